@@ -1,0 +1,98 @@
+import type {
+  AgentMessage,
+  BranchSummaryEntry,
+  CompactionEntry,
+  ContextEditEntry,
+  CustomMessageEntry,
+  SessionEntry,
+  SessionMessageEntry,
+} from "../schema/types.js";
+
+/** `new Date(s).getTime()`: an invalid timestamp gives NaN, as in the reference (SPEC §8.4). */
+function ms(timestamp: unknown): number {
+  return new Date(timestamp as string).getTime();
+}
+
+/** Roles whose missing content is replaced by an empty array in context. */
+const ARRAY_CONTENT_ROLES = new Set(["user", "assistant", "toolResult"]);
+
+/** The message of a `message` entry as context sees it (SPEC §8.4); the entry is not changed. */
+function messageOf(entry: SessionMessageEntry): AgentMessage {
+  const message = entry.message as AgentMessage & { content?: unknown };
+  if (message === null || typeof message !== "object") return message;
+  if (message.content !== null && message.content !== undefined) return message;
+  if (ARRAY_CONTENT_ROLES.has(message.role)) return { ...message, content: [] } as AgentMessage;
+  if (message.role === "system") return { ...message, content: "" } as AgentMessage;
+  return message;
+}
+
+/**
+ * What one entry contributes to context (SPEC §8.4): the stored message, a converted custom
+ * message, a branch or compaction summary, or nothing for state-only and unknown entries.
+ */
+export function sessionEntryToContextMessages(entry: SessionEntry): AgentMessage[] {
+  switch (entry.type) {
+    case "message":
+      return [messageOf(entry as SessionMessageEntry)];
+    case "custom_message": {
+      const e = entry as CustomMessageEntry;
+      return [
+        {
+          role: "custom",
+          customType: e.customType,
+          content: e.content ?? [],
+          display: e.display,
+          details: e.details,
+          timestamp: ms(e.timestamp),
+        },
+      ];
+    }
+    case "branch_summary": {
+      const e = entry as BranchSummaryEntry;
+      if (!e.summary) return [];
+      return [
+        { role: "branchSummary", summary: e.summary, fromId: e.fromId, timestamp: ms(e.timestamp) },
+      ];
+    }
+    case "compaction": {
+      const e = entry as CompactionEntry;
+      const summary: AgentMessage = {
+        role: "compactionSummary",
+        summary: e.summary,
+        tokensBefore: e.tokensBefore,
+        timestamp: ms(e.timestamp),
+      };
+      return e.systemMessage ? [e.systemMessage, summary] : [summary];
+    }
+    default:
+      return [];
+  }
+}
+
+/** Roles whose content a context edit replaces. */
+const EDITABLE_ROLES = new Set(["user", "assistant", "toolResult", "custom"]);
+/** Roles whose content must be a block array; a string replacement becomes one text block. */
+const BLOCK_ROLES = new Set(["assistant", "toolResult"]);
+
+/**
+ * One context entry's messages after its latest context edit, if any (SPEC §8.5): `null`
+ * removes the entry from context; otherwise the content of its editable messages is replaced
+ * and every other field kept.
+ */
+export function projectContextEntry(
+  entry: SessionEntry,
+  edit: ContextEditEntry | undefined,
+): AgentMessage[] {
+  const messages = sessionEntryToContextMessages(entry);
+  if (!edit) return messages;
+  if (edit.replacement === null || edit.replacement === undefined) return [];
+  const content = edit.replacement.content;
+  return messages.map((m) => {
+    if (!EDITABLE_ROLES.has(m.role)) return m;
+    const replaced =
+      typeof content === "string" && BLOCK_ROLES.has(m.role)
+        ? [{ type: "text", text: content }]
+        : content;
+    return { ...m, content: replaced } as AgentMessage;
+  });
+}

@@ -1,0 +1,228 @@
+import type {
+  AgentMessage,
+  CompactionEntry,
+  ContextEditEntry,
+  ModelRef,
+  ProjectedSessionEntry,
+  SessionContext,
+  SessionEntry,
+  SessionMessageEntry,
+  SessionProjection,
+} from "../schema/types.js";
+import { projectContextEntry } from "./context-messages.js";
+
+/** Model settings in effect at the end of a path (SPEC §8.2). */
+export interface ContextSettings {
+  readonly thinkingLevel: string;
+  readonly model: ModelRef | null;
+}
+
+/** Settings of an empty path. */
+export const INITIAL_SETTINGS: ContextSettings = { thinkingLevel: "off", model: null };
+
+/** The settings after one more path entry; the last change on the path wins. */
+export function applySetting(settings: ContextSettings, entry: SessionEntry): ContextSettings {
+  switch (entry.type) {
+    case "thinking_level_change":
+      return { thinkingLevel: entry.thinkingLevel, model: settings.model };
+    case "model_change":
+      return {
+        thinkingLevel: settings.thinkingLevel,
+        model: { provider: entry.provider, modelId: entry.modelId },
+      };
+    case "message": {
+      const m = (entry as SessionMessageEntry).message;
+      if (m && m.role === "assistant") {
+        return {
+          thinkingLevel: settings.thinkingLevel,
+          model: { provider: m.provider, modelId: m.model },
+        };
+      }
+      return settings;
+    }
+    default:
+      return settings;
+  }
+}
+
+/** Settings over a whole path; compactions do not reset them. */
+export function settingsOfPath(path: readonly SessionEntry[]): ContextSettings {
+  let s = INITIAL_SETTINGS;
+  for (const e of path) s = applySetting(s, e);
+  return s;
+}
+
+/**
+ * Path from the root to `leaf`, following `parentId` through `getEntry` until a link is null
+ * or missing. Stops when an id repeats, so cycles and self-parents terminate (SPEC W14).
+ * `limit` (the number of entries) lets the common acyclic walk skip the visited set.
+ */
+export function walkPath(
+  leaf: SessionEntry,
+  getEntry: (id: string) => SessionEntry | undefined,
+  limit: number,
+): SessionEntry[] {
+  const reversed: SessionEntry[] = [leaf];
+  let current = leaf;
+  while (reversed.length <= limit) {
+    const parentId = current.parentId;
+    if (typeof parentId !== "string") return reversed.reverse();
+    const parent = getEntry(parentId);
+    if (!parent) return reversed.reverse();
+    reversed.push(parent);
+    current = parent;
+  }
+  // Longer than the log: there is a cycle. Walk again, stopping at the first repeated id.
+  const seen = new Set<string>([leaf.id]);
+  const path: SessionEntry[] = [leaf];
+  current = leaf;
+  for (;;) {
+    const parentId = current.parentId;
+    if (typeof parentId !== "string" || seen.has(parentId)) break;
+    const parent = getEntry(parentId);
+    if (!parent) break;
+    seen.add(parentId);
+    path.push(parent);
+    current = parent;
+  }
+  return path.reverse();
+}
+
+/** Index of the last compaction in `path`, or -1. */
+export function lastCompactionIndex(path: readonly SessionEntry[]): number {
+  for (let i = path.length - 1; i >= 0; i--)
+    if ((path[i] as SessionEntry).type === "compaction") return i;
+  return -1;
+}
+
+function isSystemMessage(entry: SessionEntry): boolean {
+  return entry.type === "message" && (entry as SessionMessageEntry).message?.role === "system";
+}
+
+/**
+ * The compaction-aware entries of a path (SPEC §8.3): the path itself without a compaction;
+ * otherwise the last compaction, then the kept entries before it from `firstKeptEntryId`
+ * (system messages left out), then everything after it.
+ */
+export function contextEntriesOfPath(path: readonly SessionEntry[]): SessionEntry[] {
+  const c = lastCompactionIndex(path);
+  if (c < 0) return path.slice();
+  const compaction = path[c] as CompactionEntry;
+  const out: SessionEntry[] = [compaction];
+  let start = -1;
+  for (let i = 0; i < c; i++) {
+    if ((path[i] as SessionEntry).id === compaction.firstKeptEntryId) {
+      start = i;
+      break;
+    }
+  }
+  if (start >= 0) {
+    for (let i = start; i < c; i++) {
+      const e = path[i] as SessionEntry;
+      if (!isSystemMessage(e)) out.push(e);
+    }
+  }
+  for (let i = c + 1; i < path.length; i++) out.push(path[i] as SessionEntry);
+  return out;
+}
+
+/** The latest context edit per target among the context entries. */
+function editsOf(entries: readonly SessionEntry[]): Map<string, ContextEditEntry> | undefined {
+  let edits: Map<string, ContextEditEntry> | undefined;
+  for (const e of entries) {
+    if (e.type === "context_edit" && typeof (e as ContextEditEntry).targetId === "string") {
+      edits ??= new Map();
+      edits.set((e as ContextEditEntry).targetId, e as ContextEditEntry);
+    }
+  }
+  return edits;
+}
+
+/**
+ * What each context entry contributes (SPEC §8.5): only a compaction at index 0 produces a
+ * summary, and the latest context edit of a target replaces or removes its content.
+ */
+export function projectContextEntries(entries: readonly SessionEntry[]): ProjectedSessionEntry[] {
+  const edits = editsOf(entries);
+  return entries.map((sourceEntry, i) => ({
+    sourceEntry,
+    messages:
+      sourceEntry.type === "compaction" && i > 0
+        ? []
+        : projectContextEntry(sourceEntry, edits?.get(sourceEntry.id)),
+  }));
+}
+
+/** Flattens projected entries into the message list. */
+export function flattenMessages(projected: readonly ProjectedSessionEntry[]): AgentMessage[] {
+  const messages: AgentMessage[] = [];
+  for (const p of projected) for (const m of p.messages) messages.push(m);
+  return messages;
+}
+
+/** The projection of a path: context entries, their messages and the settings. */
+export function projectionOfPath(path: readonly SessionEntry[]): SessionProjection {
+  const entries = projectContextEntries(contextEntriesOfPath(path));
+  const { thinkingLevel, model } = settingsOfPath(path);
+  return { entries, messages: flattenMessages(entries), thinkingLevel, model };
+}
+
+/**
+ * The path a free context function works on (SPEC §8.1): empty for a `null` leaf, from the
+ * leaf when it is known, otherwise from the last element of `entries`.
+ */
+export function selectPath(
+  entries: readonly SessionEntry[],
+  leafId?: string | null,
+  byId?: ReadonlyMap<string, SessionEntry>,
+): SessionEntry[] {
+  if (leafId === null) return [];
+  let index = byId;
+  if (!index) {
+    const m = new Map<string, SessionEntry>();
+    for (const e of entries) if (e && typeof e.id === "string") m.set(e.id, e);
+    index = m;
+  }
+  let leaf = leafId === undefined ? undefined : index.get(leafId);
+  leaf ??= entries[entries.length - 1];
+  if (!leaf || typeof leaf !== "object") return [];
+  const lookup = index;
+  return walkPath(leaf, (id) => lookup.get(id), Math.max(entries.length, lookup.size));
+}
+
+/** Compaction-aware context entries for `leafId` (reference-compatible free function). */
+export function buildContextEntries(
+  entries: SessionEntry[],
+  leafId?: string | null,
+  byId?: Map<string, SessionEntry>,
+): SessionEntry[] {
+  return contextEntriesOfPath(selectPath(entries, leafId, byId));
+}
+
+/** Provenance-preserving context for `leafId` (reference-compatible free function). */
+export function buildSessionProjection(
+  entries: SessionEntry[],
+  leafId?: string | null,
+  byId?: Map<string, SessionEntry>,
+): SessionProjection {
+  return projectionOfPath(selectPath(entries, leafId, byId));
+}
+
+/** What is sent to the model for `leafId` (reference-compatible free function). */
+export function buildSessionContext(
+  entries: SessionEntry[],
+  leafId?: string | null,
+  byId?: Map<string, SessionEntry>,
+): SessionContext {
+  const { messages, thinkingLevel, model } = buildSessionProjection(entries, leafId, byId);
+  return { messages, thinkingLevel, model };
+}
+
+/** The last compaction in array order, ignoring paths (SPEC §8.6). */
+export function getLatestCompactionEntry(entries: SessionEntry[]): CompactionEntry | null {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i];
+    if (e && e.type === "compaction") return e as CompactionEntry;
+  }
+  return null;
+}

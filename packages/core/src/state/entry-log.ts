@@ -1,0 +1,161 @@
+import type { SessionEntry } from "../schema/types.js";
+
+/**
+ * The append-only entry log with its id and children indexes.
+ *
+ * One `LogStore` is shared by every snapshot taken from the same line of appends; a snapshot
+ * (`EntryLog`) is the store plus a length and reads only its prefix, so taking a snapshot is
+ * free and appending never copies (DESIGN rule 6). Appending to a snapshot that is not the
+ * newest (a fork of history, e.g. after a rolled-back append) first copies its prefix into a
+ * new store, so the newer snapshots sharing the old store never see the fork's entries.
+ */
+interface LogStore {
+  readonly entries: SessionEntry[];
+  /** id → position of its latest occurrence. Holds every id ever seen, shadowed ones too. */
+  readonly latest: Map<string, number>;
+  /** position → position of the previous entry with the same id, or -1. */
+  readonly previous: number[];
+  /** parentId → positions of the entries naming it as parent, ascending. */
+  readonly children: Map<string, number[]>;
+  /** Positions whose id was already in the log (duplicates, SPEC W15). */
+  readonly duplicates: number[];
+}
+
+/** An immutable snapshot of the entry log: the first `length` entries of a shared store. */
+export interface EntryLog {
+  readonly store: LogStore;
+  readonly length: number;
+  /** Number of distinct ids among the first `length` entries. */
+  readonly distinct: number;
+}
+
+function emptyStore(): LogStore {
+  return { entries: [], latest: new Map(), previous: [], children: new Map(), duplicates: [] };
+}
+
+/** The empty log. */
+export function emptyLog(): EntryLog {
+  return { store: emptyStore(), length: 0, distinct: 0 };
+}
+
+/** Writes `entry` at the end of a store that `log` owns; returns whether its id was new. */
+function pushToStore(store: LogStore, entry: SessionEntry): boolean {
+  const pos = store.entries.length;
+  store.entries.push(entry);
+  const prev = store.latest.get(entry.id);
+  store.previous.push(prev ?? -1);
+  store.latest.set(entry.id, pos);
+  if (prev !== undefined) store.duplicates.push(pos);
+  const parent = entry.parentId;
+  if (typeof parent === "string") {
+    const list = store.children.get(parent);
+    if (list) list.push(pos);
+    else store.children.set(parent, [pos]);
+  }
+  return prev === undefined;
+}
+
+/**
+ * The log with `entry` appended. O(1) amortised when `log` is the newest snapshot of its
+ * store; O(length) once when appending to an older snapshot (the fork copy).
+ */
+export function appendToLog(log: EntryLog, entry: SessionEntry): EntryLog {
+  let store = log.store;
+  if (store.entries.length !== log.length) {
+    store = emptyStore();
+    for (let i = 0; i < log.length; i++) pushToStore(store, log.store.entries[i] as SessionEntry);
+  }
+  const isNew = pushToStore(store, entry);
+  return { store, length: log.length + 1, distinct: log.distinct + (isNew ? 1 : 0) };
+}
+
+/** Builds a log from entries in file order, taking ownership of the array's elements. */
+export function logFromEntries(entries: readonly SessionEntry[]): EntryLog {
+  const store = emptyStore();
+  let distinct = 0;
+  for (const entry of entries) if (pushToStore(store, entry)) distinct++;
+  return { store, length: entries.length, distinct };
+}
+
+/** Position of the indexed (latest) entry with this id within the snapshot, or -1. */
+export function positionOf(log: EntryLog, id: string): number {
+  let pos = log.store.latest.get(id);
+  if (pos === undefined) return -1;
+  // Walk back past occurrences appended after this snapshot was taken.
+  while (pos >= log.length) {
+    pos = log.store.previous[pos] as number;
+    if (pos < 0) return -1;
+  }
+  return pos;
+}
+
+/** The indexed entry with this id (last occurrence wins, SPEC W15), or undefined. */
+export function getLogEntry(log: EntryLog, id: string): SessionEntry | undefined {
+  const pos = positionOf(log, id);
+  return pos < 0 ? undefined : log.store.entries[pos];
+}
+
+/** Whether `id` was ever used in the snapshot, including shadowed duplicates. */
+export function hasSeenId(log: EntryLog, id: string): boolean {
+  return positionOf(log, id) >= 0;
+}
+
+/** The entry at a position (must be `< log.length`). */
+export function entryAt(log: EntryLog, pos: number): SessionEntry {
+  return log.store.entries[pos] as SessionEntry;
+}
+
+/** The last entry in file order, or undefined for an empty log. */
+export function lastEntry(log: EntryLog): SessionEntry | undefined {
+  return log.length === 0 ? undefined : log.store.entries[log.length - 1];
+}
+
+/** A new array of the snapshot's entries in file order. */
+export function logEntries(log: EntryLog): SessionEntry[] {
+  return log.store.entries.slice(0, log.length);
+}
+
+/** Positions (ascending) of duplicated ids within the snapshot. */
+export function duplicatePositions(log: EntryLog): number[] {
+  const out: number[] = [];
+  for (const p of log.store.duplicates) if (p < log.length) out.push(p);
+  return out;
+}
+
+/** Whether the entry at `pos` is the indexed one for its id (not shadowed by a later one). */
+export function isIndexedAt(log: EntryLog, pos: number): boolean {
+  return positionOf(log, entryAt(log, pos).id) === pos;
+}
+
+/** Position of the first occurrence of the id of the entry at `pos`. */
+function firstOccurrence(log: EntryLog, pos: number): number {
+  let p = pos;
+  for (let q = log.store.previous[p] as number; q >= 0; q = log.store.previous[q] as number) p = q;
+  return p;
+}
+
+/**
+ * Indexed entries whose `parentId` is exactly `parentId`, in file order (SPEC §7.7). Costs
+ * the number of children. With duplicate ids the reference orders by the first occurrence of
+ * each id (Map insertion order), which we reproduce on that rare path only.
+ */
+export function childrenOf(log: EntryLog, parentId: string): SessionEntry[] {
+  const list = log.store.children.get(parentId);
+  if (!list) return [];
+  const out: SessionEntry[] = [];
+  const hasDuplicates = log.distinct !== log.length;
+  let end = list.length;
+  while (end > 0 && (list[end - 1] as number) >= log.length) end--;
+  if (!hasDuplicates) {
+    for (let i = 0; i < end; i++) out.push(log.store.entries[list[i] as number] as SessionEntry);
+    return out;
+  }
+  const kept: number[] = [];
+  for (let i = 0; i < end; i++) {
+    const pos = list[i] as number;
+    if (isIndexedAt(log, pos)) kept.push(pos);
+  }
+  kept.sort((a, b) => firstOccurrence(log, a) - firstOccurrence(log, b));
+  for (const pos of kept) out.push(entryAt(log, pos));
+  return out;
+}

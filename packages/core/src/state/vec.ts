@@ -1,0 +1,37 @@
+/**
+ * A persistent append-only vector: snapshots share one backing array and each reads only its
+ * first `length` items. Pushing onto the newest snapshot is O(1) amortised and copies nothing;
+ * pushing onto an older one copies its prefix first, so no snapshot ever changes (DESIGN I9).
+ */
+export interface Vec<T> {
+  readonly items: readonly T[];
+  readonly length: number;
+}
+
+/** The empty vector. */
+export function emptyVec<T>(): Vec<T> {
+  return { items: [], length: 0 };
+}
+
+/** A vector over `items`, which the caller hands over and must not change afterwards. */
+export function vecOwning<T>(items: T[]): Vec<T> {
+  return { items, length: items.length };
+}
+
+/** The vector with `values` appended. */
+export function vecPush<T>(vec: Vec<T>, ...values: T[]): Vec<T> {
+  let items = vec.items as T[];
+  if (items.length !== vec.length) items = items.slice(0, vec.length);
+  for (const v of values) items.push(v);
+  return { items, length: vec.length + values.length };
+}
+
+/** A new array holding the vector's items. */
+export function vecToArray<T>(vec: Vec<T>): T[] {
+  return vec.items.slice(0, vec.length);
+}
+
+/** The item at `i` (must be `< length`). */
+export function vecAt<T>(vec: Vec<T>, i: number): T {
+  return vec.items[i] as T;
+}
