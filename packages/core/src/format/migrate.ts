@@ -1,0 +1,234 @@
+/**
+ * Migration of older session formats to version 3 (SPEC §2.3–§2.4), as pure functions that
+ * return new values and never change their input.
+ *
+ * Differences from R1.6, all [Fix] rows of SPEC §2.4: existing string ids and `parentId`
+ * properties are kept (W10); new ids avoid every id present and every id already assigned
+ * (W11); `firstKeptEntryIndex` is resolved after all ids exist, so forward references work,
+ * and unresolvable ones are reported; unparseable lines stay in place ({@link migrateDocument},
+ * W4). For a genuine v1 file the result is JSON-equal to R1.6's, key order included.
+ */
+
+import { right } from "fp-ts/lib/Either.js";
+import type { SessionEnv } from "../env/env.js";
+import { systemEnv } from "../env/env.js";
+import { generateEntryId } from "../env/ids.js";
+import type { FileEntry } from "../schema/types.js";
+import { CURRENT_SESSION_VERSION, findHeaderIndex, headerVersion } from "./header.js";
+import type { DocLine, JsonRecord, ParsedDocument } from "./parse.js";
+import { documentRecords, isJsonRecord } from "./parse.js";
+
+/** What a {@link MigrationDiagnostic} is about. */
+export type MigrationDiagnosticKind =
+  /** `firstKeptEntryIndex` points at a header record; `firstKeptEntryId` is left out. */
+  | "first-kept-entry-index-header"
+  /** `firstKeptEntryIndex` is not an index of a record; `firstKeptEntryId` is left out. */
+  | "first-kept-entry-index-out-of-range"
+  /** `firstKeptEntryIndex` is present but not a number; it is kept unchanged, as in R1.6. */
+  | "first-kept-entry-index-not-a-number"
+  /** The header's `version` is not a number; it was read with `Number()` (see headerVersion). */
+  | "version-not-a-number";
+
+/** Something migration could not do as the data asked; the migration still completes. */
+export interface MigrationDiagnostic {
+  readonly kind: MigrationDiagnosticKind;
+  /** Index of the record concerned in the migrated record array. */
+  readonly recordIndex: number;
+  /** 1-based line number in the file; set by {@link migrateDocument}. */
+  readonly line?: number;
+  /** Human-readable description. */
+  readonly message: string;
+}
+
+/** Result of {@link migrateRecords}. */
+export interface MigrationResult {
+  /**
+   * One output record per input record, same order. Records migration did not touch are the
+   * input objects themselves; every changed record is a new object.
+   */
+  readonly records: FileEntry[];
+  /** The version read from the header (1 without a header or `version`; may be `NaN`). */
+  readonly fromVersion: number;
+  /** Whether any record changed (the file needs a rewrite). */
+  readonly changed: boolean;
+  readonly diagnostics: MigrationDiagnostic[];
+}
+
+/** Result of {@link migrateDocument}. */
+export interface DocumentMigrationResult {
+  /** The document with its records migrated; malformed lines unchanged and in place. */
+  readonly document: ParsedDocument;
+  readonly fromVersion: number;
+  readonly changed: boolean;
+  /** Diagnostics with their `line` set. */
+  readonly diagnostics: MigrationDiagnostic[];
+}
+
+/** True if the record has an acceptable `parentId` of its own: a string or `null` (W10). */
+function hasParentId(record: JsonRecord): boolean {
+  if (!Object.hasOwn(record, "parentId")) return false;
+  const p = record.parentId;
+  return p === null || typeof p === "string";
+}
+
+/**
+ * v1 → v2: gives every non-header record an id and a parent, then resolves
+ * `firstKeptEntryIndex` (SPEC §2.4). Changes only `out`, which starts as a copy of the input
+ * array; records are replaced, never mutated.
+ */
+function linkRecords(out: unknown[], env: SessionEnv, diagnostics: MigrationDiagnostic[]): void {
+  // W11: the collision set holds every id in the file before any is assigned.
+  const taken = new Set<string>();
+  for (const r of out) if (isJsonRecord(r) && typeof r.id === "string") taken.add(r.id);
+  const isTaken = (id: string): boolean => taken.has(id);
+
+  const compactions: number[] = [];
+  let previousId: string | null = null;
+  for (let i = 0; i < out.length; i++) {
+    const record = out[i];
+    // Every `session` record is header-like: R1.6 gives none of them an id or a place in
+    // the chain. Values that are not objects cannot carry ids and pass through.
+    if (!isJsonRecord(record) || record.type === "session") continue;
+    let copy: JsonRecord | undefined;
+    let id: string;
+    if (typeof record.id === "string") id = record.id;
+    else {
+      id = generateEntryId(env, isTaken);
+      taken.add(id);
+      copy = { ...record, id };
+    }
+    if (!hasParentId(record)) {
+      copy ??= { ...record };
+      copy.parentId = previousId;
+    }
+    if (record.type === "compaction" && Object.hasOwn(record, "firstKeptEntryIndex")) {
+      const index = record.firstKeptEntryIndex;
+      if (typeof index === "number") compactions.push(i);
+      else if (index !== undefined) {
+        diagnostics.push({
+          kind: "first-kept-entry-index-not-a-number",
+          recordIndex: i,
+          message: `compaction ${id}: firstKeptEntryIndex ${JSON.stringify(index)} is not a number; left unchanged`,
+        });
+      }
+    }
+    previousId = id;
+    if (copy !== undefined) out[i] = copy;
+  }
+
+  // Second pass: every target has its id now, so forward references resolve too.
+  for (const i of compactions) {
+    const { firstKeptEntryIndex: index, ...rest } = out[i] as JsonRecord;
+    const target = typeof index === "number" && Number.isInteger(index) ? out[index] : undefined;
+    if (isJsonRecord(target) && target.type !== "session") {
+      rest.firstKeptEntryId = target.id;
+    } else {
+      const header = isJsonRecord(target);
+      diagnostics.push({
+        kind: header ? "first-kept-entry-index-header" : "first-kept-entry-index-out-of-range",
+        recordIndex: i,
+        message: `compaction ${String(rest.id)}: firstKeptEntryIndex ${String(index)} ${
+          header ? "points at the header" : "is not the index of an entry"
+        }; firstKeptEntryId left out`,
+      });
+    }
+    out[i] = rest;
+  }
+}
+
+/**
+ * v2 → v3: header version 3 and role `hookMessage` renamed to `custom` (SPEC §2.4). Like R1.6,
+ * every `session` record gets the version. Spreading keeps each key where it was.
+ */
+function upgradeToV3(out: unknown[]): void {
+  for (let i = 0; i < out.length; i++) {
+    const record = out[i];
+    if (!isJsonRecord(record)) continue;
+    if (record.type === "session") {
+      out[i] = { ...record, version: CURRENT_SESSION_VERSION };
+    } else if (
+      record.type === "message" &&
+      isJsonRecord(record.message) &&
+      record.message.role === "hookMessage"
+    ) {
+      out[i] = { ...record, message: { ...record.message, role: "custom" } };
+    }
+  }
+}
+
+/**
+ * Migrates records to version 3 (SPEC §2.4). The header is the first record with
+ * `type === "session"`; its version defaults to 1; at version 3 or above (or a version that
+ * is not numeric) nothing changes. Never mutates `records` or any record in it; new ids come
+ * from `env` via `generateEntryId`. Every input record maps to exactly one output record.
+ */
+export function migrateRecords(
+  records: readonly (JsonRecord | FileEntry)[],
+  env: SessionEnv,
+): MigrationResult {
+  const diagnostics: MigrationDiagnostic[] = [];
+  const headerIndex = findHeaderIndex(records);
+  const header = headerIndex >= 0 ? (records[headerIndex] as JsonRecord) : undefined;
+  const fromVersion = headerVersion(header);
+  if (header !== undefined && header.version != null && typeof header.version !== "number") {
+    diagnostics.push({
+      kind: "version-not-a-number",
+      recordIndex: headerIndex,
+      message: `header version ${JSON.stringify(header.version)} is not a number; read as ${fromVersion}`,
+    });
+  }
+  // Typed as unknown[] because callers of the reference-compatible wrapper may pass values
+  // that are not objects at run time; they are passed through untouched.
+  const out: unknown[] = records.slice();
+  // `NaN < 3` is false, as in R1.6: a non-numeric version is left alone.
+  if (fromVersion < CURRENT_SESSION_VERSION) {
+    if (fromVersion < 2) linkRecords(out, env, diagnostics);
+    upgradeToV3(out);
+  }
+  let changed = false;
+  for (let i = 0; i < out.length && !changed; i++) changed = out[i] !== records[i];
+  return { records: out as FileEntry[], fromVersion, changed, diagnostics };
+}
+
+/**
+ * Migrates the records of a parsed document and keeps every other line where it was, so that
+ * a rewrite (`serializeDocument`) keeps unparseable lines word for word (W4). `raw` of a
+ * migrated line still holds the text it was read from. Diagnostics carry line numbers.
+ */
+export function migrateDocument(doc: ParsedDocument, env: SessionEnv): DocumentMigrationResult {
+  const records = documentRecords(doc);
+  const result = migrateRecords(records, env);
+  const recordLines: number[] = [];
+  for (const l of doc.lines) if (l.value._tag === "Right") recordLines.push(l.line);
+  const diagnostics = result.diagnostics.map((d) => {
+    const line = recordLines[d.recordIndex];
+    return line === undefined ? d : { ...d, line };
+  });
+  if (!result.changed) {
+    return { document: doc, fromVersion: result.fromVersion, changed: false, diagnostics };
+  }
+  let k = 0;
+  const lines = doc.lines.map((l): DocLine => {
+    if (l.value._tag === "Left") return l;
+    const migrated = result.records[k++] as unknown as JsonRecord;
+    return migrated === l.value.right ? l : { line: l.line, raw: l.raw, value: right(migrated) };
+  });
+  return {
+    document: { ...doc, lines },
+    fromVersion: result.fromVersion,
+    changed: true,
+    diagnostics,
+  };
+}
+
+/**
+ * Reference-compatible migration (SPEC §2.4, §8.6): changes `entries` in place, as code
+ * written against R1.6 expects, by replacing each migrated element with its migrated record
+ * (the old objects are not mutated). Uses the system clock and random source unless an
+ * `env` is given; diagnostics are dropped (use {@link migrateRecords} to see them).
+ */
+export function migrateSessionEntries(entries: FileEntry[], env: SessionEnv = systemEnv): void {
+  const result = migrateRecords(entries, env);
+  if (!result.changed) return;
+  for (let i = 0; i < entries.length; i++) entries[i] = result.records[i] as FileEntry;
+}
