@@ -63,12 +63,174 @@ export type {
 
 // --- schema codecs (block owned by the codecs work) ----------------------------------------
 // BEGIN codecs
+export type { IdCodec } from "./schema/codecs/combinators.js";
+export type { ContentBlock } from "./schema/codecs/content-blocks.js";
+export {
+  AssistantContentCodec,
+  CONTENT_BLOCK_CODECS,
+  ContentBlockCodec,
+  ContextEditableContentCodec,
+  ImageContentCodec,
+  KNOWN_CONTENT_BLOCK_TYPES,
+  SystemContentCodec,
+  TextContentCodec,
+  ThinkingContentCodec,
+  ToolCallCodec,
+  ToolResultContentCodec,
+  UserContentCodec,
+} from "./schema/codecs/content-blocks.js";
+export {
+  decodeEntry,
+  decodeHeader,
+  decodeMessage,
+  decodeRecord,
+  FileEntryCodec,
+} from "./schema/codecs/decode.js";
+export type { EntryCodecMap, EntryOf, UnknownEntry } from "./schema/codecs/entries.js";
+export {
+  BranchSummaryEntryCodec,
+  CompactionEntryCodec,
+  ContextEditEntryCodec,
+  CustomEntryCodec,
+  CustomMessageEntryCodec,
+  createEntryCodec,
+  ENTRY_CODECS,
+  isKnownEntry,
+  isKnownEntryType,
+  KNOWN_ENTRY_TYPES,
+  LabelEntryCodec,
+  ModelChangeEntryCodec,
+  SessionEntryCodec,
+  SessionInfoEntryCodec,
+  SessionMessageEntryCodec,
+  ThinkingLevelChangeEntryCodec,
+  UnknownEntryCodec,
+  UsageEntryCodec,
+} from "./schema/codecs/entries.js";
+export { SessionHeaderCodec } from "./schema/codecs/header.js";
+export type { SchemaIssue } from "./schema/codecs/issues.js";
+export { decodeWith, formatSchemaIssue } from "./schema/codecs/issues.js";
+export {
+  AgentMessageCodec,
+  AssistantMessageCodec,
+  BashExecutionMessageCodec,
+  BranchSummaryMessageCodec,
+  CompactionSummaryMessageCodec,
+  CustomMessageCodec,
+  KNOWN_MESSAGE_ROLES,
+  MESSAGE_CODECS,
+  SystemMessageCodec,
+  ToolDefinitionCodec,
+  ToolResultMessageCodec,
+  UserMessageCodec,
+} from "./schema/codecs/messages.js";
+export { UsageCodec, UsageCostCodec } from "./schema/codecs/usage.js";
 // END codecs
 
+export type { HeaderLocation, NotASession } from "./format/header.js";
+export {
+  CURRENT_SESSION_VERSION,
+  describeNotASession,
+  findHeaderIndex,
+  headerVersion,
+  isValidHeader,
+  resolveHeader,
+} from "./format/header.js";
+export type {
+  DocumentMigrationResult,
+  MigrationDiagnostic,
+  MigrationDiagnosticKind,
+  MigrationResult,
+} from "./format/migrate.js";
+export { migrateDocument, migrateRecords, migrateSessionEntries } from "./format/migrate.js";
+export type {
+  DocLine,
+  JsonRecord,
+  LineIssue,
+  LineIssueKind,
+  ParsedDocument,
+} from "./format/parse.js";
+export {
+  documentIssues,
+  documentRecords,
+  formatIssue,
+  isJsonRecord,
+  parseJsonl,
+  parseSessionEntries,
+} from "./format/parse.js";
 // --- format: parse, serialize, migrate (block owned by the format work) ---------------------
 // BEGIN format
+export type { CreateHeaderOptions } from "./format/serialize.js";
+export {
+  createHeader,
+  serializeDocument,
+  serializeDocumentLines,
+  serializeRecord,
+  serializeRecords,
+} from "./format/serialize.js";
+
 // END format
 
+export { resolveCwd } from "./env/paths.js";
+export type { LoadDiagnostic, LoadDiagnosticKind } from "./manager/diagnostics.js";
+export { formatDiagnostic, structuralDiagnostics } from "./manager/diagnostics.js";
+export {
+  branchOf,
+  childrenOfId,
+  entriesOf,
+  entryOf,
+  labelOfId,
+  leafSummary,
+  nameOf,
+  treeOf,
+} from "./manager/session-queries.js";
+export type { ContextSettings } from "./projections/context.js";
+export {
+  buildContextEntries,
+  buildSessionContext,
+  buildSessionProjection,
+  contextEntriesOfPath,
+  getLatestCompactionEntry,
+  projectionOfPath,
+  settingsOfPath,
+  walkPath,
+} from "./projections/context.js";
+export type { ContextCache, PathSummary } from "./projections/context-cache.js";
+export { contextProjection, summarizePath } from "./projections/context-cache.js";
+export {
+  projectContextEntry,
+  sessionEntryToContextMessages,
+} from "./projections/context-messages.js";
 // --- state, projections, context, manager ----------------------------------------------
 // BEGIN engine
+export type { FoldContext, Projection } from "./projections/define-projection.js";
+export { defineProjection, replayProjection } from "./projections/define-projection.js";
+export type { LabelIndex, ResolvedLabel } from "./projections/labels.js";
+export { labelOf, labelsProjection, resolve as resolveLabels } from "./projections/labels.js";
+export type { SessionNameState } from "./projections/session-name.js";
+export {
+  sanitizeSessionName,
+  sessionNameOf,
+  sessionNameProjection,
+} from "./projections/session-name.js";
+export type { LoadedText } from "./manager/load-text.js";
+export { InvalidSessionError, loadText } from "./manager/load-text.js";
+export type { SplitRecords } from "./manager/load-records.js";
+export { splitRecords } from "./manager/load-records.js";
+export type { SessionManagerOptions } from "./session-manager.js";
+export { EntryNotFoundError, SessionManager } from "./session-manager.js";
+export type { EntryLog } from "./state/entry-log.js";
+export { childrenOf, getLogEntry, logEntries } from "./state/entry-log.js";
+export type { ProjectionSlot, SessionState } from "./state/session-state.js";
+export {
+  entryLogProjection,
+  extraProjectionState,
+  foldEntries,
+  foldEntry,
+  initialState,
+  replayState,
+  withLeaf,
+} from "./state/session-state.js";
+export { buildTree } from "./state/tree.js";
+export type { Vec } from "./state/vec.js";
 // END engine

@@ -5,6 +5,7 @@ import { branchedEntries } from "./manager/branched-session.js";
 import { type LoadDiagnostic, structuralDiagnostics } from "./manager/diagnostics.js";
 import * as build from "./manager/entry-builders.js";
 import { splitRecords } from "./manager/load-records.js";
+import { loadText } from "./manager/load-text.js";
 import * as q from "./manager/session-queries.js";
 import { systemCheckpoint } from "./manager/system-checkpoint.js";
 import { contextEntriesOfPath, projectionOfPath } from "./projections/context.js";
@@ -92,6 +93,23 @@ export class SessionManager {
     }
     const copies = entries.map((e) => JSON.parse(JSON.stringify(e)) as Record<string, unknown>);
     sm.adoptRecords(copies, options);
+    return sm;
+  }
+
+  /**
+   * A session loaded from JSONL text, in memory (our addition; the file store's `open` uses
+   * the same path). The cwd defaults to the header's, as `open` does. Malformed lines are reported by {@link getLoadDiagnostics} with their line
+   * numbers; throws {@link InvalidSessionError} when the text has no valid header first.
+   */
+  static fromJsonl(text: string, cwd?: string, options?: SessionManagerOptions): SessionManager {
+    const loaded = loadText(text, options?.env ?? systemEnv);
+    const headerCwd = loaded.header?.cwd;
+    const sm = new SessionManager(
+      cwd || (typeof headerCwd === "string" && headerCwd) || process.cwd(),
+      options ?? {},
+    );
+    sm.state = replayState(loaded.header, loaded.entries, sm.projections);
+    sm.loadDiagnostics = loaded.diagnostics;
     return sm;
   }
 
