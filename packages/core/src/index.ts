@@ -204,6 +204,8 @@ export {
 // --- state, projections, context, manager ----------------------------------------------
 // BEGIN engine
 export type { FoldContext, Projection } from "./projections/define-projection.js";
+export type { DraftProjectionSpec } from "./projections/draft-projection.js";
+export { defineDraftProjection } from "./projections/draft-projection.js";
 export { defineProjection, replayProjection } from "./projections/define-projection.js";
 export type { LabelIndex, ResolvedLabel } from "./projections/labels.js";
 export { labelOf, labelsProjection, resolve as resolveLabels } from "./projections/labels.js";

@@ -29,6 +29,7 @@ import type {
 } from "./schema/types.js";
 import { hasSeenId } from "./state/entry-log.js";
 import {
+  extraProjectionState,
   foldEntry,
   initialState,
   replayState,
@@ -180,6 +181,10 @@ export class SessionManager {
   /** The current immutable snapshot of the whole session. */
   getState(): SessionState {
     return this.state;
+  }
+  /** The state of a projection registered through `options.projections`, by name. */
+  getProjectionState<S = unknown>(name: string): S | undefined {
+    return extraProjectionState(this.state, name) as S | undefined;
   }
   /**
    * Problems found when the session was loaded (malformed lines, entries without ids,
