@@ -16,7 +16,9 @@ const kinds = Object.keys(reference)
   .filter((k) => k in ours && typeof ours[k] !== typeof reference[k])
   .map((k) => `${k}: ${typeof ours[k]} vs ${typeof reference[k]}`);
 if (missing.length > 0 || kinds.length > 0) {
-  console.error(`dist/index.js differs from the reference: missing ${missing.join(", ") || "-"}; kinds ${kinds.join(", ") || "-"}`);
+  console.error(
+    `dist/index.js differs from the reference: missing ${missing.join(", ") || "-"}; kinds ${kinds.join(", ") || "-"}`,
+  );
   process.exit(1);
 }
 const sm = ours.SessionManager.inMemory("/tmp/dist-check");
@@ -26,4 +28,6 @@ if (ctx.messages.length !== 1 || ours.CURRENT_SESSION_VERSION !== 3) {
   console.error("dist/index.js does not work: unexpected context");
   process.exit(1);
 }
-console.log(`dist check: ${Object.keys(reference).length - notYet.size} reference names present, smoke test passed`);
+console.log(
+  `dist check: ${Object.keys(reference).length - notYet.size} reference names present, smoke test passed`,
+);

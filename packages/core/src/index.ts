@@ -6,7 +6,6 @@
  * @packageDocumentation
  */
 
-// --- env -------------------------------------------------------------------------------
 export type { DeterministicEnvOptions, SessionEnv } from "./env/env.js";
 export { createDeterministicEnv, systemEnv, uuidv7From } from "./env/env.js";
 export {
@@ -15,54 +14,91 @@ export {
   INVALID_SESSION_ID_MESSAGE,
   MAX_SESSION_ID_LENGTH,
 } from "./env/ids.js";
-
-// --- schema types ------------------------------------------------------------------------
+export { resolveCwd } from "./env/paths.js";
+export type { HeaderLocation, NotASession } from "./format/header.js";
+export {
+  CURRENT_SESSION_VERSION,
+  describeNotASession,
+  findHeaderIndex,
+  headerVersion,
+  isValidHeader,
+  resolveHeader,
+} from "./format/header.js";
 export type {
-  AgentMessage,
-  AssistantMessage,
-  BashExecutionMessage,
-  BranchSummaryEntry,
-  BranchSummaryMessage,
-  CompactionEntry,
-  CompactionSummaryMessage,
-  ContextEditableContent,
-  ContextEditEntry,
-  CustomEntry,
-  CustomMessage,
-  CustomMessageEntry,
-  FileEntry,
-  ImageContent,
-  KnownAgentMessage,
-  LabelEntry,
-  ModelChangeEntry,
-  ModelRef,
-  NewSessionOptions,
-  ProjectedSessionEntry,
-  SessionContext,
-  SessionEntry,
-  SessionEntryBase,
-  SessionEntryType,
-  SessionHeader,
-  SessionInfo,
-  SessionInfoEntry,
-  SessionMessageEntry,
-  SessionProjection,
-  SessionTreeNode,
-  StopReason,
-  SystemMessage,
-  TextContent,
-  ThinkingContent,
-  ThinkingLevelChangeEntry,
-  ToolCall,
-  ToolDefinition,
-  ToolResultMessage,
-  Usage,
-  UsageEntry,
-  UserMessage,
-} from "./schema/types.js";
-
-// --- schema codecs (block owned by the codecs work) ----------------------------------------
-// BEGIN codecs
+  DocumentMigrationResult,
+  MigrationDiagnostic,
+  MigrationDiagnosticKind,
+  MigrationResult,
+} from "./format/migrate.js";
+export { migrateDocument, migrateRecords, migrateSessionEntries } from "./format/migrate.js";
+export type {
+  DocLine,
+  JsonRecord,
+  LineIssue,
+  LineIssueKind,
+  ParsedDocument,
+} from "./format/parse.js";
+export {
+  documentIssues,
+  documentRecords,
+  formatIssue,
+  isJsonRecord,
+  parseJsonl,
+  parseSessionEntries,
+} from "./format/parse.js";
+export type { CreateHeaderOptions } from "./format/serialize.js";
+export {
+  createHeader,
+  serializeDocument,
+  serializeDocumentLines,
+  serializeRecord,
+  serializeRecords,
+} from "./format/serialize.js";
+export type { LoadDiagnostic, LoadDiagnosticKind } from "./manager/diagnostics.js";
+export { formatDiagnostic, structuralDiagnostics } from "./manager/diagnostics.js";
+export type { SplitRecords } from "./manager/load-records.js";
+export { splitRecords } from "./manager/load-records.js";
+export type { LoadedText } from "./manager/load-text.js";
+export { InvalidSessionError, loadText } from "./manager/load-text.js";
+export {
+  branchOf,
+  childrenOfId,
+  entriesOf,
+  entryOf,
+  labelOfId,
+  leafSummary,
+  nameOf,
+  treeOf,
+} from "./manager/session-queries.js";
+export type { ContextSettings } from "./projections/context.js";
+export {
+  buildContextEntries,
+  buildSessionContext,
+  buildSessionProjection,
+  contextEntriesOfPath,
+  getLatestCompactionEntry,
+  projectionOfPath,
+  settingsOfPath,
+  walkPath,
+} from "./projections/context.js";
+export type { ContextCache, PathSummary } from "./projections/context-cache.js";
+export { contextProjection, summarizePath } from "./projections/context-cache.js";
+export {
+  projectContextEntry,
+  sessionEntryToContextMessages,
+} from "./projections/context-messages.js";
+export type { FoldContext, Projection } from "./projections/define-projection.js";
+export { defineProjection, replayProjection } from "./projections/define-projection.js";
+export type { DraftProjectionSpec } from "./projections/draft-projection.js";
+export { defineDraftProjection } from "./projections/draft-projection.js";
+export type { LabelIndex, ResolvedLabel } from "./projections/labels.js";
+export { labelOf, labelsProjection, resolve as resolveLabels } from "./projections/labels.js";
+export type { SessionNameState } from "./projections/session-name.js";
+export {
+  sanitizeSessionName,
+  sessionNameOf,
+  sessionNameProjection,
+} from "./projections/session-name.js";
 export type { IdCodec } from "./schema/codecs/combinators.js";
 export type { ContentBlock } from "./schema/codecs/content-blocks.js";
 export {
@@ -125,100 +161,49 @@ export {
   UserMessageCodec,
 } from "./schema/codecs/messages.js";
 export { UsageCodec, UsageCostCodec } from "./schema/codecs/usage.js";
-// END codecs
-
-export type { HeaderLocation, NotASession } from "./format/header.js";
-export {
-  CURRENT_SESSION_VERSION,
-  describeNotASession,
-  findHeaderIndex,
-  headerVersion,
-  isValidHeader,
-  resolveHeader,
-} from "./format/header.js";
 export type {
-  DocumentMigrationResult,
-  MigrationDiagnostic,
-  MigrationDiagnosticKind,
-  MigrationResult,
-} from "./format/migrate.js";
-export { migrateDocument, migrateRecords, migrateSessionEntries } from "./format/migrate.js";
-export type {
-  DocLine,
-  JsonRecord,
-  LineIssue,
-  LineIssueKind,
-  ParsedDocument,
-} from "./format/parse.js";
-export {
-  documentIssues,
-  documentRecords,
-  formatIssue,
-  isJsonRecord,
-  parseJsonl,
-  parseSessionEntries,
-} from "./format/parse.js";
-// --- format: parse, serialize, migrate (block owned by the format work) ---------------------
-// BEGIN format
-export type { CreateHeaderOptions } from "./format/serialize.js";
-export {
-  createHeader,
-  serializeDocument,
-  serializeDocumentLines,
-  serializeRecord,
-  serializeRecords,
-} from "./format/serialize.js";
-
-// END format
-
-export { resolveCwd } from "./env/paths.js";
-export type { LoadDiagnostic, LoadDiagnosticKind } from "./manager/diagnostics.js";
-export { formatDiagnostic, structuralDiagnostics } from "./manager/diagnostics.js";
-export {
-  branchOf,
-  childrenOfId,
-  entriesOf,
-  entryOf,
-  labelOfId,
-  leafSummary,
-  nameOf,
-  treeOf,
-} from "./manager/session-queries.js";
-export type { ContextSettings } from "./projections/context.js";
-export {
-  buildContextEntries,
-  buildSessionContext,
-  buildSessionProjection,
-  contextEntriesOfPath,
-  getLatestCompactionEntry,
-  projectionOfPath,
-  settingsOfPath,
-  walkPath,
-} from "./projections/context.js";
-export type { ContextCache, PathSummary } from "./projections/context-cache.js";
-export { contextProjection, summarizePath } from "./projections/context-cache.js";
-export {
-  projectContextEntry,
-  sessionEntryToContextMessages,
-} from "./projections/context-messages.js";
-// --- state, projections, context, manager ----------------------------------------------
-// BEGIN engine
-export type { FoldContext, Projection } from "./projections/define-projection.js";
-export type { DraftProjectionSpec } from "./projections/draft-projection.js";
-export { defineDraftProjection } from "./projections/draft-projection.js";
-export { defineProjection, replayProjection } from "./projections/define-projection.js";
-export type { LabelIndex, ResolvedLabel } from "./projections/labels.js";
-export { labelOf, labelsProjection, resolve as resolveLabels } from "./projections/labels.js";
-export type { SessionNameState } from "./projections/session-name.js";
-export {
-  sanitizeSessionName,
-  sessionNameOf,
-  sessionNameProjection,
-} from "./projections/session-name.js";
-export type { LoadedText } from "./manager/load-text.js";
-export { InvalidSessionError, loadText } from "./manager/load-text.js";
-export type { SplitRecords } from "./manager/load-records.js";
-export { splitRecords } from "./manager/load-records.js";
+  AgentMessage,
+  AssistantMessage,
+  BashExecutionMessage,
+  BranchSummaryEntry,
+  BranchSummaryMessage,
+  CompactionEntry,
+  CompactionSummaryMessage,
+  ContextEditableContent,
+  ContextEditEntry,
+  CustomEntry,
+  CustomMessage,
+  CustomMessageEntry,
+  FileEntry,
+  ImageContent,
+  KnownAgentMessage,
+  LabelEntry,
+  ModelChangeEntry,
+  ModelRef,
+  NewSessionOptions,
+  ProjectedSessionEntry,
+  SessionContext,
+  SessionEntry,
+  SessionEntryBase,
+  SessionEntryType,
+  SessionHeader,
+  SessionInfo,
+  SessionInfoEntry,
+  SessionMessageEntry,
+  SessionProjection,
+  SessionTreeNode,
+  StopReason,
+  SystemMessage,
+  TextContent,
+  ThinkingContent,
+  ThinkingLevelChangeEntry,
+  ToolCall,
+  ToolDefinition,
+  ToolResultMessage,
+  Usage,
+  UsageEntry,
+  UserMessage,
+} from "./schema/types.js";
 export type { SessionManagerOptions } from "./session-manager.js";
 export { EntryNotFoundError, SessionManager } from "./session-manager.js";
 export type { EntryLog } from "./state/entry-log.js";
@@ -235,4 +220,3 @@ export {
 } from "./state/session-state.js";
 export { buildTree } from "./state/tree.js";
 export type { Vec } from "./state/vec.js";
-// END engine

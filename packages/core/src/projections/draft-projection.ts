@@ -29,6 +29,9 @@ export function defineDraftProjection<S>(spec: DraftProjectionSpec<S>): Projecti
     name: spec.name,
     init: spec.init,
     apply: (state, entry, ctx) =>
-      produce(state, (draft: Draft<S>) => spec.apply(draft, entry, ctx) as Draft<S> | undefined) as S,
+      produce(
+        state,
+        (draft: Draft<S>) => spec.apply(draft, entry, ctx) as Draft<S> | undefined,
+      ) as S,
   });
 }

@@ -20,7 +20,12 @@ describe("append methods (SPEC §5, §13 item 5)", () => {
 
   it("accepts any role, even compactionSummary, without validating content", () => {
     const sm = fresh();
-    const id = sm.appendMessage({ role: "compactionSummary", summary: "s", tokensBefore: 1, timestamp: 1 });
+    const id = sm.appendMessage({
+      role: "compactionSummary",
+      summary: "s",
+      tokensBefore: 1,
+      timestamp: 1,
+    });
     expect(sm.getEntry(id)).toMatchObject({ message: { role: "compactionSummary" } });
   });
 
@@ -31,12 +36,45 @@ describe("append methods (SPEC §5, §13 item 5)", () => {
     const c = sm.appendCustomEntry("ext", { n: 1 });
     const c2 = sm.appendCustomEntry("ext");
     const cm = sm.appendCustomMessageEntry("ext", "hello", false, { k: 2 });
-    expect(keys(sm.getEntry(t) as object)).toEqual(["type", "id", "parentId", "timestamp", "thinkingLevel"]);
-    expect(keys(sm.getEntry(m) as object)).toEqual(["type", "id", "parentId", "timestamp", "provider", "modelId"]);
-    expect(keys(sm.getEntry(c) as object)).toEqual(["type", "customType", "data", "id", "parentId", "timestamp"]);
-    expect(keys(sm.getEntry(c2) as object)).toEqual(["type", "customType", "id", "parentId", "timestamp"]);
+    expect(keys(sm.getEntry(t) as object)).toEqual([
+      "type",
+      "id",
+      "parentId",
+      "timestamp",
+      "thinkingLevel",
+    ]);
+    expect(keys(sm.getEntry(m) as object)).toEqual([
+      "type",
+      "id",
+      "parentId",
+      "timestamp",
+      "provider",
+      "modelId",
+    ]);
+    expect(keys(sm.getEntry(c) as object)).toEqual([
+      "type",
+      "customType",
+      "data",
+      "id",
+      "parentId",
+      "timestamp",
+    ]);
+    expect(keys(sm.getEntry(c2) as object)).toEqual([
+      "type",
+      "customType",
+      "id",
+      "parentId",
+      "timestamp",
+    ]);
     expect(keys(sm.getEntry(cm) as object)).toEqual([
-      "type", "customType", "content", "display", "details", "id", "parentId", "timestamp",
+      "type",
+      "customType",
+      "content",
+      "display",
+      "details",
+      "id",
+      "parentId",
+      "timestamp",
     ]);
   });
 
@@ -46,20 +84,51 @@ describe("append methods (SPEC §5, §13 item 5)", () => {
     const k = sm.appendCompaction("S", null, 100);
     expect(sm.getEntry(k)).toMatchObject({ firstKeptEntryId: k, tokensBefore: 100, summary: "S" });
     expect(keys(sm.getEntry(k) as object)).toEqual([
-      "type", "id", "parentId", "timestamp", "summary", "firstKeptEntryId", "tokensBefore",
+      "type",
+      "id",
+      "parentId",
+      "timestamp",
+      "summary",
+      "firstKeptEntryId",
+      "tokensBefore",
     ]);
     const k2 = sm.appendCompaction("S2", "nope", 5, { readFiles: [] }, true, U);
     expect(keys(sm.getEntry(k2) as object)).toEqual([
-      "type", "id", "parentId", "timestamp", "summary", "firstKeptEntryId", "tokensBefore", "details", "usage", "fromHook",
+      "type",
+      "id",
+      "parentId",
+      "timestamp",
+      "summary",
+      "firstKeptEntryId",
+      "tokensBefore",
+      "details",
+      "usage",
+      "fromHook",
     ]);
     expect(sm.getEntry(k2)).toMatchObject({ firstKeptEntryId: "nope", fromHook: true, usage: U });
   });
 
   it("appendCompaction records the system checkpoint of the context (E26)", () => {
     const sm = fresh();
-    sm.appendMessage({ role: "system", content: [{ type: "text", text: "A" }, { type: "text", text: "" }], sections: { x: "1", y: "2" }, toolsAdded: [{ name: "t1", v: 1 }, { name: "t2" }], timestamp: 1 });
+    sm.appendMessage({
+      role: "system",
+      content: [
+        { type: "text", text: "A" },
+        { type: "text", text: "" },
+      ],
+      sections: { x: "1", y: "2" },
+      toolsAdded: [{ name: "t1", v: 1 }, { name: "t2" }],
+      timestamp: 1,
+    });
     sm.appendMessage(user("hi"));
-    sm.appendMessage({ role: "system", content: "B", sections: { x: null, z: "3" }, toolsRemoved: [{ name: "t1" }], toolsAdded: [{ name: "t3" }, { name: "t1", v: 2 }], timestamp: 3 });
+    sm.appendMessage({
+      role: "system",
+      content: "B",
+      sections: { x: null, z: "3" },
+      toolsRemoved: [{ name: "t1" }],
+      toolsAdded: [{ name: "t3" }, { name: "t1", v: 2 }],
+      timestamp: 3,
+    });
     const k = sm.appendCompaction("S", null, 1);
     const e = sm.getEntry(k) as { systemMessage?: unknown; timestamp: string };
     expect(e.systemMessage).toEqual({
@@ -82,7 +151,16 @@ describe("append methods (SPEC §5, §13 item 5)", () => {
     const sm = fresh();
     const e1 = sm.appendUsage("cache_warm", "anthropic", "claude-x", U, "");
     const e2 = sm.appendUsage("cache_warm", "anthropic", "claude-x", U, "warm");
-    expect(keys(e1)).toEqual(["type", "id", "parentId", "timestamp", "kind", "provider", "model", "usage"]);
+    expect(keys(e1)).toEqual([
+      "type",
+      "id",
+      "parentId",
+      "timestamp",
+      "kind",
+      "provider",
+      "model",
+      "usage",
+    ]);
     expect(e2.note).toBe("warm");
     expect(e2.parentId).toBe(e1.id);
     expect(sm.getLeafId()).toBe(e2.id);
@@ -105,18 +183,23 @@ describe("append methods (SPEC §5, §13 item 5)", () => {
       "Context edit replacement must be null or contain string/array content",
     );
     expect(() => sm.appendContextEdit("nope", null)).toThrow("Entry nope not found");
-    expect(() => sm.appendContextEdit(t, null)).toThrow(`Entry ${t} does not contribute editable model content`);
+    expect(() => sm.appendContextEdit(t, null)).toThrow(
+      `Entry ${t} does not contribute editable model content`,
+    );
     sm.branch(u);
     expect(() => sm.appendContextEdit(a, null)).toThrow(`Entry ${a} is not on the active branch`);
     sm.branch(t);
     const e = sm.appendContextEdit(a, { content: "shorter" });
-    expect(sm.getEntry(e)).toMatchObject({ type: "context_edit", targetId: a, replacement: { content: [{ type: "text", text: "shorter" }] } });
+    expect(sm.getEntry(e)).toMatchObject({
+      type: "context_edit",
+      targetId: a,
+      replacement: { content: [{ type: "text", text: "shorter" }] },
+    });
     const e2 = sm.appendContextEdit(u, { content: "q'" });
     expect(sm.getEntry(e2)).toMatchObject({ replacement: { content: "q'" } });
-    expect(sm.buildSessionContext().messages.map((m) => (m as { content: unknown }).content)).toEqual([
-      "q'",
-      [{ type: "text", text: "shorter" }],
-    ]);
+    expect(
+      sm.buildSessionContext().messages.map((m) => (m as { content: unknown }).content),
+    ).toEqual(["q'", [{ type: "text", text: "shorter" }]]);
   });
 
   it("ids never repeat one seen in the session, including shadowed duplicates (W15)", () => {

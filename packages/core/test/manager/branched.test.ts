@@ -22,7 +22,14 @@ describe("createBranchedSession in memory (SPEC §9, §13 item 10)", () => {
     expect(sm.getHeader()).toMatchObject({ type: "session", version: 3, cwd: "/tmp/proj" });
     expect(sm.getHeader()).not.toHaveProperty("parentSession");
     const entries = sm.getEntries();
-    expect(entries.map((e) => e.type)).toEqual(["message", "message", "message", "message", "label", "label"]);
+    expect(entries.map((e) => e.type)).toEqual([
+      "message",
+      "message",
+      "message",
+      "message",
+      "label",
+      "label",
+    ]);
     expect(entries.slice(0, 4).map((e) => e.id)).toEqual([u1, a1, u2, a2]);
     expect(entries.map((e) => e.parentId)).toEqual([null, u1, a1, u2, a2, entries[4]?.id]);
     expect(entries[4]).toMatchObject({ targetId: u1, label: "start", timestamp: labelTimes[0] });
@@ -70,7 +77,9 @@ describe("inMemory and newSession (SPEC §4, §6.6)", () => {
     for (const bad of ["", "-a", "a.", "a b", "a/b", "é"]) {
       expect(() => sm.newSession({ id: bad })).toThrow("Session id must be non-empty");
     }
-    expect(() => sm.newSession({ id: "a".repeat(201) })).toThrow("Session id is too long for a file name");
+    expect(() => sm.newSession({ id: "a".repeat(201) })).toThrow(
+      "Session id is too long for a file name",
+    );
     expect(sm.getSessionId()).toBe(id);
     for (const good of ["a", "0", "a..b", "a.b-c_d"]) {
       sm.newSession({ id: good, parentSession: "/p.jsonl" });
@@ -81,8 +90,26 @@ describe("inMemory and newSession (SPEC §4, §6.6)", () => {
   });
 
   it("adopts a header among the entries, migrates, leaf = last entry; copies inputs (W20)", () => {
-    const header = { type: "session", id: "old", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/elsewhere" } as const;
-    const input = [header, { type: "message", timestamp: "2025-01-01T00:00:01.000Z", message: { role: "hookMessage", customType: "h", content: "x", display: true, timestamp: 1 } }];
+    const header = {
+      type: "session",
+      id: "old",
+      timestamp: "2025-01-01T00:00:00.000Z",
+      cwd: "/elsewhere",
+    } as const;
+    const input = [
+      header,
+      {
+        type: "message",
+        timestamp: "2025-01-01T00:00:01.000Z",
+        message: {
+          role: "hookMessage",
+          customType: "h",
+          content: "x",
+          display: true,
+          timestamp: 1,
+        },
+      },
+    ];
     const copy = JSON.parse(JSON.stringify(input));
     const sm = SessionManager.inMemory("/tmp/proj", { id: "ignored" }, input as never);
     expect(input).toEqual(copy); // not mutated, not appended to
@@ -98,7 +125,13 @@ describe("inMemory and newSession (SPEC §4, §6.6)", () => {
 
   it("headerless entries get a fresh header from the options", () => {
     const sm = SessionManager.inMemory("/tmp/proj", { id: "mine" }, [
-      { type: "custom", customType: "x", id: "e1", parentId: null, timestamp: "2025-01-01T00:00:00.000Z" },
+      {
+        type: "custom",
+        customType: "x",
+        id: "e1",
+        parentId: null,
+        timestamp: "2025-01-01T00:00:00.000Z",
+      },
     ]);
     expect(sm.getSessionId()).toBe("mine");
     expect(sm.getEntry("e1")).toBeDefined();

@@ -2,7 +2,8 @@ import { buildSessionContext, type SessionEntry } from "@pi-sessions/core";
 import { describe, expect, it } from "vitest";
 import { load } from "./fixtures.js";
 
-const U = '{"input":1,"output":1,"cacheRead":0,"cacheWrite":0,"totalTokens":2,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}}';
+const U =
+  '{"input":1,"output":1,"cacheRead":0,"cacheWrite":0,"totalTokens":2,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}}';
 const msg = (id: string, parentId: string | null, sec: number, role: string, text: string) =>
   JSON.stringify({
     type: "message",
@@ -12,7 +13,16 @@ const msg = (id: string, parentId: string | null, sec: number, role: string, tex
     message:
       role === "user"
         ? { role, content: text, timestamp: 1735725600000 + sec * 1000 }
-        : { role, content: [{ type: "text", text }], api: "a", provider: "anthropic", model: "claude-x", usage: JSON.parse(U), stopReason: "stop", timestamp: 1735725600000 + sec * 1000 },
+        : {
+            role,
+            content: [{ type: "text", text }],
+            api: "a",
+            provider: "anthropic",
+            model: "claude-x",
+            usage: JSON.parse(U),
+            stopReason: "stop",
+            timestamp: 1735725600000 + sec * 1000,
+          },
   });
 
 /** SPEC §8.7 example A. */
@@ -40,7 +50,7 @@ const EXAMPLE_B = [
 ].join("\n");
 
 const ids = (entries: SessionEntry[]) => entries.map((e) => e.id);
-const summaryOf = (m: unknown) => (m as { role: string; summary?: string; content?: unknown });
+const summaryOf = (m: unknown) => m as { role: string; summary?: string; content?: unknown };
 
 describe("context (SPEC §8, §13 item 9)", () => {
   it("example A: settings from the whole path, custom_message conversion, labels", () => {
@@ -51,13 +61,24 @@ describe("context (SPEC §8, §13 item 9)", () => {
     expect(ctx.thinkingLevel).toBe("high");
     expect(ctx.model).toEqual({ provider: "openai", modelId: "gpt-x" });
     expect(ctx.messages).toHaveLength(3);
-    expect(ctx.messages[2]).toEqual({ role: "custom", customType: "ext", content: "Injected", display: false, details: { k: 2 }, timestamp: 1735725605000 });
+    expect(ctx.messages[2]).toEqual({
+      role: "custom",
+      customType: "ext",
+      content: "Injected",
+      display: false,
+      details: { k: 2 },
+      timestamp: 1735725605000,
+    });
     expect(sm.getLabel("u1")).toBe("start");
     sm.branch("a1");
     expect(sm.buildSessionContext().model).toEqual({ provider: "anthropic", modelId: "claude-x" });
     expect(sm.buildSessionContext().messages).toHaveLength(2);
     const entries = sm.getEntries();
-    expect(buildSessionContext(entries, null)).toEqual({ messages: [], thinkingLevel: "off", model: null });
+    expect(buildSessionContext(entries, null)).toEqual({
+      messages: [],
+      thinkingLevel: "off",
+      model: null,
+    });
     expect(buildSessionContext(entries, "unknown").messages).toHaveLength(3);
     expect(buildSessionContext(entries, undefined).messages).toHaveLength(3);
   });
@@ -66,11 +87,26 @@ describe("context (SPEC §8, §13 item 9)", () => {
     const sm = load(EXAMPLE_B);
     expect(sm.getLeafId()).toBe("u4");
     expect(ids(sm.buildContextEntries())).toEqual(["u1", "a1", "b1", "u4"]);
-    expect(sm.buildSessionContext().messages.map(summaryOf).map((m) => m.role)).toEqual(["user", "assistant", "branchSummary", "user"]);
-    expect(sm.buildSessionContext().messages[2]).toEqual({ role: "branchSummary", summary: "Tried a side path", fromId: "x1", timestamp: Date.parse("2025-01-01T10:00:07.000Z") });
+    expect(
+      sm
+        .buildSessionContext()
+        .messages.map(summaryOf)
+        .map((m) => m.role),
+    ).toEqual(["user", "assistant", "branchSummary", "user"]);
+    expect(sm.buildSessionContext().messages[2]).toEqual({
+      role: "branchSummary",
+      summary: "Tried a side path",
+      fromId: "x1",
+      timestamp: Date.parse("2025-01-01T10:00:07.000Z"),
+    });
     sm.branch("u3");
     expect(ids(sm.buildContextEntries())).toEqual(["k1", "u2", "a2", "u3"]);
-    expect(sm.buildSessionContext().messages[0]).toEqual({ role: "compactionSummary", summary: "S1", tokensBefore: 500, timestamp: Date.parse("2025-01-01T10:00:04.000Z") });
+    expect(sm.buildSessionContext().messages[0]).toEqual({
+      role: "compactionSummary",
+      summary: "S1",
+      tokensBefore: 500,
+      timestamp: Date.parse("2025-01-01T10:00:04.000Z"),
+    });
     sm.branch("x1");
     expect(ids(sm.buildContextEntries())).toEqual(["u1", "a1", "u2", "x1"]);
   });
@@ -90,26 +126,50 @@ describe("context (SPEC §8, §13 item 9)", () => {
     const roles = sm.buildSessionContext().messages.map((m) => m.role);
     expect(roles).toEqual(["compactionSummary", "user", "user"]); // c1 adds no summary
     for (const kept of ['"nowhere"', '"c9"']) {
-      const own = load(base.slice(0, 5).join("\n").replace('"firstKeptEntryId":"a1"', `"firstKeptEntryId":${kept}`).replace('"id":"c1"', '"id":"c9"').replace('"parentId":"c1"', '"parentId":"c9"'));
+      const own = load(
+        base
+          .slice(0, 5)
+          .join("\n")
+          .replace('"firstKeptEntryId":"a1"', `"firstKeptEntryId":${kept}`)
+          .replace('"id":"c1"', '"id":"c9"')
+          .replace('"parentId":"c1"', '"parentId":"c9"'),
+      );
       expect(ids(own.buildContextEntries())).toEqual(["c9", "u2"]);
       expect(own.buildSessionContext().thinkingLevel).toBe("low");
     }
     const missing = load(base.slice(0, 4).join("\n").replace(',"firstKeptEntryId":"a1"', ""));
     expect(ids(missing.buildContextEntries())).toEqual(["c1"]);
-    expect(missing.buildSessionContext()).toMatchObject({ thinkingLevel: "low", model: { provider: "anthropic", modelId: "claude-x" } });
-    const emptySummary = load([msg("u1", null, 0, "user", "q"), '{"type":"branch_summary","id":"b","parentId":"u1","timestamp":"2025-01-01T10:00:01.000Z","fromId":"root","summary":""}'].join("\n"));
+    expect(missing.buildSessionContext()).toMatchObject({
+      thinkingLevel: "low",
+      model: { provider: "anthropic", modelId: "claude-x" },
+    });
+    const emptySummary = load(
+      [
+        msg("u1", null, 0, "user", "q"),
+        '{"type":"branch_summary","id":"b","parentId":"u1","timestamp":"2025-01-01T10:00:01.000Z","fromId":"root","summary":""}',
+      ].join("\n"),
+    );
     expect(emptySummary.buildSessionContext().messages).toHaveLength(1);
   });
 
   it("a message with null content gets [] in context; the entry is unchanged", () => {
-    const sm = load('{"type":"message","id":"u","parentId":null,"timestamp":"2025-01-01T10:00:00.000Z","message":{"role":"user","content":null,"timestamp":1}}');
-    expect(sm.buildSessionContext().messages[0]).toEqual({ role: "user", content: [], timestamp: 1 });
+    const sm = load(
+      '{"type":"message","id":"u","parentId":null,"timestamp":"2025-01-01T10:00:00.000Z","message":{"role":"user","content":null,"timestamp":1}}',
+    );
+    expect(sm.buildSessionContext().messages[0]).toEqual({
+      role: "user",
+      content: [],
+      timestamp: 1,
+    });
     expect(sm.getEntry("u")).toMatchObject({ message: { content: null } });
   });
 
   it("incremental context equals the free function after appends at the leaf and elsewhere", () => {
     const sm = load(EXAMPLE_B);
-    const check = () => expect(sm.buildSessionContext()).toEqual(buildSessionContext(sm.getEntries(), sm.getLeafId()));
+    const check = () =>
+      expect(sm.buildSessionContext()).toEqual(
+        buildSessionContext(sm.getEntries(), sm.getLeafId()),
+      );
     check();
     sm.appendMessage({ role: "user", content: "more", timestamp: 9 });
     check();

@@ -17,7 +17,11 @@ export const U: Usage = {
 };
 
 /** A user message with string content. */
-export const user = (text: string, timestamp = 1) => ({ role: "user" as const, content: text, timestamp });
+export const user = (text: string, timestamp = 1) => ({
+  role: "user" as const,
+  content: text,
+  timestamp,
+});
 
 /** An assistant message from `provider/model`. */
 export const assistant = (
@@ -38,7 +42,9 @@ export const assistant = (
 
 /** A fresh in-memory manager with reproducible ids and a clock stepping 1 s per read. */
 export function fresh(seed = 1): SessionManager {
-  return SessionManager.inMemory("/tmp/proj", { env: createDeterministicEnv({ seed, stepMs: 1000 }) });
+  return SessionManager.inMemory("/tmp/proj", {
+    env: createDeterministicEnv({ seed, stepMs: 1000 }),
+  });
 }
 
 /** Parses JSONL lines (test fixtures) into records. */
@@ -50,7 +56,8 @@ export function records(lines: string): FileEntry[] {
 }
 
 /** A header record for fixtures. */
-export const HEADER = '{"type":"session","version":3,"id":"s1","timestamp":"2025-01-01T10:00:00.000Z","cwd":"/tmp/proj"}';
+export const HEADER =
+  '{"type":"session","version":3,"id":"s1","timestamp":"2025-01-01T10:00:00.000Z","cwd":"/tmp/proj"}';
 
 /** Loads fixture lines (header prepended) into an in-memory manager. */
 export function load(lines: string): SessionManager {

@@ -3,7 +3,13 @@ import { describe, expect, it } from "vitest";
 import { HEADER } from "./fixtures.js";
 
 const entry = (id: string, parentId: string | null) =>
-  JSON.stringify({ type: "custom", customType: "x", id, parentId, timestamp: "2025-01-01T10:00:00.000Z" });
+  JSON.stringify({
+    type: "custom",
+    customType: "x",
+    id,
+    parentId,
+    timestamp: "2025-01-01T10:00:00.000Z",
+  });
 
 describe("SessionManager.fromJsonl (load from text, SPEC §6.5, W4–W6)", () => {
   it("reports malformed and non-object lines with line numbers and loads the rest", () => {
@@ -39,7 +45,9 @@ describe("SessionManager.fromJsonl (load from text, SPEC §6.5, W4–W6)", () =>
   it("throws the reference's message when the first record is not a header", () => {
     for (const text of ["\n", "garbage", entry("a", null), `${entry("a", null)}\n${HEADER}`]) {
       expect(() => SessionManager.fromJsonl(text)).toThrow(InvalidSessionError);
-      expect(() => SessionManager.fromJsonl(text)).toThrow("Session file is not a valid pi session");
+      expect(() => SessionManager.fromJsonl(text)).toThrow(
+        "Session file is not a valid pi session",
+      );
     }
   });
 
@@ -54,6 +62,9 @@ describe("SessionManager.fromJsonl (load from text, SPEC §6.5, W4–W6)", () =>
     const [u, k, kept] = sm.getEntries();
     expect(sm.getHeader()?.version).toBe(3);
     expect(k).toMatchObject({ parentId: u?.id, firstKeptEntryId: kept?.id });
-    expect(sm.buildSessionContext().messages.map((m) => m.role)).toEqual(["compactionSummary", "user"]);
+    expect(sm.buildSessionContext().messages.map((m) => m.role)).toEqual([
+      "compactionSummary",
+      "user",
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import { type SessionTreeNode } from "@pi-sessions/core";
+import type { SessionTreeNode } from "@pi-sessions/core";
 import { describe, expect, it } from "vitest";
 import { load } from "./fixtures.js";
 

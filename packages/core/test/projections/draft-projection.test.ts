@@ -23,7 +23,10 @@ const roles = defineDraftProjection<{ byRole: Map<string, number>; lastCustom?: 
 
 describe("defineDraftProjection (immer-backed plugin projections)", () => {
   it("folds incrementally in a manager and equals its replay (I6)", () => {
-    const sm = SessionManager.inMemory("/tmp/p", { env: createDeterministicEnv(), projections: [roles] });
+    const sm = SessionManager.inMemory("/tmp/p", {
+      env: createDeterministicEnv(),
+      projections: [roles],
+    });
     sm.appendMessage({ role: "user", content: "a", timestamp: 1 });
     const before = sm.getProjectionState<ReturnType<typeof roles.init>>("roles");
     sm.appendCustomEntry("todo", { n: 1 });
@@ -48,6 +51,8 @@ describe("defineDraftProjection (immer-backed plugin projections)", () => {
       ...(header ? [header] : []),
       ...sm.getEntries(),
     ]);
-    expect(again.getProjectionState<ReturnType<typeof roles.init>>("roles")?.byRole.get("user")).toBe(1);
+    expect(
+      again.getProjectionState<ReturnType<typeof roles.init>>("roles")?.byRole.get("user"),
+    ).toBe(1);
   });
 });

@@ -1,0 +1,175 @@
+/**
+ * Properties of the decoders over arbitrary JSON: they never throw, a success returns the input
+ * itself, and the codecs' `is` agrees with their `decode`.
+ */
+
+import { readFileSync } from "node:fs";
+import {
+  decodeEntry,
+  decodeHeader,
+  decodeMessage,
+  decodeRecord,
+  FileEntryCodec,
+  KNOWN_CONTENT_BLOCK_TYPES,
+  KNOWN_ENTRY_TYPES,
+  KNOWN_MESSAGE_ROLES,
+} from "@pi-sessions/core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+
+const NUM_RUNS = 1000;
+
+/** Any JSON object, as a parsed line would be. */
+const jsonObject = fc.dictionary(fc.string(), fc.jsonValue()).map(
+  // Through JSON so the objects are exactly what JSON.parse produces (no -0, plain prototype).
+  (o) => JSON.parse(JSON.stringify(o)) as Record<string, unknown>,
+);
+
+/** A tag value: mostly a known name, sometimes anything. */
+const tag = (known: readonly string[]) =>
+  fc.oneof(
+    { arbitrary: fc.constantFrom(...known, "constructor", "__proto__", "future"), weight: 4 },
+    { arbitrary: fc.jsonValue(), weight: 1 },
+  );
+
+const block = fc
+  .record({ type: tag(KNOWN_CONTENT_BLOCK_TYPES) }, { requiredKeys: [] })
+  .chain((b) => jsonObject.map((extra) => ({ ...extra, ...b })));
+
+const message = fc
+  .record(
+    {
+      role: tag(KNOWN_MESSAGE_ROLES),
+      content: fc.oneof(fc.string(), fc.array(fc.oneof(block, fc.jsonValue()), { maxLength: 4 })),
+      timestamp: fc.oneof(fc.nat(), fc.jsonValue()),
+    },
+    { requiredKeys: [] },
+  )
+  .chain((m) => jsonObject.map((extra) => ({ ...extra, ...m })));
+
+/** Objects shaped like entries, so decoding gets past the first checks. */
+const entryLike = fc
+  .record(
+    {
+      type: tag(["session", ...KNOWN_ENTRY_TYPES]),
+      id: fc.oneof(
+        fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: 8, maxLength: 8 }),
+        fc.jsonValue(),
+      ),
+      parentId: fc.oneof(fc.constant(null), fc.string(), fc.jsonValue()),
+      timestamp: fc.oneof(fc.string(), fc.jsonValue()),
+      message: fc.oneof(message, fc.jsonValue()),
+    },
+    { requiredKeys: [] },
+  )
+  .chain((e) => jsonObject.map((extra) => JSON.parse(JSON.stringify({ ...extra, ...e }))));
+
+/** The real records of a file R1.6 wrote: every entry type with realistic nesting. */
+const REAL: unknown[] = readFileSync(
+  new URL("../../../../../shared/corpus/ref-1.6-branched.jsonl", import.meta.url),
+  "utf8",
+)
+  .split("\n")
+  .filter((line) => line.trim() !== "")
+  .map((line) => JSON.parse(line));
+
+/** Every path to a value inside `u` (object keys and array indices). */
+function pathsOf(u: unknown, prefix: (string | number)[] = []): (string | number)[][] {
+  if (typeof u !== "object" || u === null) return [];
+  const keys: (string | number)[] = Array.isArray(u) ? u.map((_, i) => i) : Object.keys(u);
+  return keys.flatMap((k) => {
+    const path = [...prefix, k];
+    return [path, ...pathsOf((u as Record<string | number, unknown>)[k], path)];
+  });
+}
+
+/** A real record with one value somewhere inside replaced by arbitrary JSON, or removed. */
+const mutatedReal = fc
+  .tuple(fc.constantFrom(...REAL), fc.nat(), fc.option(fc.jsonValue(), { nil: undefined }))
+  .map(([record, n, value]) => {
+    const copy = structuredClone(record) as Record<string | number, unknown>;
+    const paths = pathsOf(copy);
+    const path = paths[n % paths.length] ?? [];
+    let parent = copy;
+    for (const k of path.slice(0, -1)) parent = parent[k] as Record<string | number, unknown>;
+    const last = path[path.length - 1];
+    if (last !== undefined) {
+      if (value === undefined && !Array.isArray(parent)) delete parent[last];
+      else parent[last] = value ?? null;
+    }
+    return JSON.parse(JSON.stringify(copy)) as unknown;
+  });
+
+/** A real record with an unknown field added to one of its objects (or to itself). */
+const extendedReal = fc
+  .tuple(fc.constantFrom(...REAL), fc.nat(), fc.string(), fc.jsonValue())
+  .map(([record, n, key, value]) => {
+    const copy = structuredClone(record) as Record<string, unknown>;
+    const objects = [
+      copy,
+      ...pathsOf(copy)
+        .map((path) => path.reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], copy))
+        .filter((o): o is Record<string, unknown> => isObject(o)),
+    ];
+    const target = objects[n % objects.length] ?? copy;
+    // The "x_" prefix keeps the new key away from every field the schema knows.
+    target[`x_${key}`] = value;
+    return JSON.parse(JSON.stringify(copy)) as unknown;
+  });
+
+function isObject(u: unknown): u is Record<string, unknown> {
+  return typeof u === "object" && u !== null && !Array.isArray(u);
+}
+
+const anyInput = fc.oneof(fc.jsonValue(), jsonObject, entryLike, mutatedReal);
+
+describe("decoders over arbitrary JSON", () => {
+  it("never throw, and a success is the input itself", () => {
+    fc.assert(
+      fc.property(anyInput, (u) => {
+        for (const decode of [decodeEntry, decodeRecord, decodeHeader, decodeMessage]) {
+          const result = decode(u);
+          if (result._tag === "Right") expect(result.right).toBe(u);
+          else expect(result.left.length).toBeGreaterThan(0);
+        }
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  it("unknown fields added anywhere in a valid record keep it valid and unchanged", () => {
+    fc.assert(
+      fc.property(extendedReal, (u) => {
+        const before = JSON.stringify(u);
+        const result = decodeRecord(u);
+        expect(result._tag === "Right" && result.right).toBe(u);
+        expect(JSON.stringify(u)).toBe(before);
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  it("issues have string paths and messages", () => {
+    fc.assert(
+      fc.property(entryLike, (u) => {
+        const result = decodeEntry(u);
+        if (result._tag === "Left") {
+          for (const issue of result.left) {
+            expect(typeof issue.path).toBe("string");
+            expect(issue.message.length).toBeGreaterThan(0);
+          }
+        }
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  it("`is` agrees with `decode`", () => {
+    fc.assert(
+      fc.property(anyInput, (u) => {
+        expect(FileEntryCodec.is(u)).toBe(decodeRecord(u)._tag === "Right");
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+});
