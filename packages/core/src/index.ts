@@ -70,6 +70,7 @@ export {
   nameOf,
   treeOf,
 } from "./manager/session-queries.js";
+export { SessionReader } from "./manager/session-reader.js";
 export type { ContextSettings } from "./projections/context.js";
 export {
   buildContextEntries,
@@ -204,7 +205,7 @@ export type {
   UsageEntry,
   UserMessage,
 } from "./schema/types.js";
-export type { SessionManagerOptions } from "./session-manager.js";
+export type { ReadonlySessionManager, SessionManagerOptions } from "./session-manager.js";
 export { EntryNotFoundError, SessionManager } from "./session-manager.js";
 export type { EntryLog } from "./state/entry-log.js";
 export { childrenOf, getLogEntry, logEntries } from "./state/entry-log.js";

@@ -2,13 +2,12 @@ import { type SessionEnv, systemEnv } from "./env/env.js";
 import { assertValidSessionId, generateEntryId } from "./env/ids.js";
 import { resolveCwd } from "./env/paths.js";
 import { branchedEntries } from "./manager/branched-session.js";
-import { type LoadDiagnostic, structuralDiagnostics } from "./manager/diagnostics.js";
 import * as build from "./manager/entry-builders.js";
 import { splitRecords } from "./manager/load-records.js";
 import { loadText } from "./manager/load-text.js";
 import * as q from "./manager/session-queries.js";
+import { SessionReader } from "./manager/session-reader.js";
 import { systemCheckpoint } from "./manager/system-checkpoint.js";
-import { contextEntriesOfPath, projectionOfPath } from "./projections/context.js";
 import { summaryMessages } from "./projections/context-cache.js";
 import type { Projection } from "./projections/define-projection.js";
 import { sanitizeSessionName } from "./projections/session-name.js";
@@ -18,18 +17,14 @@ import type {
   FileEntry,
   ImageContent,
   NewSessionOptions,
-  SessionContext,
   SessionEntry,
   SessionHeader,
-  SessionProjection,
-  SessionTreeNode,
   TextContent,
   Usage,
   UsageEntry,
 } from "./schema/types.js";
 import { hasSeenId } from "./state/entry-log.js";
 import {
-  extraProjectionState,
   foldEntry,
   initialState,
   replayState,
@@ -60,17 +55,14 @@ const notFound = (id: string): EntryNotFoundError => new EntryNotFoundError(id);
  * the reference `SessionManager` (SPEC §4–§9). Internally every change is one immutable
  * `SessionState` replacing the previous one; `getState()` hands out those snapshots.
  */
-export class SessionManager {
+export class SessionManager extends SessionReader {
   protected state: SessionState;
   protected readonly env: SessionEnv;
   protected readonly projections: readonly Projection<unknown>[];
   protected cwd: string;
-  protected sessionDir = "";
-  protected sessionFile: string | undefined = undefined;
-  protected persist = false;
-  protected loadDiagnostics: LoadDiagnostic[] = [];
 
   protected constructor(cwd: string, options: SessionManagerOptions) {
+    super();
     this.env = options.env ?? systemEnv;
     this.projections = options.projections ?? [];
     this.cwd = resolveCwd(cwd);
@@ -150,48 +142,6 @@ export class SessionManager {
     this.state = initialState(header, this.projections);
     this.loadDiagnostics = [];
     return this.sessionFile;
-  }
-
-  // --- identity -------------------------------------------------------------------------
-
-  /** Whether the session is backed by a file (true even before the file exists). */
-  isPersisted(): boolean {
-    return this.persist;
-  }
-  /** The resolved working directory. */
-  getCwd(): string {
-    return this.cwd;
-  }
-  /** The session directory (`""` in memory). */
-  getSessionDir(): string {
-    return this.sessionDir;
-  }
-  /** The session id from the header. */
-  getSessionId(): string {
-    return this.state.header?.id ?? "";
-  }
-  /** The session file path (undefined in memory). */
-  getSessionFile(): string | undefined {
-    return this.sessionFile;
-  }
-  /** The header record, or null. Read-only. */
-  getHeader(): SessionHeader | null {
-    return this.state.header;
-  }
-  /** The current immutable snapshot of the whole session. */
-  getState(): SessionState {
-    return this.state;
-  }
-  /** The state of a projection registered through `options.projections`, by name. */
-  getProjectionState<S = unknown>(name: string): S | undefined {
-    return extraProjectionState(this.state, name) as S | undefined;
-  }
-  /**
-   * Problems found when the session was loaded (malformed lines, entries without ids,
-   * migration notes) plus structural ones (duplicate ids, dangling parents, cycles).
-   */
-  getLoadDiagnostics(): LoadDiagnostic[] {
-    return [...this.loadDiagnostics, ...structuralDiagnostics(this.state.log)];
   }
 
   // --- appending ------------------------------------------------------------------------
@@ -331,63 +281,8 @@ export class SessionManager {
     return this.appendEntry((b) => build.contextEditEntry(b, targetId, stored)).id;
   }
 
-  // --- leaf and tree ----------------------------------------------------------------------
+  // --- moving the leaf ------------------------------------------------------------------
 
-  /** The leaf id, or null. */
-  getLeafId(): string | null {
-    return this.state.leafId;
-  }
-  /** The leaf entry, or undefined when the leaf is null. */
-  getLeafEntry(): SessionEntry | undefined {
-    const leaf = this.state.leafId;
-    return leaf === null ? undefined : q.entryOf(this.state, leaf);
-  }
-  /** The indexed entry with this id (the last one wins for duplicates). */
-  getEntry(id: string): SessionEntry | undefined {
-    return q.entryOf(this.state, id);
-  }
-  /** Direct children in file order. */
-  getChildren(parentId: string): SessionEntry[] {
-    return q.childrenOfId(this.state, parentId);
-  }
-  /** The current label of an entry. */
-  getLabel(id: string): string | undefined {
-    return q.labelOfId(this.state, id);
-  }
-  /** Entries from the root to `fromId` (default: the leaf). */
-  getBranch(fromId?: string): SessionEntry[] {
-    return q.branchOf(this.state, fromId);
-  }
-  /** Compaction-aware context entries at the leaf. */
-  buildContextEntries(): SessionEntry[] {
-    return contextEntriesOfPath(this.getBranch());
-  }
-  /** Provenance-preserving context at the leaf. */
-  buildSessionProjection(): SessionProjection {
-    return projectionOfPath(this.getBranch());
-  }
-  /** What is sent to the model at the leaf. O(context), from the incrementally kept summary. */
-  buildSessionContext(): SessionContext {
-    const summary = q.leafSummary(this.state);
-    const { thinkingLevel, model } = summary.settings;
-    return { messages: summaryMessages(summary), thinkingLevel, model: model && { ...model } };
-  }
-  /** The latest session name, trimmed, or undefined. */
-  getSessionName(): string | undefined {
-    return q.nameOf(this.state);
-  }
-  /** Number of distinct entry ids, without copying. */
-  getEntryCount(): number {
-    return this.state.log.distinct;
-  }
-  /** All entries in file order (a new array of read-only entries). */
-  getEntries(): SessionEntry[] {
-    return q.entriesOf(this.state);
-  }
-  /** The entry tree with labels. */
-  getTree(): SessionTreeNode[] {
-    return q.treeOf(this.state);
-  }
   /** Moves the leaf to an existing entry. Writes nothing. */
   branch(branchFromId: string): void {
     if (!q.entryOf(this.state, branchFromId)) throw notFound(branchFromId);
@@ -440,3 +335,23 @@ export class SessionManager {
     return this.sessionFile;
   }
 }
+
+/** The read-only view of a manager the reference hands to extensions (same member list). */
+export type ReadonlySessionManager = Pick<
+  SessionManager,
+  | "getCwd"
+  | "getSessionDir"
+  | "getSessionId"
+  | "getSessionFile"
+  | "getLeafId"
+  | "getLeafEntry"
+  | "getEntry"
+  | "getLabel"
+  | "getBranch"
+  | "buildContextEntries"
+  | "buildSessionProjection"
+  | "getHeader"
+  | "getEntries"
+  | "getTree"
+  | "getSessionName"
+>;
