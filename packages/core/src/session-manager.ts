@@ -276,7 +276,8 @@ export class SessionManager extends SessionReader {
       typeof content === "string" &&
       (role === "assistant" || role === "toolResult")
     ) {
-      stored = { ...replacement, content: [{ type: "text", text: content }] };
+      // As the reference: the wrapped form replaces the argument whole (extra keys dropped).
+      stored = { content: [{ type: "text", text: content }] };
     }
     return this.appendEntry((b) => build.contextEditEntry(b, targetId, stored)).id;
   }

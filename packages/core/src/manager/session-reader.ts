@@ -10,6 +10,7 @@ import type {
   SessionTreeNode,
 } from "../schema/types.js";
 import { extraProjectionState, type SessionState } from "../state/session-state.js";
+import { vecToArray } from "../state/vec.js";
 import { type LoadDiagnostic, structuralDiagnostics } from "./diagnostics.js";
 import * as q from "./session-queries.js";
 
@@ -95,13 +96,15 @@ export abstract class SessionReader {
   getBranch(fromId?: string): SessionEntry[] {
     return q.branchOf(this.state, fromId);
   }
-  /** Compaction-aware context entries at the leaf. */
+  /** Compaction-aware context entries at the leaf. O(context) from the cached leaf path. */
   buildContextEntries(): SessionEntry[] {
-    return contextEntriesOfPath(this.getBranch());
+    // The leaf's path, not getBranch(): getBranch treats a falsy id ("" is a valid one) as
+    // "no start", while context must follow the leaf whatever its id.
+    return contextEntriesOfPath(vecToArray(q.leafSummary(this.state).path));
   }
   /** Provenance-preserving context at the leaf. */
   buildSessionProjection(): SessionProjection {
-    return projectionOfPath(this.getBranch());
+    return projectionOfPath(vecToArray(q.leafSummary(this.state).path));
   }
   /** What is sent to the model at the leaf. O(context), from the incrementally kept summary. */
   buildSessionContext(): SessionContext {

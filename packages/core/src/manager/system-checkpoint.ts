@@ -1,19 +1,23 @@
 import type { AgentMessage, SystemMessage, ToolDefinition } from "../schema/types.js";
 
-/** Text blocks of a system message's content, in order (string content is one block). */
-function textsOf(content: unknown): string[] {
-  if (typeof content === "string") return [content];
-  if (!Array.isArray(content)) return [];
-  const out: string[] = [];
+/**
+ * The text of one system message: string content as it is, or its `text` blocks joined by a
+ * newline (other blocks ignored). Content of any other shape counts as empty text, where the
+ * reference would throw mid-append.
+ */
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const texts: string[] = [];
   for (const block of content) {
-    if (block && typeof block === "object" && typeof block.text === "string") out.push(block.text);
+    if (block?.type === "text" && typeof block.text === "string") texts.push(block.text);
   }
-  return out;
+  return texts.join("\n");
 }
 
 /**
  * [R1.6] The prompt-and-tools checkpoint a compaction records (SPEC §5.4, E26): the system
- * messages of the current context merged in order — non-empty texts joined by a blank line,
+ * messages of the current context merged in order — non-empty message texts joined by a blank line,
  * sections applied (`null` deletes a name), tools removed then added by name. Returns
  * undefined when the context has no system message.
  */
@@ -28,7 +32,8 @@ export function systemCheckpoint(
   for (const m of messages) {
     if (m?.role !== "system") continue;
     any = true;
-    for (const t of textsOf(m.content)) if (t) texts.push(t);
+    const text = textOf(m.content);
+    if (text) texts.push(text);
     if (m.sections && typeof m.sections === "object") {
       for (const [name, value] of Object.entries(m.sections)) {
         if (value === null) sections.delete(name);

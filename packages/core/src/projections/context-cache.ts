@@ -76,23 +76,25 @@ export function extendSummary(summary: PathSummary, entry: SessionEntry): PathSu
   };
 }
 
-const EMPTY_SUMMARY: PathSummary = {
-  path: emptyVec(),
-  settings: INITIAL_SETTINGS,
-  compactionIndex: -1,
-  hasEdits: false,
-  messages: emptyVec(),
-};
-
-/** The empty path's summary (leaf `null`). */
+/**
+ * The empty path's summary (leaf `null`). Fresh every time: vectors grow in place when they
+ * are the newest snapshot of their array, so a shared empty one would keep the first entry
+ * ever appended alive (and make unrelated sessions share storage).
+ */
 export function emptySummary(): PathSummary {
-  return EMPTY_SUMMARY;
+  return {
+    path: emptyVec(),
+    settings: INITIAL_SETTINGS,
+    compactionIndex: -1,
+    hasEdits: false,
+    messages: emptyVec(),
+  };
 }
 
 /** Context builder projection: follows appends at the tip, goes stale otherwise. */
 export const contextProjection = defineProjection<ContextCache>({
   name: "context",
-  init: () => ({ tip: undefined, summary: EMPTY_SUMMARY }),
+  init: () => ({ tip: undefined, summary: emptySummary() }),
   apply(cache, entry, ctx) {
     // A reused id changes what lookups along the path return, so extension would be unsafe.
     const atTip =

@@ -13,10 +13,17 @@ interface LogStore {
   readonly entries: SessionEntry[];
   /** id → position of its latest occurrence. Holds every id ever seen, shadowed ones too. */
   readonly latest: Map<string, number>;
-  /** position → position of the previous entry with the same id, or -1. */
-  readonly previous: number[];
-  /** parentId → positions of the entries naming it as parent, ascending. */
-  readonly children: Map<string, number[]>;
+  /**
+   * position → position of the previous entry with the same id. Only duplicates have one,
+   * so a well-formed log pays nothing for it.
+   */
+  readonly previous: Map<number, number>;
+  /**
+   * parentId → positions naming it as parent, ascending (a lone child is stored as a bare
+   * number, the common case, to spare an array per entry). Built on the first children
+   * query and kept up to date from then on, so opening a file does not pay for it.
+   */
+  children: Map<string, number | number[]> | undefined;
   /** Positions whose id was already in the log (duplicates, SPEC W15). */
   readonly duplicates: number[];
 }
@@ -30,7 +37,38 @@ export interface EntryLog {
 }
 
 function emptyStore(): LogStore {
-  return { entries: [], latest: new Map(), previous: [], children: new Map(), duplicates: [] };
+  return {
+    entries: [],
+    latest: new Map(),
+    previous: new Map(),
+    children: undefined,
+    duplicates: [],
+  };
+}
+
+/** Records `pos` as a child of its entry's parent in a children index. */
+function indexChild(
+  children: Map<string, number | number[]>,
+  entry: SessionEntry,
+  pos: number,
+): void {
+  const parent = entry.parentId;
+  if (typeof parent !== "string") return;
+  const list = children.get(parent);
+  if (list === undefined) children.set(parent, pos);
+  else if (typeof list === "number") children.set(parent, [list, pos]);
+  else list.push(pos);
+}
+
+/** The store's children index, built from its entries on first use. */
+function childrenIndex(store: LogStore): Map<string, number | number[]> {
+  if (!store.children) {
+    const children = new Map<string, number | number[]>();
+    for (let i = 0; i < store.entries.length; i++)
+      indexChild(children, store.entries[i] as SessionEntry, i);
+    store.children = children;
+  }
+  return store.children;
 }
 
 /** The empty log. */
@@ -43,15 +81,12 @@ function pushToStore(store: LogStore, entry: SessionEntry): boolean {
   const pos = store.entries.length;
   store.entries.push(entry);
   const prev = store.latest.get(entry.id);
-  store.previous.push(prev ?? -1);
   store.latest.set(entry.id, pos);
-  if (prev !== undefined) store.duplicates.push(pos);
-  const parent = entry.parentId;
-  if (typeof parent === "string") {
-    const list = store.children.get(parent);
-    if (list) list.push(pos);
-    else store.children.set(parent, [pos]);
+  if (prev !== undefined) {
+    store.previous.set(pos, prev);
+    store.duplicates.push(pos);
   }
+  if (store.children) indexChild(store.children, entry, pos);
   return prev === undefined;
 }
 
@@ -83,8 +118,8 @@ export function positionOf(log: EntryLog, id: string): number {
   if (pos === undefined) return -1;
   // Walk back past occurrences appended after this snapshot was taken.
   while (pos >= log.length) {
-    pos = log.store.previous[pos] as number;
-    if (pos < 0) return -1;
+    pos = log.store.previous.get(pos);
+    if (pos === undefined) return -1;
   }
   return pos;
 }
@@ -130,7 +165,7 @@ export function isIndexedAt(log: EntryLog, pos: number): boolean {
 /** Position of the first occurrence of the id of the entry at `pos`. */
 function firstOccurrence(log: EntryLog, pos: number): number {
   let p = pos;
-  for (let q = log.store.previous[p] as number; q >= 0; q = log.store.previous[q] as number) p = q;
+  for (let q = log.store.previous.get(p); q !== undefined; q = log.store.previous.get(q)) p = q;
   return p;
 }
 
@@ -140,8 +175,9 @@ function firstOccurrence(log: EntryLog, pos: number): number {
  * each id (Map insertion order), which we reproduce on that rare path only.
  */
 export function childrenOf(log: EntryLog, parentId: string): SessionEntry[] {
-  const list = log.store.children.get(parentId);
-  if (!list) return [];
+  const found = childrenIndex(log.store).get(parentId);
+  if (found === undefined) return [];
+  const list = typeof found === "number" ? [found] : found;
   const out: SessionEntry[] = [];
   const hasDuplicates = log.distinct !== log.length;
   let end = list.length;

@@ -133,7 +133,7 @@ describe("append methods (SPEC §5, §13 item 5)", () => {
     const e = sm.getEntry(k) as { systemMessage?: unknown; timestamp: string };
     expect(e.systemMessage).toEqual({
       role: "system",
-      content: "A\n\nB",
+      content: "A\n\n\nB", // "A" + "\n" + "" from the first message, then a blank line
       sections: { y: "2", z: "3" },
       toolsAdded: [{ name: "t2" }, { name: "t3" }, { name: "t1", v: 2 }],
       timestamp: Date.parse(e.timestamp),

@@ -1,0 +1,178 @@
+/**
+ * I6 fold laws (DESIGN §3 rule 5, §4): folding a log in two parts — with or without queries
+ * in between, from a fold or from a replay (a load) — answers every query like folding it at
+ * once and like `replayState`; each built-in projection's incremental state equals
+ * `replayProjection`; extra projections see the same fold context on every path.
+ */
+import {
+  buildSessionContext,
+  type ContextCache,
+  contextProjection,
+  defineProjection,
+  extraProjectionState,
+  foldEntries,
+  initialState,
+  labelOf,
+  labelOfId,
+  labelsProjection,
+  leafSummary,
+  nameOf,
+  type PathSummary,
+  replayProjection,
+  replayState,
+  resolveLabels,
+  type SessionEntry,
+  type SessionState,
+  sessionNameOf,
+  sessionNameProjection,
+  summarizePath,
+  walkPath,
+  withLeaf,
+} from "@pi-sessions/core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  anyLog,
+  DAMAGED_IDS,
+  HEADER,
+  MISSING_ID,
+  params,
+  runs,
+  UNIQUE_DAMAGED_IDS,
+} from "./arbitraries.js";
+import {
+  answers,
+  indexById,
+  labelOracle,
+  nameOracle,
+  summaryAnswers,
+  vecItems,
+} from "./oracles.js";
+
+const RUNS = runs(300);
+const POOL = [...new Set<string>([...DAMAGED_IDS, ...UNIQUE_DAMAGED_IDS, MISSING_ID])];
+
+/** A log, a split point, and whether to query the state between the two parts. */
+const splitLog = fc.tuple(anyLog, fc.nat(), fc.boolean()).map(([entries, k, query]) => {
+  const at = entries.length === 0 ? 0 : k % (entries.length + 1);
+  return { entries, a: entries.slice(0, at), b: entries.slice(at), query };
+});
+
+/** Answers of the state plus the context at every indexed leaf. */
+function fullAnswers(state: SessionState, entries: readonly SessionEntry[]): unknown {
+  const ids = [...indexById(entries).keys()];
+  return {
+    answers: answers(state, POOL),
+    contexts: ids.map((id) => summaryAnswers(leafSummary(withLeaf(state, id)))),
+    nullLeaf: summaryAnswers(leafSummary(withLeaf(state, null))),
+  };
+}
+
+/** The context summary a cache stands for, computing it when the cache left it stale. */
+function effectiveSummary(cache: ContextCache, entries: readonly SessionEntry[]): PathSummary {
+  const tip = cache.tip;
+  const byId = indexById(entries);
+  const path = tip ? walkPath(tip, (id) => byId.get(id), entries.length) : [];
+  const fresh = summarizePath(path);
+  if (cache.summary) expect(summaryAnswers(cache.summary)).toEqual(summaryAnswers(fresh));
+  return cache.summary ?? fresh;
+}
+
+/** A projection that records what its fold context shows it, to compare the fold paths. */
+const probe = defineProjection<readonly unknown[]>({
+  name: "probe",
+  init: () => [],
+  apply: (seen, entry, ctx) => [
+    ...seen,
+    [
+      ctx.position,
+      entry.id,
+      ctx.getEntry(entry.id)?.timestamp ?? null,
+      typeof entry.parentId === "string" ? (ctx.getEntry(entry.parentId)?.type ?? null) : null,
+    ],
+  ],
+});
+
+describe("I6: fold laws", () => {
+  it(`two-part folds answer like one fold and like replayState (numRuns ${RUNS})`, () => {
+    fc.assert(
+      fc.property(splitLog, ({ entries, a, b, query }) => {
+        const init = initialState(HEADER);
+        const mid = foldEntries(init, a);
+        if (query) answers(mid);
+        const loaded = replayState(HEADER, a);
+        if (query) answers(loaded);
+        const once = fullAnswers(foldEntries(init, entries), entries);
+        expect(fullAnswers(foldEntries(mid, b), entries)).toEqual(once);
+        expect(fullAnswers(foldEntries(loaded, b), entries)).toEqual(once);
+        expect(fullAnswers(replayState(HEADER, entries), entries)).toEqual(once);
+      }),
+      params(RUNS),
+    );
+  });
+
+  it(`the answers match the free functions and SPEC §7.10–§7.11 (numRuns ${RUNS})`, () => {
+    fc.assert(
+      fc.property(splitLog, ({ entries, a, b }) => {
+        const state = foldEntries(replayState(HEADER, a), b);
+        expect(nameOf(state)).toBe(nameOracle(entries));
+        const labels = labelOracle(entries);
+        expect(
+          [...resolveLabels(state.labels)].map(([id, l]) => [id, [l.label, l.timestamp]]),
+        ).toEqual([...labels]);
+        for (const id of POOL) expect(labelOfId(state, id)).toBe(labels.get(id)?.[0]);
+        for (const id of [...indexById(entries).keys(), null]) {
+          const s = leafSummary(withLeaf(state, id));
+          const expected = buildSessionContext(entries, id);
+          if (s.messages) expect(vecItems(s.messages)).toEqual(expected.messages);
+          expect(s.settings).toEqual({
+            thinkingLevel: expected.thinkingLevel,
+            model: expected.model,
+          });
+        }
+      }),
+      params(RUNS),
+    );
+  });
+
+  it(`built-in projections: incremental state equals replayProjection (numRuns ${RUNS})`, () => {
+    fc.assert(
+      fc.property(splitLog, ({ entries, a, b, query }) => {
+        const mid = foldEntries(initialState(HEADER), a);
+        if (query) leafSummary(mid);
+        const inc = foldEntries(mid, b);
+
+        const labels = replayProjection(labelsProjection, entries);
+        expect([...resolveLabels(inc.labels)]).toEqual([...resolveLabels(labels)]);
+        for (const id of POOL) expect(labelOf(inc.labels, id)).toEqual(labelOf(labels, id));
+
+        const name = replayProjection(sessionNameProjection, entries);
+        expect(inc.name).toEqual(name);
+        expect(sessionNameOf(inc.name)).toBe(sessionNameOf(name));
+
+        const context = replayProjection(contextProjection, entries);
+        expect(inc.context.tip).toBe(context.tip);
+        expect(summaryAnswers(effectiveSummary(inc.context, entries))).toEqual(
+          summaryAnswers(effectiveSummary(context, entries)),
+        );
+      }),
+      params(RUNS),
+    );
+  });
+
+  it(`extra projections see the same fold on every path (numRuns ${RUNS})`, () => {
+    fc.assert(
+      fc.property(splitLog, ({ entries, a, b }) => {
+        const expected = replayProjection(probe, entries);
+        const folded = foldEntries(foldEntries(initialState(HEADER, [probe]), a), b);
+        const loaded = foldEntries(replayState(HEADER, a, [probe]), b);
+        expect(extraProjectionState(folded, "probe")).toEqual(expected);
+        expect(extraProjectionState(loaded, "probe")).toEqual(expected);
+        expect(extraProjectionState(replayState(HEADER, entries, [probe]), "probe")).toEqual(
+          expected,
+        );
+      }),
+      params(RUNS),
+    );
+  });
+});
