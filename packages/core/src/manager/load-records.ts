@@ -9,13 +9,24 @@ export interface SplitRecords {
   readonly header: SessionHeader | null;
   /** Entries with a string id, migrated, in file order. */
   readonly entries: SessionEntry[];
-  /** The record list after migration (header included), for rewrites. */
-  readonly records: Record<string, unknown>[];
+  /**
+   * The record list after migration (header included), for the rewrite a migration needs;
+   * left out when nothing was migrated, so a current file's load keeps no second list.
+   */
+  readonly records?: Record<string, unknown>[];
   /** Whether migration changed anything (a file-backed load then rewrites the file). */
   readonly migrated: boolean;
   readonly diagnostics: LoadDiagnostic[];
   /** Line number of each record, when known (parallel to `records`). */
   readonly lines?: readonly number[];
+}
+
+/** Diagnostic text for a second `session` record. */
+export const EXTRA_HEADER = "a second session header; it is kept in the file but not used";
+
+/** Diagnostic text for an entry without a string id. */
+export function missingId(record: Record<string, unknown>): string {
+  return `entry of type ${JSON.stringify(record.type)} has no string id; it is kept in the file but not in the tree`;
 }
 
 /**
@@ -45,19 +56,11 @@ export function splitRecords(
         header = r as unknown as SessionHeader;
         continue;
       }
-      diagnostics.push({
-        kind: "extra-header",
-        line,
-        message: "a second session header; it is kept in the file but not used",
-      });
+      diagnostics.push({ kind: "extra-header", line, message: EXTRA_HEADER });
       continue;
     }
     if (typeof r.id !== "string") {
-      diagnostics.push({
-        kind: "invalid-entry",
-        line,
-        message: `entry of type ${JSON.stringify(r.type)} has no string id; it is kept in the file but not in the tree`,
-      });
+      diagnostics.push({ kind: "invalid-entry", line, message: missingId(r) });
       continue;
     }
     entries.push(r as unknown as SessionEntry);
@@ -65,7 +68,7 @@ export function splitRecords(
   return {
     header,
     entries,
-    records: migratedRecords,
+    records: migration.changed ? migratedRecords : undefined,
     migrated: migration.changed,
     diagnostics,
     lines,

@@ -104,11 +104,24 @@ export function appendToLog(log: EntryLog, entry: SessionEntry): EntryLog {
   return { store, length: log.length + 1, distinct: log.distinct + (isNew ? 1 : 0) };
 }
 
-/** Builds a log from entries in file order, taking ownership of the array's elements. */
-export function logFromEntries(entries: readonly SessionEntry[]): EntryLog {
-  const store = emptyStore();
+/**
+ * Builds a log from entries in file order, taking ownership of the array itself (a load
+ * hands over the list it just built, so no copy is made); the caller must not change it.
+ */
+export function logFromEntries(entries: SessionEntry[]): EntryLog {
+  const store: LogStore = { ...emptyStore(), entries };
+  const { latest, previous, duplicates } = store;
   let distinct = 0;
-  for (const entry of entries) if (pushToStore(store, entry)) distinct++;
+  for (let pos = 0; pos < entries.length; pos++) {
+    const id = (entries[pos] as SessionEntry).id;
+    const prev = latest.get(id);
+    latest.set(id, pos);
+    if (prev === undefined) distinct++;
+    else {
+      previous.set(pos, prev);
+      duplicates.push(pos);
+    }
+  }
   return { store, length: entries.length, distinct };
 }
 

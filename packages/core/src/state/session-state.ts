@@ -107,7 +107,8 @@ export function replayState(
 ): SessionState {
   let state = initialState(header, extra);
   if (entries.length === 0) return state;
-  const log = logFromEntries(entries);
+  // A copy: the log's store grows in place on later appends, never into the caller's array.
+  const log = logFromEntries(entries.slice());
   let labels = state.labels;
   let name = state.name;
   let slots = state.extra;

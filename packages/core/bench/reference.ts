@@ -1,0 +1,33 @@
+/**
+ * The reference implementation (npm @earendil-works/pi-coding-agent@1.6.0), loaded by file
+ * path: its package exports do not expose the session module. Only the part the benchmarks
+ * call is typed here, so its declaration files (and their dependencies) are not needed.
+ */
+
+/** The reference `SessionManager` methods the benchmarks call. */
+export interface RefManager {
+  appendMessage(message: unknown): string;
+  buildSessionContext(): { messages: unknown[] };
+  getBranch(fromId?: string): unknown[];
+  getChildren(parentId: string): unknown[];
+  getEntryCount(): number;
+  getLeafId(): string | null;
+}
+
+/** The reference session module (the part used here). */
+export interface RefModule {
+  SessionManager: {
+    inMemory(cwd?: string, options?: unknown, entries?: unknown[]): RefManager;
+  };
+  parseSessionEntries(text: string): unknown[];
+}
+
+const url = new URL(
+  "../node_modules/@earendil-works/pi-coding-agent/dist/core/session-manager.js",
+  import.meta.url,
+);
+
+/** Imports the reference's session module. */
+export async function loadReference(): Promise<RefModule> {
+  return (await import(url.href)) as RefModule;
+}
