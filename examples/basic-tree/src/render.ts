@@ -29,7 +29,8 @@ export function describeEntry(entry: SessionEntry): string {
 
 /** Plain text of a message: string content, or its text blocks joined. */
 export function textOf(message: AgentMessage): string {
-  if ("summary" in message) return message.summary;
+  if (message.role === "branchSummary" || message.role === "compactionSummary")
+    return message.summary;
   const content = (message as { content?: unknown }).content;
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
