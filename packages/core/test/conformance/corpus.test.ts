@@ -22,11 +22,12 @@ import {
   SessionManager,
 } from "@pi-sessions/core";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { CORPUS_DIR } from "../corpus-dir.js";
 import { expectSameModuloIds, expectSameView, IdMap, observe } from "./compare.js";
 import { type Op, step } from "./ops.js";
 import { loadReference, type ReferenceModule } from "./reference.js";
 
-const CORPUS = "/work/shared/corpus";
+const CORPUS = CORPUS_DIR;
 const files = readdirSync(CORPUS)
   .filter((f) => f.endsWith(".jsonl"))
   .sort();

@@ -3,7 +3,9 @@
  * path as a black-box oracle: its package exports do not expose the session module.
  */
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { FileEntry } from "@pi-sessions/core";
+import { CORPUS_DIR } from "../corpus-dir.js";
 
 /** The part of the reference's session module these tests call. */
 export interface ReferenceSessionModule {
@@ -60,10 +62,9 @@ export function entriesOf(records: readonly FileEntry[]): Record<string, unknown
 }
 
 /** The shared corpus of real session files (`../shared/corpus/` from the repository root). */
-const CORPUS = new URL("../../../../../shared/corpus/", import.meta.url);
 
 /** Reads a corpus file as text. */
-export const corpus = (name: string): string => readFileSync(new URL(name, CORPUS), "utf8");
+export const corpus = (name: string): string => readFileSync(join(CORPUS_DIR, name), "utf8");
 
 /** Deep-freezes a value so any mutation by the code under test throws. */
 export function deepFreeze<T>(value: T): T {

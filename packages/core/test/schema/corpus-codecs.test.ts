@@ -3,6 +3,7 @@
  */
 
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import {
   AgentMessageCodec,
   decodeEntry,
@@ -16,12 +17,11 @@ import {
   type SchemaIssue,
 } from "@pi-sessions/core";
 import { describe, expect, it } from "vitest";
-
-const CORPUS = new URL("../../../../../shared/corpus/", import.meta.url);
+import { CORPUS_DIR } from "../corpus-dir.js";
 
 /** The parsed records of a corpus file (every line of these files is valid JSON). */
 function records(name: string): Record<string, unknown>[] {
-  return readFileSync(new URL(name, CORPUS), "utf8")
+  return readFileSync(join(CORPUS_DIR, name), "utf8")
     .split("\n")
     .filter((line) => line.trim() !== "")
     .map((line) => JSON.parse(line) as Record<string, unknown>);

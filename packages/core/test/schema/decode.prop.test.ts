@@ -4,6 +4,7 @@
  */
 
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import {
   decodeEntry,
   decodeHeader,
@@ -16,6 +17,7 @@ import {
 } from "@pi-sessions/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { CORPUS_DIR } from "../corpus-dir.js";
 
 const NUM_RUNS = 1000;
 
@@ -65,10 +67,7 @@ const entryLike = fc
   .chain((e) => jsonObject.map((extra) => JSON.parse(JSON.stringify({ ...extra, ...e }))));
 
 /** The real records of a file R1.6 wrote: every entry type with realistic nesting. */
-const REAL: unknown[] = readFileSync(
-  new URL("../../../../../shared/corpus/ref-1.6-branched.jsonl", import.meta.url),
-  "utf8",
-)
+const REAL: unknown[] = readFileSync(join(CORPUS_DIR, "ref-1.6-branched.jsonl"), "utf8")
   .split("\n")
   .filter((line) => line.trim() !== "")
   .map((line) => JSON.parse(line));
