@@ -1,4 +1,5 @@
-import { duplicatePositions, type EntryLog, entryAt, positionOf } from "../state/entry-log.js";
+import { duplicatePositions, type EntryLog, entryAt } from "../state/entry-log.js";
+import { parentCycles, parentLinks } from "../state/tree.js";
 
 /** What kind of problem a load found. */
 export type LoadDiagnosticKind =
@@ -32,7 +33,7 @@ export function formatDiagnostic(d: LoadDiagnostic): string {
 
 /**
  * Structural problems of a log: duplicate ids (W15), parents that do not exist, and parent
- * cycles (W14). O(n); computed when asked, not on every load.
+ * cycles including self-parents (W14). O(n); computed when asked, not on every load.
  */
 export function structuralDiagnostics(log: EntryLog): LoadDiagnostic[] {
   const out: LoadDiagnostic[] = [];
@@ -44,45 +45,26 @@ export function structuralDiagnostics(log: EntryLog): LoadDiagnostic[] {
       message: `entry ${pos + 1} reuses id ${id}; the later entry shadows the earlier one`,
     });
   }
-  const state = new Uint8Array(log.length); // 0 unknown, 1 on walk, 2 done
-  for (let start = 0; start < log.length; start++) {
-    const entry = entryAt(log, start);
-    if (positionOf(log, entry.id) !== start) continue;
-    const parentId = entry.parentId;
-    if (typeof parentId === "string" && parentId !== entry.id && positionOf(log, parentId) < 0) {
+  const { indexed, parentPos } = parentLinks(log);
+  for (const pos of indexed) {
+    const { id, parentId } = entryAt(log, pos);
+    if (parentId === id) {
+      out.push({ kind: "cycle", entryId: id, message: `entry ${id} is its own parent` });
+    } else if (typeof parentId === "string" && parentPos[pos] === -1) {
       out.push({
         kind: "dangling-parent",
-        entryId: entry.id,
-        message: `entry ${entry.id} names parent ${parentId}, which does not exist; it is shown as a root`,
+        entryId: id,
+        message: `entry ${id} names parent ${parentId}, which does not exist; it is shown as a root`,
       });
     }
-    if (parentId === entry.id) {
-      out.push({
-        kind: "cycle",
-        entryId: entry.id,
-        message: `entry ${entry.id} is its own parent`,
-      });
-      continue;
-    }
-    if (state[start] === 2) continue;
-    const walk: number[] = [];
-    let p = start;
-    while (p >= 0 && state[p] === 0) {
-      state[p] = 1;
-      walk.push(p);
-      const pid = entryAt(log, p).parentId;
-      const next = typeof pid === "string" ? positionOf(log, pid) : -1;
-      p = next === p ? -1 : next;
-    }
-    if (p >= 0 && state[p] === 1) {
-      const members = walk.slice(walk.indexOf(p)).map((q) => entryAt(log, q).id);
-      out.push({
-        kind: "cycle",
-        entryId: members[0],
-        message: `parent cycle through ${members.join(" → ")}; walks stop at the repeat`,
-      });
-    }
-    for (const w of walk) state[w] = 2;
+  }
+  for (const cycle of parentCycles(indexed, parentPos)) {
+    const members = cycle.map((q) => entryAt(log, q).id);
+    out.push({
+      kind: "cycle",
+      entryId: members[0],
+      message: `parent cycle through ${members.join(" → ")}; walks stop at the repeat`,
+    });
   }
   return out;
 }

@@ -17,11 +17,8 @@ function timeKey(entry: SessionEntry): number {
 export function buildTree(log: EntryLog, labels: LabelIndex): SessionTreeNode[] {
   const n = log.length;
   const nodes: (SessionTreeNode | undefined)[] = new Array(n);
-  /** For each indexed position, the position of its indexed parent, or -1 for a root. */
-  const parentPos = new Int32Array(n).fill(-1);
-  const indexed: number[] = [];
-  for (let pos = 0; pos < n; pos++) {
-    if (!isIndexedAt(log, pos)) continue;
+  const { indexed, parentPos } = parentLinks(log);
+  for (const pos of indexed) {
     const entry = entryAt(log, pos);
     const node: SessionTreeNode = { entry, children: [] };
     const label = labelOf(labels, entry.id);
@@ -30,11 +27,13 @@ export function buildTree(log: EntryLog, labels: LabelIndex): SessionTreeNode[] 
       node.labelTimestamp = label.timestamp;
     }
     nodes[pos] = node;
-    indexed.push(pos);
-    const p = typeof entry.parentId === "string" ? positionOf(log, entry.parentId) : -1;
-    parentPos[pos] = p === pos ? -1 : p;
   }
-  breakCycles(indexed, parentPos);
+  // Cut each cycle at its member that comes first in file order; it becomes a root.
+  for (const cycle of parentCycles(indexed, parentPos)) {
+    let first = cycle[0] as number;
+    for (const c of cycle) if (c < first) first = c;
+    parentPos[first] = -1;
+  }
   const roots: SessionTreeNode[] = [];
   for (const pos of indexed) {
     const node = nodes[pos] as SessionTreeNode;
@@ -49,15 +48,36 @@ export function buildTree(log: EntryLog, labels: LabelIndex): SessionTreeNode[] 
   return roots;
 }
 
+/** Indexed positions in file order and, for each, the position of its indexed parent. */
+export interface ParentLinks {
+  readonly indexed: readonly number[];
+  /** -1 for a root: null or missing parent, or a self-parent. */
+  readonly parentPos: Int32Array;
+}
+
+/** The parent links of the indexed entries (shadowed duplicates left out). O(n). */
+export function parentLinks(log: EntryLog): ParentLinks {
+  const parentPos = new Int32Array(log.length).fill(-1);
+  const indexed: number[] = [];
+  for (let pos = 0; pos < log.length; pos++) {
+    if (!isIndexedAt(log, pos)) continue;
+    indexed.push(pos);
+    const parentId = entryAt(log, pos).parentId;
+    const p = typeof parentId === "string" ? positionOf(log, parentId) : -1;
+    parentPos[pos] = p === pos ? -1 : p;
+  }
+  return { indexed, parentPos };
+}
+
 /**
- * Makes every parent cycle reachable: marks what hangs below a root, then for the first
- * unmarked position in file order walks up to its cycle and cuts the cycle at its member
- * that comes first in file order. Each position is visited a constant number of times.
+ * The parent cycles (SPEC W14), each as its member positions in walk order. Walks up from
+ * every position not yet known to reach a root; a walk that meets itself has found a cycle.
+ * Each position is visited a constant number of times, so this is O(n).
  */
-function breakCycles(indexed: readonly number[], parentPos: Int32Array): void {
-  const n = parentPos.length;
-  // state: 0 = unknown, 1 = on the current walk, 2 = reaches a root.
-  const state = new Uint8Array(n);
+export function parentCycles(indexed: readonly number[], parentPos: Int32Array): number[][] {
+  const cycles: number[][] = [];
+  // 0 = unknown, 1 = on the current walk, 2 = done.
+  const state = new Uint8Array(parentPos.length);
   for (const start of indexed) {
     if (state[start] === 2) continue;
     const walk: number[] = [];
@@ -67,13 +87,8 @@ function breakCycles(indexed: readonly number[], parentPos: Int32Array): void {
       walk.push(p);
       p = parentPos[p] as number;
     }
-    if (p >= 0 && state[p] === 1) {
-      // `p` is on this walk: the cycle is walk[walk.indexOf(p)..]. Cut at its first member.
-      const cycle = walk.slice(walk.indexOf(p));
-      let first = cycle[0] as number;
-      for (const c of cycle) if (c < first) first = c;
-      parentPos[first] = -1;
-    }
+    if (p >= 0 && state[p] === 1) cycles.push(walk.slice(walk.indexOf(p)));
     for (const w of walk) state[w] = 2;
   }
+  return cycles;
 }
