@@ -27,7 +27,7 @@ import { hasSeenId } from "./state/entry-log.js";
 import {
   foldEntry,
   initialState,
-  replayState,
+  replayOwned,
   type SessionState,
   withLeaf,
 } from "./state/session-state.js";
@@ -101,7 +101,7 @@ export class SessionManager extends SessionReader {
       cwd || (typeof headerCwd === "string" && headerCwd) || process.cwd(),
       options ?? {},
     );
-    sm.state = replayState(loaded.header, loaded.entries, sm.projections);
+    sm.state = replayOwned(loaded.header, loaded.entries, sm.projections);
     sm.loadDiagnostics = loaded.diagnostics;
     return sm;
   }
@@ -116,7 +116,7 @@ export class SessionManager extends SessionReader {
           ...records,
         ];
     const split = splitRecords(withHeader, this.env);
-    this.state = replayState(split.header, split.entries, this.projections);
+    this.state = replayOwned(split.header, split.entries, this.projections);
     this.loadDiagnostics = split.diagnostics;
   }
 
@@ -331,7 +331,7 @@ export class SessionManager extends SessionReader {
       header: SessionHeader;
       entries: SessionEntry[];
     };
-    this.state = replayState(copies.header, copies.entries, this.projections);
+    this.state = replayOwned(copies.header, copies.entries, this.projections);
     this.loadDiagnostics = [];
     return this.sessionFile;
   }

@@ -109,6 +109,19 @@ export function appendToLog(log: EntryLog, entry: SessionEntry): EntryLog {
  * hands over the list it just built, so no copy is made); the caller must not change it.
  */
 export function logFromEntries(entries: SessionEntry[]): EntryLog {
+  // Optimistic pass: with unique ids one Map write per entry is all it takes (a duplicate
+  // shows as a Map that did not grow). Only a log with duplicates pays a second, careful pass.
+  const latest = new Map<string, number>();
+  for (let pos = 0; pos < entries.length; pos++) {
+    latest.set((entries[pos] as SessionEntry).id, pos);
+    if (latest.size !== pos + 1) return logFromEntriesWithDuplicates(entries);
+  }
+  const store: LogStore = { ...emptyStore(), entries, latest };
+  return { store, length: entries.length, distinct: entries.length };
+}
+
+/** The careful build: remembers the previous position of every reused id. */
+function logFromEntriesWithDuplicates(entries: SessionEntry[]): EntryLog {
   const store: LogStore = { ...emptyStore(), entries };
   const { latest, previous, duplicates } = store;
   let distinct = 0;

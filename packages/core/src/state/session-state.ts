@@ -105,10 +105,22 @@ export function replayState(
   entries: readonly SessionEntry[],
   extra: readonly Projection<unknown>[] = [],
 ): SessionState {
+  // A copy: the log's store grows in place on later appends, never into the caller's array.
+  return replayOwned(header, entries.slice(), extra);
+}
+
+/**
+ * {@link replayState} for an entry array the caller hands over (a load that just built it);
+ * the array becomes the log's store and must not be touched afterwards.
+ */
+export function replayOwned(
+  header: SessionHeader | null,
+  entries: SessionEntry[],
+  extra: readonly Projection<unknown>[] = [],
+): SessionState {
   let state = initialState(header, extra);
   if (entries.length === 0) return state;
-  // A copy: the log's store grows in place on later appends, never into the caller's array.
-  const log = logFromEntries(entries.slice());
+  const log = logFromEntries(entries);
   let labels = state.labels;
   let name = state.name;
   let slots = state.extra;
