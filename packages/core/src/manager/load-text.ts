@@ -1,7 +1,9 @@
 import type { SessionEnv } from "../env/env.js";
 import { describeNotASession, isValidHeader, resolveHeader } from "../format/header.js";
-import { type JsonRecord, parseJsonl } from "../format/parse.js";
-import { endsWithNewline, scanJsonl } from "../format/scan.js";
+import { migrateDocument } from "../format/migrate.js";
+import { type JsonRecord, type LineIssue, parseJsonl } from "../format/parse.js";
+import { JsonlScanner, type JsonlVisitor } from "../format/scan.js";
+import { serializeDocumentLines } from "../format/serialize.js";
 import type { SessionEntry, SessionHeader } from "../schema/types.js";
 import type { LoadDiagnostic } from "./diagnostics.js";
 import { EXTRA_HEADER, missingId, type SplitRecords, splitRecords } from "./load-records.js";
@@ -20,6 +22,8 @@ export class InvalidSessionError extends Error {
 
 /** A session loaded from JSONL text: records split, plus every malformed line reported. */
 export interface LoadedText extends SplitRecords {
+  /** When migration changed the file: its new content as lines, for an atomic rewrite. */
+  readonly rewrite?: readonly string[];
   /** Whether the text ended without `\n` (the next append must write one first, W1). */
   readonly needsNewline: boolean;
 }
@@ -35,61 +39,82 @@ export interface LoadedText extends SplitRecords {
  * older files take the document path, which keeps every record for migration.
  */
 export function loadText(text: string, env: SessionEnv, label = "<text>"): LoadedText {
-  return loadCurrent(text, label) ?? loadLegacy(text, env, label);
+  const loader = new CurrentLoader(label);
+  const scanner = new JsonlScanner(loader);
+  if (scanner.push(text) && scanner.end()) {
+    return loader.finish(scanner.endsWithNewline, text.length === 0);
+  }
+  return loadLegacy(text, env, label);
 }
 
 function notASession(label: string, reason: string): InvalidSessionError {
   return new InvalidSessionError(`Session file is not a valid pi session: ${label}`, reason);
 }
 
-/** The single-pass load of a file whose header says version 3 or later; undefined otherwise. */
-function loadCurrent(text: string, label: string): LoadedText | undefined {
-  let header: SessionHeader | null = null;
-  let legacy = false;
-  const entries: SessionEntry[] = [];
-  const diagnostics: LoadDiagnostic[] = [];
-  scanJsonl(text, {
-    issue(issue) {
-      diagnostics.push({ kind: issue.kind, line: issue.line, message: issue.message });
-      return true;
-    },
-    record(record, line) {
-      if (header === null) {
-        if (!isValidHeader(record))
-          throw notASession(label, `line ${line}: the first record is not a session header`);
-        header = record;
-        // Only a numeric version ≥ 3 skips migration; anything else goes the legacy way.
-        legacy = !(typeof record.version === "number" && record.version >= 3);
-      } else if (record.type === "session") {
-        diagnostics.push({ kind: "extra-header", line, message: EXTRA_HEADER });
-      } else if (typeof record.id !== "string") {
-        diagnostics.push({ kind: "invalid-entry", line, message: missingId(record) });
-      } else {
-        entries.push(record as unknown as SessionEntry);
+/**
+ * The single-pass load of a current (v3+) session, fed line by line from a
+ * {@link JsonlScanner} (whole text or file chunks). It stops the scan (returns false) as soon
+ * as the header turns out to need migration; the caller then takes the legacy path.
+ */
+export class CurrentLoader implements JsonlVisitor {
+  private header: SessionHeader | null = null;
+  /** Set when the header's version is below 3 (or not a number): migration is needed. */
+  legacy = false;
+  private readonly entries: SessionEntry[] = [];
+  private readonly diagnostics: LoadDiagnostic[] = [];
+
+  constructor(private readonly label: string) {}
+
+  issue(issue: LineIssue): boolean {
+    this.diagnostics.push({ kind: issue.kind, line: issue.line, message: issue.message });
+    return true;
+  }
+
+  record(record: JsonRecord, line: number): boolean {
+    if (this.header === null) {
+      if (!isValidHeader(record)) {
+        throw notASession(this.label, `line ${line}: the first record is not a session header`);
       }
-      return !legacy;
-    },
-  });
-  if (legacy) return undefined;
-  if (header === null)
-    throw notASession(
-      label,
-      text.length === 0 ? "the file is empty" : "the file holds no JSON records",
-    );
-  return {
-    header,
-    entries,
-    migrated: false,
-    diagnostics,
-    needsNewline: !endsWithNewline(text),
-  };
+      this.header = record;
+      // Only a numeric version ≥ 3 skips migration; anything else goes the legacy way.
+      this.legacy = !(typeof record.version === "number" && record.version >= 3);
+    } else if (record.type === "session") {
+      this.diagnostics.push({ kind: "extra-header", line, message: EXTRA_HEADER });
+    } else if (typeof record.id !== "string") {
+      this.diagnostics.push({ kind: "invalid-entry", line, message: missingId(record) });
+    } else {
+      this.entries.push(record as unknown as SessionEntry);
+    }
+    return !this.legacy;
+  }
+
+  /** The loaded session once the scan reached the end; throws if there was no header. */
+  finish(endsWithNewline: boolean, empty: boolean): LoadedText {
+    if (this.header === null) {
+      throw notASession(this.label, empty ? "the file is empty" : "the file holds no JSON records");
+    }
+    return {
+      header: this.header,
+      entries: this.entries,
+      migrated: false,
+      diagnostics: this.diagnostics,
+      needsNewline: !empty && !endsWithNewline,
+    };
+  }
 }
 
-/** The document path: parse every line, migrate the records, then split them. */
+/**
+ * The document path for files that need migration: parse every line, migrate the records
+ * in place in the document, then split them. When migration changed anything, `rewrite`
+ * holds the whole migrated file as lines — records re-serialised, unparseable lines word for
+ * word in their places (W4) — for the atomic rewrite a file-backed load does (W3).
+ */
 function loadLegacy(text: string, env: SessionEnv, label: string): LoadedText {
-  const doc = parseJsonl(text);
-  const header = resolveHeader(doc);
+  const parsed = parseJsonl(text);
+  const header = resolveHeader(parsed);
   if (header._tag === "Left") throw notASession(label, describeNotASession(header.left));
+  const migration = migrateDocument(parsed, env);
+  const doc = migration.document;
   const records: JsonRecord[] = [];
   const lines: number[] = [];
   const issues: LoadDiagnostic[] = [];
@@ -101,10 +126,21 @@ function loadLegacy(text: string, env: SessionEnv, label: string): LoadedText {
       issues.push({ kind: l.value.left.kind, line: l.line, message: l.value.left.message });
     }
   }
+  // Records are migrated already; splitting them again finds nothing left to migrate.
   const split = splitRecords(records, env, lines);
   return {
     ...split,
-    diagnostics: [...issues, ...split.diagnostics],
-    needsNewline: !doc.endsWithNewline && doc.textLength > 0,
+    migrated: migration.changed,
+    rewrite: migration.changed ? serializeDocumentLines(doc) : undefined,
+    diagnostics: [
+      ...issues,
+      ...migration.diagnostics.map((d) => ({
+        kind: "migration" as const,
+        line: d.line,
+        message: d.message,
+      })),
+      ...split.diagnostics,
+    ],
+    needsNewline: !parsed.endsWithNewline && parsed.textLength > 0,
   };
 }

@@ -1,0 +1,84 @@
+import { mkdirSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { resolveCwd } from "../env/paths.js";
+
+/** Mode of every directory the store creates (SPEC §1.5, W22): owner only. */
+export const DIR_MODE = 0o700;
+
+/** Mode of every file the store creates (SPEC §1.5, W22): owner read/write only. */
+export const FILE_MODE = 0o600;
+
+/** Environment variable that overrides the agent directory (SPEC §1.1). */
+export const AGENT_DIR_ENV = "PI_CODING_AGENT_DIR";
+
+/**
+ * The agent directory (SPEC §1.1): `$PI_CODING_AGENT_DIR` when set and non-empty, with a lone
+ * `~` or a `~/` prefix expanded to the home directory, else `<home>/.pi/agent`. Like the
+ * reference, any other value is returned as given (not resolved against the cwd).
+ */
+export function getAgentDir(env: NodeJS.ProcessEnv = process.env): string {
+  const value = env[AGENT_DIR_ENV];
+  if (value === undefined || value === "") return join(homedir(), ".pi", "agent");
+  if (value === "~") return homedir();
+  if (value.startsWith("~/")) return join(homedir(), value.slice(2));
+  return value;
+}
+
+/** The sessions root, `<agentDir>/sessions` (SPEC §1.1). */
+export function getSessionsRoot(agentDir: string = getAgentDir()): string {
+  return join(agentDir, "sessions");
+}
+
+/**
+ * Steps 2–4 of the SPEC §1.2 encoding for a path that is already absolute and normalised:
+ * drop one leading `/` or `\`, turn every `/`, `\` and `:` into `-`, wrap in `--…--`.
+ * Separate from {@link encodeCwd} so a Windows path can be encoded on any platform.
+ */
+export function encodeResolvedCwd(absolutePath: string): string {
+  const body = absolutePath.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-");
+  return `--${body}--`;
+}
+
+/**
+ * The directory name of a working directory (SPEC §1.2): resolve it (`~`, `~/`, `file://`,
+ * relative paths; normalised), then {@link encodeResolvedCwd}. The mapping loses information
+ * (`/a/b` and `/a-b` collide, W17); it is kept for compatibility with existing directories.
+ */
+export function encodeCwd(cwd: string): string {
+  return encodeResolvedCwd(resolveCwd(cwd));
+}
+
+/**
+ * `<agentDir>/sessions/--<encoded cwd>--` without touching the disk, for comparisons and for
+ * read paths that must not create anything (SPEC §1.2, invariant 6).
+ */
+export function defaultSessionDirPath(cwd: string, agentDir: string = getAgentDir()): string {
+  return join(getSessionsRoot(agentDir), encodeCwd(cwd));
+}
+
+/**
+ * The default session directory of `cwd` (SPEC §1.2), created with mode 0700 if missing. The
+ * reference creates it with the process umask (0755 usually); we keep transcripts private (W22).
+ */
+export function getDefaultSessionDir(cwd: string, agentDir: string = getAgentDir()): string {
+  const dir = defaultSessionDirPath(cwd, agentDir);
+  ensureDir(dir);
+  return dir;
+}
+
+/**
+ * `mkdir -p` with mode 0700 for every directory it creates. Existing directories keep their
+ * mode: changing a directory the user made is not the store's business.
+ */
+export function ensureDir(path: string): void {
+  mkdirSync(path, { recursive: true, mode: DIR_MODE });
+}
+
+/**
+ * The file name of a session (SPEC §1.3): the header timestamp with every `:` and `.` turned
+ * into `-`, then `_<sessionId>.jsonl`, e.g. `2024-12-03T14-00-00-000Z_<id>.jsonl`.
+ */
+export function sessionFileName(timestampIso: string, sessionId: string): string {
+  return `${timestampIso.replace(/[:.]/g, "-")}_${sessionId}.jsonl`;
+}
