@@ -60,6 +60,7 @@ export type { SplitRecords } from "./manager/load-records.js";
 export { splitRecords } from "./manager/load-records.js";
 export type { LoadedText } from "./manager/load-text.js";
 export { InvalidSessionError, loadText } from "./manager/load-text.js";
+export { EntryNotFoundError, SessionEditor } from "./manager/session-editor.js";
 export {
   branchOf,
   childrenOfId,
@@ -206,7 +207,7 @@ export type {
   UserMessage,
 } from "./schema/types.js";
 export type { ReadonlySessionManager, SessionManagerOptions } from "./session-manager.js";
-export { EntryNotFoundError, SessionManager } from "./session-manager.js";
+export { SessionManager } from "./session-manager.js";
 export type { EntryLog } from "./state/entry-log.js";
 export { childrenOf, getLogEntry, logEntries } from "./state/entry-log.js";
 export type { ProjectionSlot, SessionState } from "./state/session-state.js";

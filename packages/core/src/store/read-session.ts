@@ -53,11 +53,20 @@ export function readSessionFile(path: string, env: SessionEnv, label = path): Se
     }
     if (going) {
       going = scanner.push(decoder.end()) && scanner.end();
-      if (going) return { kind: "loaded", loaded: loader.finish(scanner.endsWithNewline, false), size: read };
+      if (going)
+        return {
+          kind: "loaded",
+          loaded: loader.finish(scanner.endsWithNewline, false),
+          size: read,
+        };
     }
     // The header asked for migration: take the whole-document path.
     const bytes = readFileSync(path);
-    return { kind: "loaded", loaded: loadText(bytes.toString("utf8"), env, label), size: bytes.length };
+    return {
+      kind: "loaded",
+      loaded: loadText(bytes.toString("utf8"), env, label),
+      size: bytes.length,
+    };
   } finally {
     closeSync(fd);
   }

@@ -1,0 +1,264 @@
+import { constants } from "node:fs";
+import { hostname } from "node:os";
+import { FILE_MODE } from "./paths.js";
+import { closeQuietly, errorCode, nodeStoreFs, type StoreFs, writeAll } from "./store-fs.js";
+
+/** Who holds a lock: the JSON content of a `<session>.lock` file. */
+export interface LockHolder {
+  /** Process id of the holder. */
+  readonly pid: number;
+  /** Host name of the holder (pids only mean something on the same host). */
+  readonly host: string;
+  /** ISO-8601 time the lock was taken (informational; staleness uses the file's mtime). */
+  readonly acquiredAt: string;
+}
+
+/** Options of {@link acquireLock}. */
+export interface LockOptions {
+  /**
+   * A lock whose file was not refreshed for this long is stale (default 10 minutes). A live
+   * holder refreshes the mtime every `staleMs / 3`, so this only expires hung or dead holders,
+   * including those on another host, whose pid cannot be probed.
+   */
+  staleMs?: number;
+  /** File-system calls (test seam; default `node:fs`). */
+  fs?: StoreFs;
+}
+
+/** An advisory single-writer lock on one session file (W7). */
+export interface Lock {
+  /** The lock file, `<sessionPath>.lock`. */
+  readonly path: string;
+  /** True until {@link Lock.release} runs. */
+  readonly held: boolean;
+  /** Removes the lock file if it is still ours; safe to call more than once. */
+  release(): void;
+}
+
+/** Thrown when another live writer holds the session's lock (W7). */
+export class SessionLockedError extends Error {
+  /** The lock file. */
+  readonly lockPath: string;
+  /** The holder, when the lock file could be read. */
+  readonly holder: LockHolder | undefined;
+
+  /** Builds the error for `lockPath` held by `holder`. */
+  constructor(lockPath: string, holder: LockHolder | undefined) {
+    const who = holder
+      ? `pid ${holder.pid} on host ${holder.host} since ${holder.acquiredAt}`
+      : "an unknown holder";
+    super(`Session file is locked by another writer (${who}): ${lockPath}`);
+    this.name = "SessionLockedError";
+    this.lockPath = lockPath;
+    this.holder = holder;
+  }
+}
+
+/** Default {@link LockOptions.staleMs}. */
+export const DEFAULT_LOCK_STALE_MS = 10 * 60 * 1000;
+
+/** An unreadable lock younger than this may be one whose holder has not written it yet. */
+const UNPARSEABLE_GRACE_MS = 2000;
+
+/** Suffix of a lock file; the session id validator must leave room for it (W18, SPEC §1.4). */
+export const LOCK_SUFFIX = ".lock";
+
+/** The lock file of a session file. */
+export function lockPathFor(sessionPath: string): string {
+  return sessionPath + LOCK_SUFFIX;
+}
+
+/** Locks this process holds, by lock path: tells our own live lock from a reused pid's. */
+const heldLocks = new Map<string, FileLock>();
+let exitHookInstalled = false;
+
+/** Reads and validates a lock file's content; `undefined` if it is not a holder record. */
+function parseHolder(text: string): LockHolder | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== "object" || value === null) return undefined;
+    const { pid, host, acquiredAt } = value as Record<string, unknown>;
+    if (typeof pid !== "number" || typeof host !== "string" || typeof acquiredAt !== "string") {
+      return undefined;
+    }
+    return { pid, host, acquiredAt };
+  } catch {
+    return undefined;
+  }
+}
+
+/** True unless probing `pid` says it does not exist (EPERM means alive, another user's). */
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return errorCode(error) !== "ESRCH";
+  }
+}
+
+/** A lock file as found on disk, with the verdict on whether it may be taken over. */
+interface LockFileState {
+  readonly text: string;
+  readonly holder: LockHolder | undefined;
+  readonly stale: boolean;
+}
+
+/**
+ * Reads the lock file of `lockPath` and judges it (`undefined` when there is none). Stale:
+ * unreadable and older than a grace period; our pid on our host but not a lock this process
+ * holds (pid reused after a restart); another pid on our host that no longer exists; or not
+ * refreshed for `staleMs` (hung holder, or another host whose pid we cannot probe).
+ */
+function inspectLock(lockPath: string, fsApi: StoreFs, staleMs: number): LockFileState | undefined {
+  let text: string;
+  let mtimeMs: number;
+  try {
+    mtimeMs = fsApi.statSync(lockPath).mtimeMs;
+    text = fsApi.readFileSync(lockPath);
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") return undefined;
+    throw error;
+  }
+  const age = Date.now() - mtimeMs;
+  const holder = parseHolder(text);
+  if (!holder) return { text, holder, stale: age > UNPARSEABLE_GRACE_MS };
+  const sameHost = holder.host === hostname();
+  let stale = age > staleMs;
+  if (sameHost && holder.pid === process.pid) stale ||= heldLocks.get(lockPath) === undefined;
+  else if (sameHost) stale ||= !isProcessAlive(holder.pid);
+  return { text, holder, stale };
+}
+
+/**
+ * Removes a stale lock if its content is still what was judged stale (re-read just before the
+ * unlink, so a lock a competitor took in the meantime is left alone; the window between the
+ * read and the unlink remains, which is why appends also check size and inode).
+ */
+function removeIfUnchanged(lockPath: string, fsApi: StoreFs, text: string): void {
+  try {
+    if (fsApi.readFileSync(lockPath) === text) fsApi.unlinkSync(lockPath);
+  } catch (error) {
+    if (errorCode(error) !== "ENOENT") throw error;
+  }
+}
+
+/** Creates the lock file with O_EXCL; false if it already exists. */
+function tryCreate(lockPath: string, fsApi: StoreFs, text: string): boolean {
+  let fd: number;
+  try {
+    fd = fsApi.openSync(
+      lockPath,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
+      FILE_MODE,
+    );
+  } catch (error) {
+    if (errorCode(error) === "EEXIST") return false;
+    throw error;
+  }
+  try {
+    writeAll(fsApi, fd, Buffer.from(text, "utf8"));
+  } catch (error) {
+    closeQuietly(fsApi, fd);
+    fsApi.unlinkSync(lockPath); // a half-written lock of ours would block until it aged out
+    throw error;
+  }
+  closeQuietly(fsApi, fd);
+  return true;
+}
+
+/** A held lock; see {@link acquireLock}. */
+class FileLock implements Lock {
+  held = true;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    readonly path: string,
+    private readonly text: string,
+    private readonly fsApi: StoreFs,
+    staleMs: number,
+  ) {
+    // Keep the mtime fresh while this process lives, so an idle session is not judged stale;
+    // unref'd so an open session never keeps the process alive.
+    this.timer = setInterval(() => this.refresh(), Math.max(1, Math.floor(staleMs / 3)));
+    this.timer.unref();
+  }
+
+  /** Touches the lock file's mtime; a lock lost to a takeover is just not refreshed. */
+  private refresh(): void {
+    try {
+      const now = new Date();
+      this.fsApi.utimesSync(this.path, now, now);
+    } catch {
+      // Nothing to refresh: the next append's tail check reports any foreign writer.
+    }
+  }
+
+  release(): void {
+    if (!this.held) return;
+    this.held = false;
+    clearInterval(this.timer);
+    if (heldLocks.get(this.path) === this) heldLocks.delete(this.path);
+    removeIfUnchanged(this.path, this.fsApi, this.text);
+  }
+}
+
+/** Releases every lock this process holds when it exits (best effort; never needed for safety). */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const lock of [...heldLocks.values()]) {
+      try {
+        lock.release();
+      } catch {
+        // Exiting anyway; a leftover lock is recovered as stale (dead pid).
+      }
+    }
+  });
+}
+
+/**
+ * Takes the advisory single-writer lock of `sessionPath` (W7): creates `<sessionPath>.lock`
+ * with O_EXCL, mode 0600, holding `{pid, host, acquiredAt}`. A stale lock (see
+ * {@link LockOptions.staleMs}; dead pid on this host) is removed and the create retried once.
+ * Throws {@link SessionLockedError} when another live writer, in this process or another,
+ * holds it.
+ */
+export function acquireLock(sessionPath: string, options: LockOptions = {}): Lock {
+  const fsApi = options.fs ?? nodeStoreFs;
+  const staleMs = options.staleMs ?? DEFAULT_LOCK_STALE_MS;
+  const lockPath = lockPathFor(sessionPath);
+  const holder: LockHolder = {
+    pid: process.pid,
+    host: hostname(),
+    acquiredAt: new Date().toISOString(),
+  };
+  const text = `${JSON.stringify(holder)}\n`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (tryCreate(lockPath, fsApi, text)) {
+      const lock = new FileLock(lockPath, text, fsApi, staleMs);
+      heldLocks.set(lockPath, lock);
+      installExitHook();
+      return lock;
+    }
+    const found = inspectLock(lockPath, fsApi, staleMs);
+    if (found === undefined) continue; // released between our create and our read
+    if (!found.stale || attempt > 0) throw new SessionLockedError(lockPath, found.holder);
+    removeIfUnchanged(lockPath, fsApi, found.text);
+  }
+  throw new SessionLockedError(lockPath, inspectLock(lockPath, fsApi, staleMs)?.holder);
+}
+
+/**
+ * Removes `<sessionPath>.lock` if it is stale (used when a session is deleted); a live lock
+ * stays. Returns true if a lock file was removed.
+ */
+export function removeStaleLock(sessionPath: string, options: LockOptions = {}): boolean {
+  const fsApi = options.fs ?? nodeStoreFs;
+  const lockPath = lockPathFor(sessionPath);
+  const found = inspectLock(lockPath, fsApi, options.staleMs ?? DEFAULT_LOCK_STALE_MS);
+  if (!found?.stale) return false;
+  removeIfUnchanged(lockPath, fsApi, found.text);
+  return true;
+}
