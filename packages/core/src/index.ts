@@ -222,3 +222,34 @@ export {
 } from "./state/session-state.js";
 export { buildTree } from "./state/tree.js";
 export type { Vec } from "./state/vec.js";
+export type { AtomicWriteOptions } from "./store/atomic-write.js";
+export { writeFileAtomic } from "./store/atomic-write.js";
+export type { DeleteResult } from "./store/delete.js";
+export { deleteSessionFile } from "./store/delete.js";
+export {
+  cwdMatches,
+  findMostRecentSession,
+  findSessionById,
+  readHeader,
+} from "./store/discovery.js";
+export type { ListingOptions, ListSessionsOptions, SessionListProgress } from "./store/listing.js";
+export { listAllSessions, listSessions, listSessionsInDir } from "./store/listing.js";
+export { loadEntriesFromFile } from "./store/load-entries.js";
+export type { Lock, LockOptions } from "./store/lock.js";
+export { acquireLock, SessionLockedError } from "./store/lock.js";
+export {
+  defaultSessionDirPath,
+  encodeCwd,
+  getAgentDir,
+  getDefaultSessionDir,
+  getSessionsRoot,
+  sessionFileName,
+} from "./store/paths.js";
+export type { SessionFileRead } from "./store/read-session.js";
+export { readSessionFile } from "./store/read-session.js";
+export type { Durability, SessionWriterOptions } from "./store/session-writer.js";
+export {
+  SessionConflictError,
+  SessionFileDeletedError,
+  SessionFileWriter,
+} from "./store/session-writer.js";

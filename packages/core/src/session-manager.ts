@@ -1,3 +1,4 @@
+import { dirname, join, resolve } from "node:path";
 import { type SessionEnv, systemEnv } from "./env/env.js";
 import { assertValidSessionId } from "./env/ids.js";
 import { resolveCwd } from "./env/paths.js";
@@ -7,8 +8,37 @@ import { loadText } from "./manager/load-text.js";
 import { EntryNotFoundError, SessionEditor } from "./manager/session-editor.js";
 import * as q from "./manager/session-queries.js";
 import type { Projection } from "./projections/define-projection.js";
-import type { FileEntry, NewSessionOptions, SessionEntry, SessionHeader } from "./schema/types.js";
+import type {
+  FileEntry,
+  NewSessionOptions,
+  SessionEntry,
+  SessionHeader,
+  SessionInfo,
+} from "./schema/types.js";
 import { initialState, replayOwned, type SessionState } from "./state/session-state.js";
+import { type DeleteResult, deleteSessionFile } from "./store/delete.js";
+import { findMostRecentSession, findSessionById, readHeader } from "./store/discovery.js";
+import {
+  listAllSessions,
+  listSessions,
+  listSessionsInDir,
+  type SessionListProgress,
+} from "./store/listing.js";
+import {
+  defaultSessionDirPath,
+  ensureDir,
+  getDefaultSessionDir,
+  getSessionsRoot,
+  sessionFileName,
+} from "./store/paths.js";
+import {
+  isConversationEntry,
+  resolveSessionDir,
+  samePath,
+  sessionLines,
+} from "./store/session-files.js";
+import { openSessionFile, readForkSource, writeNewSession } from "./store/session-open.js";
+import { type Durability, SessionFileWriter } from "./store/session-writer.js";
 
 /** Options accepted where the reference takes `NewSessionOptions`, plus our injection points. */
 export interface SessionManagerOptions extends NewSessionOptions {
@@ -16,6 +46,11 @@ export interface SessionManagerOptions extends NewSessionOptions {
   env?: SessionEnv;
   /** Extra projections folded next to the built-ins (plugins). */
   projections?: readonly Projection<unknown>[];
+  /**
+   * When appends reach the disk (W9): `"never"` (default, like pi) leaves it to the OS;
+   * `"always"` fsyncs every append. First writes and whole-file writes always fsync.
+   */
+  durability?: Durability;
 }
 
 const notFound = (id: string): EntryNotFoundError => new EntryNotFoundError(id);
@@ -30,9 +65,13 @@ export class SessionManager extends SessionEditor {
   protected readonly env: SessionEnv;
   protected readonly projections: readonly Projection<unknown>[];
   protected cwd: string;
+  /** The open session file once it exists (flushed); undefined in memory and while pending. */
+  protected writer: SessionFileWriter | undefined;
+  protected readonly durability: Durability;
 
   protected constructor(cwd: string, options: SessionManagerOptions) {
     super();
+    this.durability = options.durability ?? "never";
     this.env = options.env ?? systemEnv;
     this.projections = options.projections ?? [];
     this.cwd = resolveCwd(cwd);
@@ -76,6 +115,161 @@ export class SessionManager extends SessionEditor {
     return sm;
   }
 
+  // --- file-backed factories (SPEC §4, §6, §10) ----------------------------------------
+
+  /** A new persisted session in `sessionDir` (default: the cwd's directory, created). */
+  static create(cwd: string, sessionDir?: string, options?: SessionManagerOptions): SessionManager {
+    const sm = new SessionManager(cwd, options ?? {});
+    sm.usePersistence(sessionDir ? resolveSessionDir(sessionDir) : getDefaultSessionDir(sm.cwd));
+    sm.newSession(options);
+    return sm;
+  }
+
+  /**
+   * Opens a session file (SPEC §6.5). The cwd is `cwdOverride`, else the header's, else the
+   * process cwd; the session directory is `sessionDir`, else the file's folder. Throws
+   * `Session file is not a valid pi session: <path>` for a file that is not one (unchanged).
+   */
+  static open(
+    path: string,
+    sessionDir?: string,
+    cwdOverride?: string,
+    options?: SessionManagerOptions,
+  ): SessionManager {
+    const file = resolve(path);
+    const env = options?.env ?? systemEnv;
+    const headerCwd = readHeader(file)?.cwd;
+    const cwd = cwdOverride ?? (typeof headerCwd === "string" ? headerCwd : process.cwd());
+    const sm = new SessionManager(cwd, options ?? {});
+    sm.usePersistence(sessionDir ? resolveSessionDir(sessionDir) : dirname(file));
+    sm.adoptFile(file, env);
+    return sm;
+  }
+
+  /**
+   * The most recent session of `cwd` in the directory, or a new one. [Fix] W17: sessions of
+   * other working directories are filtered out in the default directory too.
+   */
+  static continueRecent(
+    cwd: string,
+    sessionDir?: string,
+    options?: SessionManagerOptions,
+  ): SessionManager {
+    const sm = new SessionManager(cwd, options ?? {});
+    const dir = sessionDir ? resolveSessionDir(sessionDir) : getDefaultSessionDir(sm.cwd);
+    sm.usePersistence(dir);
+    const recent = findMostRecentSession(dir, sm.cwd);
+    if (recent) sm.adoptFile(recent, sm.env);
+    else sm.newSession(options);
+    return sm;
+  }
+
+  /**
+   * Copies a whole session (every entry, labels and unknown types included) into a new file
+   * for `targetCwd`, written at once. The source is only read (W13) and migrated in memory
+   * first (W12); `options.id` is validated, `options.parentSession` ignored.
+   */
+  static forkFrom(
+    sourcePath: string,
+    targetCwd: string,
+    sessionDir?: string,
+    options?: SessionManagerOptions,
+  ): SessionManager {
+    const source = resolve(sourcePath);
+    const sm = new SessionManager(targetCwd, options ?? {});
+    const entries = readForkSource(source, sm.env);
+    sm.usePersistence(sessionDir ? resolveSessionDir(sessionDir) : getDefaultSessionDir(sm.cwd));
+    const header = sm.newHeader({ id: options?.id }, source);
+    const file = join(sm.sessionDir, sessionFileName(header.timestamp, header.id));
+    sm.writer = writeNewSession(file, header, entries, sm.durability);
+    sm.sessionFile = file;
+    sm.state = replayOwned(JSON.parse(JSON.stringify(header)), entries, sm.projections);
+    return sm;
+  }
+
+  /**
+   * The path of the session with exactly this id in the cwd's directory (headers only), or
+   * undefined. Sessions of other working directories are skipped ([Fix] W17).
+   */
+  static findById(cwd: string, id: string, sessionDir?: string): string | undefined {
+    const dir = sessionDir ? resolveSessionDir(sessionDir) : defaultSessionDirPath(resolveCwd(cwd));
+    return findSessionById(dir, id, resolveCwd(cwd));
+  }
+
+  /**
+   * The sessions of `cwd`, newest activity first (SPEC §10.5). Files are only read; unchanged
+   * files are not parsed again (cached by size and mtime). [Fix] W16, W17.
+   */
+  static list(
+    cwd: string,
+    sessionDir?: string,
+    onProgress?: SessionListProgress,
+    signal?: AbortSignal,
+  ): Promise<SessionInfo[]> {
+    const dir = sessionDir ? resolveSessionDir(sessionDir) : defaultSessionDirPath(resolveCwd(cwd));
+    return listSessions(dir, { filterCwd: resolveCwd(cwd), onProgress, signal });
+  }
+
+  /** Every session of every working directory, or of one `sessionDir` (SPEC §10.5). */
+  static listAll(onProgress?: SessionListProgress, signal?: AbortSignal): Promise<SessionInfo[]>;
+  static listAll(
+    sessionDir?: string,
+    onProgress?: SessionListProgress,
+    signal?: AbortSignal,
+  ): Promise<SessionInfo[]>;
+  static listAll(
+    first?: string | SessionListProgress,
+    second?: SessionListProgress | AbortSignal,
+    third?: AbortSignal,
+  ): Promise<SessionInfo[]> {
+    if (typeof first === "string") {
+      return listSessionsInDir(resolveSessionDir(first), {
+        onProgress: second as SessionListProgress | undefined,
+        signal: third,
+      });
+    }
+    return listAllSessions(getSessionsRoot(), {
+      onProgress: first,
+      signal: second as AbortSignal | undefined,
+    });
+  }
+
+  /**
+   * Deletes a session file: to the trash with the `trash` command when it is on the PATH,
+   * else unlinked (SPEC §1.6). Returns how it went.
+   */
+  static deleteSession(path: string): DeleteResult {
+    return deleteSessionFile(resolve(path));
+  }
+
+  /** Switches to another session file by the load rules of `open`, keeping the current cwd. */
+  setSessionFile(sessionFile: string): void {
+    if (!this.persist) this.usePersistence(dirname(resolve(sessionFile)));
+    this.adoptFile(resolve(sessionFile), this.env);
+  }
+
+  /** Makes this manager file-backed in `dir` (created with mode 0700 if missing). */
+  protected usePersistence(dir: string): void {
+    ensureDir(dir);
+    this.persist = true;
+    this.sessionDir = dir;
+  }
+
+  /** Replaces the session by the one at `file` (missing: pending; empty: header written). */
+  protected adoptFile(file: string, env: SessionEnv): void {
+    const opened = openSessionFile(file, env, () => this.newHeader(), this.durability);
+    this.closeFile();
+    this.sessionFile = file;
+    this.writer = opened.writer;
+    this.state = replayOwned(opened.header, opened.entries, this.projections);
+    this.loadDiagnostics = opened.diagnostics;
+  }
+
+  /** Whether the session directory is the default one for the cwd. */
+  usesDefaultSessionDir(): boolean {
+    return this.persist && samePath(this.sessionDir, defaultSessionDirPath(this.cwd));
+  }
+
   /** Replaces the state by migrated records (header adopted, or a new one from options). */
   protected adoptRecords(records: Record<string, unknown>[], options?: NewSessionOptions): void {
     // Headerless entries join a fresh v3 header first, so they are not taken for v1 records.
@@ -106,33 +300,80 @@ export class SessionManager extends SessionEditor {
     } as SessionHeader;
   }
 
-  /** Starts a new empty session; returns its file path, or undefined in memory. */
+  /**
+   * Starts a new empty session; returns its file path, or undefined in memory. A persisted
+   * session's file is named after the header and written at the first conversation message
+   * (SPEC §6.2); the previous file is left alone.
+   */
   newSession(options?: NewSessionOptions): string | undefined {
     const header = JSON.parse(JSON.stringify(this.newHeader(options))) as SessionHeader;
+    this.closeFile();
     this.state = initialState(header, this.projections);
     this.loadDiagnostics = [];
+    if (this.persist) {
+      this.sessionFile = join(this.sessionDir, sessionFileName(header.timestamp, header.id));
+    }
     return this.sessionFile;
   }
 
   /**
-   * Replaces the session by a new one holding only the path to `leafId`, labels recreated
-   * (SPEC §9). Returns the new file path, or undefined in memory.
+   * Persists one appended entry (SPEC §6): nothing in memory; while pending, nothing until a
+   * user or assistant message arrives, which writes the header and every entry so far with
+   * exclusive create; once flushed, one line per append through the writer (torn-tail
+   * repair, conflict check, rollback of partial writes: W1, W2, W7, W8).
    */
-  /** Writes one appended entry; nothing to do in memory. */
-  protected persistEntry(_entry: SessionEntry, _line: string): void {}
+  protected persistEntry(entry: SessionEntry, line: string): void {
+    if (!this.persist) return;
+    if (this.writer) {
+      this.writer.append(line, { fsync: this.durability === "always" });
+      return;
+    }
+    if (!isConversationEntry(entry) || this.sessionFile === undefined) return;
+    const lines = sessionLines(this.state.header as SessionHeader, q.entriesOf(this.state));
+    this.writer = SessionFileWriter.createNew(this.sessionFile, lines, {
+      durability: this.durability,
+    });
+  }
 
+  /**
+   * Replaces the session by a new one holding only the path to `leafId`, labels recreated
+   * (SPEC §9). Persisted: written at once when the path holds a conversation, else pending.
+   * [Fix] W24: `parentSession` names the previous file only if that file exists. Returns the
+   * new file path, or undefined in memory.
+   */
   createBranchedSession(leafId: string): string | undefined {
     const path = q.branchOf(this.state, leafId);
     if (path.length === 0) throw notFound(leafId);
     const entries = branchedEntries(path, q.labelMapOf(this.state), this.env);
-    const header = this.newHeader(undefined, this.persist ? this.sessionFile : undefined);
+    const parent = this.persist && this.writer ? this.sessionFile : undefined;
+    const header = this.newHeader(undefined, parent);
     const copies = JSON.parse(JSON.stringify({ header, entries })) as {
       header: SessionHeader;
       entries: SessionEntry[];
     };
+    this.closeFile();
     this.state = replayOwned(copies.header, copies.entries, this.projections);
     this.loadDiagnostics = [];
-    return this.sessionFile;
+    if (!this.persist) return undefined;
+    const file = join(this.sessionDir, sessionFileName(copies.header.timestamp, copies.header.id));
+    this.sessionFile = file;
+    if (copies.entries.some(isConversationEntry)) {
+      this.writer = SessionFileWriter.createNew(file, sessionLines(copies.header, copies.entries), {
+        durability: this.durability,
+      });
+    }
+    return file;
+  }
+
+  /** Releases the session file (fd and writer lock). Appending later reopens it. */
+  close(): void {
+    this.closeFile();
+  }
+
+  /** Closes the current file, if any; the session becomes pending or in-memory again. */
+  protected closeFile(): void {
+    this.writer?.close();
+    this.writer = undefined;
   }
 }
 

@@ -160,7 +160,11 @@ function tryCreate(lockPath: string, fsApi: StoreFs, text: string): boolean {
     writeAll(fsApi, fd, Buffer.from(text, "utf8"));
   } catch (error) {
     closeQuietly(fsApi, fd);
-    fsApi.unlinkSync(lockPath); // a half-written lock of ours would block until it aged out
+    try {
+      fsApi.unlinkSync(lockPath); // a half-written lock of ours would block until it aged out
+    } catch {
+      // Keep the write error: it is the cause. An unreadable lock goes stale after a grace period.
+    }
     throw error;
   }
   closeQuietly(fsApi, fd);

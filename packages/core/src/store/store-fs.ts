@@ -31,6 +31,8 @@ export interface StoreFs {
   openSync(path: string, flags: number, mode?: number): number;
   /** `write(2)` of `length` bytes of `buffer` from `offset`; returns the bytes written. */
   writeSync(fd: number, buffer: Uint8Array, offset: number, length: number): number;
+  /** `write(2)` of a string as UTF-8 (no Buffer allocated); returns the bytes written. */
+  writeStringSync(fd: number, text: string): number;
   /** `fsync(2)`. */
   fsyncSync(fd: number): void;
   /** `close(2)`. */
@@ -57,6 +59,7 @@ export interface StoreFs {
 export const nodeStoreFs: StoreFs = {
   openSync: (path, flags, mode) => fs.openSync(path, flags, mode),
   writeSync: (fd, buffer, offset, length) => fs.writeSync(fd, buffer, offset, length),
+  writeStringSync: (fd, text) => fs.writeSync(fd, text),
   fsyncSync: (fd) => fs.fsyncSync(fd),
   closeSync: (fd) => fs.closeSync(fd),
   ftruncateSync: (fd, length) => fs.ftruncateSync(fd, length),
@@ -96,6 +99,29 @@ export function writeAll(
     written += n;
     onProgress?.(written);
   }
+}
+
+/**
+ * Writes all of `text` as UTF-8 and returns its byte length. The common case is one
+ * `writeSync(fd, string)` with no Buffer allocated (the append hot path); after a short write the
+ * rest is encoded and written by {@link writeAll}. `onProgress` works as there.
+ */
+export function writeAllText(
+  fsApi: StoreFs,
+  fd: number,
+  text: string,
+  onProgress?: (written: number) => void,
+): number {
+  const total = Buffer.byteLength(text, "utf8");
+  if (total === 0) return 0;
+  const first = fsApi.writeStringSync(fd, text);
+  if (first <= 0) throw new Error(`write returned ${first} with ${total} bytes left`);
+  onProgress?.(first);
+  if (first < total) {
+    const rest = Buffer.from(text, "utf8").subarray(first);
+    writeAll(fsApi, fd, rest, (n) => onProgress?.(first + n));
+  }
+  return total;
 }
 
 /** Closes `fd`, ignoring errors: used on paths that are already failing or tearing down. */

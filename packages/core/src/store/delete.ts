@@ -1,0 +1,68 @@
+import { spawnSync } from "node:child_process";
+import { accessSync, constants, existsSync, statSync, unlinkSync } from "node:fs";
+import { delimiter, join } from "node:path";
+import { type LockOptions, removeStaleLock } from "./lock.js";
+
+/** How {@link deleteSessionFile} removed the file. */
+export interface DeleteResult {
+  /** `"trash"`: moved to the trash by the `trash` command (recoverable); `"unlink"`: removed. */
+  readonly method: "trash" | "unlink";
+}
+
+/** Options of {@link deleteSessionFile}. */
+export interface DeleteOptions {
+  /**
+   * The trash command to try: an executable path, or `null` to go straight to unlink. Default:
+   * `trash` looked up on `PATH`.
+   */
+  trashCommand?: string | null;
+  /** Options for judging a leftover lock file stale. */
+  lock?: Omit<LockOptions, "fs">;
+}
+
+/** Windows looks up commands with these extensions; elsewhere the bare name is the file. */
+const EXECUTABLE_EXTENSIONS =
+  process.platform === "win32" ? (process.env.PATHEXT ?? ".EXE;.CMD;.BAT").split(";") : [""];
+
+/** Finds `name` on `PATH` as an executable file, without a shell. */
+export function findOnPath(name: string, pathEnv: string = process.env.PATH ?? ""): string | undefined {
+  for (const dir of pathEnv.split(delimiter)) {
+    if (dir === "") continue;
+    for (const ext of EXECUTABLE_EXTENSIONS) {
+      const candidate = join(dir, name + ext);
+      try {
+        accessSync(candidate, constants.X_OK);
+        if (statSync(candidate).isFile()) return candidate; // a directory is "executable" too
+      } catch {
+        // Not here; keep looking.
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Runs the trash command on `path`; true if the file is gone afterwards (SPEC §1.6). */
+function tryTrash(command: string, path: string): boolean {
+  const result = spawnSync(command, [path], { stdio: "ignore", shell: false, timeout: 30_000 });
+  // Like the reference's picker: a zero exit, or the file no longer being there, is success
+  // (some trash tools report errors about unrelated things after moving the file).
+  return result.status === 0 || !existsSync(path);
+}
+
+/**
+ * Deletes a session file the way the reference's session picker does (SPEC §1.6): the `trash`
+ * command first, so the deletion is recoverable, then `unlink`. Also removes a leftover
+ * `<path>.lock` if it is stale; a live lock stays, and its holder's next append reports the
+ * deletion (W8). Throws the unlink error (e.g. ENOENT) if the file cannot be removed.
+ */
+export function deleteSessionFile(path: string, options: DeleteOptions = {}): DeleteResult {
+  const command = options.trashCommand === undefined ? findOnPath("trash") : options.trashCommand;
+  let method: DeleteResult["method"];
+  if (command !== null && command !== undefined && tryTrash(command, path)) method = "trash";
+  else {
+    unlinkSync(path);
+    method = "unlink";
+  }
+  removeStaleLock(path, options.lock ?? {});
+  return { method };
+}

@@ -1,0 +1,289 @@
+/**
+ * Listing sessions with their {@link SessionInfo} (SPEC §10.5): one directory (`list`,
+ * `listAll(dir)`) or every project directory under the sessions root (`listAll()`). Files are
+ * read ten at a time, each streamed in chunks, and unchanged files come from a
+ * {@link SessionInfoCache}. Only reads (W13); a missing directory lists as `[]`.
+ */
+
+import type { Dirent } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { resolveCwd } from "../env/paths.js";
+import type { SessionInfo } from "../schema/types.js";
+import { cwdMatches } from "./discovery.js";
+import { defaultSessionInfoCache, type FileStamp, type SessionInfoCache } from "./listing-cache.js";
+import { readSessionInfo } from "./session-info.js";
+
+/**
+ * Progress of a listing: called once per processed file with how many are done and how many
+ * there are. `partial`, when present, is a snapshot of the sessions loaded so far, newest
+ * first (same shape as R1.6's `SessionListProgress`).
+ */
+export type SessionListProgress = (
+  loaded: number,
+  total: number,
+  partial?: readonly SessionInfo[],
+) => void;
+
+/** Options shared by the listing functions. */
+export interface ListingOptions {
+  /** Told after each file; see {@link SessionListProgress} for when `partial` is given. */
+  onProgress?: SessionListProgress;
+  /** Aborting it rejects the listing with `signal.reason`; no progress is reported after. */
+  signal?: AbortSignal;
+  /** Where unchanged files' infos are remembered; `null` reads every file. */
+  cache?: SessionInfoCache | null;
+}
+
+/** Options of {@link listSessions}. */
+export interface ListSessionsOptions extends ListingOptions {
+  /** Keep only sessions whose header cwd matches this directory ({@link cwdMatches}). */
+  filterCwd?: string;
+  /**
+   * Whether a header without a cwd passes the filter: true ([Fix] W17, for the default
+   * directory) unless set to false (R1.6's rule for a custom session directory).
+   */
+  emptyCwdMatches?: boolean;
+}
+
+/** How many files are read at the same time (SPEC §10.5). */
+const PARALLEL_FILES = 10;
+
+/** A file to list: its path, and the order it is processed in. */
+interface Candidate {
+  readonly path: string;
+}
+
+/** When a progress call carries `partial`, given the call's position. */
+type PartialRule = (loaded: number, total: number, index: number) => boolean;
+
+/** `list`: after the first file, every 10th and the last (SPEC §10.5, E17). */
+const listPartialRule: PartialRule = (loaded, total) =>
+  loaded === 1 || loaded % 10 === 0 || loaded === total;
+
+/** Newest first by `modified`; `Array.prototype.sort` is stable, so ties keep their order. */
+function byModifiedDesc(a: SessionInfo, b: SessionInfo): number {
+  return b.modified.getTime() - a.modified.getTime();
+}
+
+/** Sort key for partial snapshots; an Invalid Date sorts last rather than anywhere. */
+function modifiedKey(info: SessionInfo): number {
+  const time = info.modified.getTime();
+  return Number.isNaN(time) ? Number.NEGATIVE_INFINITY : time;
+}
+
+/**
+ * Inserts into an array kept newest first, after every session at least as new, so that the
+ * snapshot order is stable in completion order without sorting the whole array per snapshot.
+ */
+function insertByModified(sorted: SessionInfo[], info: SessionInfo): void {
+  const key = modifiedKey(info);
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const item = sorted[mid];
+    if (item !== undefined && modifiedKey(item) >= key) lo = mid + 1;
+    else hi = mid;
+  }
+  sorted.splice(lo, 0, info);
+}
+
+/** The stamp of a stat result, for the cache. */
+function stampOf(stats: FileStamp): FileStamp {
+  return { size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino };
+}
+
+/**
+ * The info of one file: from the cache when its stamp is unchanged, else read and remembered.
+ * `null` for files that are gone, unreadable or not sessions.
+ */
+async function loadInfo(
+  path: string,
+  cache: SessionInfoCache | null,
+  signal: AbortSignal | undefined,
+): Promise<SessionInfo | null> {
+  if (cache !== null) {
+    let stats: FileStamp;
+    try {
+      stats = await stat(path);
+    } catch {
+      cache.delete(path);
+      return null;
+    }
+    const hit = cache.get(path, stats);
+    if (hit !== undefined) return hit;
+  }
+  const read = await readSessionInfo(path, signal);
+  if (read === null) return null;
+  // Keyed by the stat of the open file: the info reflects exactly those bytes.
+  cache?.set(path, stampOf(read.stats), read.info);
+  return read.info;
+}
+
+/**
+ * Processes candidates ten at a time, in order of start, and reports each as it completes.
+ * Resolves the infos in candidate order (index-aligned, `null` for dropped files).
+ */
+async function processCandidates(
+  candidates: readonly Candidate[],
+  filter: ((info: SessionInfo) => boolean) | undefined,
+  rule: PartialRule,
+  options: ListingOptions,
+): Promise<(SessionInfo | null)[]> {
+  const { onProgress, signal } = options;
+  const cache = options.cache === undefined ? defaultSessionInfoCache : options.cache;
+  const total = candidates.length;
+  const results = new Array<SessionInfo | null>(total).fill(null);
+  // Sessions loaded so far (filtered), newest first, in completion order among equals.
+  const soFar: SessionInfo[] = [];
+  let loaded = 0;
+  let next = 0;
+
+  const worker = async (): Promise<void> => {
+    while (next < total) {
+      const index = next++;
+      const candidate = candidates[index];
+      if (candidate === undefined) continue;
+      signal?.throwIfAborted();
+      const info = await loadInfo(candidate.path, cache, signal);
+      signal?.throwIfAborted();
+      results[index] = info;
+      loaded++;
+      if (onProgress === undefined) continue;
+      if (info !== null && (filter === undefined || filter(info))) insertByModified(soFar, info);
+      onProgress(loaded, total, rule(loaded, total, index) ? soFar.slice() : undefined);
+    }
+  };
+
+  const workers = Array.from({ length: Math.min(PARALLEL_FILES, total) }, worker);
+  await Promise.all(workers);
+  return results;
+}
+
+/** Drops the missing infos, applies the filter, and sorts newest first (stable). */
+function finish(
+  infos: readonly (SessionInfo | null)[],
+  filter: ((info: SessionInfo) => boolean) | undefined,
+): SessionInfo[] {
+  const kept: SessionInfo[] = [];
+  for (const info of infos) {
+    if (info !== null && (filter === undefined || filter(info))) kept.push(info);
+  }
+  return kept.sort(byModifiedDesc);
+}
+
+/**
+ * The `*.jsonl` files of one directory (not recursive) in `list`'s processing order: file
+ * name descending by `localeCompare`, as R1.6 orders them. `[]` if it cannot be read.
+ */
+async function directoryCandidates(dir: string): Promise<Candidate[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((name) => name.endsWith(".jsonl"))
+    .sort((a, b) => b.localeCompare(a))
+    .map((name) => ({ path: join(dir, name) }));
+}
+
+/**
+ * The sessions of one directory (SPEC §10.5 `list`): every `*.jsonl` file in it, processed in
+ * file-name order descending, ten at a time; files that are not sessions are dropped; with
+ * `filterCwd`, only sessions whose header cwd matches; sorted by `modified`, newest first
+ * (stable in processing order). Progress carries `partial` for the first file, every 10th and
+ * the last. `[]` if the directory is missing or unreadable. Rejects with `signal.reason` when
+ * aborted.
+ */
+export async function listSessions(
+  dir: string,
+  options: ListSessionsOptions = {},
+): Promise<SessionInfo[]> {
+  options.signal?.throwIfAborted();
+  const { filterCwd, emptyCwdMatches = true } = options;
+  const wanted = filterCwd === undefined ? undefined : resolveCwd(filterCwd);
+  const filter =
+    wanted === undefined
+      ? undefined
+      : (info: SessionInfo) => cwdMatches(info.cwd, wanted, emptyCwdMatches);
+  const candidates = await directoryCandidates(dir);
+  const infos = await processCandidates(candidates, filter, listPartialRule, options);
+  return finish(infos, filter);
+}
+
+/**
+ * `listAll(sessionDir)` (SPEC §10.5): the sessions of one directory with `list`'s processing
+ * order and progress rules and no cwd filter.
+ */
+export function listSessionsInDir(dir: string, options: ListingOptions = {}): Promise<SessionInfo[]> {
+  return listSessions(dir, { ...options, filterCwd: undefined });
+}
+
+/** A candidate of `listAll()` with what it is ordered by. */
+interface RootCandidate extends Candidate {
+  readonly name: string;
+  readonly mtimeMs: number;
+}
+
+/**
+ * The `*.jsonl` files of every directory (or symlink, followed) directly under `root`; files
+ * lying in the root itself are ignored (E17). Ordered by mtime, newest first, then base name
+ * descending. Files that vanish before they are stat'ed are left out.
+ */
+async function rootCandidates(root: string): Promise<RootCandidate[]> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(root, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const dirs = entries.filter((e) => e.isDirectory() || e.isSymbolicLink());
+  const perDir = await Promise.all(
+    dirs.map(async (entry) => {
+      const dir = join(root, entry.name);
+      try {
+        return (await readdir(dir)).filter((n) => n.endsWith(".jsonl")).map((n) => join(dir, n));
+      } catch {
+        return []; // A symlink to a file, a broken link, or an unreadable directory.
+      }
+    }),
+  );
+  const stamped = await Promise.all(
+    perDir.flat().map(async (path): Promise<RootCandidate | null> => {
+      try {
+        return { path, name: basename(path), mtimeMs: (await stat(path)).mtimeMs };
+      } catch {
+        return null;
+      }
+    }),
+  );
+  return stamped
+    .filter((c): c is RootCandidate => c !== null)
+    .sort((a, b) => b.mtimeMs - a.mtimeMs || b.name.localeCompare(a.name));
+}
+
+/**
+ * `listAll()` without a directory (SPEC §10.5): the sessions of every project directory under
+ * the sessions `root`, processed newest file first, ten at a time, with no cwd filter, sorted
+ * by `modified` (stable in processing order). Progress carries `partial` only once the first
+ * candidate (the newest file) has finished: at that call, then every 100th call and the last.
+ * `[]` if the root is missing. Rejects with `signal.reason` when aborted.
+ */
+export async function listAllSessions(
+  root: string,
+  options: ListingOptions = {},
+): Promise<SessionInfo[]> {
+  options.signal?.throwIfAborted();
+  const candidates = await rootCandidates(root);
+  let firstDone = false;
+  const rule: PartialRule = (loaded, total, index) => {
+    const firstNow = index === 0;
+    if (firstNow) firstDone = true;
+    return firstDone && (firstNow || loaded % 100 === 0 || loaded === total);
+  };
+  const infos = await processCandidates(candidates, undefined, rule, options);
+  return finish(infos, undefined);
+}

@@ -1,0 +1,21 @@
+import { readFileSync } from "node:fs";
+import { isValidHeader } from "../format/header.js";
+import { parseSessionEntries } from "../format/parse.js";
+import type { FileEntry } from "../schema/types.js";
+
+/**
+ * The records of a session file as the reference's `loadEntriesFromFile` gives them (SPEC
+ * §8.6): `[]` for a missing or empty file, a file without records, or one whose first record
+ * is not a valid header; otherwise every parsed object record, header first, unmigrated.
+ * Never writes (W13: the reference would append a missing final newline here).
+ */
+export function loadEntriesFromFile(filePath: string): FileEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(filePath, "utf8");
+  } catch {
+    return [];
+  }
+  const records = parseSessionEntries(text);
+  return records.length > 0 && isValidHeader(records[0]) ? records : [];
+}

@@ -1,0 +1,37 @@
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import type { SessionEntry, SessionHeader, SessionMessageEntry } from "../schema/types.js";
+
+/**
+ * Small helpers the file-backed manager shares between its factories. Kept apart from the
+ * facade so each stays short; they do no IO themselves.
+ */
+
+/** A `sessionDir` argument as the reference takes it: `~` expanded, then resolved. */
+export function resolveSessionDir(dir: string): string {
+  if (dir === "~") return homedir();
+  if (dir.startsWith("~/")) return resolve(homedir(), dir.slice(2));
+  return resolve(dir);
+}
+
+/** Whether an entry is a user or assistant message: what makes a pending session write (§6.2). */
+export function isConversationEntry(entry: SessionEntry): boolean {
+  if (entry.type !== "message") return false;
+  const role = (entry as SessionMessageEntry).message?.role;
+  return role === "user" || role === "assistant";
+}
+
+/** The serialised lines of a whole session file: the header, then every entry. */
+export function sessionLines(header: SessionHeader, entries: readonly SessionEntry[]): string[] {
+  const lines = new Array<string>(entries.length + 1);
+  lines[0] = `${JSON.stringify(header)}\n`;
+  for (let i = 0; i < entries.length; i++) lines[i + 1] = `${JSON.stringify(entries[i])}\n`;
+  return lines;
+}
+
+/** Path equality as the reference compares session directories (case-insensitive on win32). */
+export function samePath(a: string, b: string): boolean {
+  const x = resolve(a);
+  const y = resolve(b);
+  return process.platform === "win32" ? x.toLowerCase() === y.toLowerCase() : x === y;
+}

@@ -1,0 +1,224 @@
+/**
+ * The {@link SessionInfo} of one session file (SPEC §10.5), built by streaming the file through
+ * the line scanner: the file is read in chunks and never becomes one string, so a session of
+ * hundreds of MB costs one chunk of memory plus the texts the info keeps. Only reads (W13).
+ */
+
+import { closeSync, fstatSync, openSync, readSync, type Stats } from "node:fs";
+import { type FileHandle, open } from "node:fs/promises";
+import { StringDecoder } from "node:string_decoder";
+import { isValidHeader } from "../format/header.js";
+import type { JsonRecord } from "../format/parse.js";
+import { JsonlScanner, type JsonlVisitor } from "../format/scan.js";
+import type { SessionHeader, SessionInfo } from "../schema/types.js";
+
+/** `firstMessage` of a session without any user text (SPEC §10.5). */
+export const NO_MESSAGES = "(no messages)";
+
+/** Read size: big enough to amortise syscalls, small next to memory (ten files in flight). */
+const CHUNK_BYTES = 1024 * 1024;
+
+/** A `Date.parse` that takes what JSON gives, converting it as `Date.parse` itself would. */
+function parseTime(value: unknown): number {
+  return Date.parse(String(value));
+}
+
+function isObject(value: unknown): value is JsonRecord {
+  return typeof value === "object" && value !== null;
+}
+
+/**
+ * The searchable text of a message's `content`: a string as it is, or the `text` of every
+ * `text` block joined with one space (images, thinking and tool calls ignored). `join` turns
+ * a missing `text` into `""` and a number into its digits, exactly as the reference's output
+ * shows. [Fix] W16: content that is neither a string nor an array, and blocks that are not
+ * objects, count as empty text instead of throwing (which made R1.6 drop the session).
+ */
+export function messageText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const parts: unknown[] = [];
+  for (const block of content) {
+    if (isObject(block) && block.type === "text") parts.push(block.text);
+  }
+  return parts.join(" ");
+}
+
+/**
+ * Folds the records of one file, in order, into the fields of its info. Stops the scan at
+ * once when the first record is not a valid header, since such a file is dropped anyway.
+ */
+class SessionInfoFold implements JsonlVisitor {
+  header: SessionHeader | null = null;
+  private invalid = false;
+  private messageCount = 0;
+  private lastActivity = 0;
+  private firstMessage: string | undefined;
+  private readonly texts: string[] = [];
+  private rawName: unknown;
+
+  record(record: JsonRecord): boolean {
+    if (this.header === null) {
+      if (isValidHeader(record)) {
+        this.header = record;
+        return true;
+      }
+      this.invalid = true;
+      return false;
+    }
+    if (record.type === "message") this.message(record);
+    else if (record.type === "session_info") this.rawName = record.name;
+    return true;
+  }
+
+  /** Malformed and non-object lines add nothing (SPEC §2.1; [Fix] W6 for non-objects). */
+  issue(): boolean {
+    return true;
+  }
+
+  private message(entry: JsonRecord): void {
+    this.messageCount++;
+    const message = entry.message;
+    // A message entry without a message object is counted and otherwise ignored (R1.6 throws).
+    if (!isObject(message)) return;
+    const role = message.role;
+    if (role !== "user" && role !== "assistant") return;
+    if ("content" in message) {
+      const time =
+        typeof message.timestamp === "number" ? message.timestamp : parseTime(entry.timestamp);
+      if (time > this.lastActivity) this.lastActivity = time;
+    }
+    const text = messageText(message.content);
+    if (text === "") return;
+    this.texts.push(text);
+    if (role === "user" && this.firstMessage === undefined) this.firstMessage = text;
+  }
+
+  /** The info, or `null` when the file has no valid header as its first record. */
+  finish(path: string, mtime: Date): SessionInfo | null {
+    const header = this.header;
+    if (this.invalid || header === null) return null;
+    const raw = header as unknown as JsonRecord;
+    let modified: Date;
+    if (this.lastActivity > 0) modified = new Date(this.lastActivity);
+    else {
+      const created = parseTime(raw.timestamp);
+      modified = Number.isNaN(created) ? new Date(mtime.getTime()) : new Date(created);
+    }
+    const name = this.rawName;
+    return {
+      path,
+      id: header.id,
+      cwd: typeof raw.cwd === "string" ? raw.cwd : "",
+      // A name that is not a string clears it, like an empty one (R1.6 throws on it).
+      name: typeof name === "string" ? name.trim() || undefined : undefined,
+      parentSessionPath: typeof raw.parentSession === "string" ? raw.parentSession : undefined,
+      // `new Date` of whatever is there, as the reference does: may be an Invalid Date.
+      created: new Date(raw.timestamp as string | number),
+      modified,
+      messageCount: this.messageCount,
+      firstMessage: this.firstMessage ?? NO_MESSAGES,
+      allMessagesText: this.texts.join(" "),
+    };
+  }
+}
+
+/** One file being folded: scanner, decoder and fold wired together. */
+class InfoReader {
+  readonly fold = new SessionInfoFold();
+  private readonly scanner = new JsonlScanner(this.fold);
+  private readonly decoder = new StringDecoder("utf8");
+
+  /** Feeds bytes; false once the file is known to be no session. */
+  push(bytes: Uint8Array): boolean {
+    return this.scanner.push(this.decoder.write(bytes));
+  }
+
+  /** Ends the input and returns the info, or `null`. */
+  finish(path: string, mtime: Date): SessionInfo | null {
+    if (this.scanner.push(this.decoder.end())) this.scanner.end();
+    return this.fold.finish(path, mtime);
+  }
+}
+
+/** Buffer for the synchronous reader; safe to share because nothing else runs meanwhile. */
+let syncBuffer: Buffer | undefined;
+
+/**
+ * Builds the {@link SessionInfo} of a file synchronously (SPEC §10.5), reading it in 1 MiB
+ * chunks up to the size it had when opened. Returns `null` if the first record is not a valid
+ * header (§2.2, which also rejects R1.6's id-less headers, E32), if the file cannot be read,
+ * or on any error.
+ */
+export function buildSessionInfo(path: string): SessionInfo | null {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return null;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return null;
+    syncBuffer ??= Buffer.allocUnsafe(CHUNK_BYTES);
+    const reader = new InfoReader();
+    for (let position = 0; position < stats.size; ) {
+      const n = readSync(fd, syncBuffer, 0, Math.min(CHUNK_BYTES, stats.size - position), position);
+      if (n === 0) break;
+      position += n;
+      if (!reader.push(syncBuffer.subarray(0, n))) return null;
+    }
+    return reader.finish(path, stats.mtime);
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** What {@link readSessionInfo} found: the info and the file's stat when it was opened. */
+export interface SessionInfoRead {
+  /** The info, or `null` when the file is not a session. */
+  readonly info: SessionInfo | null;
+  /** The stat taken right after opening; the info reflects the first `stats.size` bytes. */
+  readonly stats: Stats;
+}
+
+/**
+ * Builds the {@link SessionInfo} of a file asynchronously, in 1 MiB chunks, so that listing
+ * many files leaves the event loop free between reads. Same rules as {@link buildSessionInfo}.
+ * Resolves `null` when the file cannot be opened; `stats` is present whenever it could.
+ * Rejects with `signal.reason` once `signal` is aborted (checked between chunks).
+ */
+export async function readSessionInfo(
+  path: string,
+  signal?: AbortSignal,
+): Promise<SessionInfoRead | null> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, "r");
+  } catch {
+    return null;
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) return { info: null, stats };
+    const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(CHUNK_BYTES, stats.size)));
+    const reader = new InfoReader();
+    for (let position = 0; position < stats.size; ) {
+      signal?.throwIfAborted();
+      const length = Math.min(buffer.length, stats.size - position);
+      const { bytesRead } = await handle.read(buffer, 0, length, position);
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      if (!reader.push(buffer.subarray(0, bytesRead))) return { info: null, stats };
+    }
+    return { info: reader.finish(path, stats.mtime), stats };
+  } catch {
+    if (signal?.aborted) throw signal.reason;
+    // Unreadable mid-way (EIO, EISDIR, …): the file is dropped, as R1.6 drops it.
+    return null;
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}

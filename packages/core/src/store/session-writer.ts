@@ -1,0 +1,359 @@
+import { constants } from "node:fs";
+import { writeFileAtomic } from "./atomic-write.js";
+import { acquireLock, type Lock, type LockOptions } from "./lock.js";
+import { FILE_MODE } from "./paths.js";
+import {
+  closeQuietly,
+  errorCode,
+  type FileIdentity,
+  nodeStoreFs,
+  type StoreFs,
+  type StoreStats,
+  writeAllText,
+} from "./store-fs.js";
+
+/**
+ * When appends reach the disk (W9). `"never"`: one `write` per append, no fsync (the
+ * reference's speed; an acknowledged append can be lost on power failure). `"always"`: fsync
+ * after every append. The first write and whole-file writes fsync in both modes.
+ */
+export type Durability = "never" | "always";
+
+/** Options of {@link SessionFileWriter}. */
+export interface SessionWriterOptions {
+  /** Per-append fsync policy (default `"never"`). */
+  durability?: Durability;
+  /** Mode of files the writer creates (default 0600, W22). */
+  mode?: number;
+  /** Options of the advisory lock (stale time). */
+  lock?: Omit<LockOptions, "fs">;
+  /** File-system calls (test seam; default `node:fs`). */
+  fs?: StoreFs;
+}
+
+/** What a load learned about a file the writer attaches to. */
+export interface AttachedFileState {
+  /** Size in bytes of the file as read. */
+  readonly size: number;
+  /** False when the file (if not empty) lacks a final `\n`: the next append writes one first. */
+  readonly endsWithNewline: boolean;
+}
+
+/** Per-call options of {@link SessionFileWriter.append}. */
+export interface AppendOptions {
+  /** fsync this append (overrides the writer's durability). */
+  fsync?: boolean;
+}
+
+/** Thrown when the file is not what this writer last left: another writer got in (W7). */
+export class SessionConflictError extends Error {
+  /** The session file. */
+  readonly path: string;
+
+  /** Builds the error; `detail` says what differed. */
+  constructor(path: string, detail: string) {
+    super(`Session file was changed by another writer (${detail}); nothing was written: ${path}`);
+    this.name = "SessionConflictError";
+    this.path = path;
+  }
+}
+
+/** Thrown when a flushed session's file has been deleted; it is not recreated (W8). */
+export class SessionFileDeletedError extends Error {
+  /** The session file. */
+  readonly path: string;
+
+  /** Builds the error for `path`. */
+  constructor(path: string) {
+    super(`Session file was deleted; it will not be recreated: ${path}`);
+    this.name = "SessionFileDeletedError";
+    this.path = path;
+  }
+}
+
+/**
+ * Appends between two path `stat`s when the fd's link count has not changed. The link count
+ * (from the `fstat` every append needs for the size anyway) drops when the file is deleted or
+ * renamed over, so the extra syscall is only needed to catch what it cannot see: a file system
+ * that keeps an unlinked open file's count (NFS "silly rename") or a move of our file.
+ */
+const PATH_CHECK_EVERY = 64;
+
+/** Total UTF-8 size of `chunks`. */
+function byteLength(chunks: readonly string[]): number {
+  let total = 0;
+  for (const chunk of chunks) total += Buffer.byteLength(chunk, "utf8");
+  return total;
+}
+
+/** False when the concatenation of `chunks` is non-empty and does not end in `\n`. */
+function endsWithNewline(chunks: readonly string[]): boolean {
+  for (let i = chunks.length - 1; i >= 0; i--) {
+    const chunk = chunks[i] ?? "";
+    if (chunk.length > 0) return chunk.endsWith("\n");
+  }
+  return true;
+}
+
+/**
+ * The single writer of one flushed session file (SPEC §6.3, §12). It keeps one append-only fd
+ * open (W21), holds the advisory lock (W7), checks before every append that the file still has
+ * the size and inode it last left (W7, W8), never glues a line onto a torn tail (W1), undoes a
+ * failed append (W2), and fsyncs per its durability (W9). Nothing it does recreates a deleted
+ * file (W8). All methods are synchronous, like the reference.
+ */
+export class SessionFileWriter {
+  /** The session file. */
+  readonly path: string;
+  private readonly fsApi: StoreFs;
+  private readonly options: SessionWriterOptions;
+  private fd: number | undefined;
+  private identity: (FileIdentity & { nlink: number }) | undefined;
+  private appendsSincePathCheck = 0;
+  private expectedSize: number;
+  private needsNewline: boolean;
+  private lock: Lock | undefined;
+  private closed = false;
+
+  private constructor(path: string, size: number, needsNewline: boolean, options: SessionWriterOptions) {
+    this.path = path;
+    this.options = options;
+    this.fsApi = options.fs ?? nodeStoreFs;
+    this.expectedSize = size;
+    this.needsNewline = needsNewline;
+  }
+
+  /**
+   * The first write of a pending session (SPEC §6.2): takes the lock, then creates `path` with
+   * the header and every line so far (each ending in `\n`) in one atomic exclusive create
+   * (fails if the file exists; a crash never leaves half a file), fsynced, mode 0600.
+   */
+  static createNew(
+    path: string,
+    lines: readonly string[],
+    options: SessionWriterOptions = {},
+  ): SessionFileWriter {
+    const writer = new SessionFileWriter(path, byteLength(lines), !endsWithNewline(lines), options);
+    writer.takeLock();
+    try {
+      writeFileAtomic(path, lines, writer.atomicOptions(true));
+    } catch (error) {
+      writer.close();
+      throw error;
+    }
+    writer.openQuietly();
+    return writer;
+  }
+
+  /**
+   * A writer for a file loaded from disk. Does no IO: reads never write or lock (W13); the lock
+   * and the fd are taken by the first append or rewrite, which also checks the file still has
+   * `state.size` bytes.
+   */
+  static attach(
+    path: string,
+    state: AttachedFileState,
+    options: SessionWriterOptions = {},
+  ): SessionFileWriter {
+    return new SessionFileWriter(path, state.size, state.size > 0 && !state.endsWithNewline, options);
+  }
+
+  /** Bytes the file has as far as this writer knows (what it last read or wrote). */
+  get size(): number {
+    return this.expectedSize;
+  }
+
+  /** True while the append fd is open. */
+  get isOpen(): boolean {
+    return this.fd !== undefined;
+  }
+
+  /** True while this writer holds the session's lock. */
+  get isLocked(): boolean {
+    return this.lock?.held === true;
+  }
+
+  /**
+   * Appends one line (which should end in `\n`). Throws {@link SessionLockedError},
+   * {@link SessionFileDeletedError} or {@link SessionConflictError} before writing anything, or
+   * the write's own error after undoing its partial bytes; in every case the file's logical
+   * content is unchanged (SPEC §0.1 invariant 4).
+   */
+  append(line: string, opts: AppendOptions = {}): void {
+    const fd = this.prepareAppend();
+    // The separator for a torn tail goes in the same write as the line, so one truncate undoes both.
+    const text = this.needsNewline ? `\n${line}` : line;
+    const before = this.expectedSize;
+    let written = 0;
+    let total: number;
+    try {
+      total = writeAllText(this.fsApi, fd, text, (n) => {
+        written = n;
+      });
+      if (opts.fsync ?? this.options.durability === "always") this.fsApi.fsyncSync(fd);
+    } catch (error) {
+      if (written > 0) this.undo(fd, before, text, written);
+      throw error;
+    }
+    this.expectedSize = before + total;
+    if (text.length > 0) this.needsNewline = !text.endsWith("\n");
+  }
+
+  /**
+   * Replaces the whole file (migration, empty-file initialisation) atomically (W3) with
+   * `lines`, keeping mode 0600, after checking nobody else changed it; takes the lock if it is
+   * not held yet, then reopens the fd on the new file.
+   */
+  rewrite(lines: readonly string[]): void {
+    this.assertNotClosed();
+    this.takeLock();
+    if (this.fd !== undefined) this.checkTail(this.fd);
+    else this.checkUnopened();
+    writeFileAtomic(this.path, lines, this.atomicOptions(false));
+    if (this.fd !== undefined) closeQuietly(this.fsApi, this.fd);
+    this.fd = undefined;
+    this.identity = undefined;
+    this.expectedSize = byteLength(lines);
+    this.needsNewline = !endsWithNewline(lines);
+    this.openQuietly();
+  }
+
+  /** Closes the fd and releases the lock. Later appends throw; calling it again does nothing. */
+  close(): void {
+    this.closed = true;
+    if (this.fd !== undefined) closeQuietly(this.fsApi, this.fd);
+    this.fd = undefined;
+    this.lock?.release();
+    this.lock = undefined;
+  }
+
+  private atomicOptions(exclusive: boolean): { mode: number; exclusive: boolean; fs: StoreFs } {
+    return { mode: this.options.mode ?? FILE_MODE, exclusive, fs: this.fsApi };
+  }
+
+  private assertNotClosed(): void {
+    if (this.closed) throw new Error(`Session file writer is closed: ${this.path}`);
+  }
+
+  private takeLock(): void {
+    if (this.lock?.held) return;
+    this.lock = acquireLock(this.path, { ...this.options.lock, fs: this.fsApi });
+  }
+
+  /** Lock, fd and tail check before an append; returns the fd to write to. */
+  private prepareAppend(): number {
+    this.assertNotClosed();
+    this.takeLock();
+    if (this.fd === undefined) return this.open();
+    this.checkTail(this.fd);
+    return this.fd;
+  }
+
+  /**
+   * Opens the file for appending *without* O_CREAT (W8) and checks its size. A missing file
+   * releases the lock (there is nothing left to protect) and throws.
+   */
+  private open(): number {
+    let fd: number;
+    try {
+      fd = this.fsApi.openSync(this.path, constants.O_WRONLY | constants.O_APPEND);
+    } catch (error) {
+      if (errorCode(error) !== "ENOENT") throw error;
+      this.lock?.release();
+      this.lock = undefined;
+      throw new SessionFileDeletedError(this.path);
+    }
+    try {
+      const stats = this.fsApi.fstatSync(fd);
+      if (stats.size !== this.expectedSize) {
+        throw new SessionConflictError(this.path, `${stats.size} bytes, expected ${this.expectedSize}`);
+      }
+      this.identity = { dev: stats.dev, ino: stats.ino, nlink: stats.nlink };
+      this.appendsSincePathCheck = 0;
+    } catch (error) {
+      closeQuietly(this.fsApi, fd);
+      throw error;
+    }
+    this.fd = fd;
+    return fd;
+  }
+
+  /**
+   * Opens the fd right after this writer wrote the whole file. The file is committed, so a
+   * failure here must not report the write as failed; the next append retries and reports it.
+   */
+  private openQuietly(): void {
+    try {
+      this.open();
+    } catch {
+      // Deferred, not lost: prepareAppend() opens again and throws the real error then.
+    }
+  }
+
+  /** Before a rewrite of a file not opened yet: it must still exist with the size we read. */
+  private checkUnopened(): void {
+    let size: number;
+    try {
+      size = this.fsApi.statSync(this.path).size;
+    } catch (error) {
+      if (errorCode(error) === "ENOENT") throw new SessionFileDeletedError(this.path);
+      throw error;
+    }
+    if (size !== this.expectedSize) {
+      throw new SessionConflictError(this.path, `${size} bytes, expected ${this.expectedSize}`);
+    }
+  }
+
+  /**
+   * The tail check (W7, W8): the open file has exactly the bytes we last left, and the path
+   * still names it (not deleted, not replaced by someone's rename). One `fstat` per append; the
+   * path is `stat`ed only when the link count moved, or every {@link PATH_CHECK_EVERY} appends.
+   */
+  private checkTail(fd: number): void {
+    const stats = this.fsApi.fstatSync(fd);
+    if (stats.size !== this.expectedSize) {
+      throw new SessionConflictError(this.path, `${stats.size} bytes, expected ${this.expectedSize}`);
+    }
+    const known = this.identity;
+    this.appendsSincePathCheck++;
+    if (
+      known !== undefined &&
+      stats.nlink === known.nlink &&
+      stats.nlink > 0 &&
+      this.appendsSincePathCheck < PATH_CHECK_EVERY
+    ) {
+      return;
+    }
+    this.checkPath(stats);
+    this.identity = { dev: stats.dev, ino: stats.ino, nlink: stats.nlink };
+    this.appendsSincePathCheck = 0;
+  }
+
+  /** The path must name the file open as `stats`: not deleted (W8), not replaced (W7). */
+  private checkPath(stats: StoreStats): void {
+    let onDisk: FileIdentity;
+    try {
+      onDisk = this.fsApi.statSync(this.path);
+    } catch (error) {
+      if (errorCode(error) === "ENOENT") throw new SessionFileDeletedError(this.path);
+      throw error;
+    }
+    if (onDisk.ino !== stats.ino || onDisk.dev !== stats.dev) {
+      throw new SessionConflictError(this.path, "the path now names a different file");
+    }
+  }
+
+  /**
+   * Undoes a partial append (W2): truncate back to `before`. If even that fails, remember what
+   * is on disk, the first `written` bytes of `text`, so the next append checks against the real
+   * size and starts with `\n` when the fragment is an unfinished line (W1).
+   */
+  private undo(fd: number, before: number, text: string, written: number): void {
+    try {
+      this.fsApi.ftruncateSync(fd, before);
+    } catch {
+      this.expectedSize = before + written;
+      this.needsNewline = Buffer.from(text, "utf8")[written - 1] !== 0x0a;
+    }
+  }
+}
