@@ -1,0 +1,84 @@
+/**
+ * Opening a big session FILE (issue 3 scale target): ours `SessionManager.open` (streams the
+ * file in 4 MiB chunks, never one whole-file string) against a raw `readFileSync` + split +
+ * `JSON.parse` baseline and the reference's `SessionManager.open`, in one process, rounds
+ * interleaved. Also the memory each keeps after open (heap + external after a forced GC,
+ * minus the heap before), as a multiple of the file size.
+ *
+ * Run: node --expose-gc --conditions=@pi-sessions/source --import tsx bench/open-file.ts [--mb N]
+ */
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SessionManager } from "@pi-sessions/core";
+import { generateSession } from "./generate.js";
+import { loadReference } from "./reference.js";
+
+const mbArg = process.argv.find((a) => a.startsWith("--mb="));
+const targetMb = mbArg ? Number(mbArg.slice(5)) : 100;
+const gc = (globalThis as { gc?: () => void }).gc;
+
+const dir = mkdtempSync(join(tmpdir(), "pi-open-bench-"));
+const file = join(dir, "big.jsonl");
+// ~640 bytes per entry in the generator: size the session to reach the target.
+const entries = Math.round((targetMb * 1024 * 1024) / 640);
+writeFileSync(file, generateSession("linear", entries).text);
+const bytes = statSync(file).size;
+const ref = await loadReference();
+
+function retainedBytes(open: () => unknown): number {
+  if (!gc) return Number.NaN;
+  gc();
+  const before = process.memoryUsage();
+  let kept: unknown = open();
+  gc();
+  const after = process.memoryUsage();
+  const delta = after.heapUsed + after.external - (before.heapUsed + before.external);
+  kept = undefined;
+  return delta + (kept === undefined ? 0 : 0);
+}
+
+const contenders: [string, () => unknown][] = [
+  [
+    "baseline: readFileSync + split + JSON.parse",
+    () =>
+      readFileSync(file, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l)),
+  ],
+  ["ours: SessionManager.open", () => SessionManager.open(file)],
+  ["reference: SessionManager.open", () => ref.SessionManager.open(file)],
+];
+const times = new Map<string, number[]>(contenders.map(([n]) => [n, []]));
+const rounds = 5;
+for (let r = 0; r < rounds; r++) {
+  for (const [name, fn] of contenders) {
+    gc?.();
+    const t0 = process.hrtime.bigint();
+    const kept = fn();
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    (times.get(name) as number[]).push(ms);
+    if (kept instanceof SessionManager) kept.close();
+  }
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+const base = median(times.get(contenders[0]?.[0] as string) as number[]);
+const refMs = median(times.get(contenders[2]?.[0] as string) as number[]);
+console.log(
+  `\n== open a ${(bytes / 1e6).toFixed(1)} MB session file (${entries} entries), median of ${rounds} interleaved rounds`,
+);
+for (const [name] of contenders) {
+  const ms = median(times.get(name) as number[]);
+  console.log(
+    `${name.padEnd(46)} ${ms.toFixed(0).padStart(6)} ms   ÷base ${(ms / base).toFixed(2)}×   ÷ref ${(ms / refMs).toFixed(2)}×`,
+  );
+}
+const oursKept = retainedBytes(() => SessionManager.open(file));
+const refKept = retainedBytes(() => ref.SessionManager.open(file));
+console.log(
+  gc
+    ? `memory kept after open: ours ${(oursKept / bytes).toFixed(2)}× file size, reference ${(refKept / bytes).toFixed(2)}×`
+    : "memory kept after open: run with --expose-gc to measure",
+);
+rmSync(dir, { recursive: true, force: true });
