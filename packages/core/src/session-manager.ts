@@ -365,9 +365,20 @@ export class SessionManager extends SessionEditor {
     return file;
   }
 
-  /** Releases the session file (fd and writer lock). Appending later reopens it. */
+  /**
+   * Releases the session file (fd and writer lock) so another process may write it. The
+   * manager stays usable: the next append takes the lock again and checks that nobody wrote
+   * in the meantime (else `SessionConflictError`).
+   */
   close(): void {
-    this.closeFile();
+    const writer = this.writer;
+    if (!writer) return;
+    writer.close();
+    this.writer = SessionFileWriter.attach(
+      writer.path,
+      { size: writer.size, endsWithNewline: writer.endsWithNewline },
+      { durability: this.durability },
+    );
   }
 
   /** Closes the current file, if any; the session becomes pending or in-memory again. */

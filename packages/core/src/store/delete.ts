@@ -25,7 +25,10 @@ const EXECUTABLE_EXTENSIONS =
   process.platform === "win32" ? (process.env.PATHEXT ?? ".EXE;.CMD;.BAT").split(";") : [""];
 
 /** Finds `name` on `PATH` as an executable file, without a shell. */
-export function findOnPath(name: string, pathEnv: string = process.env.PATH ?? ""): string | undefined {
+export function findOnPath(
+  name: string,
+  pathEnv: string = process.env.PATH ?? "",
+): string | undefined {
   for (const dir of pathEnv.split(delimiter)) {
     if (dir === "") continue;
     for (const ext of EXECUTABLE_EXTENSIONS) {

@@ -28,7 +28,11 @@ interface CacheEntry {
 
 /** A copy a caller may change without changing the cache (its Dates are mutable objects). */
 function copyInfo(info: SessionInfo): SessionInfo {
-  return { ...info, created: new Date(info.created.getTime()), modified: new Date(info.modified.getTime()) };
+  return {
+    ...info,
+    created: new Date(info.created.getTime()),
+    modified: new Date(info.modified.getTime()),
+  };
 }
 
 /** Entries kept by default: far more than anyone's sessions, small next to their texts. */
@@ -59,7 +63,6 @@ export class SessionInfoCache {
       entry.mtimeMs !== stamp.mtimeMs ||
       entry.ino !== stamp.ino
     ) {
-      this.missCount++;
       return undefined;
     }
     this.hitCount++;
@@ -69,8 +72,17 @@ export class SessionInfoCache {
     return entry.info === null ? null : copyInfo(entry.info);
   }
 
+  /**
+   * Whether anything is remembered for `path`, whatever its stamp. Lets a caller skip the
+   * `stat` for a cache lookup that cannot hit (a cold listing reads the file anyway).
+   */
+  has(path: string): boolean {
+    return this.entries.has(path);
+  }
+
   /** Remembers the result built for `path` at `stamp` (a private copy is stored). */
   set(path: string, stamp: FileStamp, info: SessionInfo | null): void {
+    this.missCount++;
     this.entries.delete(path);
     this.entries.set(path, {
       size: stamp.size,
@@ -107,7 +119,7 @@ export class SessionInfoCache {
     return this.hitCount;
   }
 
-  /** Lookups that had to read the file since creation or the last {@link clear}. */
+  /** Files read and remembered (cache misses) since creation or the last {@link clear}. */
   get misses(): number {
     return this.missCount;
   }

@@ -49,9 +49,11 @@ export interface ListSessionsOptions extends ListingOptions {
 /** How many files are read at the same time (SPEC §10.5). */
 const PARALLEL_FILES = 10;
 
-/** A file to list: its path, and the order it is processed in. */
+/** A file to list. */
 interface Candidate {
   readonly path: string;
+  /** Its stat, when the candidate search already took one (listAll sorts by mtime). */
+  readonly stamp?: FileStamp;
 }
 
 /** When a progress call carries `partial`, given the call's position. */
@@ -99,14 +101,15 @@ function stampOf(stats: FileStamp): FileStamp {
  * `null` for files that are gone, unreadable or not sessions.
  */
 async function loadInfo(
-  path: string,
+  { path, stamp }: Candidate,
   cache: SessionInfoCache | null,
   signal: AbortSignal | undefined,
 ): Promise<SessionInfo | null> {
-  if (cache !== null) {
+  // A path never seen cannot hit: skip the stat and read (the open file's stat keys the entry).
+  if (cache?.has(path)) {
     let stats: FileStamp;
     try {
-      stats = await stat(path);
+      stats = stamp ?? (await stat(path));
     } catch {
       cache.delete(path);
       return null;
@@ -146,7 +149,7 @@ async function processCandidates(
       const candidate = candidates[index];
       if (candidate === undefined) continue;
       signal?.throwIfAborted();
-      const info = await loadInfo(candidate.path, cache, signal);
+      const info = await loadInfo(candidate, cache, signal);
       signal?.throwIfAborted();
       results[index] = info;
       loaded++;
@@ -218,14 +221,17 @@ export async function listSessions(
  * `listAll(sessionDir)` (SPEC §10.5): the sessions of one directory with `list`'s processing
  * order and progress rules and no cwd filter.
  */
-export function listSessionsInDir(dir: string, options: ListingOptions = {}): Promise<SessionInfo[]> {
+export function listSessionsInDir(
+  dir: string,
+  options: ListingOptions = {},
+): Promise<SessionInfo[]> {
   return listSessions(dir, { ...options, filterCwd: undefined });
 }
 
 /** A candidate of `listAll()` with what it is ordered by. */
 interface RootCandidate extends Candidate {
   readonly name: string;
-  readonly mtimeMs: number;
+  readonly stamp: FileStamp;
 }
 
 /**
@@ -254,7 +260,7 @@ async function rootCandidates(root: string): Promise<RootCandidate[]> {
   const stamped = await Promise.all(
     perDir.flat().map(async (path): Promise<RootCandidate | null> => {
       try {
-        return { path, name: basename(path), mtimeMs: (await stat(path)).mtimeMs };
+        return { path, name: basename(path), stamp: stampOf(await stat(path)) };
       } catch {
         return null;
       }
@@ -262,7 +268,7 @@ async function rootCandidates(root: string): Promise<RootCandidate[]> {
   );
   return stamped
     .filter((c): c is RootCandidate => c !== null)
-    .sort((a, b) => b.mtimeMs - a.mtimeMs || b.name.localeCompare(a.name));
+    .sort((a, b) => b.stamp.mtimeMs - a.stamp.mtimeMs || b.name.localeCompare(a.name));
 }
 
 /**

@@ -187,7 +187,8 @@ export interface SessionInfoRead {
 /**
  * Builds the {@link SessionInfo} of a file asynchronously, in 1 MiB chunks, so that listing
  * many files leaves the event loop free between reads. Same rules as {@link buildSessionInfo}.
- * Resolves `null` when the file cannot be opened; `stats` is present whenever it could.
+ * Resolves `null` when the file cannot be opened or read, else the info (`null` for a file
+ * that is not a session) with the stat it was built from.
  * Rejects with `signal.reason` once `signal` is aborted (checked between chunks).
  */
 export async function readSessionInfo(

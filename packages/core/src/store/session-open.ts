@@ -38,7 +38,11 @@ export function openSessionFile(
       const lines = sessionLines(header, []);
       writeFileAtomic(path, lines);
       const size = Buffer.byteLength(lines[0] as string);
-      const writer = SessionFileWriter.attach(path, { size, endsWithNewline: true }, { durability });
+      const writer = SessionFileWriter.attach(
+        path,
+        { size, endsWithNewline: true },
+        { durability },
+      );
       return { header, entries: [], diagnostics: [], writer };
     }
     case "loaded": {

@@ -8,9 +8,20 @@ import {
   type FileIdentity,
   nodeStoreFs,
   type StoreFs,
-  type StoreStats,
   writeAllText,
 } from "./store-fs.js";
+import {
+  assertPathNames,
+  assertUnopenedSize,
+  chunksByteLength,
+  chunksEndWithNewline,
+  fstatExpected,
+  SessionConflictError,
+  SessionFileDeletedError,
+} from "./tail-check.js";
+
+// The writer's errors live with the checks that throw them; callers import them from here.
+export { SessionConflictError, SessionFileDeletedError } from "./tail-check.js";
 
 /**
  * When appends reach the disk (W9). `"never"`: one `write` per append, no fsync (the
@@ -45,32 +56,6 @@ export interface AppendOptions {
   fsync?: boolean;
 }
 
-/** Thrown when the file is not what this writer last left: another writer got in (W7). */
-export class SessionConflictError extends Error {
-  /** The session file. */
-  readonly path: string;
-
-  /** Builds the error; `detail` says what differed. */
-  constructor(path: string, detail: string) {
-    super(`Session file was changed by another writer (${detail}); nothing was written: ${path}`);
-    this.name = "SessionConflictError";
-    this.path = path;
-  }
-}
-
-/** Thrown when a flushed session's file has been deleted; it is not recreated (W8). */
-export class SessionFileDeletedError extends Error {
-  /** The session file. */
-  readonly path: string;
-
-  /** Builds the error for `path`. */
-  constructor(path: string) {
-    super(`Session file was deleted; it will not be recreated: ${path}`);
-    this.name = "SessionFileDeletedError";
-    this.path = path;
-  }
-}
-
 /**
  * Appends between two path `stat`s when the fd's link count has not changed. The link count
  * (from the `fstat` every append needs for the size anyway) drops when the file is deleted or
@@ -78,22 +63,6 @@ export class SessionFileDeletedError extends Error {
  * that keeps an unlinked open file's count (NFS "silly rename") or a move of our file.
  */
 const PATH_CHECK_EVERY = 64;
-
-/** Total UTF-8 size of `chunks`. */
-function byteLength(chunks: readonly string[]): number {
-  let total = 0;
-  for (const chunk of chunks) total += Buffer.byteLength(chunk, "utf8");
-  return total;
-}
-
-/** False when the concatenation of `chunks` is non-empty and does not end in `\n`. */
-function endsWithNewline(chunks: readonly string[]): boolean {
-  for (let i = chunks.length - 1; i >= 0; i--) {
-    const chunk = chunks[i] ?? "";
-    if (chunk.length > 0) return chunk.endsWith("\n");
-  }
-  return true;
-}
 
 /**
  * The single writer of one flushed session file (SPEC §6.3, §12). It keeps one append-only fd
@@ -115,7 +84,12 @@ export class SessionFileWriter {
   private lock: Lock | undefined;
   private closed = false;
 
-  private constructor(path: string, size: number, needsNewline: boolean, options: SessionWriterOptions) {
+  private constructor(
+    path: string,
+    size: number,
+    needsNewline: boolean,
+    options: SessionWriterOptions,
+  ) {
     this.path = path;
     this.options = options;
     this.fsApi = options.fs ?? nodeStoreFs;
@@ -133,7 +107,12 @@ export class SessionFileWriter {
     lines: readonly string[],
     options: SessionWriterOptions = {},
   ): SessionFileWriter {
-    const writer = new SessionFileWriter(path, byteLength(lines), !endsWithNewline(lines), options);
+    const writer = new SessionFileWriter(
+      path,
+      chunksByteLength(lines),
+      !chunksEndWithNewline(lines),
+      options,
+    );
     writer.takeLock();
     try {
       writeFileAtomic(path, lines, writer.atomicOptions(true));
@@ -155,7 +134,12 @@ export class SessionFileWriter {
     state: AttachedFileState,
     options: SessionWriterOptions = {},
   ): SessionFileWriter {
-    return new SessionFileWriter(path, state.size, state.size > 0 && !state.endsWithNewline, options);
+    return new SessionFileWriter(
+      path,
+      state.size,
+      state.size > 0 && !state.endsWithNewline,
+      options,
+    );
   }
 
   /** Bytes the file has as far as this writer knows (what it last read or wrote). */
@@ -166,6 +150,11 @@ export class SessionFileWriter {
   /** True while the append fd is open. */
   get isOpen(): boolean {
     return this.fd !== undefined;
+  }
+
+  /** Whether the file as this writer knows it ends with `\n` (else the next append adds one). */
+  get endsWithNewline(): boolean {
+    return !this.needsNewline;
   }
 
   /** True while this writer holds the session's lock. */
@@ -208,13 +197,13 @@ export class SessionFileWriter {
     this.assertNotClosed();
     this.takeLock();
     if (this.fd !== undefined) this.checkTail(this.fd);
-    else this.checkUnopened();
+    else assertUnopenedSize(this.fsApi, this.path, this.expectedSize);
     writeFileAtomic(this.path, lines, this.atomicOptions(false));
     if (this.fd !== undefined) closeQuietly(this.fsApi, this.fd);
     this.fd = undefined;
     this.identity = undefined;
-    this.expectedSize = byteLength(lines);
-    this.needsNewline = !endsWithNewline(lines);
+    this.expectedSize = chunksByteLength(lines);
+    this.needsNewline = !chunksEndWithNewline(lines);
     this.openQuietly();
   }
 
@@ -264,10 +253,7 @@ export class SessionFileWriter {
       throw new SessionFileDeletedError(this.path);
     }
     try {
-      const stats = this.fsApi.fstatSync(fd);
-      if (stats.size !== this.expectedSize) {
-        throw new SessionConflictError(this.path, `${stats.size} bytes, expected ${this.expectedSize}`);
-      }
+      const stats = fstatExpected(this.fsApi, this.path, fd, this.expectedSize);
       this.identity = { dev: stats.dev, ino: stats.ino, nlink: stats.nlink };
       this.appendsSincePathCheck = 0;
     } catch (error) {
@@ -290,30 +276,13 @@ export class SessionFileWriter {
     }
   }
 
-  /** Before a rewrite of a file not opened yet: it must still exist with the size we read. */
-  private checkUnopened(): void {
-    let size: number;
-    try {
-      size = this.fsApi.statSync(this.path).size;
-    } catch (error) {
-      if (errorCode(error) === "ENOENT") throw new SessionFileDeletedError(this.path);
-      throw error;
-    }
-    if (size !== this.expectedSize) {
-      throw new SessionConflictError(this.path, `${size} bytes, expected ${this.expectedSize}`);
-    }
-  }
-
   /**
    * The tail check (W7, W8): the open file has exactly the bytes we last left, and the path
    * still names it (not deleted, not replaced by someone's rename). One `fstat` per append; the
    * path is `stat`ed only when the link count moved, or every {@link PATH_CHECK_EVERY} appends.
    */
   private checkTail(fd: number): void {
-    const stats = this.fsApi.fstatSync(fd);
-    if (stats.size !== this.expectedSize) {
-      throw new SessionConflictError(this.path, `${stats.size} bytes, expected ${this.expectedSize}`);
-    }
+    const stats = fstatExpected(this.fsApi, this.path, fd, this.expectedSize);
     const known = this.identity;
     this.appendsSincePathCheck++;
     if (
@@ -324,23 +293,9 @@ export class SessionFileWriter {
     ) {
       return;
     }
-    this.checkPath(stats);
+    assertPathNames(this.fsApi, this.path, stats);
     this.identity = { dev: stats.dev, ino: stats.ino, nlink: stats.nlink };
     this.appendsSincePathCheck = 0;
-  }
-
-  /** The path must name the file open as `stats`: not deleted (W8), not replaced (W7). */
-  private checkPath(stats: StoreStats): void {
-    let onDisk: FileIdentity;
-    try {
-      onDisk = this.fsApi.statSync(this.path);
-    } catch (error) {
-      if (errorCode(error) === "ENOENT") throw new SessionFileDeletedError(this.path);
-      throw error;
-    }
-    if (onDisk.ino !== stats.ino || onDisk.dev !== stats.dev) {
-      throw new SessionConflictError(this.path, "the path now names a different file");
-    }
   }
 
   /**

@@ -152,4 +152,17 @@ describe("persistence (SPEC §6, §13 items 1–3)", () => {
     expect(existsSync(file)).toBe(false);
     expect(sm.getEntryCount()).toBe(1);
   });
+
+  it("close() releases the lock; the manager appends again afterwards", () => {
+    const dir = tempDir();
+    const sm = SessionManager.create("/tmp/proj", dir);
+    sm.appendMessage(user("q"));
+    const file = sm.getSessionFile() as string;
+    expect(existsSync(`${file}.lock`)).toBe(true);
+    sm.close();
+    expect(existsSync(`${file}.lock`)).toBe(false);
+    sm.appendMessage(user("again"));
+    expect(fileRecords(file)).toHaveLength(3);
+    sm.close();
+  });
 });

@@ -69,7 +69,9 @@ describe("writeFileAtomic", () => {
     const { dir, path } = withOriginal();
     const fs = faultFs();
     Object.assign(fs.faults, faults);
-    expect(() => writeFileAtomic(path, ["replacement line that is long enough\n"], { fs })).toThrow();
+    expect(() =>
+      writeFileAtomic(path, ["replacement line that is long enough\n"], { fs }),
+    ).toThrow();
     expect(readFileSync(path, "utf8")).toBe(ORIGINAL);
     expect(readdirSync(dir)).toEqual([basename(path)]);
   });

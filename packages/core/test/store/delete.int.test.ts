@@ -27,28 +27,37 @@ function setup(): { dir: string; path: string; trash: string; bin: string } {
 }
 
 describe("deleteSessionFile (SPEC §1.6)", () => {
-  it.skipIf(process.platform === "win32")("moves the file with the trash command when it works", () => {
-    const { path, trash, bin } = setup();
-    const trashCommand = script(bin, "trash", `mv "$1" "${trash}/"`);
-    expect(deleteSessionFile(path, { trashCommand })).toEqual({ method: "trash" });
-    expect(existsSync(path)).toBe(false);
-    expect(readdirSync(trash)).toEqual(["2024-12-03T14-00-00-000Z_s.jsonl"]);
-  });
+  it.skipIf(process.platform === "win32")(
+    "moves the file with the trash command when it works",
+    () => {
+      const { path, trash, bin } = setup();
+      const trashCommand = script(bin, "trash", `mv "$1" "${trash}/"`);
+      expect(deleteSessionFile(path, { trashCommand })).toEqual({ method: "trash" });
+      expect(existsSync(path)).toBe(false);
+      expect(readdirSync(trash)).toEqual(["2024-12-03T14-00-00-000Z_s.jsonl"]);
+    },
+  );
 
-  it.skipIf(process.platform === "win32")("counts a failing trash that removed the file as trashed", () => {
-    const { path, trash, bin } = setup();
-    const trashCommand = script(bin, "trash", `mv "$1" "${trash}/"; exit 3`);
-    expect(deleteSessionFile(path, { trashCommand })).toEqual({ method: "trash" });
-    expect(existsSync(path)).toBe(false);
-  });
+  it.skipIf(process.platform === "win32")(
+    "counts a failing trash that removed the file as trashed",
+    () => {
+      const { path, trash, bin } = setup();
+      const trashCommand = script(bin, "trash", `mv "$1" "${trash}/"; exit 3`);
+      expect(deleteSessionFile(path, { trashCommand })).toEqual({ method: "trash" });
+      expect(existsSync(path)).toBe(false);
+    },
+  );
 
-  it.skipIf(process.platform === "win32")("falls back to unlink when trash fails and the file remains", () => {
-    const { path, trash, bin } = setup();
-    const trashCommand = script(bin, "trash", "exit 1");
-    expect(deleteSessionFile(path, { trashCommand })).toEqual({ method: "unlink" });
-    expect(existsSync(path)).toBe(false);
-    expect(readdirSync(trash)).toEqual([]);
-  });
+  it.skipIf(process.platform === "win32")(
+    "falls back to unlink when trash fails and the file remains",
+    () => {
+      const { path, trash, bin } = setup();
+      const trashCommand = script(bin, "trash", "exit 1");
+      expect(deleteSessionFile(path, { trashCommand })).toEqual({ method: "unlink" });
+      expect(existsSync(path)).toBe(false);
+      expect(readdirSync(trash)).toEqual([]);
+    },
+  );
 
   it("unlinks when there is no trash command, or the command cannot be run", () => {
     const a = setup();

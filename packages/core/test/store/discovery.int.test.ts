@@ -6,7 +6,13 @@ import { mkdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cwdMatches, findMostRecentSession, findSessionById, HEADER_SCAN_LIMIT, readHeader } from "../../src/store/discovery.js";
+import {
+  cwdMatches,
+  findMostRecentSession,
+  findSessionById,
+  HEADER_SCAN_LIMIT,
+  readHeader,
+} from "../../src/store/discovery.js";
 import {
   type GeneratedFile,
   generateSessions,
@@ -84,7 +90,8 @@ describe("readHeader", () => {
     expect(outcomes.some((o) => o.endsWith("true"))).toBe(true);
     expect(outcomes.some((o) => o.endsWith("false"))).toBe(true);
     // The limit counts bytes, not characters.
-    const wide = (n: number) => `${JSON.stringify(header("a", "/w", { pad: "é".repeat(n) }))}\n{}\n`;
+    const wide = (n: number) =>
+      `${JSON.stringify(header("a", "/w", { pad: "é".repeat(n) }))}\n{}\n`;
     for (const n of [400_000, 600_000]) {
       writeFileSync(path, wide(n));
       expect(readHeader(path) !== null).toBe(ref.findMostRecentSession(dir) !== null);
@@ -128,13 +135,16 @@ describe("findMostRecentSession", () => {
   it("matches R1.6 on a varied corpus, with and without a cwd", () => {
     expect(findMostRecentSession(corpusDir)).toBe(ref.findMostRecentSession(corpusDir));
     for (const cwd of ["/w/a", "/w/b", "/w/a-b", "/w/x/../a", "/none"]) {
-      expect(findMostRecentSession(corpusDir, cwd, false)).toBe(ref.findMostRecentSession(corpusDir, cwd));
+      expect(findMostRecentSession(corpusDir, cwd, false)).toBe(
+        ref.findMostRecentSession(corpusDir, cwd),
+      );
     }
   });
 
   it("newest mtime first, ties in directory order, invalid files skipped", () => {
     const dir = fresh();
-    for (const name of ["b", "a", "c", "d"]) writeLines(dir, `${name}.jsonl`, [header(name, "/w")], { mtime: 1_700_000_000 });
+    for (const name of ["b", "a", "c", "d"])
+      writeLines(dir, `${name}.jsonl`, [header(name, "/w")], { mtime: 1_700_000_000 });
     writeLines(dir, "newest-invalid.jsonl", ["garbage"], { mtime: 1_800_000_000 });
     writeLines(dir, "newest.txt", [header("txt", "/w")], { mtime: 1_800_000_000 });
     mkdirSync(join(dir, "dir.jsonl"));
@@ -161,7 +171,9 @@ describe("findSessionById", () => {
     expect(ids.some((id) => id.startsWith("dup"))).toBe(true);
     for (const id of ids) {
       for (const cwd of ["/w/a", "/w/b"]) {
-        expect(findSessionById(corpusDir, id, cwd, false)).toBe(ref.SessionManager.findById(cwd, id, corpusDir));
+        expect(findSessionById(corpusDir, id, cwd, false)).toBe(
+          ref.SessionManager.findById(cwd, id, corpusDir),
+        );
       }
     }
   });

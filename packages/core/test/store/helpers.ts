@@ -76,7 +76,8 @@ export function faultFs(): FaultFs {
       count("writeSync");
       const budget = faults.writeBudget;
       const targeted = !faults.writeSuffix || openPaths.get(fd)?.endsWith(faults.writeSuffix);
-      if (budget === undefined || !targeted) return nodeStoreFs.writeSync(fd, buffer, offset, length);
+      if (budget === undefined || !targeted)
+        return nodeStoreFs.writeSync(fd, buffer, offset, length);
       if (budget <= 0) throw sysError("ENOSPC");
       const n = nodeStoreFs.writeSync(fd, buffer, offset, Math.min(length, budget));
       faults.writeBudget = budget - n;

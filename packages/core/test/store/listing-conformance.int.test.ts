@@ -31,6 +31,7 @@ let agentDir: string;
 let dir: string;
 let root: string;
 let newestPath: string;
+let outside: string;
 const savedAgentDir = process.env.PI_CODING_AGENT_DIR;
 
 beforeAll(async () => {
@@ -44,7 +45,7 @@ beforeAll(async () => {
   root = join(agentDir, "sessions");
   generateSessions(join(root, "--w-a--"), 150, 11);
   generateSessions(join(root, "--w-b--"), 110, 12);
-  const outside = makeTempDir("linked");
+  outside = makeTempDir("linked");
   generateSessions(outside, 30, 13);
   symlinkSync(outside, join(root, "--linked--"));
   mkdirSync(join(root, "--empty--"));
@@ -55,7 +56,10 @@ beforeAll(async () => {
   const big = Array.from({ length: 4000 }, (_, k) =>
     messageEntry(`b${k}`, { role: "user", content: `big ${k} ${"x".repeat(400)}` }),
   );
-  newestPath = writeLines(join(root, "--w-a--"), "newest.jsonl", [header("newest", "/w/a"), ...big]);
+  newestPath = writeLines(join(root, "--w-a--"), "newest.jsonl", [
+    header("newest", "/w/a"),
+    ...big,
+  ]);
   utimesSync(newestPath, 1_800_000_000, 1_800_000_000);
 });
 
@@ -63,6 +67,8 @@ afterAll(() => {
   if (savedAgentDir === undefined) delete process.env.PI_CODING_AGENT_DIR;
   else process.env.PI_CODING_AGENT_DIR = savedAgentDir;
   removeDir(agentDir);
+  removeDir(outside);
+  removeDir(join(dir, ".."));
 });
 
 /** Paths of infos, sorted: the content of a snapshot regardless of tie order. */

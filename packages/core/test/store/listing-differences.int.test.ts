@@ -5,9 +5,9 @@
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultSessionDirPath } from "../../src/store/paths.js";
 import { findMostRecentSession, findSessionById } from "../../src/store/discovery.js";
 import { listSessions, listSessionsInDir } from "../../src/store/listing.js";
+import { defaultSessionDirPath } from "../../src/store/paths.js";
 import {
   header,
   type Line,
@@ -107,7 +107,9 @@ describe("[Fix] SPEC §2.2: the header needs a string id (R1.6's list does not c
     ["missing", {}],
     ["a number", { id: 5 }],
   ])("an id that is %s drops the file", async (_, id) => {
-    const { dir } = oneFile([{ type: "session", timestamp: "2024-03-01T10:00:00.000Z", cwd: "/w", ...id }]);
+    const { dir } = oneFile([
+      { type: "session", timestamp: "2024-03-01T10:00:00.000Z", cwd: "/w", ...id },
+    ]);
     const { theirs, ours } = await both(dir);
     expect(theirs).toHaveLength(1);
     expect(ours).toEqual([]);
@@ -118,16 +120,19 @@ describe("[Fix] SPEC §2.2: the header needs a string id (R1.6's list does not c
 });
 
 describe("[Fix] W6: JSON lines that are not objects are malformed lines, skipped", () => {
-  it.each(["42", "[1]", '"text"', "true"])("%s before the header does not hide it", async (first) => {
-    const { dir, path } = oneFile([first, header("w6", "/w"), user("hi")]);
-    const { theirs, ours } = await both(dir);
-    expect(theirs).toEqual([]);
-    expect(ours.map((i) => i.id)).toEqual(["w6"]);
-    expect(ref.findMostRecentSession(dir)).toBeNull();
-    expect(findMostRecentSession(dir)).toBe(path);
-    expect(ref.SessionManager.findById("/w", "w6", dir)).toBeUndefined();
-    expect(findSessionById(dir, "w6", "/w")).toBe(path);
-  });
+  it.each(["42", "[1]", '"text"', "true"])(
+    "%s before the header does not hide it",
+    async (first) => {
+      const { dir, path } = oneFile([first, header("w6", "/w"), user("hi")]);
+      const { theirs, ours } = await both(dir);
+      expect(theirs).toEqual([]);
+      expect(ours.map((i) => i.id)).toEqual(["w6"]);
+      expect(ref.findMostRecentSession(dir)).toBeNull();
+      expect(findMostRecentSession(dir)).toBe(path);
+      expect(ref.SessionManager.findById("/w", "w6", dir)).toBeUndefined();
+      expect(findSessionById(dir, "w6", "/w")).toBe(path);
+    },
+  );
 
   it("null before the header: both skip it (no difference)", async () => {
     const { dir, path } = oneFile(["null", header("nul", "/w")]);
@@ -156,9 +161,15 @@ describe("[Fix] W17: sessions of other working directories are filtered in the d
   beforeAll(() => {
     dir = defaultSessionDirPath(cwd);
     // `/w/a/b` encodes to the same directory as `/w/a-b`.
-    collider = writeLines(dir, "3.jsonl", [header("collider", "/w/a/b"), user("theirs")], { mtime: 1_700_000_300 });
-    noCwd = writeLines(dir, "2.jsonl", [header("old", undefined), user("old")], { mtime: 1_700_000_200 });
-    mine = writeLines(dir, "1.jsonl", [header("mine", cwd), user("mine")], { mtime: 1_700_000_100 });
+    collider = writeLines(dir, "3.jsonl", [header("collider", "/w/a/b"), user("theirs")], {
+      mtime: 1_700_000_300,
+    });
+    noCwd = writeLines(dir, "2.jsonl", [header("old", undefined), user("old")], {
+      mtime: 1_700_000_200,
+    });
+    mine = writeLines(dir, "1.jsonl", [header("mine", cwd), user("mine")], {
+      mtime: 1_700_000_100,
+    });
   });
 
   it("list: R1.6 shows the collider; we show our sessions and the one without a cwd", async () => {
@@ -186,7 +197,11 @@ describe("emptyCwdMatches: the missing-cwd rule is the caller's choice", () => {
   it("custom directory: R1.6 drops headers without cwd; we keep them unless told not to", async () => {
     const { dir, path } = oneFile([header("nocwd", undefined), user("x")]);
     expect(await ref.SessionManager.list("/w", dir)).toEqual([]);
-    expect((await listSessions(dir, { filterCwd: "/w", cache: null })).map((i) => i.path)).toEqual([path]);
-    expect(await listSessions(dir, { filterCwd: "/w", emptyCwdMatches: false, cache: null })).toEqual([]);
+    expect((await listSessions(dir, { filterCwd: "/w", cache: null })).map((i) => i.path)).toEqual([
+      path,
+    ]);
+    expect(
+      await listSessions(dir, { filterCwd: "/w", emptyCwdMatches: false, cache: null }),
+    ).toEqual([]);
   });
 });

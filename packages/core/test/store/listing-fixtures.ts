@@ -32,7 +32,12 @@ export interface WriteOptions {
 }
 
 /** Writes `lines` as a file `dir/name` (creating `dir`), returns its path. */
-export function writeLines(dir: string, name: string, lines: Line[], options: WriteOptions = {}): string {
+export function writeLines(
+  dir: string,
+  name: string,
+  lines: Line[],
+  options: WriteOptions = {},
+): string {
   mkdirSync(dir, { recursive: true });
   const eol = options.eol ?? "\n";
   const body = lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join(eol);
@@ -48,7 +53,11 @@ export function header(id: string, cwd: string | undefined, extra: object = {}):
 }
 
 /** A message entry with the given message fields. */
-export function messageEntry(id: string, message: object, timestamp = "2024-03-02T10:00:00.000Z"): object {
+export function messageEntry(
+  id: string,
+  message: object,
+  timestamp = "2024-03-02T10:00:00.000Z",
+): object {
   return { type: "message", id, parentId: null, timestamp, message };
 }
 
@@ -70,7 +79,18 @@ export interface GeneratedFile {
   readonly id: string;
 }
 
-const CWDS: (string | undefined)[] = ["/w/a", "/w/a", "/w/a", "/w/b", "/w/b", "/w/a/", "/w/x/../a", undefined, "", "/w/a-b"];
+const CWDS: (string | undefined)[] = [
+  "/w/a",
+  "/w/a",
+  "/w/a",
+  "/w/b",
+  "/w/b",
+  "/w/a/",
+  "/w/x/../a",
+  undefined,
+  "",
+  "/w/a-b",
+];
 const ODD_NAMES = ["Zeta", "zeta", "é-session", "a b", "UPPER", "_under", "10", "9", "a.b", "日本"];
 
 /**
@@ -91,7 +111,9 @@ export function generateSessions(dir: string, count: number, seed: number): Gene
     const base = Date.UTC(2024, 0, 1) + Math.floor(rnd() * 300) * 86_400_000;
     const iso = new Date(base).toISOString();
     const name =
-      rnd() < 0.1 ? `${pick(ODD_NAMES)}-${i}.jsonl` : `${iso.replace(/[:.]/g, "-")}_${fileId}.jsonl`;
+      rnd() < 0.1
+        ? `${pick(ODD_NAMES)}-${i}.jsonl`
+        : `${iso.replace(/[:.]/g, "-")}_${fileId}.jsonl`;
     const roll = rnd();
     const hdr: Record<string, unknown> = { type: "session", version: 3, id, timestamp: iso };
     if (rnd() < 0.05) hdr.timestamp = rnd() < 0.5 ? "not a date" : undefined;
@@ -120,12 +142,18 @@ export function generateSessions(dir: string, count: number, seed: number): Gene
 }
 
 /** Appends random entries after a header. */
-function entries(lines: Line[], rnd: () => number, pick: <T>(items: readonly T[]) => T, base: number): void {
+function entries(
+  lines: Line[],
+  rnd: () => number,
+  pick: <T>(items: readonly T[]) => T,
+  base: number,
+): void {
   const n = Math.floor(rnd() * 25);
   const ids: string[] = [];
   for (let k = 0; k < n; k++) {
     const id = `e${k}`;
-    const parentId = ids.length === 0 ? null : rnd() < 0.8 ? (ids[ids.length - 1] ?? null) : pick(ids);
+    const parentId =
+      ids.length === 0 ? null : rnd() < 0.8 ? (ids[ids.length - 1] ?? null) : pick(ids);
     const time = base + (k + 1) * 60_000;
     const timestamp = rnd() < 0.03 ? "bad time" : new Date(time).toISOString();
     const entry: Record<string, unknown> = { id, parentId, timestamp };
@@ -153,10 +181,21 @@ function entries(lines: Line[], rnd: () => number, pick: <T>(items: readonly T[]
       if (rnd() < 0.05) delete message.content;
       Object.assign(entry, { type: "message", message });
     } else if (kind < 0.7) {
-      const message = { role: "toolResult", toolCallId: "t", toolName: "bash", content: [{ type: "text", text: "out" }], isError: false, timestamp: time + 1e9 };
+      const message = {
+        role: "toolResult",
+        toolCallId: "t",
+        toolName: "bash",
+        content: [{ type: "text", text: "out" }],
+        isError: false,
+        timestamp: time + 1e9,
+      };
       Object.assign(entry, { type: "message", message });
     } else if (kind < 0.8) {
-      Object.assign(entry, { type: "session_info" }, rnd() < 0.8 ? { name: pick(["  Named  ", "   ", "", "Other name"]) } : {});
+      Object.assign(
+        entry,
+        { type: "session_info" },
+        rnd() < 0.8 ? { name: pick(["  Named  ", "   ", "", "Other name"]) } : {},
+      );
     } else if (kind < 0.85) {
       Object.assign(entry, { type: "label", targetId: ids[0] ?? id, label: "L" });
     } else if (kind < 0.9) {
@@ -210,8 +249,17 @@ type RefProgress = (loaded: number, total: number, partial?: readonly SessionInf
 /** The part of the reference's session module these tests call (black box). */
 export interface ReferenceDiscovery {
   SessionManager: {
-    list(cwd: string, sessionDir?: string, onProgress?: RefProgress, signal?: AbortSignal): Promise<SessionInfo[]>;
-    listAll(sessionDirOrProgress?: string | RefProgress, onProgress?: RefProgress, signal?: AbortSignal): Promise<SessionInfo[]>;
+    list(
+      cwd: string,
+      sessionDir?: string,
+      onProgress?: RefProgress,
+      signal?: AbortSignal,
+    ): Promise<SessionInfo[]>;
+    listAll(
+      sessionDirOrProgress?: string | RefProgress,
+      onProgress?: RefProgress,
+      signal?: AbortSignal,
+    ): Promise<SessionInfo[]>;
     findById(cwd: string, id: string, sessionDir?: string): string | undefined;
     continueRecent(cwd: string, sessionDir?: string): { getSessionFile(): string | undefined };
   };

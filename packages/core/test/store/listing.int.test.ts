@@ -3,7 +3,17 @@
  * per-file cache, progress, abort, missing directories, vanishing files, and no writes (W13).
  */
 import { createHash } from "node:crypto";
-import { appendFileSync, existsSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listAllSessions, listSessions, listSessionsInDir } from "../../src/store/listing.js";
@@ -40,10 +50,33 @@ describe("SessionInfo of one file", () => {
       header("abc", "/w/p", { parentSession: "/w/parent.jsonl" }),
       { type: "session_info", id: "i1", name: "  Old  " },
       messageEntry("u1", { role: "user", content: "   " }, "2024-03-02T00:00:00.000Z"),
-      messageEntry("a1", { role: "assistant", content: [{ type: "thinking", thinking: "t" }, { type: "text", text: "A" }, { type: "toolCall", id: "t", name: "n", arguments: {} }, { type: "text", text: "B" }], timestamp: Date.parse("2024-03-05T00:00:00.000Z") }),
-      messageEntry("r1", { role: "toolResult", content: "tool output", timestamp: Date.parse("2030-01-01T00:00:00.000Z") }),
+      messageEntry("a1", {
+        role: "assistant",
+        content: [
+          { type: "thinking", thinking: "t" },
+          { type: "text", text: "A" },
+          { type: "toolCall", id: "t", name: "n", arguments: {} },
+          { type: "text", text: "B" },
+        ],
+        timestamp: Date.parse("2024-03-05T00:00:00.000Z"),
+      }),
+      messageEntry("r1", {
+        role: "toolResult",
+        content: "tool output",
+        timestamp: Date.parse("2030-01-01T00:00:00.000Z"),
+      }),
       "not json",
-      messageEntry("u2", { role: "user", content: [{ type: "image", data: "", mimeType: "image/png" }, { type: "text", text: "look" }] }, "2024-03-04T00:00:00.000Z"),
+      messageEntry(
+        "u2",
+        {
+          role: "user",
+          content: [
+            { type: "image", data: "", mimeType: "image/png" },
+            { type: "text", text: "look" },
+          ],
+        },
+        "2024-03-04T00:00:00.000Z",
+      ),
       { type: "session_info", id: "i2", name: " New name " },
       messageEntry("u3", { role: "user" }, "2029-01-01T00:00:00.000Z"),
     ]);
@@ -67,9 +100,19 @@ describe("SessionInfo of one file", () => {
 
   it("falls back to the header time, then the file mtime; an empty name clears it", () => {
     const dir = fresh();
-    const a = writeLines(dir, "a.jsonl", [header("a", "/w"), { type: "session_info", name: "x" }, { type: "session_info", name: "  " }]);
-    const b = writeLines(dir, "b.jsonl", [{ type: "session", id: "b", timestamp: "bad" }], { mtime: 1_600_000_000 });
-    expect(buildSessionInfo(a)).toMatchObject({ name: undefined, firstMessage: "(no messages)", messageCount: 0 });
+    const a = writeLines(dir, "a.jsonl", [
+      header("a", "/w"),
+      { type: "session_info", name: "x" },
+      { type: "session_info", name: "  " },
+    ]);
+    const b = writeLines(dir, "b.jsonl", [{ type: "session", id: "b", timestamp: "bad" }], {
+      mtime: 1_600_000_000,
+    });
+    expect(buildSessionInfo(a)).toMatchObject({
+      name: undefined,
+      firstMessage: "(no messages)",
+      messageCount: 0,
+    });
     expect(buildSessionInfo(a)?.modified.toISOString()).toBe("2024-03-01T10:00:00.000Z");
     const infoB = buildSessionInfo(b);
     expect(infoB?.cwd).toBe("");
@@ -95,7 +138,9 @@ describe("SessionInfo of one file", () => {
 
   it("messageText: strings as they are, text blocks joined with one space", () => {
     expect(messageText("a b")).toBe("a b");
-    expect(messageText([{ type: "text", text: "a" }, { type: "image" }, { type: "text", text: "b" }])).toBe("a b");
+    expect(
+      messageText([{ type: "text", text: "a" }, { type: "image" }, { type: "text", text: "b" }]),
+    ).toBe("a b");
     expect(messageText([{ type: "text" }, { type: "text", text: "b" }])).toBe(" b");
     expect(messageText(undefined)).toBe("");
     expect(messageText(null)).toBe("");
@@ -109,7 +154,12 @@ describe("streaming", () => {
     const lines = [header("big", "/w")];
     // Odd-sized lines full of 2-, 3- and 4-byte characters, so chunk edges split characters.
     for (let k = 0; k < 3000; k++) {
-      lines.push(messageEntry(`m${k}`, { role: k % 2 ? "assistant" : "user", content: `${k} ${"é日😀".repeat(k % 97)}` }));
+      lines.push(
+        messageEntry(`m${k}`, {
+          role: k % 2 ? "assistant" : "user",
+          content: `${k} ${"é日😀".repeat(k % 97)}`,
+        }),
+      );
     }
     // One line of 2.5 MiB: longer than two chunks.
     lines.push(messageEntry("long", { role: "user", content: "ü".repeat(1_300_000) }));
@@ -147,9 +197,15 @@ describe("cache", () => {
     expect(plainInfos(warm)).toEqual(plainInfos(cold));
 
     // Appended: size and mtime change.
-    const grown = writeLines(dir, "grown.jsonl", [header("g", "/w"), messageEntry("m", { role: "user", content: "one" })]);
+    const grown = writeLines(dir, "grown.jsonl", [
+      header("g", "/w"),
+      messageEntry("m", { role: "user", content: "one" }),
+    ]);
     await listSessionsInDir(dir, { cache });
-    appendFileSync(grown, `${JSON.stringify(messageEntry("n", { role: "user", content: "two" }))}\n`);
+    appendFileSync(
+      grown,
+      `${JSON.stringify(messageEntry("n", { role: "user", content: "two" }))}\n`,
+    );
     const after = await listSessionsInDir(dir, { cache });
     expect(after.find((i) => i.path === grown)?.messageCount).toBe(2);
 
@@ -184,7 +240,11 @@ describe("cache", () => {
     lru.set("q", stamp, null);
     expect(lru.get("p", stamp)).toBeNull();
     lru.set("r", stamp, null);
-    expect([lru.get("p", stamp), lru.get("q", stamp), lru.get("r", stamp)]).toEqual([null, undefined, null]);
+    expect([lru.get("p", stamp), lru.get("q", stamp), lru.get("r", stamp)]).toEqual([
+      null,
+      undefined,
+      null,
+    ]);
     expect(lru.get("p", { ...stamp, mtimeMs: 1.5 })).toBeUndefined();
     cache.clear();
     expect([cache.size, cache.hits, cache.misses]).toEqual([0, 0, 0]);
@@ -195,7 +255,9 @@ describe("progress, abort and failures", () => {
   it("list: partial on the first, every 10th and the last file, filtered like the result", async () => {
     const dir = fresh();
     for (let i = 0; i < 25; i++) {
-      writeLines(dir, `f${String(i).padStart(2, "0")}.jsonl`, [header(`s${i}`, i % 5 === 0 ? "/other" : "/w")]);
+      writeLines(dir, `f${String(i).padStart(2, "0")}.jsonl`, [
+        header(`s${i}`, i % 5 === 0 ? "/other" : "/w"),
+      ]);
     }
     const { calls, callback } = recordProgress();
     const result = await listSessions(dir, { filterCwd: "/w", onProgress: callback, cache: null });
@@ -215,7 +277,9 @@ describe("progress, abort and failures", () => {
     const pre = new AbortController();
     pre.abort(new Error("pre"));
     const none = recordProgress();
-    await expect(listSessions(dir, { signal: pre.signal, onProgress: none.callback })).rejects.toThrow("pre");
+    await expect(
+      listSessions(dir, { signal: pre.signal, onProgress: none.callback }),
+    ).rejects.toThrow("pre");
     await expect(listSessions(join(dir, "missing"), { signal: pre.signal })).rejects.toThrow("pre");
     await expect(listAllSessions(dir, { signal: pre.signal })).rejects.toThrow("pre");
     expect(none.calls).toEqual([]);
@@ -251,7 +315,9 @@ describe("progress, abort and failures", () => {
     const result = await listSessionsInDir(dir, {
       cache: null,
       onProgress: (loaded, total, partial) => {
-        if (loaded === 1) for (const n of names.slice(0, 30)) if (existsSync(join(dir, n))) unlinkSync(join(dir, n));
+        if (loaded === 1)
+          for (const n of names.slice(0, 30))
+            if (existsSync(join(dir, n))) unlinkSync(join(dir, n));
         callback(loaded, total, partial);
       },
     });

@@ -141,9 +141,9 @@ describe("getAgentDir (SPEC §1.1)", () => {
 
 describe("sessionFileName (SPEC §1.3)", () => {
   it("replaces every : and . of the timestamp with -", () => {
-    expect(sessionFileName("2024-12-03T14:00:00.000Z", "0193a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b")).toBe(
-      "2024-12-03T14-00-00-000Z_0193a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b.jsonl",
-    );
+    expect(
+      sessionFileName("2024-12-03T14:00:00.000Z", "0193a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b"),
+    ).toBe("2024-12-03T14-00-00-000Z_0193a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b.jsonl");
     expect(sessionFileName("2025-01-01T00:00:00.123Z", "a..b")).toBe(
       "2025-01-01T00-00-00-123Z_a..b.jsonl",
     );
@@ -152,7 +152,10 @@ describe("sessionFileName (SPEC §1.3)", () => {
   it("matches the file name the reference gives a written session", async () => {
     const reference = (await import(referenceUrl.href)) as {
       SessionManager: {
-        create(cwd: string, dir: string): {
+        create(
+          cwd: string,
+          dir: string,
+        ): {
           appendMessage(m: unknown): string;
           getSessionFile(): string;
           getHeader(): { timestamp: string; id: string };

@@ -58,7 +58,9 @@ function runSteps(dir: string, run: number, torn: boolean, steps: readonly Step[
     for (const step of steps) {
       const bytes = Buffer.from((dirty ? "\n" : "") + step.line);
       const failAt =
-        step.failAtPermille === null ? undefined : Math.floor((step.failAtPermille * bytes.length) / 1000);
+        step.failAtPermille === null
+          ? undefined
+          : Math.floor((step.failAtPermille * bytes.length) / 1000);
       fs.faults.writeBudget = failAt;
       fs.faults.failTruncate = step.truncateFails;
       let ok = true;
@@ -109,7 +111,10 @@ describe("SessionFileWriter under injected write failures (W1, W2)", () => {
         const { file, model, succeeded } = runSteps(dir, run++, torn, steps);
         expect(file.toString("latin1")).toBe(model.toString("latin1"));
         // The successful lines appear as complete lines, in order (fragments are their own lines).
-        const lines = file.toString("utf8").split("\n").map((l) => `${l}\n`);
+        const lines = file
+          .toString("utf8")
+          .split("\n")
+          .map((l) => `${l}\n`);
         let next = 0;
         for (const l of lines) if (next < succeeded.length && l === succeeded[next]) next++;
         expect(next).toBe(succeeded.length);

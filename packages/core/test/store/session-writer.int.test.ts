@@ -78,7 +78,9 @@ describe("SessionFileWriter.createNew (SPEC §6.2)", () => {
   it("fails with SessionLockedError and writes nothing while another writer holds the lock", () => {
     const path = newPath();
     using(SessionFileWriter.createNew(path, [HEADER]), () => {
-      expect(() => SessionFileWriter.createNew(path, [HEADER, line(1)])).toThrow(SessionLockedError);
+      expect(() => SessionFileWriter.createNew(path, [HEADER, line(1)])).toThrow(
+        SessionLockedError,
+      );
       expect(readFileSync(path, "utf8")).toBe(HEADER);
     });
   });
@@ -291,16 +293,19 @@ describe("SessionFileWriter.rewrite and close", () => {
     const path = newPath();
     writeFileSync(path, HEADER);
     const fs = faultFs();
-    using(SessionFileWriter.attach(path, { size: HEADER.length, endsWithNewline: true }, { fs }), (w) => {
-      fs.faults.failRename = true;
-      expect(() => w.rewrite([HEADER, line(1)])).toThrow("EIO");
-      expect(readFileSync(path, "utf8")).toBe(HEADER);
-      expect(readdirSync(join(path, "..")).filter((n) => n.endsWith(".tmp"))).toEqual([]);
-      fs.faults.failRename = false;
-      writeFileSync(path, HEADER + line(9)); // someone else
-      expect(() => w.rewrite([HEADER])).toThrow(SessionConflictError);
-      expect(readFileSync(path, "utf8")).toBe(HEADER + line(9));
-    });
+    using(
+      SessionFileWriter.attach(path, { size: HEADER.length, endsWithNewline: true }, { fs }),
+      (w) => {
+        fs.faults.failRename = true;
+        expect(() => w.rewrite([HEADER, line(1)])).toThrow("EIO");
+        expect(readFileSync(path, "utf8")).toBe(HEADER);
+        expect(readdirSync(join(path, "..")).filter((n) => n.endsWith(".tmp"))).toEqual([]);
+        fs.faults.failRename = false;
+        writeFileSync(path, HEADER + line(9)); // someone else
+        expect(() => w.rewrite([HEADER])).toThrow(SessionConflictError);
+        expect(readFileSync(path, "utf8")).toBe(HEADER + line(9));
+      },
+    );
   });
 
   it("close is idempotent, releases the lock, and later appends throw", () => {
