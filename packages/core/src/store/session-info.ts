@@ -49,7 +49,7 @@ export function messageText(content: unknown): string {
  * once when the first record is not a valid header, since such a file is dropped anyway.
  */
 class SessionInfoFold implements JsonlVisitor {
-  header: SessionHeader | null = null;
+  private header: SessionHeader | null = null;
   private invalid = false;
   private messageCount = 0;
   private lastActivity = 0;
