@@ -60,6 +60,7 @@ export type { SplitRecords } from "./manager/load-records.js";
 export { splitRecords } from "./manager/load-records.js";
 export type { LoadedText } from "./manager/load-text.js";
 export { InvalidSessionError, loadText } from "./manager/load-text.js";
+export { SessionCatalog } from "./manager/session-catalog.js";
 export { EntryNotFoundError, SessionEditor } from "./manager/session-editor.js";
 export {
   branchOf,

@@ -5,30 +5,17 @@ import { resolveCwd } from "./env/paths.js";
 import { branchedEntries } from "./manager/branched-session.js";
 import { splitRecords } from "./manager/load-records.js";
 import { loadText } from "./manager/load-text.js";
-import { EntryNotFoundError, SessionEditor } from "./manager/session-editor.js";
+import { isDefaultDir, SessionCatalog } from "./manager/session-catalog.js";
+import { EntryNotFoundError } from "./manager/session-editor.js";
 import * as q from "./manager/session-queries.js";
 import type { Projection } from "./projections/define-projection.js";
-import type {
-  FileEntry,
-  NewSessionOptions,
-  SessionEntry,
-  SessionHeader,
-  SessionInfo,
-} from "./schema/types.js";
+import type { FileEntry, NewSessionOptions, SessionEntry, SessionHeader } from "./schema/types.js";
 import { initialState, replayOwned, type SessionState } from "./state/session-state.js";
-import { type DeleteResult, deleteSessionFile } from "./store/delete.js";
-import { findMostRecentSession, findSessionById, readHeader } from "./store/discovery.js";
-import {
-  listAllSessions,
-  listSessions,
-  listSessionsInDir,
-  type SessionListProgress,
-} from "./store/listing.js";
+import { findMostRecentSession, readHeader } from "./store/discovery.js";
 import {
   defaultSessionDirPath,
   ensureDir,
   getDefaultSessionDir,
-  getSessionsRoot,
   sessionFileName,
 } from "./store/paths.js";
 import {
@@ -60,7 +47,7 @@ const notFound = (id: string): EntryNotFoundError => new EntryNotFoundError(id);
  * the reference `SessionManager` (SPEC §4–§9). Internally every change is one immutable
  * `SessionState` replacing the previous one; `getState()` hands out those snapshots.
  */
-export class SessionManager extends SessionEditor {
+export class SessionManager extends SessionCatalog {
   protected state: SessionState;
   protected readonly env: SessionEnv;
   protected readonly projections: readonly Projection<unknown>[];
@@ -138,7 +125,8 @@ export class SessionManager extends SessionEditor {
   ): SessionManager {
     const file = resolve(path);
     const env = options?.env ?? systemEnv;
-    const headerCwd = readHeader(file)?.cwd;
+    // No scan limit: the reference falls back to a full scan for a header over 1 MiB.
+    const headerCwd = readHeader(file, Number.POSITIVE_INFINITY)?.cwd;
     const cwd = cwdOverride ?? (typeof headerCwd === "string" ? headerCwd : process.cwd());
     const sm = new SessionManager(cwd, options ?? {});
     sm.usePersistence(sessionDir ? resolveSessionDir(sessionDir) : dirname(file));
@@ -158,7 +146,7 @@ export class SessionManager extends SessionEditor {
     const sm = new SessionManager(cwd, options ?? {});
     const dir = sessionDir ? resolveSessionDir(sessionDir) : getDefaultSessionDir(sm.cwd);
     sm.usePersistence(dir);
-    const recent = findMostRecentSession(dir, sm.cwd);
+    const recent = findMostRecentSession(dir, sm.cwd, isDefaultDir(dir, sm.cwd));
     if (recent) sm.adoptFile(recent, sm.env);
     else sm.newSession(options);
     return sm;
@@ -185,61 +173,6 @@ export class SessionManager extends SessionEditor {
     sm.sessionFile = file;
     sm.state = replayOwned(JSON.parse(JSON.stringify(header)), entries, sm.projections);
     return sm;
-  }
-
-  /**
-   * The path of the session with exactly this id in the cwd's directory (headers only), or
-   * undefined. Sessions of other working directories are skipped ([Fix] W17).
-   */
-  static findById(cwd: string, id: string, sessionDir?: string): string | undefined {
-    const dir = sessionDir ? resolveSessionDir(sessionDir) : defaultSessionDirPath(resolveCwd(cwd));
-    return findSessionById(dir, id, resolveCwd(cwd));
-  }
-
-  /**
-   * The sessions of `cwd`, newest activity first (SPEC §10.5). Files are only read; unchanged
-   * files are not parsed again (cached by size and mtime). [Fix] W16, W17.
-   */
-  static list(
-    cwd: string,
-    sessionDir?: string,
-    onProgress?: SessionListProgress,
-    signal?: AbortSignal,
-  ): Promise<SessionInfo[]> {
-    const dir = sessionDir ? resolveSessionDir(sessionDir) : defaultSessionDirPath(resolveCwd(cwd));
-    return listSessions(dir, { filterCwd: resolveCwd(cwd), onProgress, signal });
-  }
-
-  /** Every session of every working directory, or of one `sessionDir` (SPEC §10.5). */
-  static listAll(onProgress?: SessionListProgress, signal?: AbortSignal): Promise<SessionInfo[]>;
-  static listAll(
-    sessionDir?: string,
-    onProgress?: SessionListProgress,
-    signal?: AbortSignal,
-  ): Promise<SessionInfo[]>;
-  static listAll(
-    first?: string | SessionListProgress,
-    second?: SessionListProgress | AbortSignal,
-    third?: AbortSignal,
-  ): Promise<SessionInfo[]> {
-    if (typeof first === "string") {
-      return listSessionsInDir(resolveSessionDir(first), {
-        onProgress: second as SessionListProgress | undefined,
-        signal: third,
-      });
-    }
-    return listAllSessions(getSessionsRoot(), {
-      onProgress: first,
-      signal: second as AbortSignal | undefined,
-    });
-  }
-
-  /**
-   * Deletes a session file: to the trash with the `trash` command when it is on the PATH,
-   * else unlinked (SPEC §1.6). Returns how it went.
-   */
-  static deleteSession(path: string): DeleteResult {
-    return deleteSessionFile(resolve(path));
   }
 
   /** Switches to another session file by the load rules of `open`, keeping the current cwd. */
