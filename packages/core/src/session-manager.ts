@@ -99,6 +99,7 @@ export class SessionManager extends SessionCatalog {
     );
     sm.state = replayOwned(loaded.header, loaded.entries, sm.projections);
     sm.loadDiagnostics = loaded.diagnostics;
+    sm.entryLines = loaded.entryLines;
     return sm;
   }
 
@@ -196,6 +197,7 @@ export class SessionManager extends SessionCatalog {
     this.writer = opened.writer;
     this.state = replayOwned(opened.header, opened.entries, this.projections);
     this.loadDiagnostics = opened.diagnostics;
+    this.entryLines = opened.entryLines;
   }
 
   /** Whether the session directory is the default one for the cwd. */
@@ -215,6 +217,7 @@ export class SessionManager extends SessionCatalog {
     const split = splitRecords(withHeader, this.env);
     this.state = replayOwned(split.header, split.entries, this.projections);
     this.loadDiagnostics = split.diagnostics;
+    this.entryLines = undefined;
   }
 
   /** Builds a fresh header (SPEC §4 newSession) after validating a custom id. */
@@ -243,6 +246,7 @@ export class SessionManager extends SessionCatalog {
     this.closeFile();
     this.state = initialState(header, this.projections);
     this.loadDiagnostics = [];
+    this.entryLines = undefined;
     if (this.persist) {
       this.sessionFile = join(this.sessionDir, sessionFileName(header.timestamp, header.id));
     }
@@ -258,7 +262,7 @@ export class SessionManager extends SessionCatalog {
   protected persistEntry(entry: SessionEntry, line: string): void {
     if (!this.persist) return;
     if (this.writer) {
-      this.writer.append(line, { fsync: this.durability === "always" });
+      this.writer.append(`${line}\n`, { fsync: this.durability === "always" });
       return;
     }
     if (!isConversationEntry(entry) || this.sessionFile === undefined) return;
@@ -287,6 +291,7 @@ export class SessionManager extends SessionCatalog {
     this.closeFile();
     this.state = replayOwned(copies.header, copies.entries, this.projections);
     this.loadDiagnostics = [];
+    this.entryLines = undefined;
     if (!this.persist) return undefined;
     const file = join(this.sessionDir, sessionFileName(copies.header.timestamp, copies.header.id));
     this.sessionFile = file;

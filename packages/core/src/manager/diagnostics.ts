@@ -33,26 +33,38 @@ export function formatDiagnostic(d: LoadDiagnostic): string {
 
 /**
  * Structural problems of a log: duplicate ids (W15), parents that do not exist, and parent
- * cycles including self-parents (W14). O(n); computed when asked, not on every load.
+ * cycles including self-parents (W14). `lineOf` gives an entry's file line when the log was
+ * loaded from text. O(n); computed when asked, not on every load.
  */
-export function structuralDiagnostics(log: EntryLog): LoadDiagnostic[] {
+export function structuralDiagnostics(
+  log: EntryLog,
+  lineOf: (position: number) => number | undefined = () => undefined,
+): LoadDiagnostic[] {
   const out: LoadDiagnostic[] = [];
   for (const pos of duplicatePositions(log)) {
     const id = entryAt(log, pos).id;
+    const line = lineOf(pos);
     out.push({
       kind: "duplicate-id",
+      line,
       entryId: id,
-      message: `entry ${pos + 1} reuses id ${id}; the later entry shadows the earlier one`,
+      message: `${line === undefined ? `entry ${pos + 1}` : "this entry"} reuses id ${id}; the later entry shadows the earlier one`,
     });
   }
   const { indexed, parentPos } = parentLinks(log);
   for (const pos of indexed) {
     const { id, parentId } = entryAt(log, pos);
     if (parentId === id) {
-      out.push({ kind: "cycle", entryId: id, message: `entry ${id} is its own parent` });
+      out.push({
+        kind: "cycle",
+        line: lineOf(pos),
+        entryId: id,
+        message: `entry ${id} is its own parent`,
+      });
     } else if (typeof parentId === "string" && parentPos[pos] === -1) {
       out.push({
         kind: "dangling-parent",
+        line: lineOf(pos),
         entryId: id,
         message: `entry ${id} names parent ${parentId}, which does not exist; it is shown as a root`,
       });
@@ -62,6 +74,7 @@ export function structuralDiagnostics(log: EntryLog): LoadDiagnostic[] {
     const members = cycle.map((q) => entryAt(log, q).id);
     out.push({
       kind: "cycle",
+      line: lineOf(cycle[0] as number),
       entryId: members[0],
       message: `parent cycle through ${members.join(" → ")}; walks stop at the repeat`,
     });

@@ -19,6 +19,8 @@ export interface SplitRecords {
   readonly diagnostics: LoadDiagnostic[];
   /** Line number of each record, when known (parallel to `records`). */
   readonly lines?: readonly number[];
+  /** Line number of each entry, when known (parallel to `entries`), for diagnostics. */
+  readonly entryLines?: readonly number[];
 }
 
 /** Diagnostic text for a second `session` record. */
@@ -48,6 +50,7 @@ export function splitRecords(
   }));
   let header: SessionHeader | null = null;
   const entries: SessionEntry[] = [];
+  const entryLines: number[] = [];
   for (let i = 0; i < migratedRecords.length; i++) {
     const r = migratedRecords[i] as Record<string, unknown>;
     const line = lines?.[i];
@@ -64,10 +67,12 @@ export function splitRecords(
       continue;
     }
     entries.push(r as unknown as SessionEntry);
+    if (line !== undefined) entryLines.push(line);
   }
   return {
     header,
     entries,
+    entryLines: lines ? entryLines : undefined,
     records: migration.changed ? migratedRecords : undefined,
     migrated: migration.changed,
     diagnostics,

@@ -61,6 +61,7 @@ export class CurrentLoader implements JsonlVisitor {
   /** Set when the header's version is below 3 (or not a number): migration is needed. */
   legacy = false;
   private readonly entries: SessionEntry[] = [];
+  private readonly entryLines: number[] = [];
   private readonly diagnostics: LoadDiagnostic[] = [];
 
   constructor(private readonly label: string) {}
@@ -84,6 +85,7 @@ export class CurrentLoader implements JsonlVisitor {
       this.diagnostics.push({ kind: "invalid-entry", line, message: missingId(record) });
     } else {
       this.entries.push(record as unknown as SessionEntry);
+      this.entryLines.push(line);
     }
     return !this.legacy;
   }
@@ -96,6 +98,7 @@ export class CurrentLoader implements JsonlVisitor {
     return {
       header: this.header,
       entries: this.entries,
+      entryLines: this.entryLines,
       migrated: false,
       diagnostics: this.diagnostics,
       needsNewline: !empty && !endsWithNewline,

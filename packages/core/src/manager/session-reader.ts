@@ -28,6 +28,8 @@ export abstract class SessionReader {
   protected sessionFile: string | undefined = undefined;
   protected persist = false;
   protected loadDiagnostics: LoadDiagnostic[] = [];
+  /** File line of each loaded entry (by position), when the session came from text. */
+  protected entryLines: readonly number[] | undefined;
 
   /** Whether the session is backed by a file (true even before the file exists). */
   isPersisted(): boolean {
@@ -66,7 +68,10 @@ export abstract class SessionReader {
    * migration notes) plus structural ones (duplicate ids, dangling parents, cycles).
    */
   getLoadDiagnostics(): LoadDiagnostic[] {
-    return [...this.loadDiagnostics, ...structuralDiagnostics(this.state.log)];
+    return [
+      ...this.loadDiagnostics,
+      ...structuralDiagnostics(this.state.log, (pos) => this.entryLines?.[pos]),
+    ];
   }
 
   // --- leaf and tree --------------------------------------------------------------------

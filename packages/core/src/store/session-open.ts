@@ -12,6 +12,8 @@ export interface OpenedSession {
   readonly header: SessionHeader | null;
   readonly entries: SessionEntry[];
   readonly diagnostics: LoadDiagnostic[];
+  /** File line of each entry, for diagnostics. */
+  readonly entryLines?: readonly number[];
   /** The file's writer; undefined when the file does not exist yet (pending). */
   readonly writer: SessionFileWriter | undefined;
 }
@@ -57,6 +59,7 @@ export function openSessionFile(
         header: loaded.header,
         entries: loaded.entries,
         diagnostics: loaded.diagnostics,
+        entryLines: loaded.entryLines,
         writer,
       };
     }

@@ -233,9 +233,24 @@ export class SessionFileWriter {
   private prepareAppend(): number {
     this.assertNotClosed();
     this.takeLock();
-    if (this.fd === undefined) return this.open();
-    this.checkTail(this.fd);
-    return this.fd;
+    try {
+      if (this.fd === undefined) return this.open();
+      this.checkTail(this.fd);
+      return this.fd;
+    } catch (error) {
+      // Someone else wrote the file: this writer's view is stale and it can never append
+      // again, so it must not keep others out either. Give the lock back.
+      if (error instanceof SessionConflictError) this.releaseLock();
+      throw error;
+    }
+  }
+
+  /** Closes the fd and releases the lock, leaving the writer reusable (not closed). */
+  private releaseLock(): void {
+    if (this.fd !== undefined) closeQuietly(this.fsApi, this.fd);
+    this.fd = undefined;
+    this.lock?.release();
+    this.lock = undefined;
   }
 
   /**
