@@ -1,6 +1,6 @@
 /**
- * Minimal repros of src bugs found by the persistence properties (conformance-files,
- * faults, two-writers). Each test states the required behaviour and fails until src is fixed.
+ * Minimal repros of bugs the persistence properties (conformance-files, faults, two-writers)
+ * once found in src, kept as regression tests of the behaviour they require.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
