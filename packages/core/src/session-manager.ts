@@ -288,18 +288,22 @@ export class SessionManager extends SessionCatalog {
       header: SessionHeader;
       entries: SessionEntry[];
     };
+    // Write the new file (when due) before switching: if the write fails, the manager is
+    // still on the old session, as after any failed append.
+    let file: string | undefined;
+    let writer: SessionFileWriter | undefined;
+    if (this.persist) {
+      file = join(this.sessionDir, sessionFileName(copies.header.timestamp, copies.header.id));
+      if (copies.entries.some(isConversationEntry)) {
+        writer = writeNewSession(file, copies.header, copies.entries, this.durability);
+      }
+    }
     this.closeFile();
     this.state = replayOwned(copies.header, copies.entries, this.projections);
     this.loadDiagnostics = [];
     this.entryLines = undefined;
-    if (!this.persist) return undefined;
-    const file = join(this.sessionDir, sessionFileName(copies.header.timestamp, copies.header.id));
-    this.sessionFile = file;
-    if (copies.entries.some(isConversationEntry)) {
-      this.writer = SessionFileWriter.createNew(file, sessionLines(copies.header, copies.entries), {
-        durability: this.durability,
-      });
-    }
+    if (file !== undefined) this.sessionFile = file;
+    this.writer = writer;
     return file;
   }
 

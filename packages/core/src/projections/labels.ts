@@ -30,10 +30,14 @@ export interface LabelIndex {
   readonly count: number;
 }
 
-/** A truthy string label sets; anything falsy (missing, undefined, "", null) clears. */
+/**
+ * A truthy label sets and anything falsy (missing, undefined, "", null) clears (SPEC §7.10,
+ * as the reference's truthiness test). A truthy non-string from a foreign writer is kept as
+ * it is rather than taken for a clear.
+ */
 function changeOf(entry: LabelEntry): LabelChange {
   const raw: unknown = entry.label;
-  const label = typeof raw === "string" && raw !== "" ? raw : undefined;
+  const label = raw ? (raw as string) : undefined;
   return { targetId: entry.targetId, label, timestamp: entry.timestamp };
 }
 

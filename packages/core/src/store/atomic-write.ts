@@ -174,5 +174,11 @@ export function writeFileAtomic(
   } finally {
     if (!committed) unlinkQuietly(fsApi, temp);
   }
-  fsyncDir(fsApi, dirname(path));
+  try {
+    fsyncDir(fsApi, dirname(path));
+  } catch {
+    // The new content is in place and the file data is fsynced; only the directory entry's
+    // durability is uncertain. Failing here would tell the caller "not written" about a file
+    // that exists — a first write would then roll back and every later one hit EEXIST.
+  }
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import { hostname } from "node:os";
 import { FILE_MODE } from "./paths.js";
@@ -11,6 +12,12 @@ export interface LockHolder {
   readonly host: string;
   /** ISO-8601 time the lock was taken (informational; staleness uses the file's mtime). */
   readonly acquiredAt: string;
+  /**
+   * Random tag of this acquisition. Tells our own live lock from a stale one however the
+   * session path was spelled (symlinks, relative paths), and makes every lock's text unique
+   * so a release never removes a lock taken by someone else in the same millisecond.
+   */
+  readonly token?: string;
 }
 
 /** Options of {@link acquireLock}. */
@@ -68,7 +75,7 @@ export function lockPathFor(sessionPath: string): string {
   return sessionPath + LOCK_SUFFIX;
 }
 
-/** Locks this process holds, by lock path: tells our own live lock from a reused pid's. */
+/** Locks this process holds, by token: tells our own live lock from a reused pid's. */
 const heldLocks = new Map<string, FileLock>();
 let exitHookInstalled = false;
 
@@ -77,11 +84,11 @@ function parseHolder(text: string): LockHolder | undefined {
   try {
     const value: unknown = JSON.parse(text);
     if (typeof value !== "object" || value === null) return undefined;
-    const { pid, host, acquiredAt } = value as Record<string, unknown>;
+    const { pid, host, acquiredAt, token } = value as Record<string, unknown>;
     if (typeof pid !== "number" || typeof host !== "string" || typeof acquiredAt !== "string") {
       return undefined;
     }
-    return { pid, host, acquiredAt };
+    return { pid, host, acquiredAt, token: typeof token === "string" ? token : undefined };
   } catch {
     return undefined;
   }
@@ -125,8 +132,9 @@ function inspectLock(lockPath: string, fsApi: StoreFs, staleMs: number): LockFil
   if (!holder) return { text, holder, stale: age > UNPARSEABLE_GRACE_MS };
   const sameHost = holder.host === hostname();
   let stale = age > staleMs;
-  if (sameHost && holder.pid === process.pid) stale ||= heldLocks.get(lockPath) === undefined;
-  else if (sameHost) stale ||= !isProcessAlive(holder.pid);
+  if (sameHost && holder.pid === process.pid) {
+    stale ||= holder.token === undefined || !heldLocks.has(holder.token);
+  } else if (sameHost) stale ||= !isProcessAlive(holder.pid);
   return { text, holder, stale };
 }
 
@@ -181,6 +189,8 @@ class FileLock implements Lock {
     private readonly text: string,
     private readonly fsApi: StoreFs,
     staleMs: number,
+    /** This acquisition's random tag (see {@link LockHolder.token}). */
+    readonly token: string,
   ) {
     // Keep the mtime fresh while this process lives, so an idle session is not judged stale;
     // unref'd so an open session never keeps the process alive.
@@ -202,7 +212,7 @@ class FileLock implements Lock {
     if (!this.held) return;
     this.held = false;
     clearInterval(this.timer);
-    if (heldLocks.get(this.path) === this) heldLocks.delete(this.path);
+    if (heldLocks.get(this.token) === this) heldLocks.delete(this.token);
     removeIfUnchanged(this.path, this.fsApi, this.text);
   }
 }
@@ -237,12 +247,13 @@ export function acquireLock(sessionPath: string, options: LockOptions = {}): Loc
     pid: process.pid,
     host: hostname(),
     acquiredAt: new Date().toISOString(),
+    token: randomBytes(8).toString("hex"),
   };
   const text = `${JSON.stringify(holder)}\n`;
   for (let attempt = 0; attempt < 2; attempt++) {
     if (tryCreate(lockPath, fsApi, text)) {
-      const lock = new FileLock(lockPath, text, fsApi, staleMs);
-      heldLocks.set(lockPath, lock);
+      const lock = new FileLock(lockPath, text, fsApi, staleMs, holder.token as string);
+      heldLocks.set(holder.token as string, lock);
       installExitHook();
       return lock;
     }

@@ -2,9 +2,9 @@
  * Minimal repros of bugs the persistence properties (conformance-files, faults, two-writers)
  * once found in src, kept as regression tests of the behaviour they require.
  */
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { SessionManager } from "@pi-sessions/core";
+import { readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { SessionLockedError, SessionManager } from "@pi-sessions/core";
 import { describe, expect, it } from "vitest";
 import { tempDir, user } from "./helpers.js";
 
@@ -44,9 +44,7 @@ describe("regressions found by the file conformance and fault suites", () => {
   });
 
   it("structural load diagnostics (duplicate id, dangling parent, cycle) give the file line", () => {
-    // LoadDiagnostic.line: "1-based line number in the file, when the session came from text".
-    // Today structuralDiagnostics() sets only entryId, and its message counts entries
-    // ("entry 2 reuses id a") rather than file lines (line 4 here).
+    // LoadDiagnostic.line is the file line for structural problems too (not an entry count).
     const file = join(tempDir(), "s.jsonl");
     const h = {
       type: "session",
@@ -72,5 +70,50 @@ describe("regressions found by the file conformance and fault suites", () => {
       "dangling-parent": 5,
       cycle: 6,
     });
+  });
+
+  it("the lock holds whatever spelling of the path a second manager uses (symlinked dir)", () => {
+    const real = tempDir();
+    const link = join(tempDir(), "link");
+    symlinkSync(real, link);
+    const a = SessionManager.create("/p", real);
+    a.appendMessage(user("a"));
+    const viaLink = join(link, basename(a.getSessionFile() as string));
+    const b = SessionManager.open(viaLink);
+    expect(() => b.appendMessage(user("b"))).toThrow(SessionLockedError);
+    a.appendMessage(user("a2"));
+    a.close();
+    b.close();
+  });
+
+  it("createBranchedSession whose write fails leaves the manager on the old session", () => {
+    const dir = tempDir();
+    const sm = SessionManager.create("/p", dir);
+    const u = sm.appendMessage(user("q"));
+    const file = sm.getSessionFile();
+    const id = sm.getSessionId();
+    // The session directory vanishes, so the branched file cannot be written (modes would
+    // not stop root, who runs CI).
+    rmSync(dir, { recursive: true, force: true });
+    expect(() => sm.createBranchedSession(u)).toThrow();
+    expect(sm.getSessionFile()).toBe(file);
+    expect(sm.getSessionId()).toBe(id);
+    expect(sm.getEntryCount()).toBe(1);
+    sm.close();
+  });
+
+  it("a truthy non-string label from a foreign writer sets the label, it does not clear it", () => {
+    const file = join(tempDir(), "s.jsonl");
+    const ts = "2025-01-01T00:00:00.000Z";
+    const lines = [
+      { type: "session", version: 3, id: "s", timestamp: ts, cwd: "/p" },
+      { type: "custom", customType: "x", id: "a", parentId: null, timestamp: ts },
+      { type: "label", id: "l1", parentId: "a", timestamp: ts, targetId: "a", label: "old" },
+      { type: "label", id: "l2", parentId: "l1", timestamp: ts, targetId: "a", label: 5 },
+    ];
+    writeFileSync(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
+    const sm = SessionManager.open(file);
+    expect(sm.getLabel("a")).toBe(5);
+    sm.close();
   });
 });
