@@ -24,10 +24,8 @@ export interface PathSummary {
   readonly settings: ContextSettings;
   /** Index in `path` of the last compaction, or -1. */
   readonly compactionIndex: number;
-  /** Whether the context entries contain a context_edit (then messages are rebuilt). */
-  readonly hasEdits: boolean;
-  /** The flattened context messages, or undefined when they must be rebuilt. */
-  readonly messages: Vec<AgentMessage> | undefined;
+  /** The flattened context messages, context edits applied. */
+  readonly messages: Vec<AgentMessage>;
 }
 
 /**
@@ -43,36 +41,31 @@ export interface ContextCache {
 
 /** Builds the summary of a whole path in O(path). */
 export function summarizePath(path: SessionEntry[]): PathSummary {
-  const compactionIndex = lastCompactionIndex(path);
-  const contextEntries = contextEntriesOfPath(path);
-  const hasEdits = contextEntries.some((e) => e.type === "context_edit");
   return {
     path: vecOwning(path),
     settings: settingsOfPath(path),
-    compactionIndex,
-    hasEdits,
-    messages: hasEdits
-      ? undefined
-      : vecOwning(flattenMessages(projectContextEntries(contextEntries))),
+    compactionIndex: lastCompactionIndex(path),
+    messages: vecOwning(flattenMessages(projectContextEntries(contextEntriesOfPath(path)))),
   };
 }
 
-/** The summary of `summary.path + entry`, sharing storage with `summary`. */
+/**
+ * The summary of `summary.path + entry`, sharing storage with `summary`. A compaction or a
+ * context edit changes what earlier entries contribute, so the messages are rebuilt from the
+ * path (O(context), once per such entry); any other entry only adds its own messages — it
+ * cannot be the target of an earlier edit, because extension only happens for new ids.
+ */
 export function extendSummary(summary: PathSummary, entry: SessionEntry): PathSummary {
   const path = vecPush(summary.path, entry);
-  if (entry.type === "compaction") return summarizePath(vecToArray(path));
-  const hasEdits = summary.hasEdits || entry.type === "context_edit";
-  let messages: Vec<AgentMessage> | undefined;
-  if (!hasEdits && summary.messages) {
-    const added = sessionEntryToContextMessages(entry);
-    messages = added.length === 0 ? summary.messages : vecPush(summary.messages, ...added);
+  if (entry.type === "compaction" || entry.type === "context_edit") {
+    return summarizePath(vecToArray(path));
   }
+  const added = sessionEntryToContextMessages(entry);
   return {
     path,
     settings: applySetting(summary.settings, entry),
     compactionIndex: summary.compactionIndex,
-    hasEdits,
-    messages,
+    messages: added.length === 0 ? summary.messages : vecPush(summary.messages, ...added),
   };
 }
 
@@ -86,7 +79,6 @@ export function emptySummary(): PathSummary {
     path: emptyVec(),
     settings: INITIAL_SETTINGS,
     compactionIndex: -1,
-    hasEdits: false,
     messages: emptyVec(),
   };
 }
@@ -108,8 +100,7 @@ export const contextProjection = defineProjection<ContextCache>({
   },
 });
 
-/** The flattened messages of a summary, rebuilding them when edits made them stale. */
+/** The flattened context messages of a summary, as a new array. */
 export function summaryMessages(summary: PathSummary): AgentMessage[] {
-  if (summary.messages) return vecToArray(summary.messages);
-  return flattenMessages(projectContextEntries(contextEntriesOfPath(vecToArray(summary.path))));
+  return vecToArray(summary.messages);
 }

@@ -23,14 +23,13 @@ import { MISSING_ID } from "./arbitraries.js";
 
 export const vecItems = <T>(v: Vec<T>): T[] => v.items.slice(0, v.length);
 
-/** What a summary answers: path, settings, compaction index, edits and messages. */
+/** What a summary answers: path, settings, compaction index and messages. */
 export function summaryAnswers(s: PathSummary): unknown {
   return {
     path: vecItems(s.path).map((e) => e.id),
     settings: s.settings,
     compactionIndex: s.compactionIndex,
-    hasEdits: s.hasEdits,
-    messages: s.messages && vecItems(s.messages),
+    messages: vecItems(s.messages),
   };
 }
 
