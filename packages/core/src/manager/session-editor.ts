@@ -1,5 +1,4 @@
 import { generateEntryId } from "../env/ids.js";
-import { summaryMessages } from "../projections/context-cache.js";
 import { sanitizeSessionName } from "../projections/session-name.js";
 import type {
   AgentMessage,
@@ -12,6 +11,7 @@ import type {
 } from "../schema/types.js";
 import { hasSeenId } from "../state/entry-log.js";
 import { foldEntry, withLeaf } from "../state/session-state.js";
+import { vecToArray } from "../state/vec.js";
 import * as build from "./entry-builders.js";
 import * as q from "./session-queries.js";
 import { SessionReader } from "./session-reader.js";
@@ -99,7 +99,8 @@ export abstract class SessionEditor extends SessionReader {
     fromHook?: boolean,
     usage?: Usage,
   ): string {
-    const contextMessages = summaryMessages(q.leafSummary(this.state));
+    // Only the context's system messages matter to the checkpoint; the summary keeps them.
+    const systemMessages = vecToArray(q.leafSummary(this.state).systemMessages);
     return this.appendEntry((b) =>
       build.compactionEntry(b, {
         summary,
@@ -108,7 +109,7 @@ export abstract class SessionEditor extends SessionReader {
         details,
         usage,
         fromHook,
-        systemMessage: systemCheckpoint(contextMessages, new Date(b.timestamp).getTime()),
+        systemMessage: systemCheckpoint(systemMessages, new Date(b.timestamp).getTime()),
       }),
     ).id;
   }

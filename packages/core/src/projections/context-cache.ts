@@ -26,6 +26,12 @@ export interface PathSummary {
   readonly compactionIndex: number;
   /** The flattened context messages, context edits applied. */
   readonly messages: Vec<AgentMessage>;
+  /**
+   * The system messages among `messages`, in order: what a compaction's prompt checkpoint
+   * folds (SPEC §5.4), kept so that `appendCompaction` costs their number, not the context's
+   * (W21).
+   */
+  readonly systemMessages: Vec<AgentMessage>;
 }
 
 /**
@@ -41,12 +47,18 @@ export interface ContextCache {
 
 /** Builds the summary of a whole path in O(path). */
 export function summarizePath(path: SessionEntry[]): PathSummary {
+  const messages = flattenMessages(projectContextEntries(contextEntriesOfPath(path)));
   return {
     path: vecOwning(path),
     settings: settingsOfPath(path),
     compactionIndex: lastCompactionIndex(path),
-    messages: vecOwning(flattenMessages(projectContextEntries(contextEntriesOfPath(path)))),
+    messages: vecOwning(messages),
+    systemMessages: vecOwning(messages.filter(isSystem)),
   };
+}
+
+function isSystem(message: AgentMessage): boolean {
+  return message?.role === "system";
 }
 
 /**
@@ -61,11 +73,14 @@ export function extendSummary(summary: PathSummary, entry: SessionEntry): PathSu
     return summarizePath(vecToArray(path));
   }
   const added = sessionEntryToContextMessages(entry);
+  const system = added.filter(isSystem);
   return {
     path,
     settings: applySetting(summary.settings, entry),
     compactionIndex: summary.compactionIndex,
     messages: added.length === 0 ? summary.messages : vecPush(summary.messages, ...added),
+    systemMessages:
+      system.length === 0 ? summary.systemMessages : vecPush(summary.systemMessages, ...system),
   };
 }
 
@@ -80,6 +95,7 @@ export function emptySummary(): PathSummary {
     settings: INITIAL_SETTINGS,
     compactionIndex: -1,
     messages: emptyVec(),
+    systemMessages: emptyVec(),
   };
 }
 

@@ -30,6 +30,7 @@ export function summaryAnswers(s: PathSummary): unknown {
     settings: s.settings,
     compactionIndex: s.compactionIndex,
     messages: vecItems(s.messages),
+    systemMessages: vecItems(s.systemMessages),
   };
 }
 
