@@ -2,6 +2,7 @@ import type { SessionEnv } from "../env/env.js";
 import { migrateRecords } from "../format/migrate.js";
 import type { SessionEntry, SessionHeader } from "../schema/types.js";
 import type { LoadDiagnostic } from "./diagnostics.js";
+import { LineMap } from "./line-map.js";
 
 /** Records split into the header and the entries the tree is built from. */
 export interface SplitRecords {
@@ -20,7 +21,7 @@ export interface SplitRecords {
   /** Line number of each record, when known (parallel to `records`). */
   readonly lines?: readonly number[];
   /** Line number of each entry, when known (parallel to `entries`), for diagnostics. */
-  readonly entryLines?: readonly number[];
+  readonly entryLines?: LineMap;
 }
 
 /** Diagnostic text for a second `session` record. */
@@ -50,7 +51,7 @@ export function splitRecords(
   }));
   let header: SessionHeader | null = null;
   const entries: SessionEntry[] = [];
-  const entryLines: number[] = [];
+  const entryLines = new LineMap();
   for (let i = 0; i < migratedRecords.length; i++) {
     const r = migratedRecords[i] as Record<string, unknown>;
     const line = lines?.[i];

@@ -6,6 +6,7 @@ import { JsonlScanner, type JsonlVisitor } from "../format/scan.js";
 import { serializeDocumentLines } from "../format/serialize.js";
 import type { SessionEntry, SessionHeader } from "../schema/types.js";
 import type { LoadDiagnostic } from "./diagnostics.js";
+import { LineMap } from "./line-map.js";
 import { EXTRA_HEADER, missingId, type SplitRecords, splitRecords } from "./load-records.js";
 
 /** Thrown when text or a file is not a pi session at all (no valid header first). */
@@ -61,7 +62,7 @@ export class CurrentLoader implements JsonlVisitor {
   /** Set when the header's version is below 3 (or not a number): migration is needed. */
   legacy = false;
   private readonly entries: SessionEntry[] = [];
-  private readonly entryLines: number[] = [];
+  private readonly entryLines = new LineMap();
   private readonly diagnostics: LoadDiagnostic[] = [];
 
   constructor(private readonly label: string) {}

@@ -12,6 +12,7 @@ import type {
 import { extraProjectionState, type SessionState } from "../state/session-state.js";
 import { vecToArray } from "../state/vec.js";
 import { type LoadDiagnostic, structuralDiagnostics } from "./diagnostics.js";
+import type { LineMap } from "./line-map.js";
 import * as q from "./session-queries.js";
 
 /**
@@ -29,7 +30,7 @@ export abstract class SessionReader {
   protected persist = false;
   protected loadDiagnostics: LoadDiagnostic[] = [];
   /** File line of each loaded entry (by position), when the session came from text. */
-  protected entryLines: readonly number[] | undefined;
+  protected entryLines: LineMap | undefined;
 
   /** Whether the session is backed by a file (true even before the file exists). */
   isPersisted(): boolean {
@@ -70,7 +71,7 @@ export abstract class SessionReader {
   getLoadDiagnostics(): LoadDiagnostic[] {
     return [
       ...this.loadDiagnostics,
-      ...structuralDiagnostics(this.state.log, (pos) => this.entryLines?.[pos]),
+      ...structuralDiagnostics(this.state.log, (pos) => this.entryLines?.lineOf(pos)),
     ];
   }
 

@@ -1,5 +1,6 @@
 import type { SessionEnv } from "../env/env.js";
 import type { LoadDiagnostic } from "../manager/diagnostics.js";
+import type { LineMap } from "../manager/line-map.js";
 import { InvalidSessionError } from "../manager/load-text.js";
 import type { SessionEntry, SessionHeader } from "../schema/types.js";
 import { writeFileAtomic } from "./atomic-write.js";
@@ -13,7 +14,7 @@ export interface OpenedSession {
   readonly entries: SessionEntry[];
   readonly diagnostics: LoadDiagnostic[];
   /** File line of each entry, for diagnostics. */
-  readonly entryLines?: readonly number[];
+  readonly entryLines?: LineMap;
   /** The file's writer; undefined when the file does not exist yet (pending). */
   readonly writer: SessionFileWriter | undefined;
 }
