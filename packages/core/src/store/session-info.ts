@@ -151,6 +151,14 @@ let syncBuffer: Buffer | undefined;
  * or on any error.
  */
 export function buildSessionInfo(path: string): SessionInfo | null {
+  return readSessionInfoSync(path)?.info ?? null;
+}
+
+/**
+ * {@link buildSessionInfo} with the stat it was built from (for the listing cache). `null`
+ * when the file cannot be opened or read.
+ */
+export function readSessionInfoSync(path: string): SessionInfoRead | null {
   let fd: number;
   try {
     fd = openSync(path, "r");
@@ -159,16 +167,16 @@ export function buildSessionInfo(path: string): SessionInfo | null {
   }
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile()) return null;
+    if (!stats.isFile()) return { info: null, stats };
     syncBuffer ??= Buffer.allocUnsafe(CHUNK_BYTES);
     const reader = new InfoReader();
     for (let position = 0; position < stats.size; ) {
       const n = readSync(fd, syncBuffer, 0, Math.min(CHUNK_BYTES, stats.size - position), position);
       if (n === 0) break;
       position += n;
-      if (!reader.push(syncBuffer.subarray(0, n))) return null;
+      if (!reader.push(syncBuffer.subarray(0, n))) return { info: null, stats };
     }
-    return reader.finish(path, stats.mtime);
+    return { info: reader.finish(path, stats.mtime), stats };
   } catch {
     return null;
   } finally {
