@@ -235,6 +235,7 @@ export {
 } from "./store/discovery.js";
 export type { ListingOptions, ListSessionsOptions, SessionListProgress } from "./store/listing.js";
 export { listAllSessions, listSessions, listSessionsInDir } from "./store/listing.js";
+export { SessionInfoCache } from "./store/listing-cache.js";
 export { loadEntriesFromFile } from "./store/load-entries.js";
 export type { Lock, LockOptions } from "./store/lock.js";
 export { acquireLock, SessionLockedError } from "./store/lock.js";
@@ -248,6 +249,7 @@ export {
 } from "./store/paths.js";
 export type { SessionFileRead } from "./store/read-session.js";
 export { readSessionFile } from "./store/read-session.js";
+export { buildSessionInfo } from "./store/session-info.js";
 export type { Durability, SessionWriterOptions } from "./store/session-writer.js";
 export {
   SessionConflictError,
