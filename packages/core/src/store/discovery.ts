@@ -12,6 +12,7 @@ import { isValidHeader } from "../format/header.js";
 import type { JsonRecord } from "../format/parse.js";
 import { JsonlScanner } from "../format/scan.js";
 import type { SessionHeader } from "../schema/types.js";
+import { samePath } from "./session-files.js";
 
 /** How far {@link readHeader} looks for the first record by default: 1 MiB, as R1.6 does. */
 export const HEADER_SCAN_LIMIT = 1024 * 1024;
@@ -81,11 +82,6 @@ export function readHeader(path: string, limit: number = HEADER_SCAN_LIMIT): Ses
 export function cwdMatches(headerCwd: unknown, cwd: string, emptyMatches = true): boolean {
   if (typeof headerCwd !== "string" || headerCwd === "") return emptyMatches;
   return samePath(resolveCwd(headerCwd), resolveCwd(cwd));
-}
-
-/** Equality of two resolved paths as the platform sees them (Windows ignores case). */
-function samePath(a: string, b: string): boolean {
-  return process.platform === "win32" ? a.toLowerCase() === b.toLowerCase() : a === b;
 }
 
 /** The `*.jsonl` names of a directory, in directory-listing order. Throws if unreadable. */

@@ -1,8 +1,9 @@
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import type { SessionEnv } from "../env/env.js";
 import { JsonlScanner } from "../format/scan.js";
 import { CurrentLoader, type LoadedText, loadText } from "../manager/load-text.js";
+import { readChunks } from "./read-chunks.js";
 
 /** What is on disk at a session path (SPEC §6.5 steps 1–3). */
 export type SessionFileRead =
@@ -43,14 +44,10 @@ export function readSessionFile(path: string, env: SessionEnv, label = path): Se
     const scanner = new JsonlScanner(loader);
     const decoder = new StringDecoder("utf8");
     const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size));
-    let read = 0;
-    let going = true;
-    while (going) {
-      const n = readSync(fd, buffer, 0, buffer.length, read);
-      if (n === 0) break;
-      read += n;
-      going = scanner.push(decoder.write(buffer.subarray(0, n)));
-    }
+    const { bytes: read, stopped } = readChunks(fd, buffer, (chunk) =>
+      scanner.push(decoder.write(chunk)),
+    );
+    let going = !stopped;
     if (going) {
       going = scanner.push(decoder.end()) && scanner.end();
       if (going)

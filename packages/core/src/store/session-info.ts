@@ -4,13 +4,14 @@
  * hundreds of MB costs one chunk of memory plus the texts the info keeps. Only reads (W13).
  */
 
-import { closeSync, fstatSync, openSync, readSync, type Stats } from "node:fs";
+import { closeSync, fstatSync, openSync, type Stats } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
 import { isValidHeader } from "../format/header.js";
 import type { JsonRecord } from "../format/parse.js";
 import { JsonlScanner, type JsonlVisitor } from "../format/scan.js";
 import type { SessionHeader, SessionInfo } from "../schema/types.js";
+import { readChunks } from "./read-chunks.js";
 
 /** `firstMessage` of a session without any user text (SPEC §10.5). */
 export const NO_MESSAGES = "(no messages)";
@@ -170,12 +171,8 @@ export function readSessionInfoSync(path: string): SessionInfoRead | null {
     if (!stats.isFile()) return { info: null, stats };
     syncBuffer ??= Buffer.allocUnsafe(CHUNK_BYTES);
     const reader = new InfoReader();
-    for (let position = 0; position < stats.size; ) {
-      const n = readSync(fd, syncBuffer, 0, Math.min(CHUNK_BYTES, stats.size - position), position);
-      if (n === 0) break;
-      position += n;
-      if (!reader.push(syncBuffer.subarray(0, n))) return { info: null, stats };
-    }
+    const { stopped } = readChunks(fd, syncBuffer, (chunk) => reader.push(chunk), stats.size);
+    if (stopped) return { info: null, stats };
     return { info: reader.finish(path, stats.mtime), stats };
   } catch {
     return null;

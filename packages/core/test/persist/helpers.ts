@@ -1,20 +1,7 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach } from "vitest";
+import { readdirSync, readFileSync } from "node:fs";
 
-const made: string[] = [];
-
-/** A fresh temp directory, removed after the test. */
-export function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "pi-sessions-"));
-  made.push(dir);
-  return dir;
-}
-
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+// One temp-dir helper for all file tests: removed after each test.
+export { tempDir } from "../store/helpers.js";
 
 /** The `.jsonl` files of a directory, sorted. */
 export function jsonlFiles(dir: string): string[] {
@@ -31,24 +18,5 @@ export function fileRecords(path: string): Record<string, unknown>[] {
     .map((l) => JSON.parse(l));
 }
 
-/** A user message. */
-export const user = (text: string) => ({ role: "user" as const, content: text, timestamp: 1 });
-
-/** An assistant message. */
-export const assistant = (text: string) => ({
-  role: "assistant" as const,
-  content: [{ type: "text" as const, text }],
-  api: "anthropic-messages",
-  provider: "anthropic",
-  model: "claude-x",
-  usage: {
-    input: 1,
-    output: 1,
-    cacheRead: 0,
-    cacheWrite: 0,
-    totalTokens: 2,
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-  },
-  stopReason: "stop",
-  timestamp: 2,
-});
+// The message fixtures the in-memory tests use.
+export { assistant, user } from "../manager/fixtures.js";
