@@ -1,1 +1,6 @@
-export {};
+export type {
+  EntryRenderer,
+  MessageRenderer,
+  RenderContext,
+  RenderFormat,
+} from "./render/types.js";
