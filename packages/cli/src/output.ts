@@ -1,0 +1,85 @@
+/**
+ * Shared output helpers: colours that switch on only for a terminal, JSON for scripts, and the
+ * small formatters (sizes, dates, columns) every human-readable listing uses.
+ */
+
+import pc from "picocolors";
+import type { CliIo, OutputStream } from "./io.js";
+
+/** Colour functions (picocolors' formatter set); identity functions when colours are off. */
+export type Colors = ReturnType<typeof pc.createColors>;
+
+/**
+ * Whether colours go to `stream`: only to a TTY, never when `NO_COLOR` is set (no-color.org);
+ * `FORCE_COLOR` (non-empty, not "0") forces them on, for screenshots and demos.
+ */
+export function colorEnabled(stream: OutputStream, env: NodeJS.ProcessEnv): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined && force !== "" && force !== "0") return true;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
+  return stream.isTTY === true;
+}
+
+/** Colour functions for stdout: real escapes on a terminal, identity functions otherwise. */
+export function colorsFor(io: CliIo): Colors {
+  return pc.createColors(colorEnabled(io.stdout, io.env));
+}
+
+/** Writes one line (a newline is added) to a stream. */
+export function writeLine(stream: OutputStream, line = ""): void {
+  stream.write(`${line}\n`);
+}
+
+/**
+ * Writes a value as pretty JSON on stdout. `Date`s become ISO strings through `toJSON`; `Map`s
+ * and `Set`s have no JSON form, so commands convert them before calling this.
+ */
+export function writeJson(io: CliIo, value: unknown): void {
+  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** A byte count for people: `512 B`, `3.4 KB`, `1.2 MB` (powers of 1024). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ["KB", "MB", "GB", "TB"];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value >= 10 ? value.toFixed(0) : value.toFixed(1)} ${units[unit]}`;
+}
+
+/**
+ * A date as `YYYY-MM-DD HH:MM` in UTC. UTC rather than local time so outputs (and the README
+ * examples captured from them) read the same on every machine.
+ */
+export function formatDate(date: Date): string {
+  if (Number.isNaN(date.getTime())) return "(unknown)";
+  return date.toISOString().slice(0, 16).replace("T", " ");
+}
+
+/** A count with thousands separators, e.g. `12,345`, independent of the machine's locale. */
+export function formatCount(n: number): string {
+  return Math.round(n)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
+/**
+ * Cuts text to `max` characters on one line: newlines and runs of whitespace become one space,
+ * and an ellipsis marks the cut.
+ */
+export function truncate(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (flat.length <= max) return flat;
+  return max <= 1 ? flat.slice(0, max) : `${flat.slice(0, max - 1)}…`;
+}
+
+/** Pads (or keeps) `text` to `width` visible characters; `right` aligns numbers. */
+export function pad(text: string, width: number, right = false): string {
+  if (text.length >= width) return text;
+  const fill = " ".repeat(width - text.length);
+  return right ? fill + text : text + fill;
+}

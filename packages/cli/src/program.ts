@@ -1,0 +1,64 @@
+/**
+ * The `pi-sessions` program: one commander command per module in `src/commands/`, each
+ * registered by its `register(program, runtime)`. {@link runCli} parses, runs and turns every
+ * failure into a one-line reason on stderr and an exit code (never a stack trace).
+ */
+
+import { Command, CommanderError } from "commander";
+import { registerCheck } from "./commands/check.js";
+import { registerContext } from "./commands/context.js";
+import { registerLs } from "./commands/ls.js";
+import { registerMigrate } from "./commands/migrate.js";
+import { registerTree } from "./commands/tree.js";
+import { CliError, ExitCode, oneLine } from "./errors.js";
+import type { CliIo } from "./io.js";
+import { CliRuntime } from "./runtime.js";
+
+/** The program's version, printed by `--version`. */
+export const VERSION = "0.1.0";
+
+/** Builds the program with every command registered; `runtime` collects the exit code. */
+export function createProgram(runtime: CliRuntime): Command {
+  const program = new Command("pi-sessions")
+    .description("Inspect, check, repair and account for pi coding-agent session folders")
+    .version(VERSION)
+    .showHelpAfterError("(run with --help for usage)")
+    .configureOutput({
+      writeOut: (text) => runtime.io.stdout.write(text),
+      writeErr: (text) => runtime.io.stderr.write(text),
+    })
+    .exitOverride();
+  registerLs(program, runtime);
+  registerTree(program, runtime);
+  registerContext(program, runtime);
+  registerCheck(program, runtime);
+  registerMigrate(program, runtime);
+  // registerUsage(program, runtime); // helper F: `usage` (src/commands/usage.ts)
+  // registerExport(program, runtime); // helper F: `export` (src/commands/export.ts)
+  return program;
+}
+
+/**
+ * Runs the CLI on `argv` (without node and the script path) and resolves the exit code:
+ * 0 fine, 1 problems found or nothing matched, 2 bad arguments or unreadable input.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const runtime = new CliRuntime(io);
+  const program = createProgram(runtime);
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return runtime.exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version end with code 0; commander already printed its own one-line reason.
+      return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    }
+    if (error instanceof CliError) {
+      io.stderr.write(`pi-sessions: ${oneLine(error)}\n`);
+      return Math.max(runtime.exitCode, error.exitCode);
+    }
+    // Anything else is unreadable input we did not foresee: say what, don't dump a stack.
+    io.stderr.write(`pi-sessions: ${oneLine(error)}\n`);
+    return ExitCode.usage;
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * Runs the REAL `pi-sessions` entry point as a child process, the way a user's shell does:
+ * `node --conditions=@pi-sessions/source --import tsx src/main.ts …` by default (no build
+ * needed), or the built `bin/pi-sessions.mjs` when `PI_SESSIONS_CLI_DIST=1` (the `test:dist`
+ * script). Nothing is mocked: arguments, environment, exit code and both streams are real.
+ */
+
+import { spawn } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The package directory (packages/cli). */
+export const CLI_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** What one run produced. */
+export interface BinResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Options of {@link runBin}. */
+export interface RunBinOptions {
+  /** Extra environment (merged over a clean copy of the test's own). */
+  env?: NodeJS.ProcessEnv;
+  /** Working directory of the child; defaults to the package directory. */
+  cwd?: string;
+  /** Text written to the child's stdin (closed right after). */
+  input?: string;
+}
+
+/** The command line that starts the CLI: the built bin, or the TS sources through tsx. */
+export function binCommand(): string[] {
+  if (process.env.PI_SESSIONS_CLI_DIST === "1") return [join(CLI_DIR, "bin", "pi-sessions.mjs")];
+  return ["--conditions=@pi-sessions/source", "--import", "tsx", join(CLI_DIR, "src", "main.ts")];
+}
+
+/**
+ * Runs `pi-sessions <args>` and resolves its exit code and output. Colour variables are
+ * cleared so output is plain unless a test sets them; `HOME` stays the caller's unless given,
+ * so tests that rely on the default directory must set `PI_CODING_AGENT_DIR` or `HOME`.
+ */
+export function runBin(args: readonly string[], options: RunBinOptions = {}): Promise<BinResult> {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "", FORCE_COLOR: "" };
+  delete env.PI_CODING_AGENT_DIR;
+  Object.assign(env, options.env);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...binCommand(), ...args], {
+      cwd: options.cwd ?? CLI_DIR,
+      env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? "");
+  });
+}
