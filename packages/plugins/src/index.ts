@@ -4,3 +4,36 @@ export type {
   RenderContext,
   RenderFormat,
 } from "./render/types.js";
+export type {
+  UsageTotalsResult,
+  UsageTotalsSession,
+} from "./usage/compute-usage.js";
+export { computeUsageTotals, UsageLeafNotFoundError } from "./usage/compute-usage.js";
+export type {
+  SessionsUsageTotals,
+  SessionUsageInput,
+  SessionUsageTotals,
+} from "./usage/sessions-usage.js";
+export { computeSessionsUsageTotals } from "./usage/sessions-usage.js";
+export type { UsageTotalsState } from "./usage/usage-projection.js";
+export {
+  branchUsageTotals,
+  treeUsageTotals,
+  USAGE_TOTALS_PROJECTION_NAME,
+  usageTotals,
+} from "./usage/usage-projection.js";
+export type { UsageRecord, UsageRecordSource } from "./usage/usage-records.js";
+export { UNATTRIBUTED_USAGE_KEY, usageRecordOf } from "./usage/usage-records.js";
+export type {
+  NormalizedUsage,
+  UsageCostTotals,
+  UsageSums,
+  UsageTotals,
+} from "./usage/usage-sums.js";
+export {
+  addToSums,
+  addToTotals,
+  emptyUsageSums,
+  emptyUsageTotals,
+  normalizeUsage,
+} from "./usage/usage-sums.js";

@@ -1,0 +1,90 @@
+/**
+ * One-shot usage totals of a session (issue 4 part 5): the whole tree and one branch.
+ */
+import { type FileEntry, replayProjection, type SessionEntry } from "@pi-sessions/core";
+import {
+  branchUsageTotals,
+  USAGE_TOTALS_PROJECTION_NAME,
+  type UsageTotalsState,
+  usageTotals,
+} from "./usage-projection.js";
+import type { UsageTotals } from "./usage-sums.js";
+
+/** Totals of a whole session file and of one branch of it. */
+export interface UsageTotalsResult {
+  /** Every usage record of the file, all branches. */
+  readonly tree: UsageTotals;
+  /** The records on the path root → {@link UsageTotalsResult.leafId}. */
+  readonly branch: UsageTotals;
+  /** The leaf the branch totals were taken at (`null`: empty session, zero branch totals). */
+  readonly leafId: string | null;
+}
+
+/** The read side of a session manager that {@link computeUsageTotals} needs. */
+export interface UsageTotalsSession {
+  getEntries(): SessionEntry[];
+  getLeafId(): string | null;
+  /** When the manager was built with the `usageTotals` projection, its state is reused. */
+  getProjectionState?<S = unknown>(name: string): S | undefined;
+}
+
+/** Thrown when the requested leaf id is not an entry of the session. */
+export class UsageLeafNotFoundError extends Error {
+  constructor(readonly leafId: string) {
+    super(`Entry ${leafId} not found`);
+    this.name = "UsageLeafNotFoundError";
+  }
+}
+
+function isSession(source: unknown): source is UsageTotalsSession {
+  return (
+    typeof source === "object" &&
+    source !== null &&
+    !Array.isArray(source) &&
+    typeof (source as UsageTotalsSession).getEntries === "function"
+  );
+}
+
+/** Entries without the header record (a `loadEntriesFromFile` result may start with it). */
+function entriesOnly(records: readonly FileEntry[]): SessionEntry[] {
+  return records.filter(
+    (r): r is SessionEntry => (r as { type?: unknown } | null)?.type !== "session",
+  );
+}
+
+function lastId(entries: readonly SessionEntry[]): string | null {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const id: unknown = (entries[i] as { id?: unknown } | null)?.id;
+    if (typeof id === "string") return id;
+  }
+  return null;
+}
+
+/**
+ * Usage totals of a session, `{ tree, branch }`.
+ *
+ * `source` is either the session's records (file order; a leading header record is skipped)
+ * or a session manager. The branch is the path root → `leafId`; by default the leaf is the
+ * manager's leaf, or for records the last entry (where a freshly loaded session's leaf is).
+ * `null` gives zero branch totals. Throws {@link UsageLeafNotFoundError} for an id that is
+ * not in the session. See `usageRecordOf` for what counts and how records are keyed.
+ */
+export function computeUsageTotals(
+  source: readonly FileEntry[] | UsageTotalsSession,
+  leafId?: string | null,
+): UsageTotalsResult {
+  let state: UsageTotalsState | undefined;
+  let leaf: string | null;
+  if (isSession(source)) {
+    leaf = leafId === undefined ? source.getLeafId() : leafId;
+    const installed = source.getProjectionState?.<UsageTotalsState>(USAGE_TOTALS_PROJECTION_NAME);
+    state = installed ?? replayProjection(usageTotals, source.getEntries());
+  } else {
+    const entries = entriesOnly(source);
+    leaf = leafId === undefined ? lastId(entries) : leafId;
+    state = replayProjection(usageTotals, entries);
+  }
+  const branch = branchUsageTotals(state, leaf);
+  if (branch === undefined) throw new UsageLeafNotFoundError(leaf as string);
+  return { tree: state.tree, branch, leafId: leaf };
+}

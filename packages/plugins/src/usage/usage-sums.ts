@@ -1,0 +1,145 @@
+/**
+ * Token and cost sums (issue 4 part 5). Every value here is a fresh immutable object: adding a
+ * record returns new sums and never touches the old ones, so projection snapshots can share them.
+ */
+
+/** Summed `Usage.cost` fields (pi's cost object, SPEC §3.5). */
+export interface UsageCostTotals {
+  readonly input: number;
+  readonly output: number;
+  readonly cacheRead: number;
+  readonly cacheWrite: number;
+  readonly total: number;
+  /**
+   * True when at least one record was summed and every summed record said its `total` came
+   * from the provider (the reference's `combineUsage` rule: a sum is provider-reported only
+   * when every part is).
+   */
+  readonly totalFromProvider: boolean;
+}
+
+/** Summed `Usage` token fields and cost, plus how many usage records were added. */
+export interface UsageSums {
+  readonly input: number;
+  readonly output: number;
+  readonly cacheRead: number;
+  readonly cacheWrite: number;
+  /** Part of `cacheWrite` written with 1-hour retention (0 when never reported). */
+  readonly cacheWrite1h: number;
+  /** Reasoning tokens, already inside `output` (0 when never reported). */
+  readonly reasoning: number;
+  readonly totalTokens: number;
+  readonly cost: UsageCostTotals;
+  /** Number of usage records summed. */
+  readonly records: number;
+}
+
+/** Sums with a per-model breakdown keyed `provider/model` (see {@link usageRecordOf}). */
+export interface UsageTotals extends UsageSums {
+  /** Per `provider/model` key; keys appear in the order their first record was added. */
+  readonly byModel: Readonly<Record<string, UsageSums>>;
+}
+
+/** One usage record normalised to numbers (garbage counts as 0), without the record count. */
+export type NormalizedUsage = Omit<UsageSums, "records">;
+
+const ZERO_COST: UsageCostTotals = Object.freeze({
+  input: 0,
+  output: 0,
+  cacheRead: 0,
+  cacheWrite: 0,
+  total: 0,
+  totalFromProvider: false,
+});
+
+const ZERO_SUMS: UsageSums = Object.freeze({
+  input: 0,
+  output: 0,
+  cacheRead: 0,
+  cacheWrite: 0,
+  cacheWrite1h: 0,
+  reasoning: 0,
+  totalTokens: 0,
+  cost: ZERO_COST,
+  records: 0,
+});
+
+const ZERO_TOTALS: UsageTotals = Object.freeze({ ...ZERO_SUMS, byModel: Object.freeze({}) });
+
+/** Sums of nothing. */
+export function emptyUsageSums(): UsageSums {
+  return ZERO_SUMS;
+}
+
+/** Totals of nothing (no records, empty `byModel`). */
+export function emptyUsageTotals(): UsageTotals {
+  return ZERO_TOTALS;
+}
+
+/** A finite number, else 0: missing fields, strings, NaN and ±Infinity never poison a sum. */
+function num(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) ? value : 0;
+}
+
+function read(obj: unknown, key: string): unknown {
+  return typeof obj === "object" && obj !== null
+    ? (obj as Record<string, unknown>)[key]
+    : undefined;
+}
+
+/**
+ * A raw `Usage` value as numbers. The session layer never validates usage (SPEC §3.5), so any
+ * field may be missing or of the wrong type; such fields count as 0.
+ */
+export function normalizeUsage(raw: unknown): NormalizedUsage {
+  const cost = read(raw, "cost");
+  return {
+    input: num(read(raw, "input")),
+    output: num(read(raw, "output")),
+    cacheRead: num(read(raw, "cacheRead")),
+    cacheWrite: num(read(raw, "cacheWrite")),
+    cacheWrite1h: num(read(raw, "cacheWrite1h")),
+    reasoning: num(read(raw, "reasoning")),
+    totalTokens: num(read(raw, "totalTokens")),
+    cost: {
+      input: num(read(cost, "input")),
+      output: num(read(cost, "output")),
+      cacheRead: num(read(cost, "cacheRead")),
+      cacheWrite: num(read(cost, "cacheWrite")),
+      total: num(read(cost, "total")),
+      totalFromProvider: read(cost, "totalFromProvider") === true,
+    },
+  };
+}
+
+/** `sums` plus one normalised record. */
+export function addToSums(sums: UsageSums, usage: NormalizedUsage): UsageSums {
+  return {
+    input: sums.input + usage.input,
+    output: sums.output + usage.output,
+    cacheRead: sums.cacheRead + usage.cacheRead,
+    cacheWrite: sums.cacheWrite + usage.cacheWrite,
+    cacheWrite1h: sums.cacheWrite1h + usage.cacheWrite1h,
+    reasoning: sums.reasoning + usage.reasoning,
+    totalTokens: sums.totalTokens + usage.totalTokens,
+    cost: {
+      input: sums.cost.input + usage.cost.input,
+      output: sums.cost.output + usage.cost.output,
+      cacheRead: sums.cost.cacheRead + usage.cost.cacheRead,
+      cacheWrite: sums.cost.cacheWrite + usage.cost.cacheWrite,
+      total: sums.cost.total + usage.cost.total,
+      totalFromProvider:
+        (sums.records === 0 || sums.cost.totalFromProvider) && usage.cost.totalFromProvider,
+    },
+    records: sums.records + 1,
+  };
+}
+
+/** `totals` plus one record attributed to `key`. O(number of keys). */
+export function addToTotals(totals: UsageTotals, key: string, usage: NormalizedUsage): UsageTotals {
+  const model = Object.hasOwn(totals.byModel, key) ? (totals.byModel[key] as UsageSums) : ZERO_SUMS;
+  return {
+    ...addToSums(totals, usage),
+    byModel: { ...totals.byModel, [key]: addToSums(model, usage) },
+  };
+}
