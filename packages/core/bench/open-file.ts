@@ -31,9 +31,12 @@ const refOpen = (path: string): unknown =>
 
 function retainedBytes(open: () => unknown): number {
   if (!gc) return Number.NaN;
+  // Twice: the first full GC can leave objects that only die once finalizers ran.
+  gc();
   gc();
   const before = process.memoryUsage();
   let kept: unknown = open();
+  gc();
   gc();
   const after = process.memoryUsage();
   const delta = after.heapUsed + after.external - (before.heapUsed + before.external);
@@ -53,6 +56,23 @@ const contenders: [string, () => unknown][] = [
   ["ours: SessionManager.open", () => SessionManager.open(file)],
   ["reference: SessionManager.open", () => refOpen(file)],
 ];
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+
+// Memory first, on a clean heap: after the timing rounds the heap is fragmented by
+// gigabytes of garbage, which skews a difference of two readings.
+// Retained memory: three interleaved measurements each, median (one reading can be off by a
+// GC's timing; the two contenders are within a few percent of each other).
+const oursKeptAll: number[] = [];
+const refKeptAll: number[] = [];
+for (let r = 0; r < 3; r++) {
+  oursKeptAll.push(retainedBytes(() => SessionManager.open(file)));
+  refKeptAll.push(retainedBytes(() => refOpen(file)));
+}
+const perFile = (xs: number[]) => xs.map((x) => (x / bytes).toFixed(3)).join(", ");
+const memoryLine = gc
+  ? `memory kept after open (× file size, median of 3): ours ${(median(oursKeptAll) / bytes).toFixed(3)}× [${perFile(oursKeptAll)}], reference ${(median(refKeptAll) / bytes).toFixed(3)}× [${perFile(refKeptAll)}]`
+  : "memory kept after open: run with --expose-gc to measure";
+
 const times = new Map<string, number[]>(contenders.map(([n]) => [n, []]));
 const rounds = 5;
 for (let r = 0; r < rounds; r++) {
@@ -65,7 +85,6 @@ for (let r = 0; r < rounds; r++) {
     if (kept instanceof SessionManager) kept.close();
   }
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const base = median(times.get(contenders[0]?.[0] as string) as number[]);
 const refMs = median(times.get(contenders[2]?.[0] as string) as number[]);
 console.log(
@@ -77,11 +96,5 @@ for (const [name] of contenders) {
     `${name.padEnd(46)} ${ms.toFixed(0).padStart(6)} ms   ÷base ${(ms / base).toFixed(2)}×   ÷ref ${(ms / refMs).toFixed(2)}×`,
   );
 }
-const oursKept = retainedBytes(() => SessionManager.open(file));
-const refKept = retainedBytes(() => refOpen(file));
-console.log(
-  gc
-    ? `memory kept after open: ours ${(oursKept / bytes).toFixed(2)}× file size, reference ${(refKept / bytes).toFixed(2)}×`
-    : "memory kept after open: run with --expose-gc to measure",
-);
+console.log(memoryLine);
 rmSync(dir, { recursive: true, force: true });
