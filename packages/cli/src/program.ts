@@ -10,6 +10,7 @@ import { registerContext } from "./commands/context.js";
 import { registerLs } from "./commands/ls.js";
 import { registerMigrate } from "./commands/migrate.js";
 import { registerTree } from "./commands/tree.js";
+import { registerUsage } from "./commands/usage.js";
 import { CliError, ExitCode, oneLine } from "./errors.js";
 import type { CliIo } from "./io.js";
 import { CliRuntime } from "./runtime.js";
@@ -33,7 +34,7 @@ export function createProgram(runtime: CliRuntime): Command {
   registerContext(program, runtime);
   registerCheck(program, runtime);
   registerMigrate(program, runtime);
-  // registerUsage(program, runtime); // helper F: `usage` (src/commands/usage.ts)
+  registerUsage(program, runtime);
   // registerExport(program, runtime); // helper F: `export` (src/commands/export.ts)
   return program;
 }

@@ -1,0 +1,192 @@
+/**
+ * `pi-sessions usage [<session>|--all] [--by model|day|session] [--leaf ID]` — token and cost
+ * totals. One session: the whole tree and the current branch. `--all` (the default without a
+ * session): every session under the sessions directory, with entries that forked files
+ * copied from their parent counted once. Sums come from `@pi-sessions/plugins`.
+ *
+ * `--json` shapes (stable, for scripts):
+ * - one session: exactly `computeUsageTotals(entries, leaf)`: `{ tree, branch, leafId }`;
+ * - one session with `--by`: that object plus `{ session, by, groups: [{ key, tree, branch }] }`;
+ * - `--all`: `{ root, sessions, skipped, copiedRecords, total }`, plus with `--by`
+ *   `{ by, groups: [{ key, totals }] }` (by session, each group also has `sessionId`,
+ *   `parentSession`, `own` and `copiedRecords`; `totals` excludes copies, `own` includes them).
+ * Every totals object is a plugins `UsageTotals` (`input`, `output`, `cacheRead`, `cacheWrite`,
+ * `cacheWrite1h`, `reasoning`, `totalTokens`, `cost`, `records`, `byModel`).
+ */
+import {
+  computeSessionsUsageTotals,
+  computeUsageTotals,
+  UsageLeafNotFoundError,
+  type UsageTotals,
+} from "@pi-sessions/plugins";
+import { type Command, Option } from "commander";
+import { CliError, ExitCode, usageError } from "../errors.js";
+import { type LoadedSession, loadSession } from "../export/load-session.js";
+import { resolveSessionArg } from "../resolve-session.js";
+import {
+  type CliRuntime,
+  type CommandContext,
+  type CommonOptions,
+  withCommonOptions,
+} from "../runtime.js";
+import { sessionFilesUnder } from "../session-files.js";
+import {
+  type DirectorySession,
+  directoryGroups,
+  sessionGroups,
+  USAGE_GROUPINGS,
+  type UsageGrouping,
+  usageEntries,
+} from "../usage/usage-groups.js";
+import { formatCost, type UsageRow, usageNotes, usageTable } from "../usage/usage-table.js";
+
+/** Options of `usage`. */
+interface UsageOptions extends CommonOptions {
+  all?: boolean;
+  by?: UsageGrouping;
+  leaf?: string;
+}
+
+/** Registers `usage` on the program. */
+export function registerUsage(program: Command, runtime: CliRuntime): void {
+  withCommonOptions(
+    program
+      .command("usage")
+      .description(
+        "usage and cost totals: whole tree and current branch of a session, or every session (fork-aware)",
+      )
+      .argument("[session]", "a session file path, id, id prefix or name (default: --all)")
+      .option("--all", "every session under the sessions directory; forked copies count once")
+      .addOption(
+        new Option("--by <grouping>", "split the totals by model, day or session").choices(
+          USAGE_GROUPINGS,
+        ),
+      )
+      .option("--leaf <id>", "branch totals at this entry instead of the current leaf"),
+  ).action((session: string | undefined, options: UsageOptions) => {
+    const ctx = runtime.context(options);
+    if (session !== undefined && options.all) {
+      throw usageError("give either a session or --all, not both");
+    }
+    if (session === undefined) {
+      if (options.leaf !== undefined) throw usageError("--leaf needs a session");
+      runtime.exit(usageOfAll(ctx, options.by));
+      return;
+    }
+    usageOfSession(ctx, loadSession(resolveSessionArg(ctx, session)), options);
+  });
+}
+
+function warnDamage(ctx: CommandContext, s: LoadedSession): void {
+  if (s.diagnostics.length === 0) return;
+  ctx.err(
+    `note: ${s.path}: ${s.diagnostics.length} problem(s) while reading; intact entries counted (see pi-sessions check)`,
+  );
+}
+
+function usageOfSession(ctx: CommandContext, s: LoadedSession, options: UsageOptions): void {
+  warnDamage(ctx, s);
+  const leaf = options.leaf ?? s.leafId;
+  let result: ReturnType<typeof computeUsageTotals>;
+  try {
+    result = computeUsageTotals(s.entries, leaf);
+  } catch (error) {
+    if (error instanceof UsageLeafNotFoundError) {
+      throw usageError(`no entry ${error.leafId} in ${s.path}`);
+    }
+    throw error;
+  }
+  const groups = options.by && sessionGroups(s.path, s.entries, s.branch(leaf), options.by);
+  if (ctx.json) {
+    ctx.printJson(groups ? { session: s.path, ...result, by: options.by, groups } : result);
+    return;
+  }
+  const c = ctx.colors;
+  ctx.out(`${c.bold(s.name ?? s.header?.id ?? "(no id)")}  ${c.dim(s.path)}`);
+  const at = leaf === null ? "no leaf" : `at ${leaf}${options.leaf ? "" : " (current leaf)"}`;
+  const rows: UsageRow[] = [
+    { label: "whole tree", totals: result.tree },
+    { label: `branch ${at}`, totals: result.branch },
+  ];
+  for (const line of usageTable("session", rows)) ctx.out(line);
+  for (const note of usageNotes(result.tree)) ctx.out(c.dim(note));
+  if (groups) {
+    const title = `by ${options.by}`;
+    ctx.out();
+    ctx.out(c.bold(`whole tree, ${title}`));
+    for (const l of usageTable(
+      title,
+      groups.map((g) => ({ label: g.key, totals: g.tree })),
+    )) {
+      ctx.out(l);
+    }
+    ctx.out();
+    ctx.out(c.bold(`branch, ${title}`));
+    const onBranch = groups.filter((g) => g.branch.records > 0);
+    for (const l of usageTable(
+      title,
+      onBranch.map((g) => ({ label: g.key, totals: g.branch })),
+    )) {
+      ctx.out(l);
+    }
+  } else if (Object.keys(result.tree.byModel).length > 0) {
+    ctx.out();
+    for (const line of usageTable("whole tree by model", modelRows(result.tree))) ctx.out(line);
+  }
+}
+
+/** The per-model rows of some totals, costliest first. */
+function modelRows(totals: UsageTotals): UsageRow[] {
+  return Object.entries(totals.byModel)
+    .map(([label, sums]) => ({ label, totals: { ...sums, byModel: {} } }))
+    .sort((a, b) => b.totals.cost.total - a.totals.cost.total);
+}
+
+/** `--all`: every session file under the root; returns the exit code. */
+function usageOfAll(ctx: CommandContext, by: UsageGrouping | undefined): number {
+  const files = sessionFilesUnder(ctx.sessionsRoot);
+  const sessions: DirectorySession[] = [];
+  const skipped: string[] = [];
+  for (const path of files) {
+    try {
+      const s = loadSession(path);
+      warnDamage(ctx, s);
+      // Only entries with usage matter to the sums; dropping the rest keeps memory flat
+      // over thousands of files.
+      sessions.push({ path, header: s.header, entries: usageEntries(s.entries) });
+    } catch (error) {
+      if (!(error instanceof CliError)) throw error;
+      skipped.push(path);
+      ctx.err(`note: skipped ${error.message}`);
+    }
+  }
+  const all = computeSessionsUsageTotals(sessions);
+  const copiedRecords = all.sessions.reduce((n, s) => n + s.copiedRecords, 0);
+  const groups = by && directoryGroups(sessions, all, by);
+  if (sessions.length === 0) {
+    ctx.err(
+      `no sessions in ${ctx.sessionsRoot} (use --dir to read another directory, or set PI_CODING_AGENT_DIR)`,
+    );
+  }
+  const root = ctx.sessionsRoot;
+  if (ctx.json) {
+    const base = { root, sessions: sessions.length, skipped, copiedRecords, total: all.total };
+    ctx.printJson(groups ? { ...base, by, groups } : base);
+    return sessions.length === 0 ? ExitCode.problems : ExitCode.ok;
+  }
+  if (sessions.length === 0) return ExitCode.problems;
+  const c = ctx.colors;
+  ctx.out(
+    `${c.bold(`${sessions.length} session${sessions.length === 1 ? "" : "s"}`)} in ${root}` +
+      (copiedRecords > 0 ? c.dim(` (${copiedRecords} records copied by forks counted once)`) : ""),
+  );
+  const rows: UsageRow[] = (groups ?? []).map((g) => ({ label: g.key, totals: g.totals }));
+  if (!groups) {
+    rows.push(...modelRows(all.total));
+  }
+  rows.push({ label: "total", totals: all.total });
+  for (const line of usageTable(by ? `by ${by}` : "by model", rows)) ctx.out(line);
+  for (const note of usageNotes(all.total)) ctx.out(c.dim(note));
+  ctx.out(c.dim(`total cost ${formatCost(all.total.cost.total)}`));
+  return ExitCode.ok;
+}
