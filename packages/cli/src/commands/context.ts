@@ -1,13 +1,120 @@
-import type { Command } from "commander";
-import { usageError } from "../errors.js";
-import { type CliRuntime, type CommonOptions, withCommonOptions } from "../runtime.js";
+/**
+ * `pi-sessions context <session> [--leaf ID]` — what would be sent to the model from a leaf:
+ * the messages in order, each with the entry it came from and a token and size estimate.
+ */
 
-/** Registers `context` (work in progress). */
+import { buildSessionProjection, type SessionEntry } from "@pi-sessions/core";
+import type { Command } from "commander";
+import { resolveEntryRef } from "../entry-ref.js";
+import { messageSummary } from "../entry-summary.js";
+import { estimateTokens, messageBytes } from "../estimate.js";
+import { loadSession } from "../load-session.js";
+import { formatBytes, formatCount, pad, truncate } from "../output.js";
+import { resolveSessionArg } from "../resolve-session.js";
+import { type CliRuntime, type CommonOptions, withCommonOptions } from "../runtime.js";
+import { printSessionHeader } from "../session-header.js";
+
+/** Options of `context`. */
+interface ContextOptions extends CommonOptions {
+  leaf?: string;
+}
+
+/** One message of the context with where it came from and what it weighs. */
+interface ContextRow {
+  readonly index: number;
+  /** The entry the message was built from (a compaction, a message, a custom message, …). */
+  readonly entryId: string;
+  readonly entryType: string;
+  readonly role: string;
+  readonly tokens: number;
+  readonly bytes: number;
+  readonly message: unknown;
+}
+
+const DEFAULT_WIDTH = 100;
+
+function roleOf(message: unknown): string {
+  const role = (message as { role?: unknown } | null)?.role;
+  return typeof role === "string" ? role : "?";
+}
+
+/** Runs `context`. */
+function runContext(runtime: CliRuntime, sessionArg: string, options: ContextOptions): void {
+  const ctx = runtime.context(options);
+  const session = loadSession(resolveSessionArg(ctx, sessionArg));
+  const leafId =
+    options.leaf !== undefined ? resolveEntryRef(session, options.leaf).id : session.state.leafId;
+  const projection = buildSessionProjection(session.entries as SessionEntry[], leafId);
+  const rows: ContextRow[] = [];
+  for (const projected of projection.entries) {
+    for (const message of projected.messages) {
+      rows.push({
+        index: rows.length + 1,
+        entryId: projected.sourceEntry.id,
+        entryType: projected.sourceEntry.type,
+        role: roleOf(message),
+        tokens: estimateTokens(message),
+        bytes: messageBytes(message),
+        message,
+      });
+    }
+  }
+  const tokens = rows.reduce((sum, r) => sum + r.tokens, 0);
+  const bytes = rows.reduce((sum, r) => sum + r.bytes, 0);
+  if (ctx.json) {
+    ctx.printJson({
+      path: session.path,
+      id: session.header.id,
+      leafId,
+      model: projection.model,
+      thinkingLevel: projection.thinkingLevel,
+      totals: { messages: rows.length, estimatedTokens: tokens, bytes },
+      messages: rows.map(({ tokens: estimatedTokens, ...row }) => ({ ...row, estimatedTokens })),
+    });
+    return;
+  }
+  const c = ctx.colors;
+  printSessionHeader(ctx, session);
+  const model = projection.model
+    ? `${projection.model.provider}/${projection.model.modelId}`
+    : "(none)";
+  ctx.out(
+    c.dim(
+      `  context from leaf ${leafId ?? "(none)"}: model ${model}, thinking ${projection.thinkingLevel}`,
+    ),
+  );
+  ctx.out();
+  const width = ctx.io.stdout.columns ?? DEFAULT_WIDTH;
+  ctx.out(
+    c.bold(
+      `${pad("#", 4, true)}  ${pad("ENTRY", 8)}  ${pad("TOKENS", 8, true)}  ${pad("SIZE", 8, true)}  MESSAGE`,
+    ),
+  );
+  for (const row of rows) {
+    const text = truncate(messageSummary(row.message), Math.max(20, width - 38));
+    const styled =
+      row.entryType === "compaction"
+        ? c.yellow(text)
+        : row.entryType === "branch_summary"
+          ? c.magenta(text)
+          : text;
+    ctx.out(
+      `${pad(String(row.index), 4, true)}  ${c.dim(pad(row.entryId.slice(0, 8), 8))}  ${pad(`~${formatCount(row.tokens)}`, 8, true)}  ${pad(formatBytes(row.bytes), 8, true)}  ${styled}`,
+    );
+  }
+  ctx.out();
+  ctx.out(
+    `${rows.length} message${rows.length === 1 ? "" : "s"}, ~${formatCount(tokens)} tokens (estimated at 4 characters per token), ${formatBytes(bytes)}`,
+  );
+}
+
+/** Registers `context` on the program. */
 export function registerContext(program: Command, runtime: CliRuntime): void {
   withCommonOptions(
-    program.command("context").description("(work in progress)").argument("<target>"),
-  ).action((_target: string, options: CommonOptions) => {
-    runtime.context(options);
-    throw usageError("context: not implemented yet");
-  });
+    program
+      .command("context")
+      .description("show what would be sent to the model: messages in order with token estimates")
+      .argument("<session>", "a session file, id, id prefix or name")
+      .option("--leaf <id>", "build the context from this entry (id or unique prefix)"),
+  ).action((session: string, options: ContextOptions) => runContext(runtime, session, options));
 }

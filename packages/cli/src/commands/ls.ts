@@ -1,13 +1,20 @@
 /**
- * `pi-sessions ls` — sessions newest first (work in progress: the skeleton lists with core's
- * listing and prints one line each).
+ * `pi-sessions ls [--all] [--cwd DIR]` — sessions newest first, with name (or first message),
+ * cwd, entries, branch tips, size and modification time.
  */
 
-import { listAllSessions } from "@pi-sessions/core";
+import { resolve } from "node:path";
 import type { Command } from "commander";
 import { ExitCode } from "../errors.js";
-import { formatDate, truncate } from "../output.js";
-import { type CliRuntime, type CommonOptions, withCommonOptions } from "../runtime.js";
+import { formatBytes, formatDate, pad, truncate } from "../output.js";
+import { progressOn } from "../progress.js";
+import {
+  type CliRuntime,
+  type CommandContext,
+  type CommonOptions,
+  withCommonOptions,
+} from "../runtime.js";
+import { type ListScope, listSessionRows, type SessionRow } from "../session-rows.js";
 
 /** Options of `ls`. */
 interface LsOptions extends CommonOptions {
@@ -15,21 +22,80 @@ interface LsOptions extends CommonOptions {
   cwd?: string;
 }
 
+/** Width of the text column when stdout is not a terminal (a pipe has no width). */
+const DEFAULT_TEXT_WIDTH = 60;
+
+/** Characters an id is shortened to in the table; `tree`/`context` accept the prefix. */
+const SHORT_ID = 8;
+
+/** The table: a header line, then one line per session. */
+function printTable(ctx: CommandContext, rows: readonly SessionRow[], showCwd: boolean): void {
+  const c = ctx.colors;
+  const columns = ctx.io.stdout.columns;
+  const fixed = 16 + 2 + 7 + 2 + 8 + 2 + 8 + 2 + SHORT_ID + 2;
+  const textWidth = columns !== undefined ? Math.max(20, columns - fixed - 1) : DEFAULT_TEXT_WIDTH;
+  ctx.out(
+    c.bold(
+      `${pad("MODIFIED", 16)}  ${pad("ENTRIES", 7, true)}  ${pad("BRANCHES", 8, true)}  ${pad("SIZE", 8, true)}  ${pad("ID", SHORT_ID)}  NAME / FIRST MESSAGE`,
+    ),
+  );
+  for (const row of rows) {
+    const text =
+      row.name !== undefined
+        ? c.cyan(truncate(row.name, textWidth))
+        : truncate(row.firstMessage, textWidth);
+    const warn =
+      row.problems > 0
+        ? c.yellow(` [${row.problems} problem${row.problems === 1 ? "" : "s"}]`)
+        : "";
+    ctx.out(
+      `${formatDate(row.modified)}  ${pad(String(row.entries), 7, true)}  ${pad(String(row.branches), 8, true)}  ${pad(formatBytes(row.size), 8, true)}  ${c.dim(pad(row.id.slice(0, SHORT_ID), SHORT_ID))}  ${text}${warn}`,
+    );
+    if (showCwd) ctx.out(c.dim(`${" ".repeat(fixed)}${row.cwd || "(no cwd)"}`));
+  }
+}
+
+/** What `ls` found, as one summary line for stderr-free scripts to ignore. */
+function summary(rows: readonly SessionRow[]): string {
+  const bytes = rows.reduce((sum, r) => sum + r.size, 0);
+  return `${rows.length} session${rows.length === 1 ? "" : "s"}, ${formatBytes(bytes)}`;
+}
+
+/** Runs `ls`. */
+async function runLs(runtime: CliRuntime, options: LsOptions): Promise<void> {
+  const ctx = runtime.context(options);
+  const scope: ListScope =
+    options.all === true
+      ? { all: true }
+      : { all: false, cwd: resolve(ctx.io.cwd, options.cwd ?? ".") };
+  const rows = await listSessionRows(
+    ctx.sessionsRoot,
+    scope,
+    progressOn(ctx.io.stderr, "reading sessions"),
+  );
+  if (ctx.json) {
+    ctx.printJson(rows);
+  } else if (rows.length > 0) {
+    printTable(ctx, rows, scope.all);
+    ctx.out(ctx.colors.dim(summary(rows)));
+  }
+  if (rows.length === 0) {
+    const where = scope.all ? "" : ` for ${scope.cwd}`;
+    const hint = scope.all
+      ? "use --dir to read another directory"
+      : "use --all for every directory, or --dir to read another one";
+    ctx.err(`pi-sessions: no sessions${where} in ${ctx.sessionsRoot} (${hint})`);
+    runtime.exit(ExitCode.problems);
+  }
+}
+
 /** Registers `ls` on the program. */
 export function registerLs(program: Command, runtime: CliRuntime): void {
   withCommonOptions(
     program
       .command("ls")
-      .description("list sessions, newest first")
+      .description("list sessions, newest first (default: those of the current directory)")
       .option("--all", "sessions of every working directory")
-      .option("--cwd <dir>", "sessions of this working directory"),
-  ).action(async (options: LsOptions) => {
-    const ctx = runtime.context(options);
-    const infos = await listAllSessions(ctx.sessionsRoot, { cache: null });
-    if (ctx.json) ctx.printJson(infos);
-    else
-      for (const info of infos)
-        ctx.out(`${formatDate(info.modified)}  ${truncate(info.name ?? info.firstMessage, 60)}`);
-    if (infos.length === 0) runtime.exit(ExitCode.problems);
-  });
+      .option("--cwd <dir>", "sessions of this working directory instead of the current one"),
+  ).action((options: LsOptions) => runLs(runtime, options));
 }

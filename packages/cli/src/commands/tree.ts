@@ -1,13 +1,93 @@
-import type { Command } from "commander";
-import { usageError } from "../errors.js";
-import { type CliRuntime, type CommonOptions, withCommonOptions } from "../runtime.js";
+/**
+ * `pi-sessions tree <session> [--depth N] [--leaf ID]` — the entry tree with labels, the
+ * current leaf and its path, and compaction and branch-summary markers.
+ */
 
-/** Registers `tree` (work in progress). */
+import { treeOf } from "@pi-sessions/core";
+import type { Command } from "commander";
+import { resolveEntryRef } from "../entry-ref.js";
+import { loadSession } from "../load-session.js";
+import { truncate } from "../output.js";
+import { parsePositiveInt } from "../parse-args.js";
+import { problemsOf } from "../problems.js";
+import { resolveSessionArg } from "../resolve-session.js";
+import {
+  type CliRuntime,
+  type CommandContext,
+  type CommonOptions,
+  withCommonOptions,
+} from "../runtime.js";
+import { printSessionHeader } from "../session-header.js";
+import { type TreeRow, treeRows } from "../tree-view.js";
+
+/** Options of `tree`. */
+interface TreeOptions extends CommonOptions {
+  depth?: number;
+  leaf?: string;
+}
+
+/** Summary width when stdout has no width (a pipe). */
+const DEFAULT_WIDTH = 100;
+
+/** One row as text: prefix, short id, summary, then label and leaf markers. */
+function rowLine(ctx: CommandContext, row: TreeRow, width: number): string {
+  const c = ctx.colors;
+  if (row.hidden !== undefined) {
+    return `${row.prefix}${c.dim(`… ${row.hidden} more entr${row.hidden === 1 ? "y" : "ies"} (raise --depth)`)}`;
+  }
+  const id = row.onPath ? c.bold(row.id.slice(0, 8)) : c.dim(row.id.slice(0, 8));
+  const room = Math.max(20, width - row.prefix.length - 10);
+  let summary = truncate(row.summary, room);
+  if (row.type === "compaction") summary = c.yellow(`⟲ ${summary}`);
+  else if (row.type === "branch_summary") summary = c.magenta(`⎇ ${summary}`);
+  else if (!row.onPath) summary = c.dim(summary);
+  const label = row.label !== undefined ? ` ${c.green(`[${row.label}]`)}` : "";
+  const leaf = row.leaf ? ` ${c.inverse(" ← leaf ")}` : "";
+  return `${row.prefix}${id} ${summary}${label}${leaf}`;
+}
+
+/** Runs `tree`. */
+function runTree(runtime: CliRuntime, sessionArg: string, options: TreeOptions): void {
+  const ctx = runtime.context(options);
+  const session = loadSession(resolveSessionArg(ctx, sessionArg));
+  const leafId =
+    options.leaf !== undefined ? resolveEntryRef(session, options.leaf).id : session.state.leafId;
+  const rows = treeRows(session, treeOf(session.state), leafId, options.depth);
+  if (ctx.json) {
+    ctx.printJson({
+      path: session.path,
+      id: session.header.id,
+      version: session.version,
+      leafId,
+      entries: session.entries.length,
+      nodes: rows.map(({ prefix: _prefix, summary, ...row }) => ({
+        ...row,
+        summary: truncate(summary, 200),
+      })),
+    });
+    return;
+  }
+  printSessionHeader(ctx, session);
+  ctx.out();
+  const width = ctx.io.stdout.columns ?? DEFAULT_WIDTH;
+  for (const row of rows) ctx.out(rowLine(ctx, row, width));
+  if (rows.length === 0) ctx.out(ctx.colors.dim("(no entries)"));
+  const problems = problemsOf(session).length;
+  if (problems > 0) {
+    ctx.err(
+      `pi-sessions: ${problems} problem(s) in this file; run \`pi-sessions check\` for details`,
+    );
+  }
+}
+
+/** Registers `tree` on the program. */
 export function registerTree(program: Command, runtime: CliRuntime): void {
   withCommonOptions(
-    program.command("tree").description("(work in progress)").argument("<target>"),
-  ).action((_target: string, options: CommonOptions) => {
-    runtime.context(options);
-    throw usageError("tree: not implemented yet");
-  });
+    program
+      .command("tree")
+      .description("show a session's entry tree: labels, leaf, compactions, branch summaries")
+      .argument("<session>", "a session file, id, id prefix or name")
+      .option("--depth <n>", "show entries at most n levels below the roots", parsePositiveInt)
+      .option("--leaf <id>", "mark this entry (id or unique prefix) as the leaf and its path"),
+  ).action((session: string, options: TreeOptions) => runTree(runtime, session, options));
 }

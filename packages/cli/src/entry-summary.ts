@@ -1,0 +1,104 @@
+/**
+ * One-line descriptions of entries and messages for `tree` and `context`. Files are data from
+ * disk, so nothing here trusts the declared types: every field is checked before use, and an
+ * entry of unknown shape still gets a line (its type), never an exception.
+ */
+
+/** A loosely typed record: what an entry really is at run time. */
+type Loose = Record<string, unknown>;
+
+function asRecord(value: unknown): Loose | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Loose)
+    : undefined;
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+/**
+ * The readable text of a message's content: a string as is, else the text blocks joined,
+ * with thinking, tool calls and images shown as short markers so a line says what happened.
+ */
+export function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const parts: string[] = [];
+  for (const block of content) {
+    const b = asRecord(block);
+    if (b === undefined) continue;
+    switch (b.type) {
+      case "text":
+        if (typeof b.text === "string" && b.text.trim() !== "") parts.push(b.text);
+        break;
+      case "toolCall":
+        parts.push(`[tool ${str(b.name) ?? "?"}]`);
+        break;
+      case "image":
+        parts.push("[image]");
+        break;
+      case "thinking":
+        parts.push("[thinking]");
+        break;
+      default:
+        parts.push(`[${String(b.type)}]`);
+    }
+  }
+  return parts.join(" ");
+}
+
+/** `role: text` for a message (tool results name their tool; bash shows its command). */
+export function messageSummary(message: unknown): string {
+  const m = asRecord(message);
+  if (m === undefined) return "message (no content)";
+  const role = str(m.role) ?? "?";
+  switch (role) {
+    case "toolResult":
+      return `toolResult ${str(m.toolName) ?? "?"}${m.isError === true ? " (error)" : ""}: ${contentText(m.content)}`;
+    case "bashExecution":
+      return `bash: $ ${str(m.command) ?? ""}`;
+    case "custom":
+    case "hookMessage":
+      return `custom ${str(m.customType) ?? ""}: ${contentText(m.content)}`;
+    case "branchSummary":
+    case "compactionSummary":
+      return `${role}: ${str(m.summary) ?? ""}`;
+    default:
+      return `${role}: ${contentText(m.content)}`;
+  }
+}
+
+/** A one-line description of any entry, by type. */
+export function entrySummary(entry: unknown): string {
+  const e = asRecord(entry) ?? {};
+  const type = str(e.type) ?? "?";
+  switch (type) {
+    case "message":
+      return messageSummary(e.message);
+    case "compaction":
+      return `compaction (${typeof e.tokensBefore === "number" ? `${e.tokensBefore} tokens before` : "?"}): ${str(e.summary) ?? ""}`;
+    case "branch_summary":
+      return `branch summary: ${str(e.summary) ?? ""}`;
+    case "model_change":
+      return `model → ${str(e.provider) ?? "?"}/${str(e.modelId) ?? "?"}`;
+    case "thinking_level_change":
+      return `thinking → ${str(e.thinkingLevel) ?? "?"}`;
+    case "label":
+      return str(e.label)
+        ? `label ${str(e.targetId) ?? "?"} "${str(e.label)}"`
+        : `label ${str(e.targetId) ?? "?"} cleared`;
+    case "session_info":
+      return str(e.name) ? `name "${str(e.name)}"` : "name cleared";
+    case "custom":
+      return `custom ${str(e.customType) ?? "?"}`;
+    case "custom_message":
+      return `custom message ${str(e.customType) ?? "?"}: ${contentText(e.content)}`;
+    case "context_edit":
+      return `context edit of ${str(e.targetId) ?? "?"}${e.replacement === null ? " (removed)" : ""}`;
+    case "usage":
+      return `usage ${str(e.kind) ?? ""} ${str(e.provider) ?? "?"}/${str(e.model) ?? "?"}`;
+    default:
+      return type;
+  }
+}

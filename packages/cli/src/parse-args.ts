@@ -1,0 +1,11 @@
+/** Option value parsers for commander; a bad value is a usage error (exit 2). */
+
+import { InvalidArgumentError } from "commander";
+
+/** Parses a whole number ≥ 1 (`--depth`); rejects `0`, `-1`, `2.5`, `abc`. */
+export function parsePositiveInt(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) {
+    throw new InvalidArgumentError("expected a whole number of at least 1");
+  }
+  return Number(value);
+}
