@@ -6,6 +6,18 @@
  * @packageDocumentation
  */
 
+export type {
+  DiagnosticsEvent,
+  EntryAppendedEvent,
+  HandlerErrorEvent,
+  HandlerErrorReporter,
+  LeafMovedEvent,
+  SessionEventBus,
+  SessionEventMap,
+  SessionEventName,
+  SessionSwitchedEvent,
+  SessionSwitchReason,
+} from "./bus/session-events.js";
 export type { DeterministicEnvOptions, SessionEnv } from "./env/env.js";
 export { createDeterministicEnv, systemEnv, uuidv7From } from "./env/env.js";
 export {
@@ -56,12 +68,15 @@ export {
 } from "./format/serialize.js";
 export type { LoadDiagnostic, LoadDiagnosticKind } from "./manager/diagnostics.js";
 export { formatDiagnostic, structuralDiagnostics } from "./manager/diagnostics.js";
+export type { EntryRejection, EntryValidator } from "./manager/entry-validation.js";
+export { EntryRejectedError } from "./manager/entry-validation.js";
 export type { SplitRecords } from "./manager/load-records.js";
 export { splitRecords } from "./manager/load-records.js";
 export type { LoadedText } from "./manager/load-text.js";
 export { InvalidSessionError, loadText } from "./manager/load-text.js";
 export { SessionCatalog } from "./manager/session-catalog.js";
 export { EntryNotFoundError, SessionEditor } from "./manager/session-editor.js";
+export { SessionObservable } from "./manager/session-observable.js";
 export {
   branchOf,
   childrenOfId,

@@ -1,4 +1,5 @@
 import { dirname, join, resolve } from "node:path";
+import type { HandlerErrorReporter } from "./bus/session-events.js";
 import { type SessionEnv, systemEnv } from "./env/env.js";
 import { assertValidSessionId } from "./env/ids.js";
 import { resolveCwd } from "./env/paths.js";
@@ -38,6 +39,11 @@ export interface SessionManagerOptions extends NewSessionOptions {
    * `"always"` fsyncs every append. First writes and whole-file writes always fsync.
    */
   durability?: Durability;
+  /**
+   * Receives every error thrown by an event handler of `events` (besides the `handlerError`
+   * event). Default: errors nobody listens for are printed with `console.error`.
+   */
+  onHandlerError?: HandlerErrorReporter;
 }
 
 const notFound = (id: string): EntryNotFoundError => new EntryNotFoundError(id);
@@ -50,7 +56,7 @@ const notFound = (id: string): EntryNotFoundError => new EntryNotFoundError(id);
 export class SessionManager extends SessionCatalog {
   protected state: SessionState;
   protected readonly env: SessionEnv;
-  protected readonly projections: readonly Projection<unknown>[];
+  protected projections: readonly Projection<unknown>[];
   protected cwd: string;
   /** The open session file once it exists (flushed); undefined in memory and while pending. */
   protected writer: SessionFileWriter | undefined;
@@ -61,6 +67,7 @@ export class SessionManager extends SessionCatalog {
     this.durability = options.durability ?? "never";
     this.env = options.env ?? systemEnv;
     this.projections = options.projections ?? [];
+    this.bus.reportError = options.onHandlerError;
     this.cwd = resolveCwd(cwd);
     this.state = initialState(null, this.projections);
   }
@@ -178,8 +185,10 @@ export class SessionManager extends SessionCatalog {
 
   /** Switches to another session file by the load rules of `open`, keeping the current cwd. */
   setSessionFile(sessionFile: string): void {
+    const previous = this.sessionRef();
     if (!this.persist) this.usePersistence(dirname(resolve(sessionFile)));
     this.adoptFile(resolve(sessionFile), this.env);
+    this.emitSwitched("open", previous);
   }
 
   /** Makes this manager file-backed in `dir` (created with mode 0700 if missing). */
@@ -242,6 +251,7 @@ export class SessionManager extends SessionCatalog {
    * (SPEC §6.2); the previous file is left alone.
    */
   newSession(options?: NewSessionOptions): string | undefined {
+    const previous = this.sessionRef();
     const header = JSON.parse(JSON.stringify(this.newHeader(options))) as SessionHeader;
     this.closeFile();
     this.state = initialState(header, this.projections);
@@ -250,6 +260,7 @@ export class SessionManager extends SessionCatalog {
     if (this.persist) {
       this.sessionFile = join(this.sessionDir, sessionFileName(header.timestamp, header.id));
     }
+    this.emitSwitched("new", previous);
     return this.sessionFile;
   }
 
@@ -281,6 +292,7 @@ export class SessionManager extends SessionCatalog {
   createBranchedSession(leafId: string): string | undefined {
     const path = q.branchOf(this.state, leafId);
     if (path.length === 0) throw notFound(leafId);
+    const previous = this.sessionRef();
     const entries = branchedEntries(path, q.labelMapOf(this.state), this.env);
     const parent = this.persist && this.writer ? this.sessionFile : undefined;
     const header = this.newHeader(undefined, parent);
@@ -304,6 +316,7 @@ export class SessionManager extends SessionCatalog {
     this.entryLines = undefined;
     if (file !== undefined) this.sessionFile = file;
     this.writer = writer;
+    this.emitSwitched("branched", previous);
     return file;
   }
 

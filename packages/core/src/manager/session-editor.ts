@@ -13,8 +13,8 @@ import { hasSeenId } from "../state/entry-log.js";
 import { foldEntry, withLeaf } from "../state/session-state.js";
 import { vecToArray } from "../state/vec.js";
 import * as build from "./entry-builders.js";
+import { SessionObservable } from "./session-observable.js";
 import * as q from "./session-queries.js";
-import { SessionReader } from "./session-reader.js";
 import { systemCheckpoint } from "./system-checkpoint.js";
 
 /** Thrown for an unknown entry id, with the reference's message (SPEC §5.5). */
@@ -32,7 +32,7 @@ const notFound = (id: string): EntryNotFoundError => new EntryNotFoundError(id);
  * folds one entry into a new immutable state; `persistEntry` (the file store's hook) runs
  * after the fold, and if it throws the previous state comes back untouched.
  */
-export abstract class SessionEditor extends SessionReader {
+export abstract class SessionEditor extends SessionObservable {
   /** Writes one appended entry; the in-memory manager does nothing, the file store writes. */
   protected abstract persistEntry(entry: SessionEntry, line: string): void;
 
@@ -47,13 +47,18 @@ export abstract class SessionEditor extends SessionReader {
    * value of its line, fold it, persist it; if persisting throws, the previous state is
    * restored untouched and the error rethrown.
    */
-  protected appendEntry<T extends SessionEntry>(make: (b: build.EntryBase) => T): T {
+  protected appendEntry<T extends SessionEntry>(
+    make: (b: build.EntryBase) => T,
+    moved?: { readonly from: string | null },
+  ): T {
     const base = {
       id: this.newEntryId(),
       parentId: this.state.leafId,
       timestamp: this.env.now().toISOString(),
     };
     const { line, stored } = build.storedForm(make(base));
+    // Guards see the exact value that would be stored, and refuse before anything changes.
+    this.validateEntry(stored);
     const before = this.state;
     this.state = foldEntry(before, stored);
     try {
@@ -62,6 +67,9 @@ export abstract class SessionEditor extends SessionReader {
       this.state = before;
       throw error;
     }
+    // Committed: only now may handlers see it (a leaf move made for this append first).
+    if (moved) this.emitLeafMoved(moved.from, base.parentId);
+    this.emitAppended(stored);
     return stored;
   }
 
@@ -175,11 +183,15 @@ export abstract class SessionEditor extends SessionReader {
   /** Moves the leaf to an existing entry. Writes nothing. */
   branch(branchFromId: string): void {
     if (!q.entryOf(this.state, branchFromId)) throw notFound(branchFromId);
+    const from = this.state.leafId;
     this.state = withLeaf(this.state, branchFromId);
+    this.emitLeafMoved(from, branchFromId);
   }
   /** Moves the leaf before the first entry; the next append starts a new root. */
   resetLeaf(): void {
+    const from = this.state.leafId;
     this.state = withLeaf(this.state, null);
+    this.emitLeafMoved(from, null);
   }
   /**
    * Moves the leaf to `branchFromId` (null: a new root) and appends a summary of the path
@@ -197,8 +209,9 @@ export abstract class SessionEditor extends SessionReader {
     const fromId = before.leafId ?? "root";
     this.state = withLeaf(before, branchFromId);
     try {
-      return this.appendEntry((b) =>
-        build.branchSummaryEntry(b, fromId, summary, details, usage, fromHook),
+      return this.appendEntry(
+        (b) => build.branchSummaryEntry(b, fromId, summary, details, usage, fromHook),
+        { from: before.leafId },
       ).id;
     } catch (error) {
       this.state = before;

@@ -23,7 +23,7 @@ import * as q from "./session-queries.js";
 export abstract class SessionReader {
   protected abstract state: SessionState;
   protected abstract readonly env: SessionEnv;
-  protected abstract readonly projections: readonly Projection<unknown>[];
+  protected abstract projections: readonly Projection<unknown>[];
   protected abstract cwd: string;
   protected sessionDir = "";
   protected sessionFile: string | undefined = undefined;
@@ -73,6 +73,14 @@ export abstract class SessionReader {
       ...this.loadDiagnostics,
       ...structuralDiagnostics(this.state.log, (pos) => this.entryLines?.lineOf(pos)),
     ];
+  }
+
+  /**
+   * The 1-based file line of the entry at `position` (file order, as `FoldContext.position`),
+   * when the session was loaded from text and the entry was loaded, not appended since.
+   */
+  getEntryLineNumber(position: number): number | undefined {
+    return this.entryLines?.lineOf(position);
   }
 
   // --- leaf and tree --------------------------------------------------------------------
