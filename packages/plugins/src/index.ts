@@ -1,3 +1,23 @@
+export { renderDefaultEntry } from "./render/default-entries.js";
+export type { RegisterRendererOptions } from "./render/registry.js";
+export {
+  createRenderers,
+  DuplicateRendererError,
+  Renderers,
+  registerEntryRenderer,
+  registerMessageRenderer,
+} from "./render/registry.js";
+export type { RenderBranchOptions } from "./render/render-branch.js";
+export { renderBranch } from "./render/render-branch.js";
+export type { RenderOptions } from "./render/render-entry.js";
+export {
+  createRenderContext,
+  DEFAULT_MAX_TEXT_LENGTH,
+  renderEntry,
+} from "./render/render-entry.js";
+export type { RenderTreeOptions } from "./render/render-tree.js";
+export { renderTree } from "./render/render-tree.js";
+export type { RenderableSession } from "./render/session-index.js";
 export type {
   EntryRenderer,
   MessageRenderer,
@@ -8,7 +28,7 @@ export type {
   UsageTotalsResult,
   UsageTotalsSession,
 } from "./usage/compute-usage.js";
-export { computeUsageTotals, UsageLeafNotFoundError } from "./usage/compute-usage.js";
+export { computeUsageTotals } from "./usage/compute-usage.js";
 export type {
   SessionsUsageTotals,
   SessionUsageInput,

@@ -20,21 +20,25 @@ export interface RenderContext {
   readonly getEntry: (id: string) => SessionEntry | undefined;
   /** The label currently attached to an entry id, if any. */
   readonly getLabel: (id: string) => string | undefined;
-  /** Escapes user text for the current format (identity for "text"). */
+  /**
+   * Escapes text for one inline run of the current format: Markdown escaping and line breaks
+   * folded for "markdown", control characters made visible for "text". Never throws.
+   */
   readonly escape: (text: string) => string;
-  /** Longest text excerpt a default renderer prints before truncating (characters). */
+  /** Longest excerpt of tool output, bash output or JSON data a default renderer prints. */
   readonly maxTextLength: number;
+  /** Whether default renderers show entry ids in their titles. */
+  readonly showIds: boolean;
 }
 
 /**
- * Renders one entry of a registered `customType` (a `custom` or `custom_message` entry).
- * Returning `undefined` falls back to the default renderer; a throw falls back too, with a note.
+ * Renders one entry of a registered `customType` (a `custom` entry). Returning `undefined`
+ * falls back to the default renderer; a throw (or a non-string) falls back too, with a note.
  */
 export type EntryRenderer = (entry: SessionEntry, ctx: RenderContext) => string | undefined;
 
 /**
- * Renders a custom message (role `"custom"`, from a `custom_message` entry or a `message`
- * entry whose role is `custom`) of a registered `customType`. Same fallback rules as
- * {@link EntryRenderer}.
+ * Renders a custom message (a `custom_message` entry, or a `message` entry whose role is
+ * `custom`) of a registered `customType`. Same fallback rules as {@link EntryRenderer}.
  */
 export type MessageRenderer = (message: CustomMessage, ctx: RenderContext) => string | undefined;

@@ -1,7 +1,12 @@
 /**
  * One-shot usage totals of a session (issue 4 part 5): the whole tree and one branch.
  */
-import { type FileEntry, replayProjection, type SessionEntry } from "@pi-sessions/core";
+import {
+  EntryNotFoundError,
+  type FileEntry,
+  replayProjection,
+  type SessionEntry,
+} from "@pi-sessions/core";
 import {
   branchUsageTotals,
   USAGE_TOTALS_PROJECTION_NAME,
@@ -26,14 +31,6 @@ export interface UsageTotalsSession {
   getLeafId(): string | null;
   /** When the manager was built with the `usageTotals` projection, its state is reused. */
   getProjectionState?<S = unknown>(name: string): S | undefined;
-}
-
-/** Thrown when the requested leaf id is not an entry of the session. */
-export class UsageLeafNotFoundError extends Error {
-  constructor(readonly leafId: string) {
-    super(`Entry ${leafId} not found`);
-    this.name = "UsageLeafNotFoundError";
-  }
 }
 
 function isSession(source: unknown): source is UsageTotalsSession {
@@ -66,8 +63,8 @@ function lastId(entries: readonly SessionEntry[]): string | null {
  * `source` is either the session's records (file order; a leading header record is skipped)
  * or a session manager. The branch is the path root → `leafId`; by default the leaf is the
  * manager's leaf, or for records the last entry (where a freshly loaded session's leaf is).
- * `null` gives zero branch totals. Throws {@link UsageLeafNotFoundError} for an id that is
- * not in the session. See `usageRecordOf` for what counts and how records are keyed.
+ * `null` gives zero branch totals. Throws core's `EntryNotFoundError` (`Entry <id> not found`)
+ * for an id that is not in the session. See `usageRecordOf` for what counts and how records are keyed.
  */
 export function computeUsageTotals(
   source: readonly FileEntry[] | UsageTotalsSession,
@@ -85,6 +82,6 @@ export function computeUsageTotals(
     state = replayProjection(usageTotals, entries);
   }
   const branch = branchUsageTotals(state, leaf);
-  if (branch === undefined) throw new UsageLeafNotFoundError(leaf as string);
+  if (branch === undefined) throw new EntryNotFoundError(leaf as string);
   return { tree: state.tree, branch, leafId: leaf };
 }

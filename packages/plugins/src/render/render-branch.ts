@@ -1,0 +1,69 @@
+/**
+ * `renderBranch`: the transcript of one branch, root → leaf.
+ */
+import { EntryNotFoundError, type FileEntry } from "@pi-sessions/core";
+import { fmtOf } from "./format.js";
+import { Renderers } from "./registry.js";
+import { createRenderContext, type RenderOptions, renderEntryIn } from "./render-entry.js";
+import {
+  childrenIndex,
+  indexSession,
+  pathOf,
+  type RenderableSession,
+  type SessionIndex,
+} from "./session-index.js";
+import { formatInt, get } from "./text.js";
+
+/** Blocks are separated by one blank line; a transcript ends with a newline. */
+export function joinBlocks(blocks: readonly string[]): string {
+  return blocks.length === 0 ? "" : `${blocks.join("\n\n")}\n`;
+}
+
+/** Options of {@link renderBranch}. */
+export interface RenderBranchOptions extends RenderOptions {
+  /** Note under each entry where other branches leave the path (default true). */
+  readonly branchPoints?: boolean;
+}
+
+function resolveLeaf(index: SessionIndex, leafId: string | null | undefined): string | null {
+  if (leafId === undefined) return index.leafId;
+  if (leafId !== null && !index.positions.has(leafId)) throw new EntryNotFoundError(leafId);
+  return leafId;
+}
+
+/**
+ * The transcript of the branch root → `leafId` (default: the manager's leaf, or the last
+ * record), every entry rendered with {@link renderEntry}'s rules and labels shown under their
+ * targets. Where the session branches off the path, a note counts the other branches.
+ * `source` is a session manager or the records in file order (a header is skipped). Throws
+ * core's `EntryNotFoundError` for an unknown `leafId`; never throws on damaged records.
+ */
+export function renderBranch(
+  source: readonly FileEntry[] | RenderableSession,
+  leafId?: string | null,
+  options: RenderBranchOptions = {},
+): string {
+  const index = indexSession(source);
+  const leaf = resolveLeaf(index, leafId);
+  const path = pathOf(index, leaf);
+  const ctx = createRenderContext({
+    ...options,
+    getEntry: options.getEntry ?? index.getEntry,
+    getLabel: options.getLabel ?? index.getLabel,
+  });
+  const renderers = options.renderers ?? Renderers.empty();
+  const fmt = fmtOf(ctx.format);
+  const children = options.branchPoints === false ? undefined : childrenIndex(index);
+  const blocks = path.map((record, i) => {
+    const block = renderEntryIn(record, ctx, renderers);
+    const id = get(record, "id");
+    const count = typeof id === "string" ? (children?.get(id)?.length ?? 0) : 0;
+    // One child of an inner entry is the path itself; every child of the leaf is off it.
+    const others = i === path.length - 1 ? count : count - 1;
+    if (others < 1) return block;
+    const other = i === path.length - 1 ? "" : "other ";
+    const branches = others === 1 ? `1 ${other}branch` : `${formatInt(others)} ${other}branches`;
+    return fmt.attach(block, fmt.note(`${branches} continue${others === 1 ? "s" : ""} from here`));
+  });
+  return joinBlocks(blocks);
+}
