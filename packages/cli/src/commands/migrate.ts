@@ -1,13 +1,119 @@
-import type { Command } from "commander";
-import { usageError } from "../errors.js";
-import { type CliRuntime, type CommonOptions, withCommonOptions } from "../runtime.js";
+/**
+ * `pi-sessions migrate <file|dir> [--dry-run]` — upgrades v1/v2 session files to v3 (SPEC
+ * §2.4) with an atomic rewrite and a backup of each original. Unparseable lines are kept
+ * byte for byte in their places; existing ids and parents are kept. `--dry-run` reads only.
+ */
 
-/** Registers `migrate` (work in progress). */
+import { readFileSync } from "node:fs";
+import { systemEnv } from "@pi-sessions/core";
+import type { Command } from "commander";
+import { CliError, ExitCode, oneLine } from "../errors.js";
+import { commitRepair } from "../repair/commit.js";
+import { NotRepairableError, planRepair, type RepairAction } from "../repair/plan.js";
+import {
+  type CliRuntime,
+  type CommandContext,
+  type CommonOptions,
+  withCommonOptions,
+} from "../runtime.js";
+import { resolveTargets } from "../targets.js";
+
+/** Options of `migrate`. */
+interface MigrateOptions extends CommonOptions {
+  dryRun?: boolean;
+}
+
+/** What happened to one file. */
+interface MigrateResult {
+  readonly path: string;
+  readonly status: "migrated" | "would-migrate" | "current" | "not-a-session" | "unreadable";
+  /** The header's version before (absent = 1). */
+  readonly fromVersion?: number;
+  readonly backup?: string;
+  readonly actions?: readonly RepairAction[];
+  readonly message?: string;
+}
+
+/** Migrates (or, dry, plans) one file. Never throws for a bad file: it becomes a status. */
+function migrateFile(path: string, dryRun: boolean): MigrateResult {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    return { path, status: "unreadable", message: oneLine(error) };
+  }
+  let plan: ReturnType<typeof planRepair>;
+  try {
+    plan = planRepair(bytes, { migrate: true, structural: false, env: systemEnv });
+  } catch (error) {
+    if (error instanceof NotRepairableError) {
+      return { path, status: "not-a-session", message: error.message };
+    }
+    throw error;
+  }
+  const migrated = plan.actions.some((a) => a.kind === "migrated");
+  if (!migrated) return { path, status: "current", fromVersion: plan.fromVersion };
+  if (dryRun) {
+    return { path, status: "would-migrate", fromVersion: plan.fromVersion, actions: plan.actions };
+  }
+  const backup = commitRepair(path, plan);
+  return { path, status: "migrated", fromVersion: plan.fromVersion, backup, actions: plan.actions };
+}
+
+function printResult(ctx: CommandContext, r: MigrateResult, quietCurrent: boolean): void {
+  const c = ctx.colors;
+  switch (r.status) {
+    case "current":
+      if (!quietCurrent) ctx.out(`${c.dim("current")}  ${r.path} (v${r.fromVersion})`);
+      return;
+    case "not-a-session":
+    case "unreadable":
+      ctx.out(`${c.red("skipped")}  ${r.path}: ${r.message}`);
+      return;
+    default: {
+      const verb = r.status === "migrated" ? c.green("migrated") : c.yellow("would migrate");
+      ctx.out(`${verb}  ${r.path} (v${r.fromVersion} → v3)`);
+      for (const a of r.actions ?? []) {
+        ctx.out(`    ${a.line !== undefined ? `line ${a.line}: ` : ""}${a.message}`);
+      }
+      if (r.backup !== undefined) ctx.out(c.dim(`    original saved as ${r.backup}`));
+    }
+  }
+}
+
+/** Runs `migrate`. */
+function runMigrate(runtime: CliRuntime, target: string, options: MigrateOptions): void {
+  const ctx = runtime.context(options);
+  const { files, fromDirectory } = resolveTargets(ctx, target);
+  const dryRun = options.dryRun === true;
+  const results = files.map((file) => migrateFile(file, dryRun));
+  const count = (status: MigrateResult["status"]): number =>
+    results.filter((r) => r.status === status).length;
+  const skipped = count("not-a-session") + count("unreadable");
+  if (ctx.json) {
+    ctx.printJson({ dryRun, files: results });
+  } else {
+    for (const r of results) printResult(ctx, r, fromDirectory);
+    const done = dryRun ? `${count("would-migrate")} to migrate` : `${count("migrated")} migrated`;
+    ctx.out(
+      `${files.length} file(s): ${done}, ${count("current")} already current, ${skipped} skipped`,
+    );
+    if (dryRun) ctx.out(ctx.colors.dim("dry run: nothing was written"));
+  }
+  if (!fromDirectory && skipped > 0) {
+    // One named file that cannot be migrated is bad input, as for the other commands.
+    throw new CliError(`${results[0]?.path}: ${results[0]?.message}`, ExitCode.usage);
+  }
+  if (skipped > 0) runtime.exit(ExitCode.problems);
+}
+
+/** Registers `migrate` on the program. */
 export function registerMigrate(program: Command, runtime: CliRuntime): void {
   withCommonOptions(
-    program.command("migrate").description("(work in progress)").argument("<target>"),
-  ).action((_target: string, options: CommonOptions) => {
-    runtime.context(options);
-    throw usageError("migrate: not implemented yet");
-  });
+    program
+      .command("migrate")
+      .description("upgrade v1/v2 session files to v3 (a backup of each original is kept)")
+      .argument("<target>", "a session file (or id, prefix, name) or a directory of them")
+      .option("--dry-run", "show what would change; write nothing"),
+  ).action((target: string, options: MigrateOptions) => runMigrate(runtime, target, options));
 }
