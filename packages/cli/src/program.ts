@@ -7,6 +7,7 @@
 import { Command, CommanderError } from "commander";
 import { registerCheck } from "./commands/check.js";
 import { registerContext } from "./commands/context.js";
+import { registerExport } from "./commands/export.js";
 import { registerLs } from "./commands/ls.js";
 import { registerMigrate } from "./commands/migrate.js";
 import { registerTree } from "./commands/tree.js";
@@ -35,7 +36,7 @@ export function createProgram(runtime: CliRuntime): Command {
   registerCheck(program, runtime);
   registerMigrate(program, runtime);
   registerUsage(program, runtime);
-  // registerExport(program, runtime); // helper F: `export` (src/commands/export.ts)
+  registerExport(program, runtime);
   return program;
 }
 

@@ -16,12 +16,12 @@
 import {
   computeSessionsUsageTotals,
   computeUsageTotals,
-  UsageLeafNotFoundError,
   type UsageTotals,
 } from "@pi-sessions/plugins";
 import { type Command, Option } from "commander";
 import { CliError, ExitCode, usageError } from "../errors.js";
-import { type LoadedSession, loadSession } from "../export/load-session.js";
+import { type SessionView, viewOf } from "../export/session-view.js";
+import { type LoadedSession, loadSession } from "../load-session.js";
 import { resolveSessionArg } from "../resolve-session.js";
 import {
   type CliRuntime,
@@ -73,7 +73,7 @@ export function registerUsage(program: Command, runtime: CliRuntime): void {
       runtime.exit(usageOfAll(ctx, options.by));
       return;
     }
-    usageOfSession(ctx, loadSession(resolveSessionArg(ctx, session)), options);
+    usageOfSession(ctx, viewOf(loadSession(resolveSessionArg(ctx, session))), options);
   });
 }
 
@@ -84,18 +84,14 @@ function warnDamage(ctx: CommandContext, s: LoadedSession): void {
   );
 }
 
-function usageOfSession(ctx: CommandContext, s: LoadedSession, options: UsageOptions): void {
+function usageOfSession(ctx: CommandContext, s: SessionView, options: UsageOptions): void {
   warnDamage(ctx, s);
   const leaf = options.leaf ?? s.leafId;
-  let result: ReturnType<typeof computeUsageTotals>;
-  try {
-    result = computeUsageTotals(s.entries, leaf);
-  } catch (error) {
-    if (error instanceof UsageLeafNotFoundError) {
-      throw usageError(`no entry ${error.leafId} in ${s.path}`);
-    }
-    throw error;
+  // Checked here rather than by catching the plugins' error, so the message names the file.
+  if (options.leaf !== undefined && s.branch(options.leaf).length === 0) {
+    throw usageError(`no entry ${options.leaf} in ${s.path}`);
   }
+  const result = computeUsageTotals(s.entries, leaf);
   const groups = options.by && sessionGroups(s.path, s.entries, s.branch(leaf), options.by);
   if (ctx.json) {
     ctx.printJson(groups ? { session: s.path, ...result, by: options.by, groups } : result);

@@ -1,0 +1,132 @@
+/**
+ * `pi-sessions export <session> [--leaf ID] [--tree] --format md|html|jsonl [-o FILE]` — a
+ * readable transcript of one branch (default: the current leaf's) or of the whole tree.
+ *
+ * - `md`: Markdown from the plugins' headless renderers;
+ * - `html`: one self-contained page (inline CSS, no scripts, everything escaped) with branches
+ *   and compactions marked;
+ * - `jsonl`: a new valid pi session file (fresh id, `parentSession` = the source), the way pi
+ *   forks (`--tree`) or branches off (one branch) a session.
+ *
+ * Output goes to stdout, or to `-o FILE` (written atomically; never over the source). With
+ * `--json`, stdout gets `{ format, scope, session, leafId, entries, output?, content? }`:
+ * `content` is the export when there is no `-o`, `output` the file written otherwise.
+ */
+import { resolve } from "node:path";
+import { serializeRecords, systemEnv, writeFileAtomic } from "@pi-sessions/core";
+import { type Command, Option } from "commander";
+import { oneLine, usageError } from "../errors.js";
+import { renderHtmlPage } from "../export/html-page.js";
+import { jsonlExportRecords } from "../export/jsonl.js";
+import { renderMarkdownTranscript } from "../export/markdown.js";
+import { type SessionView, viewOf } from "../export/session-view.js";
+import { loadSession } from "../load-session.js";
+import { resolveSessionArg } from "../resolve-session.js";
+import { type CliRuntime, type CommonOptions, withCommonOptions } from "../runtime.js";
+
+/** Export formats. */
+type ExportFormat = "md" | "html" | "jsonl";
+
+/** Options of `export`. */
+interface ExportOptions extends CommonOptions {
+  format: ExportFormat;
+  leaf?: string;
+  tree?: boolean;
+  output?: string;
+}
+
+/** The export's text and how many entries it holds. */
+interface Rendered {
+  readonly content: string;
+  readonly entries: number;
+}
+
+function render(
+  s: SessionView,
+  format: ExportFormat,
+  scope: "branch" | "tree",
+  leafId: string | null,
+  cwd: string,
+): Rendered {
+  const path = s.branch(leafId);
+  if (format === "jsonl") {
+    const records = jsonlExportRecords({
+      header: s.header,
+      entries: s.entries,
+      scope,
+      leafId,
+      source: s.path,
+      fallbackCwd: cwd,
+      env: systemEnv,
+    });
+    return { content: serializeRecords(records), entries: records.length - 1 };
+  }
+  const entries = scope === "tree" ? s.entries.length : path.length;
+  if (format === "html") {
+    const content = renderHtmlPage({
+      header: s.header,
+      entries: s.entries,
+      path,
+      scope,
+      sessionName: s.name,
+      leafIsCurrent: leafId === s.leafId,
+      source: s.path,
+      getLabel: s.label,
+    });
+    return { content, entries };
+  }
+  return { content: renderMarkdownTranscript(s, scope, leafId), entries };
+}
+
+/** Registers `export` on the program. */
+export function registerExport(program: Command, runtime: CliRuntime): void {
+  withCommonOptions(
+    program
+      .command("export")
+      .description(
+        "a readable transcript of one branch (default: the current one) or the whole tree",
+      )
+      .argument("<session>", "a session file path, id, id prefix or name")
+      .addOption(
+        new Option("--format <format>", "md, html or jsonl")
+          .choices(["md", "html", "jsonl"])
+          .default("md"),
+      )
+      .option("--leaf <id>", "export the branch ending at this entry instead of the current leaf")
+      .option("--tree", "export every branch of the session, not just one")
+      .option("-o, --output <file>", "write to this file instead of stdout"),
+  ).action((session: string, options: ExportOptions) => {
+    const ctx = runtime.context(options);
+    const s = viewOf(loadSession(resolveSessionArg(ctx, session)));
+    const leafId = options.leaf ?? s.leafId;
+    if (options.leaf !== undefined && s.branch(options.leaf).length === 0) {
+      throw usageError(`no entry ${options.leaf} in ${s.path}`);
+    }
+    if (s.diagnostics.length > 0) {
+      ctx.err(
+        `note: ${s.path}: ${s.diagnostics.length} problem(s) while reading; intact entries exported (see pi-sessions check)`,
+      );
+    }
+    const scope = options.tree ? "tree" : "branch";
+    const { content, entries } = render(s, options.format, scope, leafId, ctx.io.cwd);
+    const output = options.output === undefined ? undefined : resolve(ctx.io.cwd, options.output);
+    if (output !== undefined) {
+      if (output === s.path)
+        throw usageError(`refusing to overwrite the session itself: ${output}`);
+      try {
+        writeFileAtomic(output, content);
+      } catch (error) {
+        throw usageError(`cannot write ${output}: ${oneLine(error)}`);
+      }
+    }
+    const report = { format: options.format, scope, session: s.path, leafId, entries };
+    if (ctx.json) {
+      ctx.printJson(output === undefined ? { ...report, content } : { ...report, output });
+    } else if (output === undefined) {
+      ctx.io.stdout.write(content);
+    } else {
+      const what = scope === "tree" ? "whole tree" : `branch to ${leafId ?? "(none)"}`;
+      ctx.out(`wrote ${entries} entries (${what}) as ${options.format} to ${output}`);
+    }
+  });
+}

@@ -1,0 +1,186 @@
+/**
+ * Session fixtures for the `usage`, `export` and screenshot tests: temp session roots, copies
+ * of the real corpus files (never the originals: opening a v1 file migrates it), and generated
+ * sessions written by the engine itself with branches, a compaction, labels, a name and usage
+ * in every place pi records it.
+ */
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  type AgentMessage,
+  createDeterministicEnv,
+  SessionManager,
+  type Usage,
+} from "@pi-sessions/core";
+
+/** The real pi session files (`$PI_SESSIONS_CORPUS`, else `<repo>/../shared/corpus`). */
+export const CORPUS_DIR =
+  process.env.PI_SESSIONS_CORPUS ??
+  fileURLToPath(new URL("../../../../shared/corpus/", import.meta.url));
+
+/** The corpus files the tests use. */
+export const CORPUS = {
+  branched: "ref-1.6-branched.jsonl",
+  large: "large-session.jsonl",
+  compaction: "before-compaction.jsonl",
+} as const;
+
+/** A temp sessions root with one project directory in it. */
+export interface TempRoot {
+  /** The sessions root (`--dir`). */
+  readonly root: string;
+  /** `<root>/--work-demo--`, where sessions go. */
+  readonly project: string;
+  /** A scratch directory beside the root (for outputs). */
+  readonly scratch: string;
+  cleanup(): void;
+}
+
+/** Creates a {@link TempRoot}. */
+export function tempRoot(): TempRoot {
+  const base = mkdtempSync(join(tmpdir(), "pi-sessions-cli-f-"));
+  const root = join(base, "sessions");
+  const project = join(root, "--work-demo--");
+  const scratch = join(base, "scratch");
+  mkdirSync(project, { recursive: true });
+  mkdirSync(scratch);
+  return { root, project, scratch, cleanup: () => rmSync(base, { recursive: true, force: true }) };
+}
+
+/** Copies a corpus file into `dir` (writable) and returns the copy's path. */
+export function copyCorpus(dir: string, name: string): string {
+  const target = join(dir, name);
+  copyFileSync(join(CORPUS_DIR, name), target);
+  chmodSync(target, 0o644);
+  return target;
+}
+
+/** A usage object whose numbers derive from `n` (so every record differs). */
+export function usageOf(n: number): Usage {
+  const input = 100 * n;
+  const output = 10 * n;
+  const cacheRead = 1000 * n;
+  const cacheWrite = 50 * n;
+  const cost = {
+    input: input * 3e-6,
+    output: output * 1.5e-5,
+    cacheRead: cacheRead * 3e-7,
+    cacheWrite: cacheWrite * 3.75e-6,
+    total: 0,
+  };
+  cost.total = cost.input + cost.output + cost.cacheRead + cost.cacheWrite;
+  return {
+    input,
+    output,
+    cacheRead,
+    cacheWrite,
+    cacheWrite1h: n,
+    reasoning: 2 * n,
+    totalTokens: input + output + cacheRead + cacheWrite,
+    cost,
+  };
+}
+
+/** A user message. */
+export function user(text: string, ts = 1_735_700_000_000): AgentMessage {
+  return { role: "user", content: [{ type: "text", text }], timestamp: ts };
+}
+
+/** An assistant message with usage. */
+export function assistant(
+  text: string,
+  usage: Usage,
+  model = "claude-sonnet-4-5",
+  provider = "anthropic",
+): AgentMessage {
+  return {
+    role: "assistant",
+    content: [{ type: "text", text }],
+    api: "anthropic-messages",
+    provider,
+    model,
+    usage,
+    stopReason: "stop",
+    timestamp: 1_735_700_000_000,
+  };
+}
+
+/** Ids of the entries of {@link writeDemoSession} that tests point at. */
+export interface DemoSession {
+  readonly path: string;
+  readonly manager: SessionManager;
+  /** The first assistant answer (where the abandoned branch forks off). */
+  readonly forkPoint: string;
+  /** The leaf of the abandoned branch. */
+  readonly abandonedLeaf: string;
+  readonly compaction: string;
+}
+
+/** Options of {@link writeDemoSession}. */
+export interface DemoOptions {
+  /** Texts placed in every user-visible spot (messages, label, name, custom data, tool output). */
+  readonly texts?: readonly string[];
+  readonly seed?: number;
+  /** Clock step per entry (default five hours, so a session spans several days). */
+  readonly stepMs?: number;
+}
+
+/**
+ * Writes a branched, compacted, labelled and named session into `dir` with the engine, and
+ * returns it. Usage sits on assistant messages (two models), a tool result, the branch
+ * summary, the compaction and a `usage` entry: every place pi records it.
+ */
+export function writeDemoSession(dir: string, options: DemoOptions = {}): DemoSession {
+  const env = createDeterministicEnv({
+    seed: options.seed ?? 7,
+    stepMs: options.stepMs ?? 5 * 3_600_000,
+  });
+  const texts = options.texts ?? [];
+  const t = (i: number, fallback: string) => texts[i % Math.max(1, texts.length)] ?? fallback;
+  const sm = SessionManager.create("/work/demo", dir, { env });
+  sm.appendModelChange("anthropic", "claude-sonnet-4-5");
+  sm.appendMessage(user(t(0, "List the files in src.")));
+  const forkPoint = sm.appendMessage(assistant(t(1, "There are three modules."), usageOf(1)));
+  sm.appendLabelChange(forkPoint, t(2, "layout explained"));
+  sm.appendMessage(user(t(3, "Refactor store.ts to stream.")));
+  sm.appendMessage({
+    role: "toolResult",
+    toolCallId: "call_1",
+    toolName: "bash",
+    content: [{ type: "text", text: t(4, "index.ts\nstore.ts") }],
+    usage: usageOf(2),
+    isError: false,
+    timestamp: 1_735_700_000_000,
+  });
+  const abandonedLeaf = sm.appendMessage(assistant(t(5, "Plan: stream it."), usageOf(3)));
+  sm.branchWithSummary(
+    forkPoint,
+    t(6, "Abandoned: the streaming refactor."),
+    undefined,
+    false,
+    usageOf(4),
+  );
+  sm.appendModelChange("openai", "gpt-5");
+  const kept = sm.appendMessage(user(t(7, "Instead, document the modules.")));
+  sm.appendMessage(assistant(t(8, "Wrote docs/modules.md."), usageOf(5), "gpt-5", "openai"));
+  sm.appendCustomEntry(t(9, "todo-state"), { note: t(10, "read store.ts") });
+  const compaction = sm.appendCompaction(
+    t(11, "Docs written; plan agreed."),
+    kept,
+    5400,
+    undefined,
+    false,
+    usageOf(6),
+  );
+  sm.appendUsage("cache-warm", "anthropic", "claude-sonnet-4-5", usageOf(7), t(12, "warm-up"));
+  sm.appendMessage(user(t(13, "Thanks.")));
+  sm.appendMessage(assistant(t(14, "You are welcome."), usageOf(8), "gpt-5", "openai"));
+  sm.appendSessionInfo(t(15, "Docs session"));
+  const path = sm.getSessionFile();
+  if (path === undefined) throw new Error("demo session was not written");
+  // Give the writer lock back: the CLI runs in other processes.
+  sm.close();
+  return { path, manager: sm, forkPoint, abandonedLeaf, compaction };
+}
