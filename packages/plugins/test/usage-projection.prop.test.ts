@@ -1,0 +1,179 @@
+import {
+  extraProjectionState,
+  foldEntries,
+  initialState,
+  replayProjection,
+  replayState,
+  type SessionEntry,
+} from "@pi-sessions/core";
+import {
+  branchUsageTotals,
+  treeUsageTotals,
+  USAGE_TOTALS_PROJECTION_NAME,
+  type UsageTotalsState,
+  usageTotals,
+} from "@pi-sessions/plugins";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { comparable, naivePath, naiveTotals } from "./usage-oracle.js";
+
+const runs = Number(process.env.FC_RUNS ?? 300);
+const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
+
+/** Numbers as files hold them, plus the garbage foreign writers produce. */
+const num = fc.oneof(
+  { weight: 6, arbitrary: fc.integer({ min: 0, max: 100_000 }) },
+  { weight: 3, arbitrary: fc.double({ min: 0, max: 10, noNaN: true }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<unknown>(Number.NaN, Number.POSITIVE_INFINITY, "7", null, -3),
+  },
+);
+const usageArb = fc.oneof(
+  {
+    weight: 8,
+    arbitrary: fc.record(
+      {
+        input: num,
+        output: num,
+        cacheRead: num,
+        cacheWrite: num,
+        cacheWrite1h: num,
+        reasoning: num,
+        totalTokens: num,
+        cost: fc.oneof(
+          fc.record({ input: num, output: num, cacheRead: num, cacheWrite: num, total: num }),
+          fc.constant(null),
+        ),
+      },
+      { requiredKeys: ["input", "output", "cost"] },
+    ),
+  },
+  { weight: 1, arbitrary: fc.constantFrom<unknown>(undefined, null, "x", 3, []) },
+);
+const model = fc.constantFrom("p/a", "p/b", "q/a", "/", "");
+
+/** The type-specific part of an entry (everything but id, parentId, timestamp). */
+const body = fc.oneof(
+  fc.record({
+    type: fc.constant("message"),
+    message: fc.record({
+      role: fc.constant("assistant"),
+      provider: fc.constantFrom("p", "q"),
+      model,
+      responseModel: fc.option(model, { nil: undefined }),
+      usage: usageArb,
+    }),
+  }),
+  fc.record({
+    type: fc.constant("message"),
+    message: fc.record({ role: fc.constantFrom("toolResult", "user"), usage: usageArb }),
+  }),
+  fc.record({ type: fc.constantFrom("compaction", "branch_summary"), usage: usageArb }),
+  fc.record({
+    type: fc.constant("usage"),
+    provider: fc.constantFrom("p", "q"),
+    model,
+    usage: usageArb,
+  }),
+  fc.record({ type: fc.constantFrom("label", "custom", "future_type") }),
+);
+
+/**
+ * Logs with real tree structure and some damage: ids come from a small pool (reuse happens),
+ * parents are mostly earlier ids but sometimes null, missing or later ones.
+ */
+const logArb = fc
+  .array(
+    fc.record({
+      body,
+      idPick: fc.nat(),
+      reuse: fc.integer({ min: 0, max: 19 }),
+      parentPick: fc.nat(),
+      parentKind: fc.integer({ min: 0, max: 19 }),
+    }),
+    { maxLength: 40 },
+  )
+  .map((specs) => {
+    const entries: SessionEntry[] = [];
+    specs.forEach((s, i) => {
+      const ids = entries.map((e) => e.id);
+      const id = s.reuse === 0 && ids.length > 0 ? (ids[s.idPick % ids.length] as string) : `e${i}`;
+      let parentId: string | null;
+      if (s.parentKind === 0 || ids.length === 0) parentId = null;
+      else if (s.parentKind === 1)
+        parentId = `e${i + 1 + (s.parentPick % 3)}`; // later or missing
+      else parentId = ids[ids.length - 1 - (s.parentPick % Math.min(ids.length, 4))] as string;
+      entries.push({
+        ...s.body,
+        id,
+        parentId,
+        timestamp: "2025-01-01T00:00:00.000Z",
+      } as SessionEntry);
+    });
+    return entries;
+  });
+
+/** Everything a state answers: tree totals and branch totals at every id and at null. */
+function view(state: UsageTotalsState, entries: readonly SessionEntry[]) {
+  const ids = [...new Set(entries.map((e) => e.id))];
+  return {
+    tree: treeUsageTotals(state),
+    branches: [null, ...ids, "missing"].map((id) => branchUsageTotals(state, id)),
+  };
+}
+
+function folded(entries: readonly SessionEntry[]): UsageTotalsState {
+  const state = foldEntries(initialState(null, [usageTotals]), entries);
+  return extraProjectionState(state, USAGE_TOTALS_PROJECTION_NAME) as UsageTotalsState;
+}
+
+describe("usageTotals projection laws (I6, I9)", () => {
+  it(`incremental fold = replay = the naive oracle on random logs (${runs} runs)`, () => {
+    fc.assert(
+      fc.property(logArb, (entries) => {
+        const incremental = folded(entries);
+        const replayed = replayProjection(usageTotals, entries);
+        const viaCore = extraProjectionState(
+          replayState(null, entries, [usageTotals]),
+          USAGE_TOTALS_PROJECTION_NAME,
+        ) as UsageTotalsState;
+        expect(view(incremental, entries)).toEqual(view(replayed, entries));
+        expect(view(viaCore, entries)).toEqual(view(replayed, entries));
+        expect(comparable(treeUsageTotals(incremental))).toEqual(naiveTotals(entries));
+        for (const e of entries) {
+          const branch = branchUsageTotals(incremental, e.id);
+          expect(comparable(branch as NonNullable<typeof branch>)).toEqual(
+            naiveTotals(naivePath(entries, e.id)),
+          );
+        }
+      }),
+      { numRuns: runs, seed },
+    );
+  });
+
+  it(`snapshots never change; folding onto an old snapshot = replaying its log (${runs} runs)`, () => {
+    fc.assert(
+      fc.property(logArb, logArb, fc.nat(), (entries, other, cut) => {
+        const k = entries.length === 0 ? 0 : cut % (entries.length + 1);
+        const prefix = entries.slice(0, k);
+        const snapshot = replayProjection(usageTotals, prefix);
+        const before = view(snapshot, prefix);
+        // Continue the newest snapshot, then branch off the old one with another suffix.
+        let full = snapshot;
+        entries.slice(k).forEach((e, i) => {
+          full = usageTotals.apply(full, e, { position: k + i, getEntry: () => undefined });
+        });
+        let forked = snapshot;
+        other.forEach((e, i) => {
+          forked = usageTotals.apply(forked, e, { position: k + i, getEntry: () => undefined });
+        });
+        expect(view(snapshot, prefix)).toEqual(before);
+        expect(view(full, entries)).toEqual(view(replayProjection(usageTotals, entries), entries));
+        const both = [...prefix, ...other];
+        expect(view(forked, both)).toEqual(view(replayProjection(usageTotals, both), both));
+      }),
+      { numRuns: runs, seed },
+    );
+  });
+});
