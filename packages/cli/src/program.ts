@@ -14,7 +14,7 @@ import { registerTree } from "./commands/tree.js";
 import { registerUsage } from "./commands/usage.js";
 import { CliError, ExitCode, oneLine } from "./errors.js";
 import type { CliIo } from "./io.js";
-import { CliRuntime } from "./runtime.js";
+import { CliRuntime, type CommonOptions, withCommonOptions } from "./runtime.js";
 
 /** The program's version, printed by `--version`. */
 export const VERSION = "0.1.0";
@@ -30,6 +30,9 @@ export function createProgram(runtime: CliRuntime): Command {
       writeErr: (text) => runtime.io.stderr.write(text),
     })
     .exitOverride();
+  // `--dir` and `--json` work before the command name too (`pi-sessions --dir X ls`).
+  withCommonOptions(program);
+  runtime.useGlobalOptions(() => program.opts<CommonOptions>());
   registerLs(program, runtime);
   registerTree(program, runtime);
   registerContext(program, runtime);

@@ -1,12 +1,12 @@
 /**
  * Turning a `<session>` argument into a file: a path, a session id (or a unique prefix of
- * one), or a session name. Only reads.
+ * one), or a session name (or a unique prefix of one). Only reads.
  */
 
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { buildSessionInfo, readHeader } from "@pi-sessions/core";
-import { notFoundError, usageError } from "./errors.js";
+import { CliError, notFoundError, oneLine, usageError } from "./errors.js";
 import type { CommandContext } from "./runtime.js";
 import { sessionFilesUnder } from "./session-files.js";
 
@@ -24,26 +24,36 @@ function ambiguous(arg: string, what: string, paths: readonly string[]): never {
   throw usageError(`"${arg}" matches more than one session by ${what}: ${shown}${more}`);
 }
 
+/** The one match, or an ambiguity error, or undefined for none. */
+function single(arg: string, what: string, paths: readonly string[]): string | undefined {
+  if (paths.length > 1) ambiguous(arg, what, paths);
+  return paths[0];
+}
+
+/** An existing file at `arg` (resolved against the cwd); undefined when nothing is there. */
+function existingFile(ctx: CommandContext, arg: string): string | undefined {
+  const path = resolve(ctx.io.cwd, arg);
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(path).isDirectory();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw usageError(`cannot read ${arg}: ${oneLine(error)}`);
+  }
+  if (isDirectory) throw new CliError(`${arg} is a directory, not a session file`);
+  return path;
+}
+
 /**
  * The file a `<session>` argument names. In order: an existing file path; a session whose
  * header id equals the argument; a session whose name equals it; the one session whose id
- * starts with it. Throws exit 2 for a directory, a missing path or an ambiguous match, and
- * exit 1 when nothing matches.
+ * starts with it; the one session whose name starts with it, ignoring case. Throws exit 2
+ * for a directory, a missing path or an ambiguous match, and exit 1 when nothing matches.
  */
 export function resolveSessionArg(ctx: CommandContext, arg: string): string {
   if (arg === "") throw usageError("empty session argument");
-  const asPath = resolve(ctx.io.cwd, arg);
-  try {
-    const stats = statSync(asPath);
-    if (stats.isDirectory()) throw usageError(`${arg} is a directory, not a session file`);
-    return asPath;
-  } catch (error) {
-    if (!(error instanceof Error) || (error as NodeJS.ErrnoException).code !== "ENOENT") {
-      throw error instanceof Error && error.name === "CliError"
-        ? error
-        : usageError(`cannot read ${arg}: ${(error as Error).message}`);
-    }
-  }
+  const file = existingFile(ctx, arg);
+  if (file !== undefined) return file;
   if (looksLikePath(arg)) throw usageError(`no such file: ${arg}`);
 
   const files = sessionFilesUnder(ctx.sessionsRoot);
@@ -52,22 +62,33 @@ export function resolveSessionArg(ctx: CommandContext, arg: string): string {
   }
   const exact: string[] = [];
   const prefixed: string[] = [];
-  for (const file of files) {
-    const id = readHeader(file)?.id;
+  for (const path of files) {
+    const id = readHeader(path)?.id;
     if (typeof id !== "string") continue;
-    if (id === arg) exact.push(file);
-    else if (id.startsWith(arg)) prefixed.push(file);
+    if (id === arg) exact.push(path);
+    else if (id.startsWith(arg)) prefixed.push(path);
   }
-  if (exact.length === 1 && exact[0] !== undefined) return exact[0];
-  if (exact.length > 1) ambiguous(arg, "id", exact);
+  const byId = single(arg, "id", exact);
+  if (byId !== undefined) return byId;
 
-  const named = files.filter((file) => buildSessionInfo(file)?.name === arg);
-  if (named.length === 1 && named[0] !== undefined) return named[0];
-  if (named.length > 1) ambiguous(arg, "name", named);
-
-  if (prefixed.length === 1 && prefixed[0] !== undefined) return prefixed[0];
-  if (prefixed.length > 1) ambiguous(arg, "id prefix", prefixed);
+  // Names need a full read of each file, so they come after the header-only id checks.
+  const names = files.map((path) => ({ path, name: buildSessionInfo(path)?.name }));
+  const byName = single(
+    arg,
+    "name",
+    names.filter((n) => n.name === arg).map((n) => n.path),
+  );
+  if (byName !== undefined) return byName;
+  const byIdPrefix = single(arg, "id prefix", prefixed);
+  if (byIdPrefix !== undefined) return byIdPrefix;
+  const lower = arg.toLowerCase();
+  const byNamePrefix = single(
+    arg,
+    "name prefix",
+    names.filter((n) => n.name?.toLowerCase().startsWith(lower) === true).map((n) => n.path),
+  );
+  if (byNamePrefix !== undefined) return byNamePrefix;
   throw notFoundError(
-    `no session matches "${arg}" (by path, id, id prefix or name) in ${ctx.sessionsRoot}`,
+    `no session matches "${arg}" (by path, id, id prefix, name or name prefix) in ${ctx.sessionsRoot}`,
   );
 }

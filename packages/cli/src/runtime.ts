@@ -63,9 +63,16 @@ export interface CommandContext {
 export class CliRuntime {
   readonly io: CliIo;
   private code = 0;
+  /** Options given before the command name (`pi-sessions --dir X ls`). */
+  private globals: () => CommonOptions = () => ({});
 
   constructor(io: CliIo) {
     this.io = io;
+  }
+
+  /** Where to read the program-level `--dir`/`--json` from (set by `createProgram`). */
+  useGlobalOptions(read: () => CommonOptions): void {
+    this.globals = read;
   }
 
   /** The exit code so far. */
@@ -79,8 +86,14 @@ export class CliRuntime {
   }
 
   /** The {@link CommandContext} of one command invocation. */
-  context(options: CommonOptions): CommandContext {
+  context(commandOptions: CommonOptions): CommandContext {
     const io = this.io;
+    // Options after the command name win over the same options before it.
+    const global = this.globals();
+    const options: CommonOptions = {
+      dir: commandOptions.dir ?? global.dir,
+      json: commandOptions.json ?? global.json,
+    };
     return {
       io,
       json: options.json === true,

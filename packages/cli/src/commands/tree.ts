@@ -42,7 +42,7 @@ function rowLine(ctx: CommandContext, row: TreeRow, width: number): string {
   else if (row.type === "branch_summary") summary = c.magenta(`⎇ ${summary}`);
   else if (!row.onPath) summary = c.dim(summary);
   const label = row.label !== undefined ? ` ${c.green(`[${row.label}]`)}` : "";
-  const leaf = row.leaf ? ` ${c.inverse(" ← leaf ")}` : "";
+  const leaf = row.leaf ? ` ${c.inverse("← leaf")}` : "";
   return `${row.prefix}${id} ${summary}${label}${leaf}`;
 }
 

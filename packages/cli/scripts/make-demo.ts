@@ -1,0 +1,15 @@
+/**
+ * Regenerates `demo/sessions/` (run by `pnpm --filter @pi-sessions/cli demo:make`). The corpus
+ * is found as the tests find it: `PI_SESSIONS_CORPUS`, else `shared/corpus` beside the repo.
+ */
+
+import { rmSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { writeDemoSessions } from "./demo-sessions.js";
+
+const cliDir = join(dirname(fileURLToPath(import.meta.url)), "..");
+const corpus = process.env.PI_SESSIONS_CORPUS ?? join(cliDir, "..", "..", "..", "shared", "corpus");
+const root = join(cliDir, "demo", "sessions");
+rmSync(root, { recursive: true, force: true });
+for (const file of writeDemoSessions(root, corpus)) console.log(relative(cliDir, file));
