@@ -1,1 +1,102 @@
-export {};
+/**
+ * @pi-sessions/testkit — fast-check arbitraries, invariant checkers, model-based commands and
+ * a conformance suite for pi session files. Every name is exported explicitly.
+ *
+ * @packageDocumentation
+ */
+
+// --- arbitraries: values ---------------------------------------------------------------
+export type { IdStyle } from "./arbitraries/common.js";
+export {
+  amountArb,
+  entryIdFor,
+  isoFromMs,
+  jsonObjectArb,
+  jsonValueArb,
+  MAX_MS,
+  MIN_MS,
+  msArb,
+  textArb,
+  wordArb,
+} from "./arbitraries/common.js";
+export type { ContentOptions } from "./arbitraries/content.js";
+export {
+  assistantContentArb,
+  contentBlockArb,
+  imageContentArb,
+  textContentArb,
+  textOrImageBlocksArb,
+  thinkingContentArb,
+  toolCallArb,
+  toolCallIdArb,
+  unknownBlockArb,
+  userContentArb,
+} from "./arbitraries/content.js";
+export type { StructuralSpec } from "./arbitraries/damage-structure.js";
+export type {
+  DamagedSession,
+  DamageKind,
+  ExpectedDiagnostic,
+  InjectedDamage,
+} from "./arbitraries/damage-types.js";
+export { compareDiagnostics, DAMAGE_KINDS } from "./arbitraries/damage-types.js";
+export type { DamageOptions, DamageSpec } from "./arbitraries/damaged.js";
+export { applyDamage, damagedSessionArb } from "./arbitraries/damaged.js";
+export type { EntryOptions } from "./arbitraries/entries.js";
+export { entryOfTypeArb, sessionEntryArb } from "./arbitraries/entries.js";
+export type { EntryPlace } from "./arbitraries/entry-build.js";
+export { buildEntry } from "./arbitraries/entry-build.js";
+// --- arbitraries: entries and logs -----------------------------------------------------
+export type {
+  BodyOptions,
+  BodySpec,
+  EntryKind,
+  ReplacementSpec,
+} from "./arbitraries/entry-specs.js";
+export { bodySpecArb, ENTRY_KINDS } from "./arbitraries/entry-specs.js";
+export {
+  blankLineArb,
+  garbageLineArb,
+  isInvalidJsonLine,
+  nonObjectLineArb,
+} from "./arbitraries/garbage.js";
+export type { HeaderOptions } from "./arbitraries/header.js";
+export { cwdArb, sessionHeaderArb, sessionIdArb } from "./arbitraries/header.js";
+export type { SessionLog } from "./arbitraries/jsonl.js";
+export { sessionToJsonl, toJsonl } from "./arbitraries/jsonl.js";
+
+// --- arbitraries: legacy and damaged files ---------------------------------------------
+export type { LegacyCompaction, LegacyOptions, LegacySession } from "./arbitraries/legacy.js";
+export { legacySessionArb } from "./arbitraries/legacy.js";
+export type { MessageOptions, MessageRole } from "./arbitraries/messages.js";
+export {
+  agentMessageArb,
+  assistantMessageArb,
+  bashExecutionMessageArb,
+  branchSummaryMessageArb,
+  compactionSummaryMessageArb,
+  customMessageArb,
+  MESSAGE_ROLES,
+  modelIdArb,
+  providerArb,
+  systemMessageArb,
+  thinkingLevelArb,
+  toolResultMessageArb,
+  unknownRoleMessageArb,
+  userMessageArb,
+} from "./arbitraries/messages.js";
+export type {
+  LogStep,
+  ParentSpec,
+  SessionLogOptions,
+  TreeShape,
+} from "./arbitraries/session-log.js";
+export {
+  buildLogEntries,
+  logStepArb,
+  sessionEntriesArb,
+  sessionJsonlArb,
+  sessionLogArb,
+} from "./arbitraries/session-log.js";
+export type { UsageOptions } from "./arbitraries/usage.js";
+export { usageArb } from "./arbitraries/usage.js";
