@@ -1,3 +1,63 @@
+export type {
+  AnyCustomType,
+  CustomContent,
+  CustomEntryType,
+  CustomMessagePayload,
+  CustomMessageType,
+  Upcaster,
+  Upcasters,
+} from "./custom/custom-type.js";
+export {
+  customEntryType,
+  customMessageType,
+  PluginDefinitionError,
+} from "./custom/custom-type.js";
+export type {
+  CustomDataProblem,
+  CustomDataProblemKind,
+  DecodedPayload,
+  ValueOfType,
+} from "./custom/decode.js";
+export {
+  decodeCustomEntry,
+  decodePayload,
+  payloadOfEntry,
+  stampVersion,
+  storedVersionOf,
+} from "./custom/decode.js";
+export type { PluginHost } from "./install/install-plugins.js";
+export { installPlugins } from "./install/install-plugins.js";
+export { branchStateOf, foldBranchState, stepBranchState } from "./plugin/branch-state.js";
+export type {
+  PluginDiagnostic,
+  PluginDiagnosticsState,
+  ReadCustomEntry,
+} from "./plugin/custom-data.js";
+export {
+  customDataValidator,
+  diagnosticsOf,
+  PLUGIN_DIAGNOSTICS,
+  pluginDiagnostics,
+  pluginDiagnosticsProjection,
+  readCustomEntry,
+} from "./plugin/custom-data.js";
+export type {
+  AnyPlugin,
+  BranchReducer,
+  HookContext,
+  ItemOf,
+  Plugin,
+  PluginHooks,
+  PluginSpec,
+} from "./plugin/define-plugin.js";
+export { definePlugin } from "./plugin/define-plugin.js";
+export { pluginProjections } from "./plugin/plugin-projections.js";
+export type {
+  OwnedType,
+  PluginRegistryErrorCode,
+  RegisterOptions,
+} from "./registry/registry.js";
+export { createRegistry, PluginRegistry, PluginRegistryError } from "./registry/registry.js";
 export { renderDefaultEntry } from "./render/default-entries.js";
 export type { RegisterRendererOptions } from "./render/registry.js";
 export {

@@ -1,0 +1,274 @@
+/**
+ * `definePlugin`: one declarative, immutable object per plugin — its custom entry and message
+ * types, a branch reducer, projections, renderers and bus hooks. Defining a plugin does
+ * nothing to any session; installing it (`installPlugins`) or folding with it
+ * (`pluginProjections`, `foldBranchState`) is a separate, explicit step.
+ */
+import type {
+  CustomEntry,
+  CustomMessageEntry,
+  Projection,
+  SessionEventMap,
+  SessionEventName,
+  SessionManager,
+} from "@pi-sessions/core";
+import { isRight } from "fp-ts/lib/Either.js";
+import {
+  type AnyCustomType,
+  type CustomEntryType,
+  type CustomMessagePayload,
+  type CustomMessageType,
+  PluginDefinitionError,
+} from "../custom/custom-type.js";
+import { decodeCustomEntry, decodePayload } from "../custom/decode.js";
+import type { PluginHost } from "../install/install-plugins.js";
+import type { EntryRenderer, MessageRenderer } from "../render/types.js";
+
+/** One of a plugin's entries on the branch, decoded and upcast, as its reducer receives it. */
+export type ItemOf<D extends AnyCustomType> =
+  D extends CustomEntryType<infer T, infer A>
+    ? {
+        readonly kind: "custom";
+        readonly customType: T;
+        readonly value: A;
+        readonly storedVersion: number;
+        readonly entry: CustomEntry;
+      }
+    : D extends CustomMessageType<infer T, infer Dt, infer C>
+      ? {
+          readonly kind: "custom_message";
+          readonly customType: T;
+          readonly value: CustomMessagePayload<Dt, C>;
+          readonly storedVersion: number;
+          readonly entry: CustomMessageEntry;
+        }
+      : never;
+
+/**
+ * Folds a plugin's state from its own entries along the current branch (root → leaf), the
+ * way pi extensions rebuild state from `getBranch()`. `apply` must return a new state and
+ * leave the old one unchanged. Entries whose data cannot be read are skipped (and reported
+ * as plugin diagnostics).
+ */
+export interface BranchReducer<S, I> {
+  /** The state of an empty branch. */
+  init(): S;
+  /** The state after one more of the plugin's entries. */
+  apply(state: S, item: I): S;
+}
+
+/** What a hook gets besides the event: the manager and the install it belongs to. */
+export interface HookContext {
+  readonly manager: SessionManager;
+  /** The plugin's name. */
+  readonly plugin: string;
+  /** The install: branch states, projection states, typed appends. */
+  readonly host: PluginHost;
+}
+
+/** Bus handlers by event name; they run after the change is committed, isolated from each other. */
+export type PluginHooks = {
+  readonly [K in SessionEventName]?: (event: SessionEventMap[K], ctx: HookContext) => void;
+};
+
+/** The object a plugin author writes; see {@link definePlugin}. */
+export interface PluginSpec<
+  E extends readonly CustomEntryType<string, unknown>[],
+  M extends readonly CustomMessageType<string, unknown, unknown>[],
+  S,
+> {
+  /** Unique name among installed plugins. */
+  readonly name: string;
+  /** `custom` entry types this plugin owns (see `customEntryType`). */
+  readonly entryTypes?: E;
+  /** `custom_message` types this plugin owns (see `customMessageType`). */
+  readonly messageTypes?: M;
+  /** The plugin's state along the current branch, folded from its own entries. */
+  readonly branchState?: BranchReducer<S, ItemOf<E[number] | M[number]>>;
+  /** Projections (core `defineProjection`) folded over the whole log, leaf-independent. */
+  readonly projections?: readonly Projection<unknown>[];
+  /** Entry renderers by customType (beyond the typed `render` of its own types). */
+  readonly entryRenderers?: Readonly<Record<string, EntryRenderer>>;
+  /** Custom-message renderers by customType (beyond the typed `render` of its own types). */
+  readonly messageRenderers?: Readonly<Record<string, MessageRenderer>>;
+  /** Bus handlers, subscribed on install and removed on uninstall. */
+  readonly hooks?: PluginHooks;
+}
+
+/** A defined plugin: frozen, with every optional part filled in. */
+export interface Plugin<S = unknown, I = unknown> {
+  readonly name: string;
+  readonly entryTypes: readonly CustomEntryType<string, unknown>[];
+  readonly messageTypes: readonly CustomMessageType<string, unknown, unknown>[];
+  readonly branchState: BranchReducer<S, I> | undefined;
+  readonly projections: readonly Projection<unknown>[];
+  /** Every entry renderer, typed `render`s of its own `custom` types included. */
+  readonly entryRenderers: Readonly<Record<string, EntryRenderer>>;
+  /** Every message renderer, typed `render`s of its own message types included. */
+  readonly messageRenderers: Readonly<Record<string, MessageRenderer>>;
+  readonly hooks: PluginHooks;
+}
+
+/** Any plugin, whatever its state and item types (for lists and registries). */
+// biome-ignore lint/suspicious/noExplicitAny: a list of plugins mixes state types.
+export type AnyPlugin = Plugin<any, any>;
+
+const EVENT_NAMES: ReadonlySet<string> = new Set<SessionEventName>([
+  "entryAppended",
+  "leafMoved",
+  "sessionSwitched",
+  "diagnostics",
+  "handlerError",
+]);
+
+function uniqueOrThrow(plugin: string, what: string, keys: readonly string[]): void {
+  const seen = new Set<string>();
+  for (const key of keys) {
+    if (seen.has(key)) {
+      throw new PluginDefinitionError(`plugin "${plugin}": ${what} "${key}" is declared twice`);
+    }
+    seen.add(key);
+  }
+}
+
+/** A renderer of a custom entry type: decodes, then calls the typed `render`. */
+function typedEntryRenderer(type: CustomEntryType<string, unknown>): EntryRenderer | undefined {
+  const render = type.render;
+  if (!render) return undefined;
+  return (entry, ctx) => {
+    if (entry.type !== "custom") return undefined;
+    const decoded = decodeCustomEntry(type, entry);
+    return isRight(decoded) ? render(decoded.right.value, entry, ctx) : undefined;
+  };
+}
+
+/** A renderer of a custom message type: decodes `{ content, details }`, then calls `render`. */
+function typedMessageRenderer(
+  type: CustomMessageType<string, unknown, unknown>,
+): MessageRenderer | undefined {
+  const render = type.render;
+  if (!render) return undefined;
+  return (message, ctx) => {
+    const decoded = decodePayload(type, { content: message.content, details: message.details });
+    return isRight(decoded) ? render(decoded.right.value, message, ctx) : undefined;
+  };
+}
+
+function mergeRenderers<R>(
+  plugin: string,
+  kind: string,
+  explicit: Readonly<Record<string, R>> | undefined,
+  typed: readonly (readonly [string, R | undefined])[],
+): Readonly<Record<string, R>> {
+  const out: Record<string, R> = Object.create(null);
+  for (const [key, fn] of Object.entries(explicit ?? {})) {
+    if (typeof fn !== "function") {
+      throw new PluginDefinitionError(
+        `plugin "${plugin}": ${kind} renderer "${key}" is not a function`,
+      );
+    }
+    out[key] = fn;
+  }
+  for (const [key, fn] of typed) {
+    if (fn === undefined) continue;
+    if (key in out) {
+      throw new PluginDefinitionError(
+        `plugin "${plugin}": ${kind} renderer "${key}" is given twice (typed render and ${kind}Renderers)`,
+      );
+    }
+    out[key] = fn;
+  }
+  return Object.freeze(out);
+}
+
+/**
+ * Declares a plugin. Checks the definition and throws {@link PluginDefinitionError} for a
+ * mistake (no name, a customType or projection declared twice, an unknown hook). The result
+ * is frozen; the reducer's item type is the union of the plugin's decoded types.
+ */
+export function definePlugin<
+  const E extends readonly CustomEntryType<string, unknown>[] = [],
+  const M extends readonly CustomMessageType<string, unknown, unknown>[] = [],
+  S = undefined,
+>(spec: PluginSpec<E, M, S>): Plugin<S, ItemOf<E[number] | M[number]>> {
+  const name = spec.name;
+  if (typeof name !== "string" || name === "") {
+    throw new PluginDefinitionError("plugin name must be a non-empty string");
+  }
+  const entryTypes: readonly CustomEntryType<string, unknown>[] = spec.entryTypes ?? [];
+  const messageTypes: readonly CustomMessageType<string, unknown, unknown>[] =
+    spec.messageTypes ?? [];
+  for (const t of entryTypes) {
+    if (t?.kind !== "custom") {
+      throw new PluginDefinitionError(
+        `plugin "${name}": entryTypes takes customEntryType(...) values`,
+      );
+    }
+  }
+  for (const t of messageTypes) {
+    if (t?.kind !== "custom_message") {
+      throw new PluginDefinitionError(
+        `plugin "${name}": messageTypes takes customMessageType(...) values`,
+      );
+    }
+  }
+  uniqueOrThrow(
+    name,
+    "entry customType",
+    entryTypes.map((t) => t.customType),
+  );
+  uniqueOrThrow(
+    name,
+    "message customType",
+    messageTypes.map((t) => t.customType),
+  );
+  const projections = (spec.projections ?? []) as readonly Projection<unknown>[];
+  for (const p of projections) {
+    if (
+      typeof p?.name !== "string" ||
+      typeof p.init !== "function" ||
+      typeof p.apply !== "function"
+    ) {
+      throw new PluginDefinitionError(
+        `plugin "${name}": projections takes defineProjection(...) values`,
+      );
+    }
+  }
+  uniqueOrThrow(
+    name,
+    "projection",
+    projections.map((p) => p.name),
+  );
+  const hooks = spec.hooks ?? {};
+  for (const [event, fn] of Object.entries(hooks)) {
+    if (!EVENT_NAMES.has(event) || typeof fn !== "function") {
+      throw new PluginDefinitionError(
+        `plugin "${name}": "${event}" is not a bus event with a handler`,
+      );
+    }
+  }
+  const reducer = spec.branchState;
+  if (reducer && (typeof reducer.init !== "function" || typeof reducer.apply !== "function")) {
+    throw new PluginDefinitionError(`plugin "${name}": branchState needs init() and apply()`);
+  }
+  return Object.freeze({
+    name,
+    entryTypes: Object.freeze([...entryTypes]),
+    messageTypes: Object.freeze([...messageTypes]),
+    branchState: reducer as BranchReducer<S, ItemOf<E[number] | M[number]>> | undefined,
+    projections: Object.freeze([...projections]),
+    entryRenderers: mergeRenderers(
+      name,
+      "entry",
+      spec.entryRenderers,
+      entryTypes.map((t) => [t.customType, typedEntryRenderer(t)] as const),
+    ),
+    messageRenderers: mergeRenderers(
+      name,
+      "message",
+      spec.messageRenderers,
+      messageTypes.map((t) => [t.customType, typedMessageRenderer(t)] as const),
+    ),
+    hooks: Object.freeze({ ...hooks }),
+  });
+}
