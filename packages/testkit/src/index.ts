@@ -100,3 +100,72 @@ export {
 } from "./arbitraries/session-log.js";
 export type { UsageOptions } from "./arbitraries/usage.js";
 export { usageArb } from "./arbitraries/usage.js";
+
+// --- model-based testing (SessionManager API vs a reference model) ---------------------
+export type {
+  ContextLike,
+  EntryLike,
+  JsonObject,
+  ProjectionLike,
+  SessionManagerFactory,
+  SessionManagerLike,
+  SessionManagerStatics,
+  SessionModuleLike,
+  TreeNodeLike,
+} from "./model/api.js";
+export { asSessionManager, MANAGER_METHODS, missingMethods } from "./model/api.js";
+export type { Extras, SessionCommand } from "./model/append-commands.js";
+export {
+  AppendCompactionCommand,
+  AppendContextEditCommand,
+  AppendCustomEntryCommand,
+  AppendCustomMessageEntryCommand,
+  AppendLabelChangeCommand,
+  AppendMessageCommand,
+  AppendModelChangeCommand,
+  AppendSessionInfoCommand,
+  AppendThinkingLevelChangeCommand,
+  AppendUsageCommand,
+} from "./model/append-commands.js";
+export type { Target } from "./model/args.js";
+export type { CompareOptions } from "./model/check.js";
+export { assertMatchesModel, compareWithModel, ModelMismatchError } from "./model/check.js";
+export type { ModelProjectedEntry, ModelProjection, ModelRef } from "./model/model-context.js";
+export { modelProjection, modelSystemCheckpoint } from "./model/model-context.js";
+export type {
+  RunSessionModelOptions,
+  SessionModelOptions,
+  SessionModelReport,
+} from "./model/run-model.js";
+export {
+  runSessionModel,
+  sessionCommandArbitraries,
+  sessionCommands,
+  sessionModelProperty,
+  setupSessionModel,
+} from "./model/run-model.js";
+export type { ModelLabel, ModelTreeNode } from "./model/session-model.js";
+export { SessionModel } from "./model/session-model.js";
+export {
+  BranchCommand,
+  BranchWithSummaryCommand,
+  CreateBranchedSessionCommand,
+  ReadCommand,
+  ResetLeafCommand,
+} from "./model/tree-commands.js";
+
+// --- conformance suite -----------------------------------------------------------------
+export {
+  formatReport,
+  runConformance,
+  summarizeReport,
+} from "./conformance/run-conformance.js";
+export { ALL_SCENARIOS as CONFORMANCE_SCENARIOS } from "./conformance/scenarios/index.js";
+export type {
+  ConformanceFailure,
+  ConformanceOptions,
+  ConformanceReport,
+  ReferenceDeviation,
+  Scenario,
+  ScenarioContext,
+} from "./conformance/types.js";

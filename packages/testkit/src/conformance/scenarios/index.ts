@@ -1,0 +1,26 @@
+/**
+ * Every deterministic conformance scenario, in the order they run.
+ */
+import type { Scenario } from "../types.js";
+import { appendScenarios } from "./appends.js";
+import { contextScenarios } from "./context.js";
+import { discoveryScenarios } from "./discovery.js";
+import { fileScenarios } from "./files.js";
+import { fileFixScenarios } from "./fixes-files.js";
+import { memoryFixScenarios } from "./fixes-memory.js";
+import { formatScenarios } from "./format.js";
+import { specExampleScenarios } from "./spec-examples.js";
+import { treeScenarios } from "./tree.js";
+
+/** All scenarios: spec examples, appends, tree, context, format, files, then the [Fix] rows. */
+export const ALL_SCENARIOS: readonly Scenario[] = [
+  ...specExampleScenarios,
+  ...appendScenarios,
+  ...treeScenarios,
+  ...contextScenarios,
+  ...formatScenarios,
+  ...fileScenarios,
+  ...discoveryScenarios,
+  ...memoryFixScenarios,
+  ...fileFixScenarios,
+];

@@ -1,0 +1,311 @@
+/**
+ * One fast-check command per append method of the SessionManager API (SPEC §5.4). Each runs
+ * the call on the implementation, predicts the entry (or the exact error) with the model, and
+ * then compares everything observable (see `check.ts`).
+ */
+import type fc from "fast-check";
+import type { JsonObject, SessionManagerLike } from "./api.js";
+import type { Target } from "./args.js";
+import { notFound, type SessionModel } from "./session-model.js";
+import { copyArg, resolveTarget, runAppend, show } from "./step.js";
+
+/** A command of the session model: the model, the implementation under test. */
+export type SessionCommand = fc.Command<SessionModel, SessionManagerLike>;
+
+/** Shared parts: commands are always applicable (errors are part of the model). */
+abstract class Base implements SessionCommand {
+  check(): boolean {
+    return true;
+  }
+  abstract run(model: SessionModel, sm: SessionManagerLike): void;
+  abstract toString(): string;
+}
+
+/** `appendMessage(message)`: any role, stored as given (SPEC §5.4). */
+export class AppendMessageCommand extends Base {
+  constructor(readonly message: JsonObject) {
+    super();
+  }
+  run(m: SessionModel, sm: SessionManagerLike): void {
+    runAppend(
+      this.toString(),
+      m,
+      sm,
+      undefined,
+      () => sm.appendMessage(copyArg(this.message)),
+      (id, ts) => ({
+        ...m.base("message", id, ts),
+        message: copyArg(this.message),
+      }),
+    );
+  }
+  toString(): string {
+    return `appendMessage(${show(this.message)})`;
+  }
+}
+
+/** `appendThinkingLevelChange(level)`. */
+export class AppendThinkingLevelChangeCommand extends Base {
+  constructor(readonly level: string) {
+    super();
+  }
+  run(m: SessionModel, sm: SessionManagerLike): void {
+    runAppend(
+      this.toString(),
+      m,
+      sm,
+      undefined,
+      () => sm.appendThinkingLevelChange(this.level),
+      (id, ts) => ({
+        ...m.base("thinking_level_change", id, ts),
+        thinkingLevel: this.level,
+      }),
+    );
+  }
+  toString(): string {
+    return `appendThinkingLevelChange(${show(this.level)})`;
+  }
+}
+
+/** `appendModelChange(provider, modelId)`. */
+export class AppendModelChangeCommand extends Base {
+  constructor(
+    readonly provider: string,
+    readonly modelId: string,
+  ) {
+    super();
+  }
+  run(m: SessionModel, sm: SessionManagerLike): void {
+    runAppend(
+      this.toString(),
+      m,
+      sm,
+      undefined,
+      () => sm.appendModelChange(this.provider, this.modelId),
+      (id, ts) => ({
+        ...m.base("model_change", id, ts),
+        provider: this.provider,
+        modelId: this.modelId,
+      }),
+    );
+  }
+  toString(): string {
+    return `appendModelChange(${show(this.provider)}, ${show(this.modelId)})`;
+  }
+}
+
+/** Optional arguments of compactions and branch summaries. */
+export interface Extras {
+  details: unknown;
+  fromHook?: boolean | undefined;
+  usage?: JsonObject | undefined;
+}
+
+/** `appendCompaction(...)`: null keeps none (own id); the system checkpoint (SPEC §5.4). */
+export class AppendCompactionCommand extends Base {
+  constructor(
+    readonly summary: string,
+    readonly keep: Target | null | "",
+    readonly tokensBefore: number,
+    readonly extras: Extras,
+  ) {
+    super();
+  }
+  run(m: SessionModel, sm: SessionManagerLike): void {
+    const keep = this.keep === null || this.keep === "" ? this.keep : resolveTarget(m, this.keep);
+    const { details, fromHook, usage } = this.extras;
+    runAppend(
+      `${this} [keep ${keep}]`,
+      m,
+      sm,
+      undefined,
+      () =>
+        sm.appendCompaction(
+          this.summary,
+          keep,
+          this.tokensBefore,
+          copyArg(details),
+          fromHook,
+          copyArg(usage),
+        ),
+      (id, ts) =>
+        m.compaction(id, ts, {
+          ...copyArg(this.extras),
+          summary: this.summary,
+          keep,
+          tokensBefore: this.tokensBefore,
+        }),
+    );
+  }
+  toString(): string {
+    return `appendCompaction(${show(this.summary)}, ${show(this.keep)}, ${this.tokensBefore}, ${show(this.extras)})`;
+  }
+}
+
+/** `appendCustomEntry(customType, data)`: extension state, never in context. */
+export class AppendCustomEntryCommand extends Base {
+  constructor(
+    readonly customType: string,
+    readonly data: unknown,
+  ) {
+    super();
+  }
+  run(m: SessionModel, sm: SessionManagerLike): void {
+    runAppend(
+      this.toString(),
+      m,
+      sm,
+      undefined,
+      () => sm.appendCustomEntry(this.customType, copyArg(this.data)),
+      (id, ts) => ({
+        type: "custom",
+        customType: this.customType,
+        data: copyArg(this.data),
+        id,
+        parentId: m.leafId,
+        timestamp: ts,
+      }),
+    );
+  }
+  toString(): string {
+    return `appendCustomEntry(${show(this.customType)}, ${show(this.data)})`;
+  }
+}
+
+/** `appendCustomMessageEntry(customType, content, display, details)`: reaches the context. */
+export class AppendCustomMessageEntryCommand extends Base {
+  constructor(
+    readonly customType: string,
+    readonly content: unknown,
+    readonly display: boolean,
+    readonly details: unknown,
+  ) {
+    super();
+  }
+  run(m: SessionModel, sm: SessionManagerLike): void {
+    const call = () =>
+      sm.appendCustomMessageEntry(
+        this.customType,
+        copyArg(this.content),
+        this.display,
+        copyArg(this.details),
+      );
+    runAppend(this.toString(), m, sm, undefined, call, (id, ts) => ({
+      type: "custom_message",
+      customType: this.customType,
+      content: copyArg(this.content),
+      display: this.display,
+      details: copyArg(this.details),
+      id,
+      parentId: m.leafId,
+      timestamp: ts,
+    }));
+  }
+  toString(): string {
+    return `appendCustomMessageEntry(${show(this.customType)}, ${show(this.content)}, ${this.display}, ${show(this.details)})`;
+  }
+}
+
+/** `appendSessionInfo(name)`: CR/LF runs become one space, then trimmed (SPEC §5.4). */
+export class AppendSessionInfoCommand extends Base {
+  constructor(readonly name: string) {
+    super();
+  }
+  run(m: SessionModel, sm: SessionManagerLike): void {
+    runAppend(
+      this.toString(),
+      m,
+      sm,
+      undefined,
+      () => sm.appendSessionInfo(this.name),
+      (id, ts) => ({
+        ...m.base("session_info", id, ts),
+        name: this.name.replace(/[\r\n]+/g, " ").trim(),
+      }),
+    );
+  }
+  toString(): string {
+    return `appendSessionInfo(${show(this.name)})`;
+  }
+}
+
+/** `appendLabelChange(targetId, label)`: unknown targets throw; falsy labels clear (§7.10). */
+export class AppendLabelChangeCommand extends Base {
+  constructor(
+    readonly target: Target,
+    readonly label: string | null | undefined,
+  ) {
+    super();
+  }
+  run(m: SessionModel, sm: SessionManagerLike): void {
+    const targetId = resolveTarget(m, this.target);
+    const error = m.has(targetId) ? undefined : notFound(targetId);
+    runAppend(
+      `${this} [target ${targetId}]`,
+      m,
+      sm,
+      error,
+      () => sm.appendLabelChange(targetId, this.label),
+      (id, ts) => ({
+        ...m.base("label", id, ts),
+        targetId,
+        label: this.label as string | undefined,
+      }),
+    );
+  }
+  toString(): string {
+    return `appendLabelChange(${show(this.target)}, ${show(this.label)})`;
+  }
+}
+
+/** `appendUsage(kind, provider, model, usage, note)`: returns the entry; empty notes left out. */
+export class AppendUsageCommand extends Base {
+  constructor(
+    readonly kind: string,
+    readonly provider: string,
+    readonly modelName: string,
+    readonly usage: JsonObject,
+    readonly note: string | undefined,
+  ) {
+    super();
+  }
+  run(m: SessionModel, sm: SessionManagerLike): void {
+    const call = () =>
+      sm.appendUsage(this.kind, this.provider, this.modelName, copyArg(this.usage), this.note);
+    const build = (id: string, ts: string) => ({
+      ...m.base("usage", id, ts),
+      kind: this.kind,
+      provider: this.provider,
+      model: this.modelName,
+      usage: copyArg(this.usage),
+      ...(this.note ? { note: this.note } : {}),
+    });
+    runAppend(this.toString(), m, sm, undefined, call, build, true);
+  }
+  toString(): string {
+    return `appendUsage(${show(this.kind)}, ${show(this.provider)}, ${show(this.modelName)}, …, ${show(this.note)})`;
+  }
+}
+
+/** `appendContextEdit(targetId, replacement)`: four checks in order, then the edit (§5.4). */
+export class AppendContextEditCommand extends Base {
+  constructor(
+    readonly target: Target,
+    readonly replacement: unknown,
+  ) {
+    super();
+  }
+  run(m: SessionModel, sm: SessionManagerLike): void {
+    const targetId = resolveTarget(m, this.target);
+    const error = m.contextEditError(targetId, this.replacement);
+    const call = () => sm.appendContextEdit(targetId, copyArg(this.replacement));
+    runAppend(`${this} [target ${targetId}]`, m, sm, error, call, (id, ts) => ({
+      ...m.base("context_edit", id, ts),
+      targetId,
+      replacement: copyArg(m.contextEditReplacement(targetId, this.replacement)),
+    }));
+  }
+  toString(): string {
+    return `appendContextEdit(${show(this.target)}, ${show(this.replacement)})`;
+  }
+}
