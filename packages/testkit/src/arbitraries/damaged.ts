@@ -145,8 +145,9 @@ function isTail(s: DamageSpec): s is TailSpec {
  * the tail; line numbers are assigned at the end, so every reported line is final.
  */
 export function applyDamage(base: SessionLog, specs: readonly DamageSpec[]): DamagedSession {
+  const headerLine: TaggedLine = { raw: JSON.stringify(base.header), damage: [] };
   const lines: TaggedLine[] = [
-    { raw: JSON.stringify(base.header), damage: [] },
+    headerLine,
     ...applyStructuralDamage(base.entries, specs.filter(isStructural)),
   ];
   for (const spec of specs) {
@@ -154,7 +155,10 @@ export function applyDamage(base: SessionLog, specs: readonly DamageSpec[]): Dam
     // Records must come after the header (else one would be taken for it); other lines may
     // go anywhere, even before the header, where loaders skip them too.
     const beforeHeaderOk = spec.kind !== "extra-header" && spec.kind !== "missing-id";
-    const pos = beforeHeaderOk ? spec.at % (lines.length + 1) : 1 + (spec.at % lines.length);
+    const h = lines.indexOf(headerLine);
+    const pos = beforeHeaderOk
+      ? spec.at % (lines.length + 1)
+      : h + 1 + (spec.at % (lines.length - h));
     const expectedKind = EXPECTED_OF_LINE[spec.kind];
     const damage: PendingDamage = {
       kind: spec.kind,
