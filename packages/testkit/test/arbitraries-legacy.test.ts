@@ -93,7 +93,9 @@ describe("legacySessionArb", () => {
         hooks += s.hookMessages.length;
         if (s.records[0]?.version === undefined) versionless++;
         for (const i of s.hookMessages) {
-          expect((s.records[i]?.message as { role: string }).role).toBe("hookMessage");
+          expect((s.records[i]?.message as { role?: string } | undefined)?.role).toBe(
+            "hookMessage",
+          );
         }
         const result = migrateRecords(s.records, createDeterministicEnv());
         // JSON text equality: same values and the same key order.
