@@ -120,8 +120,11 @@ export interface DemoSession {
 
 /** Options of {@link writeDemoSession}. */
 export interface DemoOptions {
-  /** Texts placed in every user-visible spot (messages, label, name, custom data, tool output). */
-  readonly texts?: readonly string[];
+  /**
+   * Texts for every user-visible spot (messages, label, name, custom data, tool output), used
+   * in turn; an undefined item keeps that spot's default text.
+   */
+  readonly texts?: readonly (string | undefined)[];
   readonly seed?: number;
   /** Clock step per entry (default five hours, so a session spans several days). */
   readonly stepMs?: number;
