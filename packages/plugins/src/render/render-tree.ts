@@ -52,7 +52,10 @@ function cycleRoot(index: SessionIndex, pos: number): number {
     at = parent === undefined ? undefined : index.positions.get(parent);
   }
   const cycle = at === undefined ? order : order.slice(seenAt.get(at));
-  return Math.min(...cycle);
+  // A loop, not Math.min(...cycle): spreading a huge cycle would exceed the argument limit.
+  let first = cycle[0] as number;
+  for (const p of cycle) if (p < first) first = p;
+  return first;
 }
 
 /**
