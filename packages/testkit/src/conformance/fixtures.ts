@@ -10,9 +10,10 @@ export const at = (s: number): string => `2025-01-01T10:00:${String(s).padStart(
 /** Milliseconds of {@link at}. */
 export const msAt = (s: number): number => Date.parse(at(s));
 
-/** A session header (SPEC §2.2); `version: undefined` leaves the key out. */
+/** A session header (SPEC §2.2); `version: undefined` leaves the key out (a v1 file). */
 export function header(fields: { version?: number | undefined; id?: string; cwd?: string } = {}) {
-  const { version = 3, id = "file-session", cwd = "/work/project" } = fields;
+  const { id = "file-session", cwd = "/work/project" } = fields;
+  const version = "version" in fields ? fields.version : 3;
   return {
     type: "session",
     ...(version === undefined ? {} : { version }),
