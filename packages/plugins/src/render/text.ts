@@ -90,10 +90,16 @@ export function formatInt(n: number): string {
   return sign + digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
-/** A dollar amount: cents for large sums, four decimals for the usual sub-dollar calls. */
+/**
+ * A dollar amount: cents for large sums, four decimals for the usual sub-dollar calls, and
+ * two significant digits below a hundredth of a cent, so a cheap call does not read as free.
+ */
 export function formatCost(n: number): string {
-  if (!Number.isFinite(n)) return "$0";
-  return Math.abs(n) >= 1 ? `$${n.toFixed(2)}` : `$${n.toFixed(4)}`;
+  if (!Number.isFinite(n) || n === 0) return "$0";
+  const abs = Math.abs(n);
+  if (abs >= 1) return `$${n.toFixed(2)}`;
+  if (abs >= 0.0001) return `$${n.toFixed(4)}`;
+  return `$${Number(n.toPrecision(2)).toFixed(Math.min(20, 1 - Math.floor(Math.log10(abs))))}`;
 }
 
 /** Prefixes every line (empty lines get the prefix without trailing spaces). */
