@@ -123,16 +123,16 @@ describe("colours", () => {
   it("none in a pipe, some with FORCE_COLOR, none with NO_COLOR", async () => {
     const root = tempDir();
     copyCorpus(root, [CORPUS.branched]);
-    const escape = "\u001b[";
+    const csi = "\u001b[";
     const plain = await runBin(["tree", "01a22a6a", "--dir", root]);
     expect(plain.code).toBe(0);
-    expect(plain.stdout).not.toContain(escape);
+    expect(plain.stdout).not.toContain(csi);
     const forced = await runBin(["tree", "01a22a6a", "--dir", root], { env: { FORCE_COLOR: "1" } });
-    expect(forced.stdout).toContain(escape);
+    expect(forced.stdout).toContain(csi);
     const off = await runBin(["tree", "01a22a6a", "--dir", root], {
       env: { FORCE_COLOR: "", NO_COLOR: "1" },
     });
-    expect(off.stdout).not.toContain(escape);
+    expect(off.stdout).not.toContain(csi);
   });
 });
 
