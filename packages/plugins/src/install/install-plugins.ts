@@ -93,11 +93,6 @@ export function installPlugins(
       }),
     );
     undo.push(
-      manager.events.on("leafMoved", ({ to }) => {
-        for (const t of all) t.moved(to);
-      }),
-    );
-    undo.push(
       manager.events.on("sessionSwitched", () => {
         for (const t of all) t.invalidate();
       }),

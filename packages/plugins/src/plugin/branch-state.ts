@@ -85,9 +85,11 @@ export function branchStateOf<S>(
 }
 
 /**
- * Keeps one plugin's branch state current on a manager from its bus events. Appends at the
- * cached leaf extend the state in O(1); any other change (a leaf move, another session)
- * only marks it stale, and the next read rebuilds it from `getBranch()`.
+ * Keeps one plugin's branch state current on a manager from its bus events. The cache is
+ * the state at one leaf id; since entries never change, that state stays right for as long
+ * as the session does, so moving the leaf away and back costs nothing. An append onto the
+ * cached leaf extends it in O(1); an append elsewhere or another session marks it stale; a
+ * read at another leaf rebuilds it from `getBranch()` (O(path)).
  */
 export class BranchStateTracker<S> {
   private valid = false;
@@ -114,12 +116,7 @@ export class BranchStateTracker<S> {
     }
   }
 
-  /** The leaf moved: stale unless it moved onto the cached leaf. */
-  moved(to: string | null): void {
-    if (to !== this.leaf) this.valid = false;
-  }
-
-  /** The whole session changed. */
+  /** The whole session changed (ids of another session say nothing about this cache). */
   invalidate(): void {
     this.valid = false;
   }
