@@ -59,6 +59,12 @@ export type {
 } from "./registry/registry.js";
 export { createRegistry, PluginRegistry, PluginRegistryError } from "./registry/registry.js";
 export { renderDefaultEntry } from "./render/default-entries.js";
+export {
+  codeFence as markdownCodeFence,
+  codeSpan as markdownCodeSpan,
+  containMarkdown,
+  escapeInline as escapeMarkdownInline,
+} from "./render/markdown.js";
 export type { RegisterRendererOptions } from "./render/registry.js";
 export {
   createRenderers,
