@@ -67,6 +67,13 @@ describe("Markdown escaping", () => {
     expect(renderEntry(user("c", "```\nx\n`````"))).toBe("### User · `c`\n\n```\nx\n`````");
   });
 
+  it("headings in prose nest under the entry's level-3 title; fenced ones stay as written", () => {
+    const out = renderEntry(user("h", "# Plan\n## Step\n#### Deep\n```\n# comment\n```\n#hashtag"));
+    expect(out).toBe(
+      "### User · `h`\n\n#### Plan\n##### Step\n###### Deep\n```\n# comment\n```\n#hashtag",
+    );
+  });
+
   it("control characters and bidi overrides become visible in both formats", () => {
     const text = "red\u001b[31m\u0000\u202Eend\r\nnext\rx";
     for (const format of ["markdown", "text"] as const) {

@@ -50,26 +50,39 @@ export function codeFence(text: string, lang = ""): string {
 }
 
 const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+const ATX_HEADING = /^( {0,3})(#{1,6})(?=[ \t]|$)/;
 
 /**
- * Prose that is Markdown already (user and model text, summaries), made safe to embed: a
- * code fence left open is closed at the end, so it cannot swallow the rest of the transcript.
+ * Prose that is Markdown already (user and model text, summaries), made safe to embed in a
+ * transcript whose entries are level-3 headings: ATX headings outside code blocks are demoted
+ * three levels (a summary's `# Title` becomes `####`, capped at `######`) so they nest under
+ * their entry, and a code fence left open is closed at the end, so it cannot swallow the rest
+ * of the transcript.
  */
 export function containMarkdown(text: string): string {
   const clean = sanitize(text);
   let open: { ch: string; len: number } | undefined;
-  for (const line of clean.split("\n")) {
+  const lines = clean.split("\n").map((line) => {
     const m = FENCE_LINE.exec(line);
-    if (!m) continue;
+    if (!m) {
+      if (open) return line;
+      return line.replace(
+        ATX_HEADING,
+        (_h, sp: string, hashes: string) => `${sp}${"#".repeat(Math.min(6, hashes.length + 3))}`,
+      );
+    }
     const fence = m[1] as string;
     const rest = (m[2] ?? "").trim();
     if (!open) {
       // A backtick fence's info string may not contain backticks (CommonMark 4.5).
-      if (!(fence[0] === "`" && rest.includes("`")))
+      if (!(fence[0] === "`" && rest.includes("`"))) {
         open = { ch: fence[0] as string, len: fence.length };
+      }
     } else if (fence[0] === open.ch && fence.length >= open.len && rest === "") {
       open = undefined;
     }
-  }
-  return open ? `${clean}\n${open.ch.repeat(open.len)}` : clean;
+    return line;
+  });
+  const joined = lines.join("\n");
+  return open ? `${joined}\n${open.ch.repeat(open.len)}` : joined;
 }
