@@ -4,7 +4,7 @@
  * it opens (it migrates v1 files in place), so it is only ever given copies.
  */
 
-import { copyFileSync } from "node:fs";
+import { copyFileSync, cpSync } from "node:fs";
 import { basename, join } from "node:path";
 import { tempDir } from "./fixtures.js";
 
@@ -20,6 +20,27 @@ export interface ReferenceManager {
   getSessionName(): string | undefined;
 }
 
+/** A SessionInfo as the reference's `list` gives it. */
+export interface ReferenceInfo {
+  path: string;
+  id: string;
+  cwd: string;
+  name?: string;
+  firstMessage: string;
+  messageCount: number;
+  modified: Date;
+  created: Date;
+}
+
+/** The reference's `list(cwd, dir)` over a COPY of `dir` (paths mapped back to `dir`). */
+export async function listWithReference(cwd: string, dir: string): Promise<ReferenceInfo[]> {
+  const { SessionManager } = (await import(url.href)) as ReferenceModule;
+  const copy = tempDir("pi-sessions-ref-");
+  cpSync(dir, copy, { recursive: true });
+  const infos = await SessionManager.list(cwd, copy);
+  return infos.map((info) => ({ ...info, path: join(dir, basename(info.path)) }));
+}
+
 /** A node of the reference's `getTree()`. */
 export interface ReferenceTreeNode {
   entry: { id: string };
@@ -30,7 +51,7 @@ export interface ReferenceTreeNode {
 interface ReferenceModule {
   SessionManager: {
     open(path: string, sessionDir?: string): ReferenceManager;
-    listAll(sessionDir?: string): Promise<{ path: string; id: string; name?: string }[]>;
+    list(cwd: string, sessionDir?: string): Promise<ReferenceInfo[]>;
   };
 }
 

@@ -32,7 +32,9 @@ export interface RunBinOptions {
 /** The command line that starts the CLI: the built bin, or the TS sources through tsx. */
 export function binCommand(): string[] {
   if (process.env.PI_SESSIONS_CLI_DIST === "1") return [join(CLI_DIR, "bin", "pi-sessions.mjs")];
-  return ["--conditions=@pi-sessions/source", "--import", "tsx", join(CLI_DIR, "src", "main.ts")];
+  // tsx resolved here, not by the child: the child may run in a directory outside the repo.
+  const tsx = import.meta.resolve("tsx");
+  return ["--conditions=@pi-sessions/source", "--import", tsx, join(CLI_DIR, "src", "main.ts")];
 }
 
 /**
