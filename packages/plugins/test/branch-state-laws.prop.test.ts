@@ -2,7 +2,8 @@
  * I6 for plugins: on random operation sequences (valid and invalid appends, old-version data,
  * leaf moves, resets, summaries, reads at random moments), the host's incremental branch
  * state always equals the pure fold of the current branch and the replay of the saved
- * session from scratch; plugin projections equal their replay.
+ * session from scratch; plugin projections — the diagnostics of invalid data stored before
+ * the install included — equal their replay.
  */
 import {
   EntryRejectedError,
@@ -14,6 +15,7 @@ import {
 import {
   branchStateOf,
   createRegistry,
+  decodePayload,
   foldBranchState,
   installPlugins,
   type PluginHost,
@@ -21,8 +23,17 @@ import {
   pluginProjections,
 } from "@pi-sessions/plugins";
 import fc from "fast-check";
+import { isLeft } from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { fcParams, freshManager, tally, tallyCount, tallyPlugin, user } from "./plugin-fixtures.js";
+import {
+  fcParams,
+  freshManager,
+  note,
+  tally,
+  tallyCount,
+  tallyPlugin,
+  user,
+} from "./plugin-fixtures.js";
 
 type Op =
   | { kind: "tally"; amount: number; tag: string }
@@ -61,6 +72,19 @@ const INVALID: Array<(sm: SessionManager) => unknown> = [
   (sm) => sm.appendCustomMessageEntry("note", "c", true, { author: 1 }),
 ];
 
+/** Entries a fresh read through the plugin's own types refuses (an independent count). */
+function countInvalid(sm: SessionManager): number {
+  return sm.getEntries().filter((e) => {
+    if (e.type === "custom" && e.customType === "tally") {
+      return isLeft(decodePayload(tally, e.data));
+    }
+    if (e.type === "custom_message" && e.customType === "note") {
+      return isLeft(decodePayload(note, { content: e.content, details: e.details }));
+    }
+    return false;
+  }).length;
+}
+
 /** Runs one op; without a host (not installed yet) appends go straight to the manager. */
 function apply(sm: SessionManager, host: PluginHost | undefined, o: Op): void {
   const ids = sm.getEntries().map((e) => e.id);
@@ -77,7 +101,10 @@ function apply(sm: SessionManager, host: PluginHost | undefined, o: Op): void {
       sm.appendCustomMessageEntry("note", "n", true, { author: o.author });
       return;
     case "invalid": {
-      if (!host) return; // nothing checks before the install
+      if (!host) {
+        INVALID[o.which]?.(sm); // nothing checks before the install: stored, reported later
+        return;
+      }
       const before = sm.getState();
       expect(() => INVALID[o.which]?.(sm)).toThrow(EntryRejectedError);
       expect(sm.getState()).toBe(before);
@@ -126,7 +153,7 @@ describe("plugin fold laws (I6)", () => {
         const registry = createRegistry([tallyPlugin]);
         const state = replayState(sm.getHeader(), sm.getEntries(), pluginProjections(registry));
         expect(branchStateOf(tallyPlugin, state, sm.getLeafId())).toEqual(incremental);
-        expect(pluginDiagnostics(state)).toEqual([]);
+        const diagnostics = pluginDiagnostics(state);
         // Replay 2: a new manager loaded from the records, leaf restored, then installed.
         const records = [sm.getHeader(), ...sm.getEntries()] as FileEntry[];
         const loaded = SessionManager.inMemory("/tmp/plugins", {}, records);
@@ -139,7 +166,10 @@ describe("plugin fold laws (I6)", () => {
         const replayed = replayProjection(tallyCount, sm.getEntries());
         expect(host.projectionState(tallyCount)).toBe(replayed);
         expect(reloaded.projectionState(tallyCount)).toBe(replayed);
-        expect(host.diagnostics()).toEqual([]);
+        // Invalid data stored before the install: the same reports incrementally and replayed.
+        expect(host.diagnostics()).toEqual(diagnostics);
+        expect(reloaded.diagnostics()).toEqual(diagnostics);
+        expect(diagnostics.length).toBe(countInvalid(sm));
       }),
       fcParams(300),
     );
