@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { sessionLogArb } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CORPUS, copyCorpus, projectDir, snapshot, tempDir } from "./helpers/fixtures.js";
+import { copyCorpus, projectDir, snapshot, tempDir } from "./helpers/fixtures.js";
 import {
   listWithReference,
   openWithReference,
