@@ -100,7 +100,65 @@ export {
 } from "./arbitraries/session-log.js";
 export type { UsageOptions } from "./arbitraries/usage.js";
 export { usageArb } from "./arbitraries/usage.js";
-
+// --- conformance suite -----------------------------------------------------------------
+export {
+  formatReport,
+  runConformance,
+  summarizeReport,
+} from "./conformance/run-conformance.js";
+export { ALL_SCENARIOS as CONFORMANCE_SCENARIOS } from "./conformance/scenarios/index.js";
+export type {
+  ConformanceFailure,
+  ConformanceOptions,
+  ConformanceReport,
+  ReferenceDeviation,
+  Scenario,
+  ScenarioContext,
+} from "./conformance/types.js";
+export type { BranchCheckOptions } from "./invariants/branch.js";
+export { checkI3BranchPaths } from "./invariants/branch.js";
+export type { ContextCheckOptions } from "./invariants/context.js";
+export { checkI8ContextFromPath, expectedContextEntries } from "./invariants/context.js";
+export type { DamageCase, DamageCheckOptions } from "./invariants/damage.js";
+export { checkI10DamageRecovery } from "./invariants/damage.js";
+export type { FoldCheckOptions, FoldContextLike, FoldLike } from "./invariants/fold.js";
+export { checkI6FoldLaws } from "./invariants/fold.js";
+export type {
+  FileFactory,
+  FileHarness,
+  FileHarnessOptions,
+  HarnessModule,
+  InMemoryFactory,
+  SessionHarness,
+} from "./invariants/harness.js";
+export { createFileHarness, createMemoryHarness } from "./invariants/harness.js";
+export { canonicalJson, jsonEqual } from "./invariants/json.js";
+export type { MigrateFn } from "./invariants/migration.js";
+export { checkI7MigrateRecords, checkI7MigrationFile } from "./invariants/migration.js";
+export type { DocumentFormat } from "./invariants/round-trip.js";
+export {
+  CORE_DOCUMENT_FORMAT,
+  checkI5ReopenEquals,
+  checkI5RoundTrip,
+  checkI5TextRoundTrip,
+} from "./invariants/round-trip.js";
+export type { SessionSnapshot } from "./invariants/snapshots.js";
+export { checkI9SessionSnapshots, checkI9Snapshots } from "./invariants/snapshots.js";
+export { checkI1Header, checkI2UniqueIdsAndParents } from "./invariants/structure.js";
+export type { InvariantInfo, SessionInvariantOptions } from "./invariants/table.js";
+export { checkSessionInvariants, INVARIANTS } from "./invariants/table.js";
+export { checkI4TreeCoverage, resolveLabelsOf } from "./invariants/tree.js";
+export type {
+  AppendableSession,
+  DiagnosticView,
+  EntryView,
+  InvariantId,
+  SessionData,
+  SessionView,
+  TreeNodeView,
+  Violation,
+} from "./invariants/types.js";
+export { formatViolation } from "./invariants/types.js";
 // --- model-based testing (SessionManager API vs a reference model) ---------------------
 export type {
   ContextLike,
@@ -153,19 +211,3 @@ export {
   ReadCommand,
   ResetLeafCommand,
 } from "./model/tree-commands.js";
-
-// --- conformance suite -----------------------------------------------------------------
-export {
-  formatReport,
-  runConformance,
-  summarizeReport,
-} from "./conformance/run-conformance.js";
-export { ALL_SCENARIOS as CONFORMANCE_SCENARIOS } from "./conformance/scenarios/index.js";
-export type {
-  ConformanceFailure,
-  ConformanceOptions,
-  ConformanceReport,
-  ReferenceDeviation,
-  Scenario,
-  ScenarioContext,
-} from "./conformance/types.js";

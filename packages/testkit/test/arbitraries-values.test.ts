@@ -15,7 +15,6 @@ import {
   decodeWith,
   ENTRY_CODECS,
   formatSchemaIssue,
-  type IdCodec,
   ImageContentCodec,
   SessionHeaderCodec,
   SystemMessageCodec,
@@ -54,10 +53,13 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { params, runs } from "./arbitraries-run.js";
 
+/** Any core codec (an io-ts decoder of unknown input). */
+type AnyCodec = Parameters<typeof decodeWith<unknown>>[0];
+
 const RUNS = runs(500);
 
 /** Fails with the codec's own words when `value` does not decode, or changes through JSON. */
-function expectAccepted(codec: IdCodec<unknown>, value: unknown): void {
+function expectAccepted(codec: AnyCodec, value: unknown): void {
   const result = decodeWith(codec, value);
   if (result._tag === "Left") {
     throw new Error(
@@ -67,7 +69,7 @@ function expectAccepted(codec: IdCodec<unknown>, value: unknown): void {
   expect(JSON.parse(JSON.stringify(value))).toStrictEqual(value);
 }
 
-const CASES: [string, fc.Arbitrary<unknown>, IdCodec<unknown>][] = [
+const CASES: [string, fc.Arbitrary<unknown>, AnyCodec][] = [
   ["textContentArb", textContentArb, TextContentCodec],
   ["imageContentArb", imageContentArb, ImageContentCodec],
   ["thinkingContentArb", thinkingContentArb, ThinkingContentCodec],
@@ -149,7 +151,7 @@ describe(`entry arbitraries generate only what ENTRY_CODECS accept (numRuns ${RU
           // A label or context edit with no target falls back to another type; neither occurs
           // here, because the entry follows a user message on its branch.
           expect(e.type).toBe(type);
-          expectAccepted(ENTRY_CODECS[type] as IdCodec<unknown>, e);
+          expectAccepted(ENTRY_CODECS[type] as AnyCodec, e);
         }),
         params(RUNS),
       );
