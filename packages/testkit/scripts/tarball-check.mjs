@@ -1,0 +1,131 @@
+// The testkit as an outside project gets it: packs @pi-sessions/core and @pi-sessions/testkit
+// with `pnpm pack` (their dist/ must be built; turbo runs `build` first), checks the packed
+// manifests carry no `workspace:` ranges, installs both tarballs with npm into a fresh temp
+// project (plus pinned fast-check and vitest from the registry), then
+//   1. runs a plain-Node smoke test of the testkit's dist (no TypeScript, no source condition):
+//      runConformance on the packed core, model runs, an arbitrary;
+//   2. runs the testkit-exporter example's test (its exporter source copied along) with vitest.
+// Exits non-zero on any failure. KEEP_TMP=1 keeps the temp project; FC_RUNS is passed on
+// (default 50 here, to keep the whole check well under 90 s).
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+const testkitDir = here("..");
+const coreDir = here("../../core");
+const exampleDir = here("../../../examples/testkit-exporter");
+const PINNED = { "fast-check": "4.10.2", vitest: "4.1.12", vite: "8.3.8" };
+
+const started = Date.now();
+const step = (what) =>
+  console.log(`[tarball-check ${((Date.now() - started) / 1000).toFixed(1)}s] ${what}`);
+
+function fail(message) {
+  console.error(`tarball-check: ${message}`);
+  process.exit(1);
+}
+
+/** Runs a command, inheriting output; fails the check when it exits non-zero. */
+function run(cmd, args, cwd, env = {}) {
+  try {
+    execFileSync(cmd, args, { cwd, stdio: "inherit", env: { ...process.env, ...env } });
+  } catch {
+    fail(`${cmd} ${args.join(" ")} failed in ${cwd}`);
+  }
+}
+
+/** The text of one file inside a .tgz. */
+const fromTarball = (tgz, path) => execFileSync("tar", ["-xzOf", tgz, path], { encoding: "utf8" });
+const listTarball = (tgz) => execFileSync("tar", ["-tzf", tgz], { encoding: "utf8" }).split("\n");
+
+for (const dir of [coreDir, testkitDir]) {
+  if (!existsSync(join(dir, "dist/index.js")) || !existsSync(join(dir, "dist/index.d.ts"))) {
+    fail(`${dir}/dist is missing: build first (pnpm build, or turbo run test:dist)`);
+  }
+}
+
+const tmp = mkdtempSync(join(tmpdir(), "pi-testkit-dist-"));
+try {
+  step(`packing core and testkit into ${tmp}`);
+  const tarballs = {};
+  for (const [name, dir] of [
+    ["core", coreDir],
+    ["testkit", testkitDir],
+  ]) {
+    const tgz = join(tmp, `${name}.tgz`);
+    execFileSync("pnpm", ["pack", "--out", tgz], {
+      cwd: dir,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    const manifest = fromTarball(tgz, "package/package.json");
+    if (manifest.includes("workspace:"))
+      fail(`packed ${name} package.json still has workspace: ranges`);
+    const files = listTarball(tgz);
+    for (const needed of ["package/dist/index.js", "package/dist/index.d.ts"]) {
+      if (!files.includes(needed)) fail(`packed ${name} lacks ${needed}`);
+    }
+    tarballs[name] = tgz;
+  }
+
+  step("creating the project and installing the tarballs with npm");
+  const project = join(tmp, "project");
+  mkdirSync(project);
+  writeFileSync(
+    join(project, "package.json"),
+    `${JSON.stringify(
+      {
+        name: "pi-testkit-dist-check",
+        private: true,
+        type: "module",
+        dependencies: {
+          "@pi-sessions/core": `file:${tarballs.core}`,
+          "@pi-sessions/testkit": `file:${tarballs.testkit}`,
+          ...PINNED,
+        },
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  run(
+    "npm",
+    ["install", "--no-audit", "--no-fund", "--loglevel=error", "--prefer-offline"],
+    project,
+  );
+
+  step("plain Node: the testkit's dist against the packed core");
+  writeFileSync(
+    join(project, "smoke.mjs"),
+    `import * as core from "@pi-sessions/core";
+import * as testkit from "@pi-sessions/testkit";
+import fc from "fast-check";
+const report = await testkit.runConformance(core, { name: "packed core", numRuns: 20 });
+console.log(testkit.summarizeReport(report));
+if (report.failed > 0 || report.referenceDeviations.length > 0) {
+  console.error(testkit.formatReport(report));
+  process.exit(1);
+}
+const logs = fc.sample(testkit.sessionLogArb({ maxEntries: 10 }), { numRuns: 5, seed: 1 });
+if (!logs.every((log) => core.SessionManager.inMemory("/x", undefined, [log.header, ...log.entries]).getEntryCount() === log.entries.length)) {
+  console.error("generated logs do not load into the packed core");
+  process.exit(1);
+}
+console.log("plain-Node smoke test passed");
+`,
+  );
+  run(process.execPath, ["smoke.mjs"], project);
+
+  step("vitest: the testkit-exporter example's test");
+  cpSync(join(exampleDir, "src/exporter.ts"), join(project, "src/exporter.ts"));
+  cpSync(join(exampleDir, "test"), join(project, "test"), { recursive: true });
+  run(join(project, "node_modules/.bin/vitest"), ["run"], project, {
+    FC_RUNS: process.env.FC_RUNS ?? "50",
+  });
+  step("passed");
+} finally {
+  if (process.env.KEEP_TMP) console.log(`kept ${tmp}`);
+  else rmSync(tmp, { recursive: true, force: true });
+}
