@@ -7,4 +7,13 @@
 import { processIo } from "./io.js";
 import { runCli } from "./program.js";
 
+// `pi-sessions ls | head`: the reader went away; stop quietly, as Unix tools do, rather than
+// dying with an EPIPE stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
+
 process.exitCode = await runCli(process.argv.slice(2), processIo());

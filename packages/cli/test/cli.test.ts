@@ -5,11 +5,12 @@
  * `pnpm test:dist`.
  */
 
+import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CORPUS, copyCorpus, tempDir } from "./helpers/fixtures.js";
-import { runBin } from "./helpers/run-bin.js";
+import { binCommand, runBin } from "./helpers/run-bin.js";
 
 /** stderr is one line (the reason), possibly followed by commander's help hint. */
 function reasonLine(stderr: string): string {
@@ -116,6 +117,24 @@ describe("where sessions are read from", () => {
     const r = await runBin(["--dir", root, "--json", "ls", "--all"]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toHaveLength(1);
+  });
+});
+
+describe("a reader that goes away", () => {
+  it("ends the command quietly with exit 0 (no EPIPE stack)", async () => {
+    const root = tempDir();
+    const { [CORPUS.large]: file } = copyCorpus(root, [CORPUS.large]);
+    const child = spawn(process.execPath, [...binCommand(), "context", file as string], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    child.stdout.once("data", () => child.stdout.destroy());
+    const code = await new Promise<number | null>((done) => child.on("close", done));
+    expect(code).toBe(0);
+    expect(stderr).toBe("");
   });
 });
 
