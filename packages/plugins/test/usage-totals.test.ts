@@ -5,6 +5,7 @@ import {
   SessionManager,
 } from "@pi-sessions/core";
 import {
+  branchUsageTotals,
   computeUsageTotals,
   UNATTRIBUTED_USAGE_KEY,
   USAGE_TOTALS_PROJECTION_NAME,
@@ -132,6 +133,24 @@ describe("computeUsageTotals", () => {
     expect(computeUsageTotals([]).tree.cost.totalFromProvider).toBe(false);
   });
 
+  it("an agent loop: branch back, read, append on, read — every answer matches the naive sum", () => {
+    const sm = everySource();
+    const early = sm.getEntries()[1]?.id as string;
+    const check = () =>
+      expect(comparable(computeUsageTotals(sm).branch)).toEqual(naiveTotals(sm.getBranch()));
+    sm.branch(early);
+    check(); // a walk, remembered
+    sm.appendMessage(assistant("c", usage(7)));
+    check(); // extended from the remembered walk
+    sm.appendMessage(user("more"));
+    sm.appendMessage(assistant("d", usage(8)));
+    check(); // extended along the appends
+    sm.branch(early);
+    sm.appendMessage(assistant("e", usage(9))); // a sibling: nothing cached for its parent yet
+    check();
+    expect(comparable(computeUsageTotals(sm).tree)).toEqual(naiveTotals(sm.getEntries()));
+  });
+
   it("damaged logs: a child before its parent and a reused id follow getBranch's path", () => {
     const t = "2025-01-01T00:00:00.000Z";
     const rec = (id: string, parentId: string | null, n: number) => ({
@@ -157,5 +176,28 @@ describe("computeUsageTotals", () => {
     }
     // The reused id makes x → parent(4) → x a cycle: walked once, not forever.
     expect(computeUsageTotals(entries, "y").branch.records).toBe(3);
+  });
+
+  it("a remembered walk is not reused once a later entry completes an orphan's path", () => {
+    const t = "2025-01-01T00:00:00.000Z";
+    const rec = (id: string, parentId: string | null, n: number) =>
+      ({
+        type: "usage",
+        id,
+        parentId,
+        timestamp: t,
+        kind: "k",
+        provider: "p",
+        model: "m",
+        usage: usage(n),
+      }) as unknown as SessionEntry;
+    const ctx = { position: 0, getEntry: () => undefined };
+    let state = usageTotals.apply(usageTotals.init(), rec("orphan", "late", 1), ctx);
+    state = usageTotals.apply(state, rec("other", null, 2), ctx);
+    expect(branchUsageTotals(state, "orphan")?.records).toBe(1); // walked and remembered
+    state = usageTotals.apply(state, rec("late", null, 3), ctx);
+    expect(branchUsageTotals(state, "orphan")?.records).toBe(2);
+    state = usageTotals.apply(state, rec("child", "orphan", 4), ctx);
+    expect(branchUsageTotals(state, "child")?.input).toBe(10 * (3 + 1 + 4));
   });
 });

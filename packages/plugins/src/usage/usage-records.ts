@@ -28,13 +28,24 @@ export interface UsageRecord {
   readonly usage: NormalizedUsage;
 }
 
-function field(obj: unknown, key: string): unknown {
-  return typeof obj === "object" && obj !== null
-    ? (obj as Record<string, unknown>)[key]
-    : undefined;
+/** The fields read from an entry, any of them possibly missing or of another type. */
+interface RawEntry {
+  type?: unknown;
+  message?: unknown;
+  usage?: unknown;
+  provider?: unknown;
+  model?: unknown;
 }
 
-function isObject(value: unknown): boolean {
+interface RawMessage {
+  role?: unknown;
+  usage?: unknown;
+  provider?: unknown;
+  model?: unknown;
+  responseModel?: unknown;
+}
+
+function isObject(value: unknown): value is object {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
@@ -59,39 +70,35 @@ function modelKey(provider: unknown, model: unknown): string {
  * numbers counts with those fields as 0. Never throws on JSON data.
  */
 export function usageRecordOf(entry: SessionEntry): UsageRecord | undefined {
-  const type = field(entry, "type");
+  // Named reads through typed views (not a generic field(obj, key)): this runs for every
+  // entry of every load, and V8 keeps named reads fast where a shared keyed read does not.
+  if (!isObject(entry)) return undefined;
+  const e = entry as RawEntry;
+  const type = e.type;
   if (type === "message") {
-    const message = field(entry, "message");
-    const role = field(message, "role");
-    const usage = field(message, "usage");
-    if (!isObject(usage)) return undefined;
-    if (role === "assistant") {
-      const responseModel = field(message, "responseModel");
-      const model = typeof responseModel === "string" ? responseModel : field(message, "model");
+    if (!isObject(e.message)) return undefined;
+    const m = e.message as RawMessage;
+    if (!isObject(m.usage)) return undefined;
+    if (m.role === "assistant") {
+      const model = typeof m.responseModel === "string" ? m.responseModel : m.model;
       return {
-        key: modelKey(field(message, "provider"), model),
+        key: modelKey(m.provider, model),
         source: "assistant",
-        usage: normalizeUsage(usage),
+        usage: normalizeUsage(m.usage),
       };
     }
-    if (role === "toolResult") {
-      return { key: UNATTRIBUTED_USAGE_KEY, source: "toolResult", usage: normalizeUsage(usage) };
+    if (m.role === "toolResult") {
+      return { key: UNATTRIBUTED_USAGE_KEY, source: "toolResult", usage: normalizeUsage(m.usage) };
     }
     return undefined;
   }
   if (type === "compaction" || type === "branch_summary") {
-    const usage = field(entry, "usage");
-    if (!isObject(usage)) return undefined;
-    return { key: UNATTRIBUTED_USAGE_KEY, source: type, usage: normalizeUsage(usage) };
+    if (!isObject(e.usage)) return undefined;
+    return { key: UNATTRIBUTED_USAGE_KEY, source: type, usage: normalizeUsage(e.usage) };
   }
   if (type === "usage") {
-    const usage = field(entry, "usage");
-    if (!isObject(usage)) return undefined;
-    return {
-      key: modelKey(field(entry, "provider"), field(entry, "model")),
-      source: "usage",
-      usage: normalizeUsage(usage),
-    };
+    if (!isObject(e.usage)) return undefined;
+    return { key: modelKey(e.provider, e.model), source: "usage", usage: normalizeUsage(e.usage) };
   }
   return undefined;
 }
