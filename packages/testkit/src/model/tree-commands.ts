@@ -179,12 +179,13 @@ export class ReadCommand implements SessionCommand {
     else if (orderedJson(got.value) !== orderedJson(want)) {
       diffs.push(`getters on ${id}: ${show(got.value)}, expected ${show(want)}`);
     }
-    const list = attempt(() => {
+    // A frozen array may refuse the change (allowed); the state comparison below shows
+    // whether a change reached the session.
+    attempt(() => {
       const entries = sm.getEntries() as EntryLike[];
       entries.push({ type: "custom", id: "intruder", parentId: null, timestamp: "" });
       entries.length = 0;
     });
-    if (!list.ok) diffs.push(`changing the array getEntries() returned threw "${list.error}"`);
     if (diffs.length > 0) throw new ModelMismatchError(what, diffs);
     assertMatchesModel(what, m, sm);
   }

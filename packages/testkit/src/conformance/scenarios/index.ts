@@ -2,6 +2,7 @@
  * Every deterministic conformance scenario, in the order they run.
  */
 import type { Scenario } from "../types.js";
+import { appendRuleScenarios } from "./append-rules.js";
 import { appendScenarios } from "./appends.js";
 import { contextScenarios } from "./context.js";
 import { discoveryScenarios } from "./discovery.js";
@@ -16,6 +17,7 @@ import { treeScenarios } from "./tree.js";
 export const ALL_SCENARIOS: readonly Scenario[] = [
   ...specExampleScenarios,
   ...appendScenarios,
+  ...appendRuleScenarios,
   ...treeScenarios,
   ...contextScenarios,
   ...formatScenarios,
