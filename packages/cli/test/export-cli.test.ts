@@ -215,6 +215,43 @@ describe("export --format html", () => {
     expect(r.stdout).toContain("Thanks.");
     expect(r.stdout).toContain("Plan: stream it.");
   });
+  it("keeps every entry of a structurally damaged tree (dangling parent, parent cycle)", async () => {
+    const file = join(tmp.project, "damaged.jsonl");
+    const entry = (id: string, parentId: string | null, text: string) =>
+      JSON.stringify({
+        type: "message",
+        id,
+        parentId,
+        timestamp: "2025-01-01T00:00:00.000Z",
+        message: { role: "user", content: [{ type: "text", text }], timestamp: 1 },
+      });
+    const header = {
+      type: "session",
+      version: 3,
+      id: "dmg",
+      timestamp: "2025-01-01T00:00:00.000Z",
+      cwd: "/w",
+    };
+    writeFileSync(
+      file,
+      [
+        JSON.stringify(header),
+        entry("a1", null, "root text"),
+        entry("b1", "a1", "child text"),
+        entry("c1", "gone", "orphan text"),
+        entry("d1", "e1", "cycle one"),
+        entry("e1", "d1", "cycle two"),
+        "",
+      ].join("\n"),
+    );
+    for (const format of ["html", "md"]) {
+      const r = await runBin(["export", file, "--tree", "--format", format]);
+      expect(r.code, format).toBe(0);
+      for (const text of ["root text", "child text", "orphan text", "cycle one", "cycle two"]) {
+        expect(r.stdout, `${format}: ${text}`).toContain(text);
+      }
+    }
+  });
 });
 
 describe("export errors", () => {

@@ -22,6 +22,7 @@ import { type Command, Option } from "commander";
 import { CliError, ExitCode, usageError } from "../errors.js";
 import { type SessionView, viewOf } from "../export/session-view.js";
 import { type LoadedSession, loadSession } from "../load-session.js";
+import { progressOn } from "../progress.js";
 import { resolveSessionArg } from "../resolve-session.js";
 import {
   type CliRuntime,
@@ -143,7 +144,9 @@ function usageOfAll(ctx: CommandContext, by: UsageGrouping | undefined): number 
   const files = sessionFilesUnder(ctx.sessionsRoot);
   const sessions: DirectorySession[] = [];
   const skipped: string[] = [];
-  for (const path of files) {
+  const progress = progressOn(ctx.io.stderr, "reading sessions");
+  for (const [i, path] of files.entries()) {
+    progress.update(i, files.length);
     try {
       const s = loadSession(path);
       warnDamage(ctx, s);
@@ -156,6 +159,7 @@ function usageOfAll(ctx: CommandContext, by: UsageGrouping | undefined): number 
       ctx.err(`note: skipped ${error.message}`);
     }
   }
+  progress.done();
   const all = computeSessionsUsageTotals(sessions);
   const copiedRecords = all.sessions.reduce((n, s) => n + s.copiedRecords, 0);
   const groups = by && directoryGroups(sessions, all, by);

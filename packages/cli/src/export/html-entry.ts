@@ -12,11 +12,6 @@ export interface EntryHtmlContext {
   readonly getLabel: (id: string) => string | undefined;
   /** Whether an entry with this id is on the page (so a link to it resolves). */
   readonly isOnPage: (id: string) => boolean;
-  /**
-   * Plain-text rendering of a custom entry or message by a registered plugin renderer;
-   * undefined when none is registered (the raw data is shown instead).
-   */
-  readonly renderCustom?: (entry: SessionEntry) => string | undefined;
 }
 
 type Rec = Record<string, unknown>;
@@ -87,7 +82,7 @@ function head(kind: string, extra = ""): string {
   return `<div class="head"><span class="role">${esc(kind)}</span>${extra}</div>`;
 }
 
-function messageHtml(message: unknown, ctx: EntryHtmlContext, entry: SessionEntry): string {
+function messageHtml(message: unknown): string {
   if (!isRec(message)) return head("message") + pre(json(message), "raw");
   const role = str(message.role) ?? "?";
   switch (role) {
@@ -118,9 +113,7 @@ function messageHtml(message: unknown, ctx: EntryHtmlContext, entry: SessionEntr
     case "custom":
       return (
         head("custom", ` <b>${esc(str(message.customType) ?? "?")}</b>`) +
-        (ctx.renderCustom?.(entry) !== undefined
-          ? pre(ctx.renderCustom?.(entry) ?? "", "text")
-          : contentHtml(message.content))
+        contentHtml(message.content)
       );
     case "branchSummary":
     case "compactionSummary":
@@ -137,7 +130,7 @@ function bodyHtml(entry: SessionEntry, ctx: EntryHtmlContext): string {
   const e = entry as unknown as Rec;
   switch (entry.type) {
     case "message":
-      return messageHtml(e.message, ctx, entry);
+      return messageHtml(e.message);
     case "compaction":
       return `${head("compaction", ` <span class="meta">${esc(String(num(e.tokensBefore) ?? "?"))} tokens before · kept from ${ref(e.firstKeptEntryId, ctx)}</span> ${usageHtml(e.usage)}`)}${pre(str(e.summary) ?? "", "text")}${e.details === undefined ? "" : `<details><summary>details</summary>${pre(json(e.details))}</details>`}`;
     case "branch_summary":
@@ -165,20 +158,12 @@ function bodyHtml(entry: SessionEntry, ctx: EntryHtmlContext): string {
       );
     case "context_edit":
       return `${head("context edit", ` <span class="meta">of ${ref(e.targetId, ctx)}</span>`)}${pre(json(e.replacement), "raw")}`;
-    case "custom": {
-      const custom = ctx.renderCustom?.(entry);
+    case "custom":
+      return head("custom", ` <b>${esc(str(e.customType) ?? "?")}</b>`) + pre(json(e.data), "raw");
+    case "custom_message":
       return (
-        head("custom", ` <b>${esc(str(e.customType) ?? "?")}</b>`) +
-        (custom !== undefined ? pre(custom, "text") : pre(json(e.data), "raw"))
+        head("custom message", ` <b>${esc(str(e.customType) ?? "?")}</b>`) + contentHtml(e.content)
       );
-    }
-    case "custom_message": {
-      const custom = ctx.renderCustom?.(entry);
-      return (
-        head("custom message", ` <b>${esc(str(e.customType) ?? "?")}</b>`) +
-        (custom !== undefined ? pre(custom, "text") : contentHtml(e.content))
-      );
-    }
     default:
       return head(String(e.type)) + pre(json(entry), "raw");
   }

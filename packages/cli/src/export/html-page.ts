@@ -24,7 +24,6 @@ export interface HtmlExportInput {
   /** Where the session was read from, shown in the page header. */
   readonly source?: string;
   readonly getLabel: (id: string) => string | undefined;
-  readonly renderCustom?: EntryHtmlContext["renderCustom"];
 }
 
 const CSS = `
@@ -100,7 +99,6 @@ export function renderHtmlPage(input: HtmlExportInput): string {
   const ctx: EntryHtmlContext = {
     getLabel: input.getLabel,
     isOnPage: (id) => onPage.has(id),
-    renderCustom: input.renderCustom,
   };
   const leafId = input.path[input.path.length - 1]?.id ?? null;
   const leaf = { id: leafId, badge: input.leafIsCurrent ? "current leaf" : "selected leaf" };

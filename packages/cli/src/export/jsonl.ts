@@ -13,7 +13,6 @@ import {
   type SessionEnv,
   type SessionHeader,
   SessionManager,
-  serializeRecords,
 } from "@pi-sessions/core";
 
 /** What to export and where it came from. */
@@ -59,9 +58,4 @@ export function jsonlExportRecords(input: JsonlExportInput): [SessionHeader, ...
     parentSession: input.source,
   });
   return [header, ...entries];
-}
-
-/** The exported file's text (one JSON record per line, each ending in a newline). */
-export function jsonlExportText(input: JsonlExportInput): string {
-  return serializeRecords(jsonlExportRecords(input));
 }

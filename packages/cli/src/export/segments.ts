@@ -94,12 +94,14 @@ export function segmentTree(
     return run;
   };
 
-  const main = path.filter((e) => !placed.has(e));
+  const main = path.slice();
   for (const e of main) placed.add(e);
   if (main.length > 0) {
     const first = main[0] as SessionEntry;
+    // A path that starts below a missing parent, or inside a parent cycle, hangs off nothing.
+    const parent = first.parentId;
     const forkFrom =
-      first.parentId !== null && ids.has(first.parentId) ? (first.parentId as string) : null;
+      parent !== null && ids.has(parent) && !main.some((e) => e.id === parent) ? parent : null;
     addSegment(forkFrom, main, true);
   }
   for (const root of roots) if (!placed.has(root)) queue.push([null, root]);
