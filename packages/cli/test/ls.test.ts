@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { sessionLogArb } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { copyCorpus, projectDir, snapshot, tempDir } from "./helpers/fixtures.js";
+import { CORPUS, copyCorpus, projectDir, snapshot, tempDir } from "./helpers/fixtures.js";
 import {
   listWithReference,
   openWithReference,
@@ -130,6 +130,21 @@ describe("ls --all", () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe("");
     expect(snapshot(root)).toEqual(before);
+  });
+});
+
+describe("ls and files that are not sessions", () => {
+  it("leaves them out of the list and says how many on stderr", async () => {
+    const root = tempDir();
+    copyCorpus(root, [CORPUS.branched]);
+    writeFileSync(join(projectDir(root, "/home/dev/x"), "junk.jsonl"), "not json\n");
+    writeFileSync(join(projectDir(root, "/home/dev/x"), "empty.jsonl"), "");
+    const r = await runBin(["ls", "--all", "--dir", root, "--json"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(1);
+    expect(r.stderr.trim()).toBe(
+      "pi-sessions: 2 .jsonl files are not readable as sessions; run `pi-sessions check` to see why",
+    );
   });
 });
 

@@ -14,6 +14,7 @@ import {
   type CommonOptions,
   withCommonOptions,
 } from "../runtime.js";
+import { sessionFilesUnder } from "../session-files.js";
 import { type ListScope, listSessionRows, type SessionRow } from "../session-rows.js";
 
 /** Options of `ls`. */
@@ -78,6 +79,15 @@ async function runLs(runtime: CliRuntime, options: LsOptions): Promise<void> {
   } else if (rows.length > 0) {
     printTable(ctx, rows, scope.all);
     ctx.out(ctx.colors.dim(summary(rows)));
+  }
+  if (scope.all) {
+    // Files the listing dropped (no valid header first) would otherwise vanish silently (W16).
+    const skipped = sessionFilesUnder(ctx.sessionsRoot).length - rows.length;
+    if (skipped > 0) {
+      ctx.err(
+        `pi-sessions: ${skipped} .jsonl file${skipped === 1 ? " is" : "s are"} not readable as sessions; run \`pi-sessions check\` to see why`,
+      );
+    }
   }
   if (rows.length === 0) {
     const where = scope.all ? "" : ` for ${scope.cwd}`;
