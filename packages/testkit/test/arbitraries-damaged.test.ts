@@ -75,6 +75,23 @@ describe("damagedSessionArb: core reports exactly the injected damage", () => {
   }
 });
 
+describe("damagedSessionArb shrinks", () => {
+  it("to a one-entry log with the damage that matters", () => {
+    // "No file has a cycle": the smallest counterexample is a one-entry log made its own parent.
+    const result = fc.check(
+      fc.property(damagedSessionArb({ maxDamage: 5, maxEntries: 40 }), (d) =>
+        d.damage.every((x) => x.kind !== "cycle"),
+      ),
+      { seed: 11, numRuns: 1000 },
+    );
+    expect(result.failed).toBe(true);
+    const [d] = result.counterexample ?? [];
+    expect(d?.base.entries).toHaveLength(1);
+    expect(d?.damage.filter((x) => x.kind === "cycle")).toHaveLength(1);
+    expect(d?.damage.length).toBeLessThanOrEqual(2);
+  });
+});
+
 /** Per-kind facts about the damaged text itself. */
 function checkKind(kind: DamageKind, d: DamagedSession): void {
   const doc = parseJsonl(d.jsonl);
