@@ -99,4 +99,28 @@ describe("runConformance on broken modules", () => {
     expect(failed).toEqual(expect.arrayContaining(["tree/session-name", "model/session-manager"]));
     expect(report.modelRuns.failed).toBe(1);
   });
+
+  it("throwing export getters and a list() that never answers are failures too", async () => {
+    const hostile = new Proxy(
+      { ...core },
+      {
+        get(target, key) {
+          if (key === "parseSessionEntries") throw new Error("getter says no");
+          if (key !== "SessionManager") return Reflect.get(target, key);
+          return new Proxy(core.SessionManager, {
+            get: (sm, k) => (k === "list" ? () => new Promise(() => {}) : Reflect.get(sm, k)),
+          });
+        },
+      },
+    );
+    const report = await runConformance(hostile, {
+      numRuns: 0,
+      only: ["format/parse", "discovery/list"],
+      timeoutMs: 200,
+    });
+    expect(report.failures.map((f) => [f.id, f.message])).toEqual([
+      ["format/parse", "the module has no export parseSessionEntries"],
+      ["discovery/list", "no answer after 200 ms"],
+    ]);
+  });
 });

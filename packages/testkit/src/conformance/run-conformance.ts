@@ -52,26 +52,44 @@ function makeContext(
   };
 }
 
-/** The exports a scenario needs that `module` does not have. */
+/** The exports a scenario needs that `module` does not have (a throwing getter counts). */
 function missingExports(module: unknown, scenario: Scenario): string[] {
   const needs = scenario.needs ?? ["SessionManager"];
   if (module === null || typeof module !== "object") return [...needs];
   const record = module as Record<string, unknown>;
-  return needs.filter((name) => record[name] === undefined || record[name] === null);
+  return needs.filter((name) => {
+    try {
+      return record[name] === undefined || record[name] === null;
+    } catch {
+      return true;
+    }
+  });
 }
 
 const messageOf = (e: unknown): string =>
   clip(e instanceof Error ? e.message : `non-Error thrown: ${String(e)}`, 2000);
 
 /** Runs one scenario; the error message when it failed, else undefined. */
-async function runScenario(scenario: Scenario, module: unknown, ctx: ScenarioContext) {
+async function runScenario(
+  scenario: Scenario,
+  module: unknown,
+  ctx: ScenarioContext,
+  timeoutMs: number,
+): Promise<string | undefined> {
   const missing = missingExports(module, scenario);
   if (missing.length > 0) return `the module has no export ${missing.join(", ")}`;
+  let timer: NodeJS.Timeout | undefined;
+  // Only an asynchronous call can be timed out; a synchronous endless loop hangs the caller.
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer after ${timeoutMs} ms`)), timeoutMs);
+  });
   try {
-    await scenario.run(ctx);
+    await Promise.race([Promise.resolve().then(() => scenario.run(ctx)), timeout]);
     return undefined;
   } catch (e) {
     return messageOf(e);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -108,7 +126,7 @@ export async function runConformance(
       options.onScenario?.(scenario.id, "skipped");
       continue;
     }
-    const error = await runScenario(scenario, module, ctx);
+    const error = await runScenario(scenario, module, ctx, options.timeoutMs ?? 60_000);
     const { id, title, spec, fix } = scenario;
     if (error === undefined) {
       scenarios.passed++;
@@ -154,10 +172,10 @@ function runModelPart(
     });
     return { total, passed: 0, failed: 1, seed, ...(path ? { path } : {}) };
   };
-  const statics = (module as Partial<SessionModuleLike> | null)?.SessionManager;
-  if (typeof statics?.inMemory !== "function")
-    return fail("the module has no SessionManager.inMemory");
   try {
+    const statics = (module as Partial<SessionModuleLike> | null)?.SessionManager;
+    if (typeof statics?.inMemory !== "function")
+      return fail("the module has no SessionManager.inMemory");
     const report = runSessionModel(() => statics.inMemory("/work/project"), {
       numRuns: total,
       seed,

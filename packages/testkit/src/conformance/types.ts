@@ -67,6 +67,8 @@ export interface ConformanceOptions {
   maxCommands?: number;
   /** Only scenarios whose id starts with one of these prefixes. */
   only?: readonly string[];
+  /** How long an asynchronous scenario may take (default 60,000 ms). */
+  timeoutMs?: number;
   /** Parent of the temporary directories (default: the OS temp dir). */
   tmpDir?: string;
   /** Called after each scenario (progress output). */
