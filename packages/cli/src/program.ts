@@ -19,15 +19,22 @@ import { CliRuntime, type CommonOptions, withCommonOptions } from "./runtime.js"
 /** The program's version, printed by `--version`. */
 export const VERSION = "0.1.0";
 
+/** Commander's error text as one line without its `error: ` prefix. */
+function commanderReason(text: string): string {
+  return oneLine(text.replace(/^error: /, ""));
+}
+
 /** Builds the program with every command registered; `runtime` collects the exit code. */
 export function createProgram(runtime: CliRuntime): Command {
   const program = new Command("pi-sessions")
     .description("Inspect, check, repair and account for pi coding-agent session folders")
     .version(VERSION)
-    .showHelpAfterError("(run with --help for usage)")
     .configureOutput({
       writeOut: (text) => runtime.io.stdout.write(text),
       writeErr: (text) => runtime.io.stderr.write(text),
+      // Commander's own errors (unknown option, missing argument, bad value) get the same
+      // one-line form as ours, its "Did you mean …?" hint folded into the line.
+      outputError: (text, write) => write(`pi-sessions: ${commanderReason(text)} (see --help)\n`),
     })
     .exitOverride();
   // `--dir` and `--json` work before the command name too (`pi-sessions --dir X ls`).

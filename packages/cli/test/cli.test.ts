@@ -12,10 +12,11 @@ import { describe, expect, it } from "vitest";
 import { CORPUS, copyCorpus, tempDir } from "./helpers/fixtures.js";
 import { binCommand, runBin } from "./helpers/run-bin.js";
 
-/** stderr is one line (the reason), possibly followed by commander's help hint. */
+/** stderr is exactly one line, `pi-sessions: <reason>`; returns it. */
 function reasonLine(stderr: string): string {
-  const lines = stderr.trim().split("\n");
-  expect(lines.length).toBeGreaterThanOrEqual(1);
+  const lines = stderr.trimEnd().split("\n");
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^pi-sessions: /);
   return lines[0] as string;
 }
 
@@ -42,7 +43,7 @@ describe("exit codes and reasons", () => {
     for (const depth of ["0", "-1", "2.5", "x"]) {
       const r = await runBin(["tree", file as string, "--depth", depth]);
       expect(r.code, depth).toBe(2);
-      expect(r.stderr).toContain("expected a whole number");
+      expect(reasonLine(r.stderr)).toContain("expected a whole number");
     }
   });
 

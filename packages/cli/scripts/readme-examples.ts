@@ -1,0 +1,78 @@
+/**
+ * Refreshes the example outputs in README.md by running the real bin (`pnpm --filter
+ * @pi-sessions/cli readme:examples`). Every block that follows a marker
+ *
+ *   <!-- example: tree "Fix flaky upload test" -->        (whole output)
+ *   <!-- example 25: export 019cadc6 --format md -->       (first 25 lines)
+ *
+ * is replaced by `$ pi-sessions <args>` and what the command printed (stdout, then stderr),
+ * plus its exit code when it is not 0. The commands run in document order on one fresh copy
+ * of `demo/sessions` at /tmp/pi-demo/agent/sessions (a fixed path, so the README shows stable
+ * paths), with PI_CODING_AGENT_DIR pointing there and colours off.
+ */
+
+import { spawnSync } from "node:child_process";
+import { chmodSync, cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const cliDir = join(dirname(fileURLToPath(import.meta.url)), "..");
+const agentDir = "/tmp/pi-demo/agent";
+const sessions = join(agentDir, "sessions");
+rmSync(agentDir, { recursive: true, force: true });
+cpSync(join(cliDir, "demo", "sessions"), sessions, { recursive: true });
+for (const dir of readdirSync(sessions)) {
+  for (const file of readdirSync(join(sessions, dir))) chmodSync(join(sessions, dir, file), 0o600);
+}
+
+/** Splits a command line on spaces, keeping "double-quoted" words together. */
+function words(line: string): string[] {
+  return [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? "");
+}
+
+function run(args: readonly string[]): string {
+  const r = spawnSync(
+    process.execPath,
+    [
+      "--conditions=@pi-sessions/source",
+      "--import",
+      import.meta.resolve("tsx"),
+      join(cliDir, "src", "main.ts"),
+      ...args,
+    ],
+    {
+      cwd: "/",
+      encoding: "utf8",
+      env: { ...process.env, PI_CODING_AGENT_DIR: agentDir, NO_COLOR: "1", FORCE_COLOR: "" },
+    },
+  );
+  const exit = r.status === 0 ? "" : `[exit code ${r.status}]\n`;
+  return `${r.stdout}${r.stderr}${exit}`;
+}
+
+const readme = join(cliDir, "README.md");
+const lines = readFileSync(readme, "utf8").split("\n");
+const out: string[] = [];
+for (let i = 0; i < lines.length; i++) {
+  const line = lines[i] as string;
+  out.push(line);
+  const marker = /^<!-- example(?: (\d+))?: (.*) -->$/.exec(line);
+  if (marker === null) continue;
+  const [, limit, command] = marker;
+  // Skip the old block: the opening fence on the next line through its closing fence.
+  let j = i + 1;
+  if (lines[j]?.startsWith("```")) {
+    j++;
+    while (j < lines.length && lines[j] !== "```") j++;
+    i = j;
+  }
+  let text = run(words(command as string))
+    .trimEnd()
+    .split("\n");
+  if (limit !== undefined && text.length > Number(limit)) {
+    text = [...text.slice(0, Number(limit)), `… (${text.length - Number(limit)} more lines)`];
+  }
+  out.push("```text", `$ pi-sessions ${command}`, ...text, "```");
+}
+writeFileSync(readme, out.join("\n"));
+console.log(`updated ${readme}`);
