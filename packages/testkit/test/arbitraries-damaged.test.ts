@@ -30,6 +30,8 @@ function reported(d: LoadDiagnostic): ExpectedDiagnostic {
 
 /** Loads the damaged text with core and compares everything the value promises. */
 function expectLoaderAgrees(d: DamagedSession): void {
+  // Writable as UTF-8 unchanged (no lone surrogate), so file-based loaders see the same text.
+  expect(Buffer.from(d.jsonl, "utf8").toString("utf8")).toBe(d.jsonl);
   const sm = SessionManager.fromJsonl(d.jsonl);
   const diagnostics = sm.getLoadDiagnostics().map(reported).sort(compareDiagnostics);
   expect(diagnostics).toEqual(d.expected);

@@ -132,6 +132,10 @@ const WHAT_OF_LINE: Readonly<Record<LineSpec["kind"], string>> = {
   "missing-id": "a record without an id",
 };
 
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
 function isStructural(s: DamageSpec): s is StructuralSpec {
   return s.kind === "dangling-parent" || s.kind === "cycle" || s.kind === "duplicate-id";
 }
@@ -179,7 +183,10 @@ export function applyDamage(base: SessionLog, specs: readonly DamageSpec[]): Dam
       timestamp: isoFromMs(Date.parse(base.header.timestamp)),
       message: JSON.parse(tail.raw) as unknown,
     });
-    const fragment = record.slice(0, 1 + (tail.cut % (record.length - 1)));
+    let end = 1 + (tail.cut % (record.length - 1));
+    // Never split a surrogate pair: a lone surrogate cannot be written to a UTF-8 file as is.
+    if (isHighSurrogate(record.charCodeAt(end - 1))) end -= 1;
+    const fragment = record.slice(0, end);
     lines.push({
       raw: fragment,
       damage: [
