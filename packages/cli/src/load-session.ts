@@ -4,7 +4,6 @@
  * rewrites a legacy file nor initialises an empty one, so inspecting a session changes nothing.
  */
 
-import { existsSync } from "node:fs";
 import {
   createDeterministicEnv,
   headerVersion,
@@ -75,7 +74,7 @@ export function loadSession(path: string, env: SessionEnv = legacyIdEnv()): Load
     }
     throw usageError(`cannot read ${path}: ${oneLine(error)}`);
   }
-  if (read.kind === "missing" || !existsSync(path)) throw usageError(`no such file: ${path}`);
+  if (read.kind === "missing") throw usageError(`no such file: ${path}`);
   if (read.kind === "empty") throw new NotASessionError(`${path} is empty (0 bytes)`);
   const { loaded } = read;
   const header = loaded.header;

@@ -4,12 +4,19 @@
  * tree, newest first, cwd filtering, and nothing is ever written.
  */
 
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { sessionLogArb } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CORPUS, copyCorpus, projectDir, snapshot, tempDir } from "./helpers/fixtures.js";
+import {
+  CORPUS,
+  CORPUS_DIR,
+  copyCorpus,
+  projectDir,
+  snapshot,
+  tempDir,
+} from "./helpers/fixtures.js";
 import {
   listWithReference,
   openWithReference,
@@ -156,6 +163,19 @@ describe("ls for one working directory", () => {
     expect(mine.map((r) => r.id)).toEqual(["01a22a6a-1870-74e8-b456-77b8915db22e"]);
     const pimono = await lsJson(["--cwd", "/Users/badlogic/workspaces/pi-mono", "--dir", root]);
     expect(pimono).toHaveLength(2);
+
+    const home = tempDir();
+    const tilde = tempDir();
+    copyCorpus(tilde, [CORPUS.branched]);
+    const file = join(projectDir(tilde, join(home, "proj")), "t.jsonl");
+    const text = readFileSync(join(CORPUS_DIR, CORPUS.branched), "utf8").split("\n");
+    text[0] = JSON.stringify({ ...JSON.parse(text[0] as string), cwd: join(home, "proj") });
+    writeFileSync(file, text.join("\n"));
+    const r = await runBin(["ls", "--cwd", "~/proj", "--dir", tilde, "--json"], {
+      env: { HOME: home },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).map((row: Row) => row.path)).toEqual([file]);
 
     const here = tempDir();
     const none = await runBin(["ls", "--dir", root], { cwd: here });

@@ -62,13 +62,22 @@ function summary(rows: readonly SessionRow[]): string {
   return `${rows.length} session${rows.length === 1 ? "" : "s"}, ${formatBytes(bytes)}`;
 }
 
+/**
+ * The directory `--cwd` names, relative paths resolved against our working directory. `~`,
+ * `~/…` and `file://` forms are passed on as given: core's cwd resolution expands them the
+ * way pi does (SPEC §1.2), which a plain path resolve would not.
+ */
+function cwdOption(ctx: CommandContext, cwd: string | undefined): string {
+  if (cwd === undefined) return ctx.io.cwd;
+  if (cwd === "~" || cwd.startsWith("~/") || cwd.startsWith("file:")) return cwd;
+  return resolve(ctx.io.cwd, cwd);
+}
+
 /** Runs `ls`. */
 async function runLs(runtime: CliRuntime, options: LsOptions): Promise<void> {
   const ctx = runtime.context(options);
   const scope: ListScope =
-    options.all === true
-      ? { all: true }
-      : { all: false, cwd: resolve(ctx.io.cwd, options.cwd ?? ".") };
+    options.all === true ? { all: true } : { all: false, cwd: cwdOption(ctx, options.cwd) };
   const rows = await listSessionRows(
     ctx.sessionsRoot,
     scope,
