@@ -41,6 +41,8 @@ export interface LoadedSession {
   readonly needsNewline: boolean;
   /** Bytes read. */
   readonly size: number;
+  /** The header's line, when the load tracked record lines (legacy files: garbage may precede it). */
+  readonly headerLine?: number;
 }
 
 /**
@@ -97,6 +99,7 @@ export function loadSession(path: string, env: SessionEnv = legacyIdEnv()): Load
     legacy: loaded.migrated,
     needsNewline: loaded.needsNewline,
     size: read.size,
+    ...(loaded.lines?.[0] !== undefined ? { headerLine: loaded.lines[0] } : {}),
   };
 }
 

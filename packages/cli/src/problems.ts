@@ -53,6 +53,7 @@ export function problemsOf(session: LoadedSession): Problem[] {
   if (session.legacy) {
     out.push({
       kind: "legacy-version",
+      ...(session.headerLine !== undefined ? { line: session.headerLine } : {}),
       message: `format version ${session.version}; current is 3 (migrate upgrades it)`,
       fixable: true,
     });
