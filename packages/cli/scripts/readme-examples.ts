@@ -59,11 +59,11 @@ for (let i = 0; i < lines.length; i++) {
   const marker = /^<!-- example(?: (\d+))?: (.*) -->$/.exec(line);
   if (marker === null) continue;
   const [, limit, command] = marker;
-  // Skip the old block: the opening fence on the next line through its closing fence.
-  let j = i + 1;
-  if (lines[j]?.startsWith("```")) {
-    j++;
-    while (j < lines.length && lines[j] !== "```") j++;
+  // Skip the old block: its opening fence on the next line through the same fence closing it.
+  const open = /^(`{3,})/.exec(lines[i + 1] ?? "")?.[1];
+  if (open !== undefined) {
+    let j = i + 2;
+    while (j < lines.length && lines[j] !== open) j++;
     i = j;
   }
   let text = run(words(command as string))
@@ -72,7 +72,13 @@ for (let i = 0; i < lines.length; i++) {
   if (limit !== undefined && text.length > Number(limit)) {
     text = [...text.slice(0, Number(limit)), `… (${text.length - Number(limit)} more lines)`];
   }
-  out.push("```text", `$ pi-sessions ${command}`, ...text, "```");
+  // A fence longer than any backtick run in the output (a Markdown export contains fences).
+  const longest = Math.max(
+    2,
+    ...text.map((l) => Math.max(0, ...(l.match(/`+/g) ?? []).map((m) => m.length))),
+  );
+  const fence = "`".repeat(longest + 1);
+  out.push(`${fence}text`, `$ pi-sessions ${command}`, ...text, fence);
 }
 writeFileSync(readme, out.join("\n"));
 console.log(`updated ${readme}`);
