@@ -67,11 +67,13 @@ export interface ModelSpec {
   readonly api: string;
 }
 
+/** Anthropic's Claude Sonnet 4.5, as pi records it. */
 export const SONNET: ModelSpec = {
   provider: "anthropic",
   model: "claude-sonnet-4-5",
   api: "anthropic-messages",
 };
+/** OpenAI's GPT-5, as pi records it. */
 export const GPT5: ModelSpec = { provider: "openai", model: "gpt-5", api: "openai-responses" };
 
 /** An assistant reply, optionally thinking first and calling one tool. */
