@@ -14,7 +14,9 @@ import { processIo } from "../src/io.js";
 import { runCli } from "../src/program.js";
 
 const cliDir = join(dirname(fileURLToPath(import.meta.url)), "..");
-const copy = mkdtempSync(join(tmpdir(), "pi-sessions-demo-"));
+// The copy stays for the user to explore; tests point PI_SESSIONS_DEMO_DIR at a directory
+// they clean up.
+const copy = mkdtempSync(join(process.env.PI_SESSIONS_DEMO_DIR ?? tmpdir(), "pi-sessions-demo-"));
 const sessions = join(copy, "sessions");
 cpSync(join(cliDir, "demo", "sessions"), sessions, { recursive: true });
 // A checkout may leave the files read-only; the copy is ours to repair and migrate.

@@ -56,7 +56,11 @@ describe("pnpm start", () => {
         import.meta.resolve("tsx"),
         join(CLI_DIR, "scripts", "start.ts"),
       ],
-      { cwd: tempDir(), encoding: "utf8", env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "" } },
+      {
+        cwd: tempDir(),
+        encoding: "utf8",
+        env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "", PI_SESSIONS_DEMO_DIR: tempDir() },
+      },
     );
     expect(r.status, r.stderr).toBe(0);
     for (const command of [
