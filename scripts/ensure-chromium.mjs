@@ -5,14 +5,14 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
-const path = process.env.PI_SESSIONS_CHROMIUM ?? "/usr/bin/chromium";
+const path = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 if (existsSync(path)) process.exit(0);
 
 const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
 const hasApt = existsSync("/usr/bin/apt-get");
 if (!isRoot || !hasApt) {
   console.error(
-    `ensure-chromium: ${path} not found; install Debian's chromium (apt-get install chromium) or set PI_SESSIONS_CHROMIUM to a Chromium binary`,
+    `ensure-chromium: ${path} not found; install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH to a Chromium binary`,
   );
   process.exit(1);
 }
