@@ -121,7 +121,9 @@ console.log("plain-Node smoke test passed");
   step("vitest: the testkit-exporter example's test");
   cpSync(join(exampleDir, "src/exporter.ts"), join(project, "src/exporter.ts"));
   cpSync(join(exampleDir, "test"), join(project, "test"), { recursive: true });
-  run(join(project, "node_modules/.bin/vitest"), ["run"], project, {
+  // The workspace's vitest config (120 s per test) is not copied: a temp project gets
+  // vitest's 5 s default, too short for property runs on a loaded 2-core machine.
+  run(join(project, "node_modules/.bin/vitest"), ["run", "--testTimeout=120000"], project, {
     FC_RUNS: process.env.FC_RUNS ?? "50",
   });
   step("passed");
