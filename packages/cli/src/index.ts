@@ -45,7 +45,7 @@ export type { CommandContext, CommonOptions } from "./runtime.js";
 export { CliRuntime, sessionsRootOf, withCommonOptions } from "./runtime.js";
 export { isDirectory, jsonlFilesIn, sessionFilesUnder } from "./session-files.js";
 export type { ListScope, SessionRow } from "./session-rows.js";
-export { listSessionRows } from "./session-rows.js";
+export { fullRowOf, listSessionRows, rowOf } from "./session-rows.js";
 export type { Targets } from "./targets.js";
 export { resolveTargets } from "./targets.js";
 export type { TreeRow } from "./tree-view.js";

@@ -1,6 +1,10 @@
 /**
- * The rows `ls` prints: core's {@link SessionInfo} for each session plus what only a full load
- * tells (entries, branch tips, problems) and the file size. Only reads.
+ * The rows `ls` prints: core's {@link SessionInfo} for each session plus entries, branch tips,
+ * problems and the file size. Each file is read once: the listing also gathers its shape
+ * (core's `withShape`), which gives the counts of a regular file directly; only a file whose
+ * shape is irregular (damage, legacy format, duplicate ids, a parent not written before its
+ * child, …) is loaded in full so its problems are counted exactly as `check` counts them.
+ * Only reads.
  */
 
 import { join } from "node:path";
@@ -10,6 +14,8 @@ import {
   listSessions,
   listSessionsInDir,
   type SessionInfo,
+  type SessionShape,
+  type ShapedSessionInfo,
 } from "@pi-sessions/core";
 import { countLeaves, loadSession } from "./load-session.js";
 import { problemsOf } from "./problems.js";
@@ -51,9 +57,13 @@ function byModifiedDesc(a: { modified: Date }, b: { modified: Date }): number {
  * root itself (a `--dir` may name one project directory). A cwd: that cwd's default directory
  * (empty header cwds match there, W17) and files in the root whose header cwd matches.
  */
-async function infosOf(root: string, scope: ListScope, progress: Progress): Promise<SessionInfo[]> {
+async function infosOf(
+  root: string,
+  scope: ListScope,
+  progress: Progress,
+): Promise<ShapedSessionInfo[]> {
   const onProgress = (done: number, total: number): void => progress.update(done, total);
-  const options = { cache: null, onProgress };
+  const options = { cache: null, onProgress, withShape: true } as const;
   if (scope.all) {
     const nested = await listAllSessions(root, options);
     const flat = await listSessionsInDir(root, options);
@@ -72,9 +82,28 @@ async function infosOf(root: string, scope: ListScope, progress: Progress): Prom
   return [...own, ...flat].sort(byModifiedDesc);
 }
 
-/** A row from an info and a full (read-only) load of the same file. */
-function rowOf(info: SessionInfo): SessionRow {
-  const { allMessagesText: _omitted, ...rest } = info;
+/** The info's own fields, without the transcript text and the shape. */
+function infoFields(
+  info: SessionInfo & { readonly shape?: SessionShape },
+): Omit<SessionInfo, "allMessagesText"> {
+  const { allMessagesText: _text, shape: _shape, ...rest } = info;
+  return rest;
+}
+
+/**
+ * A row from a listed info: a regular file's counts come from its shape (the load would find
+ * the same numbers and no problem); anything else gets {@link fullRowOf}.
+ */
+export function rowOf(info: ShapedSessionInfo): SessionRow {
+  const shape = info.shape;
+  if (!shape.regular) return fullRowOf(info);
+  const { entries, branches, size } = shape;
+  return { ...infoFields(info), entries, branches, size, problems: 0 };
+}
+
+/** A row from an info and a full (read-only) load of the same file: the slow, exact path. */
+export function fullRowOf(info: SessionInfo): SessionRow {
+  const rest = infoFields(info);
   let entries = 0;
   let branches = 0;
   let size = 0;
@@ -104,7 +133,7 @@ export async function listSessionRows(
   const infos = await infosOf(root, scope, progress);
   const rows: SessionRow[] = [];
   for (let i = 0; i < infos.length; i++) {
-    rows.push(rowOf(infos[i] as SessionInfo));
+    rows.push(rowOf(infos[i] as ShapedSessionInfo));
     progress.update(i + 1, infos.length);
   }
   progress.done();

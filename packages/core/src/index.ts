@@ -238,7 +238,7 @@ export {
 } from "./state/session-state.js";
 export { buildTree } from "./state/tree.js";
 export type { Vec } from "./state/vec.js";
-export type { AtomicWriteOptions } from "./store/atomic-write.js";
+export type { AtomicContent, AtomicWriteOptions } from "./store/atomic-write.js";
 export { writeFileAtomic } from "./store/atomic-write.js";
 export type { DeleteResult } from "./store/delete.js";
 export { deleteSessionFile } from "./store/delete.js";
@@ -248,7 +248,13 @@ export {
   findSessionById,
   readHeader,
 } from "./store/discovery.js";
-export type { ListingOptions, ListSessionsOptions, SessionListProgress } from "./store/listing.js";
+export type {
+  ListingOptions,
+  ListSessionsOptions,
+  SessionListProgress,
+  ShapedSessionInfo,
+  WithShape,
+} from "./store/listing.js";
 export { listAllSessions, listSessions, listSessionsInDir } from "./store/listing.js";
 export { SessionInfoCache } from "./store/listing-cache.js";
 export { loadEntriesFromFile } from "./store/load-entries.js";
@@ -265,6 +271,7 @@ export {
 export type { SessionFileRead } from "./store/read-session.js";
 export { readSessionFile } from "./store/read-session.js";
 export { buildSessionInfo } from "./store/session-info.js";
+export type { SessionShape, ShapeIrregularity } from "./store/session-shape.js";
 export type { Durability, SessionWriterOptions } from "./store/session-writer.js";
 export {
   SessionConflictError,

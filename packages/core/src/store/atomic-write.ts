@@ -58,8 +58,20 @@ export function tempPathFor(path: string): string {
   return join(dirname(path), `.${base}.${randomBytes(4).toString("hex")}.tmp`);
 }
 
+/**
+ * What {@link writeFileAtomic} writes: text (encoded as UTF-8), text in chunks (one JSONL line
+ * each, typically), or raw bytes written exactly as they are — for content that must survive
+ * byte for byte, such as a damaged line that is not valid UTF-8.
+ */
+export type AtomicContent = string | readonly string[] | Uint8Array;
+
 /** Writes `content` to `fd` without joining an array into one string. */
-function writeContent(fsApi: StoreFs, fd: number, content: string | readonly string[]): void {
+function writeContent(fsApi: StoreFs, fd: number, content: AtomicContent): void {
+  // Checked first: bytes are written untouched (a Buffer is a Uint8Array too).
+  if (content instanceof Uint8Array) {
+    writeAll(fsApi, fd, content);
+    return;
+  }
   if (typeof content === "string") {
     writeAll(fsApi, fd, Buffer.from(content, "utf8"));
     return;
@@ -149,11 +161,12 @@ function commitExclusive(fsApi: StoreFs, temp: string, path: string, mode: numbe
  * Replaces (or, with `exclusive`, creates) `path` atomically (W3): writes a temp file in the same
  * directory, fsyncs it, renames (or links) it into place and fsyncs the directory. Readers see
  * the old content or the new, never a mix. On any failure before the commit the temp file is
- * removed, the target is untouched and the error is rethrown.
+ * removed, the target is untouched and the error is rethrown. `content` is text (written as
+ * UTF-8), text chunks, or bytes (a `Buffer`/`Uint8Array`, written exactly as given).
  */
 export function writeFileAtomic(
   path: string,
-  content: string | readonly string[],
+  content: AtomicContent,
   options: AtomicWriteOptions = {},
 ): void {
   const fsApi = options.fs ?? nodeStoreFs;

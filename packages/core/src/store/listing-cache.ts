@@ -5,6 +5,7 @@
  */
 
 import type { SessionInfo } from "../schema/types.js";
+import type { SessionShape } from "./session-shape.js";
 
 /**
  * What identifies one version of a file: the cache trusts an entry only while all three are
@@ -24,6 +25,8 @@ interface CacheEntry {
   readonly mtimeMs: number;
   readonly ino: number;
   readonly info: SessionInfo | null;
+  /** The file's shape, when the listing that read it asked for one. */
+  readonly shape?: SessionShape;
 }
 
 /** A copy a caller may change without changing the cache (its Dates are mutable objects). */
@@ -73,6 +76,22 @@ export class SessionInfoCache {
   }
 
   /**
+   * Like {@link get}, for a listing that also wants each file's {@link SessionShape}: the
+   * info copy and its shape, `null` for a file known not to be a session, `undefined` on a
+   * miss — including an entry remembered without a shape (read by a plain listing).
+   */
+  getShaped(
+    path: string,
+    stamp: FileStamp,
+  ): { info: SessionInfo; shape: SessionShape } | null | undefined {
+    const entry = this.entries.get(path);
+    if (entry === undefined || (entry.info !== null && entry.shape === undefined)) return undefined;
+    const info = this.get(path, stamp);
+    if (info === null || info === undefined) return info;
+    return { info, shape: entry.shape as SessionShape };
+  }
+
+  /**
    * Whether anything is remembered for `path`, whatever its stamp. Lets a caller skip the
    * `stat` for a cache lookup that cannot hit (a cold listing reads the file anyway).
    */
@@ -80,16 +99,20 @@ export class SessionInfoCache {
     return this.entries.has(path);
   }
 
-  /** Remembers the result built for `path` at `stamp` (a private copy is stored). */
-  set(path: string, stamp: FileStamp, info: SessionInfo | null): void {
+  /**
+   * Remembers the result built for `path` at `stamp` (a private copy is stored), with the
+   * file's shape when the read gathered one (shapes are immutable, so shared as they are).
+   */
+  set(path: string, stamp: FileStamp, info: SessionInfo | null, shape?: SessionShape): void {
     this.missCount++;
     this.entries.delete(path);
-    this.entries.set(path, {
+    const entry: CacheEntry = {
       size: stamp.size,
       mtimeMs: stamp.mtimeMs,
       ino: stamp.ino,
       info: info === null ? null : copyInfo(info),
-    });
+    };
+    this.entries.set(path, shape === undefined ? entry : { ...entry, shape });
     while (this.entries.size > this.maxEntries) {
       const oldest = this.entries.keys().next();
       if (oldest.done) break;

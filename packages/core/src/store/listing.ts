@@ -2,7 +2,8 @@
  * Listing sessions with their {@link SessionInfo} (SPEC §10.5): one directory (`list`,
  * `listAll(dir)`) or every project directory under the sessions root (`listAll()`). Files are
  * read one after another (yielding to the event loop every few ms), each streamed in chunks, and unchanged files come from a
- * {@link SessionInfoCache}. Only reads (W13); a missing directory lists as `[]`.
+ * {@link SessionInfoCache}. Only reads (W13); a missing directory lists as `[]`. With
+ * `withShape`, each info also carries its file's {@link SessionShape} from the same pass.
  */
 
 import { type Dirent, statSync } from "node:fs";
@@ -13,6 +14,13 @@ import type { SessionInfo } from "../schema/types.js";
 import { cwdMatches } from "./discovery.js";
 import { defaultSessionInfoCache, type FileStamp, type SessionInfoCache } from "./listing-cache.js";
 import { readSessionInfoSync } from "./session-info.js";
+import type { SessionShape } from "./session-shape.js";
+
+/** A listed session with the {@link SessionShape} of its file (listings given `withShape`). */
+export type ShapedSessionInfo = SessionInfo & {
+  /** What the same read found about the file's structure. */
+  readonly shape: SessionShape;
+};
 
 /**
  * Progress of a listing: called once per processed file with how many are done and how many
@@ -33,7 +41,15 @@ export interface ListingOptions {
   signal?: AbortSignal;
   /** Where unchanged files' infos are remembered; `null` reads every file. */
   cache?: SessionInfoCache | null;
+  /**
+   * Also give each info the {@link SessionShape} of its file (as `shape`), gathered in the
+   * same pass. Off by default: the plain listing does not pay for it.
+   */
+  withShape?: boolean;
 }
+
+/** Listing options asking for shapes: the listing then resolves {@link ShapedSessionInfo}s. */
+export type WithShape<O extends ListingOptions> = O & { readonly withShape: true };
 
 /** Options of {@link listSessions}. */
 export interface ListSessionsOptions extends ListingOptions {
@@ -119,6 +135,30 @@ function loadInfo({ path, stamp }: Candidate, cache: SessionInfoCache | null): S
   return read.info;
 }
 
+/** {@link loadInfo} for a listing that wants shapes: each info comes with its file's shape. */
+function loadShapedInfo(
+  { path, stamp }: Candidate,
+  cache: SessionInfoCache | null,
+): ShapedSessionInfo | null {
+  if (cache?.has(path)) {
+    let stats: FileStamp;
+    try {
+      stats = stamp ?? statSync(path);
+    } catch {
+      cache.delete(path);
+      return null;
+    }
+    const hit = cache.getShaped(path, stats);
+    if (hit === null) return null;
+    if (hit !== undefined) return { ...hit.info, shape: hit.shape };
+  }
+  const read = readSessionInfoSync(path, true);
+  if (read === null) return null;
+  cache?.set(path, stampOf(read.stats), read.info, read.shape);
+  if (read.info === null || read.shape === undefined) return null;
+  return { ...read.info, shape: read.shape };
+}
+
 /** How long the listing loop may hold the event loop before it yields (ms). */
 const YIELD_EVERY_MS = 10;
 
@@ -137,6 +177,7 @@ async function processCandidates(
 ): Promise<(SessionInfo | null)[]> {
   const { onProgress, signal } = options;
   const cache = options.cache === undefined ? defaultSessionInfoCache : options.cache;
+  const load = options.withShape === true ? loadShapedInfo : loadInfo;
   const total = candidates.length;
   const results = new Array<SessionInfo | null>(total).fill(null);
   // Sessions loaded so far (filtered), newest first, in completion order among equals.
@@ -146,7 +187,7 @@ async function processCandidates(
     const candidate = candidates[index];
     if (candidate === undefined) continue;
     signal?.throwIfAborted();
-    const info = loadInfo(candidate, cache);
+    const info = load(candidate, cache);
     results[index] = info;
     if (onProgress !== undefined) {
       if (info !== null && (filter === undefined || filter(info))) insertByModified(soFar, info);
@@ -198,6 +239,11 @@ async function directoryCandidates(dir: string): Promise<Candidate[]> {
  * the last. `[]` if the directory is missing or unreadable. Rejects with `signal.reason` when
  * aborted.
  */
+export function listSessions(
+  dir: string,
+  options: WithShape<ListSessionsOptions>,
+): Promise<ShapedSessionInfo[]>;
+export function listSessions(dir: string, options?: ListSessionsOptions): Promise<SessionInfo[]>;
 export async function listSessions(
   dir: string,
   options: ListSessionsOptions = {},
@@ -218,6 +264,11 @@ export async function listSessions(
  * `listAll(sessionDir)` (SPEC §10.5): the sessions of one directory with `list`'s processing
  * order and progress rules and no cwd filter.
  */
+export function listSessionsInDir(
+  dir: string,
+  options: WithShape<ListingOptions>,
+): Promise<ShapedSessionInfo[]>;
+export function listSessionsInDir(dir: string, options?: ListingOptions): Promise<SessionInfo[]>;
 export function listSessionsInDir(
   dir: string,
   options: ListingOptions = {},
@@ -275,6 +326,11 @@ async function rootCandidates(root: string): Promise<RootCandidate[]> {
  * candidate (the newest file) has finished: at that call, then every 100th call and the last.
  * `[]` if the root is missing. Rejects with `signal.reason` when aborted.
  */
+export function listAllSessions(
+  root: string,
+  options: WithShape<ListingOptions>,
+): Promise<ShapedSessionInfo[]>;
+export function listAllSessions(root: string, options?: ListingOptions): Promise<SessionInfo[]>;
 export async function listAllSessions(
   root: string,
   options: ListingOptions = {},

@@ -12,6 +12,7 @@ import type { JsonRecord } from "../format/parse.js";
 import { JsonlScanner, type JsonlVisitor } from "../format/scan.js";
 import type { SessionHeader, SessionInfo } from "../schema/types.js";
 import { readChunks } from "./read-chunks.js";
+import { type SessionShape, SessionShapeFold } from "./session-shape.js";
 
 /** `firstMessage` of a session without any user text (SPEC §10.5). */
 export const NO_MESSAGES = "(no messages)";
@@ -124,11 +125,18 @@ class SessionInfoFold implements JsonlVisitor {
   }
 }
 
-/** One file being folded: scanner, decoder and fold wired together. */
+/** One file being folded: scanner, decoder and fold (and, if asked, the shape) wired together. */
 class InfoReader {
   readonly fold = new SessionInfoFold();
-  private readonly scanner = new JsonlScanner(this.fold);
+  /** Present only when the shape was asked for: the plain path keeps its one visitor. */
+  private readonly shapeFold: SessionShapeFold | undefined;
+  private readonly scanner: JsonlScanner;
   private readonly decoder = new StringDecoder("utf8");
+
+  constructor(withShape = false) {
+    this.shapeFold = withShape ? new SessionShapeFold(this.fold) : undefined;
+    this.scanner = new JsonlScanner(this.shapeFold ?? this.fold);
+  }
 
   /** Feeds bytes; false once the file is known to be no session. */
   push(bytes: Uint8Array): boolean {
@@ -139,6 +147,11 @@ class InfoReader {
   finish(path: string, mtime: Date): SessionInfo | null {
     if (this.scanner.push(this.decoder.end())) this.scanner.end();
     return this.fold.finish(path, mtime);
+  }
+
+  /** The shape after {@link finish}, when it was asked for; `size` is the bytes read. */
+  shape(size: number): SessionShape | undefined {
+    return this.shapeFold?.finish(this.scanner.endsWithNewline, size);
   }
 }
 
@@ -157,9 +170,10 @@ export function buildSessionInfo(path: string): SessionInfo | null {
 
 /**
  * {@link buildSessionInfo} with the stat it was built from (for the listing cache). `null`
- * when the file cannot be opened or read.
+ * when the file cannot be opened or read. With `withShape`, the same pass also gathers the
+ * file's {@link SessionShape} (given whenever the info is).
  */
-export function readSessionInfoSync(path: string): SessionInfoRead | null {
+export function readSessionInfoSync(path: string, withShape = false): SessionInfoRead | null {
   let fd: number;
   try {
     fd = openSync(path, "r");
@@ -170,10 +184,12 @@ export function readSessionInfoSync(path: string): SessionInfoRead | null {
     const stats = fstatSync(fd);
     if (!stats.isFile()) return { info: null, stats };
     syncBuffer ??= Buffer.allocUnsafe(CHUNK_BYTES);
-    const reader = new InfoReader();
-    const { stopped } = readChunks(fd, syncBuffer, (chunk) => reader.push(chunk), stats.size);
-    if (stopped) return { info: null, stats };
-    return { info: reader.finish(path, stats.mtime), stats };
+    const reader = new InfoReader(withShape);
+    const read = readChunks(fd, syncBuffer, (chunk) => reader.push(chunk), stats.size);
+    if (read.stopped) return { info: null, stats };
+    const info = reader.finish(path, stats.mtime);
+    const shape = withShape && info !== null ? reader.shape(read.bytes) : undefined;
+    return shape === undefined ? { info, stats } : { info, stats, shape };
   } catch {
     return null;
   } finally {
@@ -187,6 +203,8 @@ export interface SessionInfoRead {
   readonly info: SessionInfo | null;
   /** The stat taken right after opening; the info reflects the first `stats.size` bytes. */
   readonly stats: Stats;
+  /** The file's structure, when it was asked for and the file is a session. */
+  readonly shape?: SessionShape;
 }
 
 /**

@@ -1,0 +1,131 @@
+/**
+ * A cheap structural summary of a session file, gathered in the same streaming pass that
+ * builds its {@link SessionInfo} (opt-in: the plain listing never pays for it). For a regular
+ * file — the overwhelmingly common case — it gives the numbers a full load would (entries,
+ * branch tips) and guarantees the load would find nothing wrong; anything else is flagged
+ * so a caller can fall back to a full load and its diagnostics.
+ */
+
+import type { JsonRecord, LineIssue } from "../format/parse.js";
+import type { JsonlVisitor } from "../format/scan.js";
+
+/**
+ * The first thing seen that makes a file not regular. Each one is a case where a full load
+ * (with its structural diagnostics) may report a problem or count differently:
+ * - `legacy-version`: the header's version is not a number ≥ 3 (the load migrates it);
+ * - `damaged-line`: a line that is not JSON, or not a JSON object;
+ * - `extra-header`: a second `session` record;
+ * - `missing-id`: an entry without a string id;
+ * - `duplicate-id`: an id used twice;
+ * - `parent-not-seen`: a string `parentId` naming no earlier entry — a dangling parent, a
+ *   self-parent, or a parent written after its child. Only this last, harmless-looking case
+ *   can close a parent cycle, so ruling it out is what rules cycles out (see {@link SessionShapeFold});
+ * - `missing-newline`: the file does not end with `\n`.
+ */
+export type ShapeIrregularity =
+  | "legacy-version"
+  | "damaged-line"
+  | "extra-header"
+  | "missing-id"
+  | "duplicate-id"
+  | "parent-not-seen"
+  | "missing-newline";
+
+/** What one pass over a session file tells about its structure. */
+export type SessionShape =
+  | {
+      /** Nothing a full load would report: no problems, and the counts below are exact. */
+      readonly regular: true;
+      /** Entries with a string id (every type), as a load keeps them. */
+      readonly entries: number;
+      /** Branch tips: entries no other entry names as parent. */
+      readonly branches: number;
+      /** Bytes read. */
+      readonly size: number;
+    }
+  | {
+      /** Something a full load treats specially; count and diagnose with a full load. */
+      readonly regular: false;
+      /** The first irregularity met, in file order (`missing-newline` is seen last). */
+      readonly irregularity: ShapeIrregularity;
+      /** Bytes read. */
+      readonly size: number;
+    };
+
+/**
+ * Wraps the visitor that builds the info and watches the same records go by. The first
+ * record is taken as the header (the inner fold drops the file when it is not one).
+ *
+ * Why no cycle can hide in a regular file: every string `parentId` must name an entry seen
+ * earlier, and ids are unique, so following parents always moves strictly towards the start
+ * of the file and must end at a root. A parent written after its child is flagged even though
+ * it is usually harmless, because that is the only way a cycle (or a self-parent) can form.
+ * Once something is irregular the summary stops tracking (ids are no longer collected), so
+ * a damaged file costs no more than a clean one.
+ */
+export class SessionShapeFold implements JsonlVisitor {
+  private headerSeen = false;
+  private irregularity: ShapeIrregularity | undefined;
+  private entries = 0;
+  private readonly ids = new Set<string>();
+  private readonly parents = new Set<string>();
+
+  constructor(private readonly inner: JsonlVisitor) {}
+
+  record(record: JsonRecord, line: number): boolean | undefined {
+    if (this.irregularity === undefined) this.observe(record);
+    return this.inner.record(record, line);
+  }
+
+  issue(issue: LineIssue): boolean | undefined {
+    this.irregularity ??= "damaged-line";
+    return this.inner.issue(issue);
+  }
+
+  private observe(record: JsonRecord): void {
+    if (!this.headerSeen) {
+      this.headerSeen = true;
+      // The loader's rule: only a numeric version ≥ 3 is read without migration.
+      const version = record.version;
+      if (!(typeof version === "number" && version >= 3)) this.irregularity = "legacy-version";
+      return;
+    }
+    if (record.type === "session") {
+      this.irregularity = "extra-header";
+      return;
+    }
+    const id = record.id;
+    if (typeof id !== "string") {
+      this.irregularity = "missing-id";
+      return;
+    }
+    if (this.ids.has(id)) {
+      this.irregularity = "duplicate-id";
+      return;
+    }
+    const parentId = record.parentId;
+    if (typeof parentId === "string") {
+      // Checked before `id` joins the set, so a self-parent is caught here too.
+      if (!this.ids.has(parentId)) {
+        this.irregularity = "parent-not-seen";
+        return;
+      }
+      this.parents.add(parentId);
+    }
+    this.ids.add(id);
+    this.entries++;
+  }
+
+  /** The summary once the scan is over; `endsWithNewline` and `size` come from the reader. */
+  finish(endsWithNewline: boolean, size: number): SessionShape {
+    const irregularity = this.irregularity ?? (endsWithNewline ? undefined : "missing-newline");
+    if (irregularity !== undefined) return { regular: false, irregularity, size };
+    // Every parent is an existing, unique id, so the tips are the ids no one names as parent.
+    return {
+      regular: true,
+      entries: this.entries,
+      branches: this.entries - this.parents.size,
+      size,
+    };
+  }
+}
