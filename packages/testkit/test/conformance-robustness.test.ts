@@ -6,7 +6,12 @@
  */
 import * as core from "@pi-sessions/core";
 import { describe, expect, it } from "vitest";
-import { CONFORMANCE_SCENARIOS, formatReport, runConformance } from "../src/index.js";
+import {
+  CONFORMANCE_SCENARIOS,
+  formatReport,
+  runConformance,
+  runSessionModel,
+} from "../src/index.js";
 
 const TOTAL = CONFORMANCE_SCENARIOS.length;
 
@@ -48,6 +53,22 @@ describe("runConformance on broken modules", () => {
     expect(byId.get("format/migrate-v1")).toMatch(/header keys/);
     expect(byId.get("model/session-manager")).toMatch(/no memory/);
     expect(report.scenarios.passed).toBeGreaterThan(0); // e.g. parseSessionEntries still works
+  });
+
+  it("values thrown without a toString (Object.create(null)) are reported, not rethrown", async () => {
+    const hostile = () => {
+      throw Object.create(null);
+    };
+    const module = {
+      ...core,
+      buildSessionContext: hostile,
+      SessionManager: { ...core.SessionManager, inMemory: hostile },
+    };
+    const report = await runConformance(module, { numRuns: 3 });
+    const byId = new Map(report.failures.map((f) => [f.id, f.message]));
+    expect(byId.get("example/A-settings-custom-label")).toBe("non-Error thrown: [object Object]");
+    expect(byId.get("model/session-manager")).toContain("non-Error thrown: [object Object]");
+    expect(runSessionModel(hostile, { numRuns: 3 }).error).toContain("non-Error thrown");
   });
 
   it("a [Fix] case failed the reference's way is a deviation; a missing export is a failure", async () => {

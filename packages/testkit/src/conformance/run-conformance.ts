@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SessionModuleLike } from "../model/api.js";
-import { clip } from "../model/json.js";
+import { clip, describeThrown } from "../model/json.js";
 import { runSessionModel } from "../model/run-model.js";
 import { ALL_SCENARIOS } from "./scenarios/index.js";
 import type {
@@ -66,8 +66,7 @@ function missingExports(module: unknown, scenario: Scenario): string[] {
   });
 }
 
-const messageOf = (e: unknown): string =>
-  clip(e instanceof Error ? e.message : `non-Error thrown: ${String(e)}`, 2000);
+const messageOf = (e: unknown): string => clip(describeThrown(e), 2000);
 
 /** Runs one scenario; the error message when it failed, else undefined. */
 async function runScenario(
@@ -139,7 +138,14 @@ export async function runConformance(
     }
     options.onScenario?.(id, error === undefined ? "passed" : fix ? "deviation" : "failed");
   }
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  for (const dir of dirs) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // An implementation may leave a directory that cannot be removed (a held lock on
+      // Windows, changed permissions); a leftover temp directory must not lose the report.
+    }
+  }
   const modelRuns = runModelPart(module, options, failures);
   return {
     name: options.name ?? "implementation",

@@ -5,7 +5,7 @@
  * Returns the differences as readable lines instead of throwing on the first one.
  */
 import type { EntryLike, SessionManagerLike, TreeNodeLike } from "./api.js";
-import { canonicalJson, clip, describeDifference, orderedJson } from "./json.js";
+import { canonicalJson, clip, describeDifference, describeThrown, orderedJson } from "./json.js";
 import type { ModelTreeNode, SessionModel } from "./session-model.js";
 
 /** Options of {@link compareWithModel}. */
@@ -34,7 +34,7 @@ function read<T>(diffs: string[], what: string, f: () => T): T | undefined {
   try {
     return f();
   } catch (e) {
-    diffs.push(`${what} threw: ${e instanceof Error ? e.message : String(e)}`);
+    diffs.push(`${what} threw: ${describeThrown(e)}`);
     return undefined;
   }
 }

@@ -37,6 +37,20 @@ export function clip(text: string, max = 300): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
+/**
+ * What a thrown value says: an Error's message, else `non-Error thrown: <text>`. Never throws
+ * itself: an implementation under test may throw anything, including an object that has no
+ * `toString` (`Object.create(null)`) or a getter that throws, and a report must survive it.
+ */
+export function describeThrown(e: unknown): string {
+  try {
+    if (e instanceof Error) return typeof e.message === "string" ? e.message : String(e.message);
+    return `non-Error thrown: ${String(e)}`;
+  } catch {
+    return `non-Error thrown: ${Object.prototype.toString.call(e)}`;
+  }
+}
+
 /** Where two JSON values first differ, with both sides there as (shortened) JSON text. */
 export interface JsonDifference {
   path: string;

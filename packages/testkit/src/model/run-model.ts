@@ -20,6 +20,7 @@ import {
 } from "./append-commands.js";
 import * as A from "./args.js";
 import { assertMatchesModel } from "./check.js";
+import { describeThrown } from "./json.js";
 import { SessionModel } from "./session-model.js";
 import {
   BranchCommand,
@@ -191,6 +192,6 @@ export function runSessionModel(
     seed: details.seed,
     ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}),
     ...(details.counterexample ? { counterexample: String(details.counterexample[0]) } : {}),
-    error: error instanceof Error ? error.message : String(error ?? "failed"),
+    error: error === undefined ? "failed" : describeThrown(error),
   };
 }

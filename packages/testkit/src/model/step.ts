@@ -6,7 +6,7 @@
 import type { EntryLike, SessionManagerLike } from "./api.js";
 import type { Target } from "./args.js";
 import { assertMatchesModel, ModelMismatchError } from "./check.js";
-import { clip, orderedJson } from "./json.js";
+import { clip, describeThrown, orderedJson } from "./json.js";
 import type { SessionModel } from "./session-model.js";
 
 /** An ISO-8601 UTC timestamp with milliseconds, as `new Date().toISOString()` writes (§5.3). */
@@ -20,7 +20,7 @@ export function attempt(f: () => unknown): Outcome {
   try {
     return { ok: true, value: f() };
   } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : `non-Error thrown: ${String(e)}` };
+    return { ok: false, error: describeThrown(e) };
   }
 }
 
