@@ -270,10 +270,10 @@ export class SessionManager extends SessionCatalog {
    * exclusive create; once flushed, one line per append through the writer (torn-tail
    * repair, conflict check, rollback of partial writes: W1, W2, W7, W8).
    */
-  protected persistEntry(entry: SessionEntry, line: string): void {
+  protected persistEntry(entry: SessionEntry): void {
     if (!this.persist) return;
     if (this.writer) {
-      this.writer.append(`${line}\n`, { fsync: this.durability === "always" });
+      this.writer.append(`${JSON.stringify(entry)}\n`, { fsync: this.durability === "always" });
       return;
     }
     if (!isConversationEntry(entry) || this.sessionFile === undefined) return;

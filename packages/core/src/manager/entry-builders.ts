@@ -1,3 +1,4 @@
+import { jsonClone } from "../format/json-clone.js";
 import type {
   AgentMessage,
   BranchSummaryEntry,
@@ -139,9 +140,10 @@ function base(b: EntryBase): EntryBase {
 
 /**
  * The stored form of an entry: the JSON value of its serialised line. Memory then equals
- * disk (SPEC invariant 3) and the caller keeps no reference into our state (W20).
+ * disk (SPEC invariant 3) and the caller keeps no reference into our state (W20). The line
+ * itself is `JSON.stringify(stored)` — the same text as the entry's, since `stored` is plain
+ * JSON data in the same key order — and is only built when something is written.
  */
-export function storedForm<T extends SessionEntry>(entry: T): { line: string; stored: T } {
-  const line = JSON.stringify(entry);
-  return { line, stored: JSON.parse(line) as T };
+export function storedForm<T extends SessionEntry>(entry: T): T {
+  return jsonClone(entry);
 }

@@ -34,7 +34,7 @@ const notFound = (id: string): EntryNotFoundError => new EntryNotFoundError(id);
  */
 export abstract class SessionEditor extends SessionObservable {
   /** Writes one appended entry; the in-memory manager does nothing, the file store writes. */
-  protected abstract persistEntry(entry: SessionEntry, line: string): void;
+  protected abstract persistEntry(entry: SessionEntry): void;
 
   /** A fresh id that was never used in this session (shadowed duplicates included). */
   protected newEntryId(): string {
@@ -56,13 +56,13 @@ export abstract class SessionEditor extends SessionObservable {
       parentId: this.state.leafId,
       timestamp: this.env.now().toISOString(),
     };
-    const { line, stored } = build.storedForm(make(base));
+    const stored = build.storedForm(make(base));
     // Guards see the exact value that would be stored, and refuse before anything changes.
     this.validateEntry(stored);
     const before = this.state;
     this.state = foldEntry(before, stored);
     try {
-      this.persistEntry(stored, line);
+      this.persistEntry(stored);
     } catch (error) {
       this.state = before;
       throw error;

@@ -165,12 +165,12 @@ class FailingManager extends SessionManager {
     sm.newSession();
     return sm;
   }
-  protected override persistEntry(entry: SessionEntry, line: string): void {
+  protected override persistEntry(entry: SessionEntry): void {
     if (this.failNext) {
       this.failNext = false;
       throw new Error("disk full");
     }
-    super.persistEntry(entry, line);
+    super.persistEntry(entry);
   }
 }
 
