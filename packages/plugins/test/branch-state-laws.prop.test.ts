@@ -134,7 +134,7 @@ function apply(sm: SessionManager, host: PluginHost | undefined, o: Op): void {
 }
 
 describe("plugin fold laws (I6)", () => {
-  it("incremental branch state = pure fold of the branch = replay from scratch", () => {
+  it(`incremental branch state = pure fold of the branch = replay from scratch (${fcParams(300).numRuns} runs)`, () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 40 }), fc.nat(40), (ops, installAt) => {
         const sm = freshManager(3);

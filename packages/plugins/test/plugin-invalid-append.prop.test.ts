@@ -36,7 +36,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 let run = 0;
 
 describe("invalid appends change nothing", () => {
-  it("entries, leaf, file bytes and events stay as they were", () => {
+  it(`entries, leaf, file bytes and events stay as they were (${fcParams(200).numRuns} runs)`, () => {
     fc.assert(
       fc.property(fc.array(step, { minLength: 1, maxLength: 12 }), (steps) => {
         const dir = join(root, `run-${run++}`);

@@ -88,7 +88,7 @@ const distinctSpecs = fc.array(spec, { maxLength: 6 }).map((specs) => {
 });
 
 describe("registry laws", () => {
-  it("register and tryRegister never change the registry they are called on", () => {
+  it(`register and tryRegister never change the registry they are called on (${fcParams(500).numRuns} runs)`, () => {
     fc.assert(
       fc.property(distinctSpecs, spec, fc.boolean(), (specs, next, override) => {
         const r = createRegistry(specs.map(build));
@@ -110,7 +110,7 @@ describe("registry laws", () => {
     );
   });
 
-  it("plugins with distinct claims give the same registry in any order", () => {
+  it(`plugins with distinct claims give the same registry in any order (${fcParams(500).numRuns} runs)`, () => {
     fc.assert(
       fc.property(
         distinctSpecs.chain((specs) =>
@@ -127,7 +127,7 @@ describe("registry laws", () => {
     );
   });
 
-  it("a registration is refused exactly when one of its claims is taken; override takes them", () => {
+  it(`a registration is refused exactly when one of its claims is taken; override takes them (${fcParams(500).numRuns} runs)`, () => {
     fc.assert(
       fc.property(distinctSpecs, spec, (specs, next) => {
         const r = createRegistry(specs.map(build));

@@ -18,6 +18,10 @@ const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for them.
 const UNSAFE = /[\u0000-\u0008\u000B-\u001F\u007F\u202A-\u202E\u2066-\u2069]/;
 
+const PROBE = "tree-probe";
+const TS = "2025-01-01T00:00:00.000Z";
+const probeIds = (n: number) => Array.from({ length: n }, (_, i) => `probe-${i}`);
+
 /** Custom renderers that misbehave in every way a plugin could. */
 const hostile = createRenderers()
   .withEntryRenderer("note", () => {
@@ -57,8 +61,52 @@ describe("renderers never throw (issue 4: any generated entry)", () => {
         expect(typeof tree).toBe("string");
         expect(typeof branch).toBe("string");
         expect(UNSAFE.test(tree)).toBe(false);
-        // Every record shows up somewhere in the tree (nothing is silently dropped).
+        expect(UNSAFE.test(branch)).toBe(false);
         if (entries.length > 0) expect(tree.length).toBeGreaterThan(0);
+      }),
+      { numRuns: listRuns, seed },
+    );
+  });
+
+  it(`renderTree shows every record exactly once, whatever the damage (${listRuns} runs)`, () => {
+    // Probe entries mixed into random records, with parents anywhere (other probes, the
+    // random records' ids, missing ids, themselves: cycles and orphans). Each probe renders
+    // a unique token, so a record dropped or drawn twice by the tree walk is seen.
+    const probes = createRenderers().withEntryRenderer(PROBE, (e) => `<<${e.id}>>`);
+    const probeArb = (n: number, ids: string[]) =>
+      fc.array(
+        fc.tuple(
+          fc.option(fc.constantFrom(...ids, ...probeIds(n), "gone"), { nil: null }),
+          fc.nat(),
+        ),
+        { minLength: n, maxLength: n },
+      );
+    const arb = fc.array(anyEntry, { maxLength: 15 }).chain((entries) => {
+      const ids = entries.flatMap((e) => {
+        const id = (e as { id?: unknown } | null)?.id;
+        return typeof id === "string" ? [id] : [];
+      });
+      return fc
+        .integer({ min: 1, max: 8 })
+        .chain((n) => fc.tuple(fc.constant(entries), probeArb(n, ids)));
+    });
+    fc.assert(
+      fc.property(arb, format, ([entries, probeSpecs], fmt) => {
+        const records = [...entries];
+        probeSpecs.forEach(([parentId, at], i) => {
+          const probe = {
+            type: "custom",
+            customType: PROBE,
+            id: `probe-${i}`,
+            parentId,
+            timestamp: TS,
+          };
+          records.splice(at % (records.length + 1), 0, probe);
+        });
+        const tree = renderTree(records as FileEntry[], { format: fmt, renderers: probes });
+        for (let i = 0; i < probeSpecs.length; i++) {
+          expect(tree.split(`<<probe-${i}>>`).length - 1).toBe(1);
+        }
       }),
       { numRuns: listRuns, seed },
     );

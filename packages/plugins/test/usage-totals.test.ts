@@ -19,6 +19,20 @@ import { comparable, naivePath, naiveTotals } from "./usage-oracle.js";
 
 const env = () => createDeterministicEnv({ seed: 7 });
 
+/** A raw `usage` entry with `usage(n)`, linked by hand (for damaged and out-of-order logs). */
+function usageEntry(id: string, parentId: string | null, n: number, model = `m${n}`): SessionEntry {
+  return {
+    type: "usage",
+    id,
+    parentId,
+    timestamp: "2025-01-01T00:00:00.000Z",
+    kind: "k",
+    provider: "p",
+    model,
+    usage: usage(n),
+  } as unknown as SessionEntry;
+}
+
 /** A session using every place pi records usage, with a second branch. */
 function everySource(): SessionManager {
   const sm = SessionManager.inMemory("/p", { env: env(), projections: [usageTotals] });
@@ -152,24 +166,14 @@ describe("computeUsageTotals", () => {
   });
 
   it("damaged logs: a child before its parent and a reused id follow getBranch's path", () => {
-    const t = "2025-01-01T00:00:00.000Z";
-    const rec = (id: string, parentId: string | null, n: number) => ({
-      type: "usage",
-      id,
-      parentId,
-      timestamp: t,
-      kind: "k",
-      provider: "p",
-      model: `m${n}`,
-      usage: usage(n),
-    });
-    const entries = [
+    const rec = (id: string, parentId: string | null, n: number) => usageEntry(id, parentId, n);
+    const entries: SessionEntry[] = [
       rec("child", "parent", 1),
       rec("parent", null, 2),
       rec("x", "parent", 3),
       rec("parent", "x", 4), // reuses an id: lookups now see this one (W15)
       rec("y", "parent", 5),
-    ] as unknown as SessionEntry[];
+    ];
     for (const leaf of ["child", "parent", "x", "y"]) {
       const { branch } = computeUsageTotals(entries, leaf);
       expect(comparable(branch)).toEqual(naiveTotals(naivePath(entries, leaf)));
@@ -179,18 +183,8 @@ describe("computeUsageTotals", () => {
   });
 
   it("a remembered walk is not reused once a later entry completes an orphan's path", () => {
-    const t = "2025-01-01T00:00:00.000Z";
     const rec = (id: string, parentId: string | null, n: number) =>
-      ({
-        type: "usage",
-        id,
-        parentId,
-        timestamp: t,
-        kind: "k",
-        provider: "p",
-        model: "m",
-        usage: usage(n),
-      }) as unknown as SessionEntry;
+      usageEntry(id, parentId, n, "m");
     const ctx = { position: 0, getEntry: () => undefined };
     let state = usageTotals.apply(usageTotals.init(), rec("orphan", "late", 1), ctx);
     state = usageTotals.apply(state, rec("other", null, 2), ctx);
