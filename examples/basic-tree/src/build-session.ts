@@ -16,11 +16,15 @@ const usage = (input: number, output: number): Usage => ({
   },
 });
 
-let clock = Date.UTC(2025, 0, 1, 9);
-const t = (): number => (clock += 1000);
+/** A message clock one second per tick; one per session, so every build is identical. */
+function messageClock(): () => number {
+  let clock = Date.UTC(2025, 0, 1, 9);
+  return () => (clock += 1000);
+}
 
 function reply(
   sm: SessionManager,
+  t: () => number,
   text: string,
   provider = "anthropic",
   model = "claude-sonnet-4-5",
@@ -46,28 +50,29 @@ export function buildDemoSession(): SessionManager {
   const sm = SessionManager.inMemory("/home/dev/project", {
     env: createDeterministicEnv({ seed: 7 }),
   });
+  const t = messageClock();
   sm.appendModelChange("anthropic", "claude-sonnet-4-5");
   sm.appendThinkingLevelChange("medium");
   const ask = sm.appendMessage({ role: "user", content: "List the files in src.", timestamp: t() });
-  const answer = reply(sm, "src has index.ts, session.ts and store.ts.");
+  const answer = reply(sm, t, "src has index.ts, session.ts and store.ts.");
   sm.appendLabelChange(ask, "start");
   sm.appendMessage({
     role: "user",
     content: "Rewrite store.ts to stream the file.",
     timestamp: t(),
   });
-  const plan = reply(sm, "Plan: read line by line with a decoder.");
+  const plan = reply(sm, t, "Plan: read line by line with a decoder.");
   sm.appendMessage({ role: "user", content: "Go ahead.", timestamp: t() });
-  reply(sm, "Done: store.ts now streams.");
+  reply(sm, t, "Done: store.ts now streams.");
   sm.appendCompaction("Explored src; store.ts now streams.", plan, 4200);
   sm.appendMessage({ role: "user", content: "Add a benchmark.", timestamp: t() });
-  const bench = reply(sm, "Added bench/store.bench.ts.");
+  const bench = reply(sm, t, "Added bench/store.bench.ts.");
   sm.appendLabelChange(bench, "bench");
   // Go back to the first answer and try another direction, summarising what was left.
   sm.branchWithSummary(answer, "Tried a streaming rewrite of store.ts and added a benchmark.");
   sm.appendModelChange("openai", "gpt-5");
   sm.appendMessage({ role: "user", content: "Instead, document the modules.", timestamp: t() });
-  reply(sm, "Wrote docs/modules.md.", "openai", "gpt-5");
+  reply(sm, t, "Wrote docs/modules.md.", "openai", "gpt-5");
   sm.appendSessionInfo("Layout and docs");
   return sm;
 }

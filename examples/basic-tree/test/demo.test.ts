@@ -14,6 +14,11 @@ describe("basic-tree example", () => {
     expect(tree.filter((l) => l.includes("← leaf"))).toHaveLength(1);
   });
 
+  it("gives the same session on every build (ids, entry and message timestamps)", () => {
+    const json = () => JSON.stringify(buildDemoSession().getEntries());
+    expect(json()).toBe(json());
+  });
+
   it("shows the leaf context with the branch summary and the newest model", () => {
     const lines = renderContext(buildDemoSession());
     expect(lines[0]).toBe("model openai/gpt-5, thinking medium");
