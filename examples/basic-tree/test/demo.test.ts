@@ -1,3 +1,5 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { buildDemoSession } from "../src/build-session.js";
 import { renderContext, renderTree } from "../src/render.js";
@@ -47,5 +49,26 @@ describe("basic-tree example", () => {
       "user",
       "assistant",
     ]);
+  });
+});
+
+/** Runs `src/main.ts` the way the README's `start` script does. */
+function start(...args: string[]) {
+  const cwd = fileURLToPath(new URL("..", import.meta.url));
+  return spawnSync(
+    process.execPath,
+    ["--conditions=@pi-sessions/source", "--import", "tsx", "src/main.ts", ...args],
+    { cwd, encoding: "utf8" },
+  );
+}
+
+describe("basic-tree start script", () => {
+  it("runs from the README command and prints the tree and both contexts", () => {
+    const run = start();
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('— "Layout and docs"');
+    expect(run.stdout).toContain("← leaf");
+    expect(run.stdout).toContain('Context on the branch labelled "bench" (after its compaction):');
+    expect(run.stdout).toContain("1. compactionSummary: Explored src; store.ts now streams.");
   });
 });

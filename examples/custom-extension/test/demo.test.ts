@@ -1,3 +1,5 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { buildDemo, runDemo } from "../src/demo.js";
 
@@ -56,5 +58,27 @@ describe("custom-extension demo", () => {
       content: "Open todos: Tag v1.0",
       details: { open: ["Tag v1.0"] },
     });
+  });
+});
+
+/** Runs `src/main.ts` the way the README's `start` script does. */
+function start(...args: string[]) {
+  const cwd = fileURLToPath(new URL("..", import.meta.url));
+  return spawnSync(
+    process.execPath,
+    ["--conditions=@pi-sessions/source", "--import", "tsx", "src/main.ts", ...args],
+    { cwd, encoding: "utf8" },
+  );
+}
+
+describe("custom-extension start script", () => {
+  it("runs from the README command and prints the demo", () => {
+    const run = start();
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe(
+      runDemo()
+        .map((line) => `${line}\n`)
+        .join(""),
+    );
   });
 });
