@@ -1,7 +1,6 @@
-import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import type { SessionEntry } from "@pi-sessions/core";
 import { describe, expect, it } from "vitest";
+import { runStart } from "../../run-start.js";
 import { runDemo } from "../src/demo.js";
 
 /** Independent sums: plain loops over the entries, not the plugin's code. */
@@ -89,12 +88,7 @@ describe("agent-loop example", () => {
   });
 
   it("runs from the README command", () => {
-    const cwd = fileURLToPath(new URL("..", import.meta.url));
-    const run = spawnSync(
-      process.execPath,
-      ["--conditions=@pi-sessions/source", "--import", "tsx", "src/main.ts"],
-      { cwd, encoding: "utf8" },
-    );
+    const run = runStart(import.meta.url);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('Turn 1: "List the files"');
     expect(run.stdout).toContain("Both sessions, copies counted once: 12 calls");

@@ -1,6 +1,5 @@
-import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { runStart } from "../../run-start.js";
 import { buildDemoSession } from "../src/build-session.js";
 import { renderContext, renderTree } from "../src/render.js";
 
@@ -52,19 +51,9 @@ describe("basic-tree example", () => {
   });
 });
 
-/** Runs `src/main.ts` the way the README's `start` script does. */
-function start(...args: string[]) {
-  const cwd = fileURLToPath(new URL("..", import.meta.url));
-  return spawnSync(
-    process.execPath,
-    ["--conditions=@pi-sessions/source", "--import", "tsx", "src/main.ts", ...args],
-    { cwd, encoding: "utf8" },
-  );
-}
-
 describe("basic-tree start script", () => {
   it("runs from the README command and prints the tree and both contexts", () => {
-    const run = start();
+    const run = runStart(import.meta.url);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('— "Layout and docs"');
     expect(run.stdout).toContain("← leaf");

@@ -1,6 +1,5 @@
-import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { runStart } from "../../run-start.js";
 import { buildDemo, runDemo } from "../src/demo.js";
 
 describe("custom-extension demo", () => {
@@ -61,19 +60,9 @@ describe("custom-extension demo", () => {
   });
 });
 
-/** Runs `src/main.ts` the way the README's `start` script does. */
-function start(...args: string[]) {
-  const cwd = fileURLToPath(new URL("..", import.meta.url));
-  return spawnSync(
-    process.execPath,
-    ["--conditions=@pi-sessions/source", "--import", "tsx", "src/main.ts", ...args],
-    { cwd, encoding: "utf8" },
-  );
-}
-
 describe("custom-extension start script", () => {
   it("runs from the README command and prints the demo", () => {
-    const run = start();
+    const run = runStart(import.meta.url);
     expect(run.status).toBe(0);
     expect(run.stdout).toBe(
       runDemo()

@@ -1,10 +1,9 @@
-import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { runStart } from "../../run-start.js";
 import { CORPUS_DIR, openCopy, resolveSession } from "../src/corpus.js";
 import { sessionTranscript } from "../src/transcript.js";
 
@@ -76,25 +75,13 @@ describe("transcript example", () => {
   });
 
   it("runs from the README command, to stdout or to a file", () => {
-    const cwd = fileURLToPath(new URL("..", import.meta.url));
-    const node = [
-      process.execPath,
-      "--conditions=@pi-sessions/source",
-      "--import",
-      "tsx",
-      "src/main.ts",
-    ];
-    const run = spawnSync(node[0] as string, node.slice(1), { cwd, encoding: "utf8" });
+    const run = runStart(import.meta.url);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("## Whole tree");
     const dir = mkdtempSync(join(tmpdir(), "pi-transcript-test-"));
     try {
       const out = join(dir, "t.md");
-      const v1 = spawnSync(
-        node[0] as string,
-        [...node.slice(1), "before-compaction.jsonl", "--no-tree", "--out", out],
-        { cwd, encoding: "utf8" },
-      );
+      const v1 = runStart(import.meta.url, "before-compaction.jsonl", "--no-tree", "--out", out);
       expect(v1.status).toBe(0);
       const written = readFileSync(out, "utf8");
       expect(written).toContain("## Current branch");
