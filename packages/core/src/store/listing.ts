@@ -6,21 +6,22 @@
  * `withShape`, each info also carries its file's {@link SessionShape} from the same pass.
  */
 
-import { type Dirent, statSync } from "node:fs";
+import type { Dirent } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { resolveCwd } from "../env/paths.js";
 import type { SessionInfo } from "../schema/types.js";
 import { cwdMatches } from "./discovery.js";
 import { defaultSessionInfoCache, type FileStamp, type SessionInfoCache } from "./listing-cache.js";
-import { readSessionInfoSync } from "./session-info.js";
-import type { SessionShape } from "./session-shape.js";
+import {
+  type Candidate,
+  loadInfo,
+  loadShapedInfo,
+  type ShapedSessionInfo,
+  stampOf,
+} from "./listing-read.js";
 
-/** A listed session with the {@link SessionShape} of its file (listings given `withShape`). */
-export type ShapedSessionInfo = SessionInfo & {
-  /** What the same read found about the file's structure. */
-  readonly shape: SessionShape;
-};
+export type { ShapedSessionInfo } from "./listing-read.js";
 
 /**
  * Progress of a listing: called once per processed file with how many are done and how many
@@ -62,13 +63,6 @@ export interface ListSessionsOptions extends ListingOptions {
   emptyCwdMatches?: boolean;
 }
 
-/** A file to list. */
-interface Candidate {
-  readonly path: string;
-  /** Its stat, when the candidate search already took one (listAll sorts by mtime). */
-  readonly stamp?: FileStamp;
-}
-
 /** When a progress call carries `partial`, given the call's position. */
 type PartialRule = (loaded: number, total: number, index: number) => boolean;
 
@@ -102,61 +96,6 @@ function insertByModified(sorted: SessionInfo[], info: SessionInfo): void {
     else hi = mid;
   }
   sorted.splice(lo, 0, info);
-}
-
-/** The stamp of a stat result, for the cache. */
-function stampOf(stats: FileStamp): FileStamp {
-  return { size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino };
-}
-
-/**
- * The info of one file: from the cache when its stamp is unchanged, else read and remembered.
- * `null` for files that are gone, unreadable or not sessions. Synchronous: on this workload
- * (many small files, each parsed in full) a plain loop beats a pool of async reads by about
- * a quarter, because the thread-pool round trips cost more than they overlap.
- */
-function loadInfo({ path, stamp }: Candidate, cache: SessionInfoCache | null): SessionInfo | null {
-  // A path never seen cannot hit: skip the stat and read (the open file's stat keys the entry).
-  if (cache?.has(path)) {
-    let stats: FileStamp;
-    try {
-      stats = stamp ?? statSync(path);
-    } catch {
-      cache.delete(path);
-      return null;
-    }
-    const hit = cache.get(path, stats);
-    if (hit !== undefined) return hit;
-  }
-  const read = readSessionInfoSync(path);
-  if (read === null) return null;
-  // Keyed by the stat of the open file: the info reflects exactly those bytes.
-  cache?.set(path, stampOf(read.stats), read.info);
-  return read.info;
-}
-
-/** {@link loadInfo} for a listing that wants shapes: each info comes with its file's shape. */
-function loadShapedInfo(
-  { path, stamp }: Candidate,
-  cache: SessionInfoCache | null,
-): ShapedSessionInfo | null {
-  if (cache?.has(path)) {
-    let stats: FileStamp;
-    try {
-      stats = stamp ?? statSync(path);
-    } catch {
-      cache.delete(path);
-      return null;
-    }
-    const hit = cache.getShaped(path, stats);
-    if (hit === null) return null;
-    if (hit !== undefined) return { ...hit.info, shape: hit.shape };
-  }
-  const read = readSessionInfoSync(path, true);
-  if (read === null) return null;
-  cache?.set(path, stampOf(read.stats), read.info, read.shape);
-  if (read.info === null || read.shape === undefined) return null;
-  return { ...read.info, shape: read.shape };
 }
 
 /** How long the listing loop may hold the event loop before it yields (ms). */
