@@ -1,5 +1,4 @@
 import { dirname, join, resolve } from "node:path";
-import type { HandlerErrorReporter } from "./bus/session-events.js";
 import { type SessionEnv, systemEnv } from "./env/env.js";
 import { assertValidSessionId } from "./env/ids.js";
 import { resolveCwd } from "./env/paths.js";
@@ -11,6 +10,7 @@ import { EntryNotFoundError } from "./manager/session-editor.js";
 import * as q from "./manager/session-queries.js";
 import type { Projection } from "./projections/define-projection.js";
 import type { FileEntry, NewSessionOptions, SessionEntry, SessionHeader } from "./schema/types.js";
+import type { SessionManagerOptions } from "./session-manager-types.js";
 import { initialState, replayOwned, type SessionState } from "./state/session-state.js";
 import { findMostRecentSession, readHeader } from "./store/discovery.js";
 import {
@@ -28,23 +28,7 @@ import {
 import { openSessionFile, readForkSource, writeNewSession } from "./store/session-open.js";
 import { type Durability, SessionFileWriter } from "./store/session-writer.js";
 
-/** Options accepted where the reference takes `NewSessionOptions`, plus our injection points. */
-export interface SessionManagerOptions extends NewSessionOptions {
-  /** Clock and random source (default: the system's). Tests pass a deterministic env. */
-  env?: SessionEnv;
-  /** Extra projections folded next to the built-ins (plugins). */
-  projections?: readonly Projection<unknown>[];
-  /**
-   * When appends reach the disk (W9): `"never"` (default, like pi) leaves it to the OS;
-   * `"always"` fsyncs every append. First writes and whole-file writes always fsync.
-   */
-  durability?: Durability;
-  /**
-   * Receives every error thrown by an event handler of `events` (besides the `handlerError`
-   * event). Default: errors nobody listens for are printed with `console.error`.
-   */
-  onHandlerError?: HandlerErrorReporter;
-}
+export type { ReadonlySessionManager, SessionManagerOptions } from "./session-manager-types.js";
 
 const notFound = (id: string): EntryNotFoundError => new EntryNotFoundError(id);
 
@@ -342,23 +326,3 @@ export class SessionManager extends SessionCatalog {
     this.writer = undefined;
   }
 }
-
-/** The read-only view of a manager the reference hands to extensions (same member list). */
-export type ReadonlySessionManager = Pick<
-  SessionManager,
-  | "getCwd"
-  | "getSessionDir"
-  | "getSessionId"
-  | "getSessionFile"
-  | "getLeafId"
-  | "getLeafEntry"
-  | "getEntry"
-  | "getLabel"
-  | "getBranch"
-  | "buildContextEntries"
-  | "buildSessionProjection"
-  | "getHeader"
-  | "getEntries"
-  | "getTree"
-  | "getSessionName"
->;

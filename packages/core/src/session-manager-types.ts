@@ -1,0 +1,48 @@
+/**
+ * The option and view types of {@link SessionManager}, apart from the class so that its file
+ * holds behaviour only.
+ */
+import type { HandlerErrorReporter } from "./bus/session-events.js";
+import type { SessionEnv } from "./env/env.js";
+import type { Projection } from "./projections/define-projection.js";
+import type { NewSessionOptions } from "./schema/types.js";
+import type { SessionManager } from "./session-manager.js";
+import type { Durability } from "./store/session-writer.js";
+
+/** Options accepted where the reference takes `NewSessionOptions`, plus our injection points. */
+export interface SessionManagerOptions extends NewSessionOptions {
+  /** Clock and random source (default: the system's). Tests pass a deterministic env. */
+  env?: SessionEnv;
+  /** Extra projections folded next to the built-ins (plugins). */
+  projections?: readonly Projection<unknown>[];
+  /**
+   * When appends reach the disk (W9): `"never"` (default, like pi) leaves it to the OS;
+   * `"always"` fsyncs every append. First writes and whole-file writes always fsync.
+   */
+  durability?: Durability;
+  /**
+   * Receives every error thrown by an event handler of `events` (besides the `handlerError`
+   * event). Default: errors nobody listens for are printed with `console.error`.
+   */
+  onHandlerError?: HandlerErrorReporter;
+}
+
+/** The read-only view of a manager the reference hands to extensions (same member list). */
+export type ReadonlySessionManager = Pick<
+  SessionManager,
+  | "getCwd"
+  | "getSessionDir"
+  | "getSessionId"
+  | "getSessionFile"
+  | "getLeafId"
+  | "getLeafEntry"
+  | "getEntry"
+  | "getLabel"
+  | "getBranch"
+  | "buildContextEntries"
+  | "buildSessionProjection"
+  | "getHeader"
+  | "getEntries"
+  | "getTree"
+  | "getSessionName"
+>;
