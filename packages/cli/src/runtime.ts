@@ -6,8 +6,10 @@
 import { resolve } from "node:path";
 import { getAgentDir, getSessionsRoot } from "@pi-sessions/core";
 import type { Command } from "commander";
+import { usageError } from "./errors.js";
 import type { CliIo } from "./io.js";
 import { type Colors, colorsFor, writeJson, writeLine } from "./output.js";
+import { isDirectory } from "./session-files.js";
 
 /** The options {@link withCommonOptions} adds to every command. */
 export interface CommonOptions {
@@ -85,7 +87,11 @@ export class CliRuntime {
     if (code > this.code) this.code = code;
   }
 
-  /** The {@link CommandContext} of one command invocation. */
+  /**
+   * The {@link CommandContext} of one command invocation. A `--dir` that is not a directory is
+   * a bad argument (exit 2, most likely a typo); a default root that does not exist yet is
+   * not (a fresh machine simply has no sessions, which the commands report as such).
+   */
   context(commandOptions: CommonOptions): CommandContext {
     const io = this.io;
     // Options after the command name win over the same options before it.
@@ -94,11 +100,15 @@ export class CliRuntime {
       dir: commandOptions.dir ?? global.dir,
       json: commandOptions.json ?? global.json,
     };
+    const sessionsRoot = sessionsRootOf(io, options.dir);
+    if (options.dir !== undefined && options.dir !== "" && !isDirectory(sessionsRoot)) {
+      throw usageError(`--dir ${options.dir}: no such directory`);
+    }
     return {
       io,
       json: options.json === true,
       colors: colorsFor(io),
-      sessionsRoot: sessionsRootOf(io, options.dir),
+      sessionsRoot,
       dirGiven: options.dir !== undefined,
       out: (line) => writeLine(io.stdout, line),
       err: (line) => writeLine(io.stderr, line),

@@ -68,7 +68,8 @@ describe("check on the corpus", () => {
 });
 
 describe("check on damaged files", () => {
-  it("reports every injected damage with its line, writes nothing, and --repair loses nothing", async () => {
+  const CHECK_PARAMS = fcParams(5);
+  it(`reports every injected damage with its line, writes nothing, and --repair loses nothing (numRuns ${CHECK_PARAMS.numRuns}, 12 files each)`, async () => {
     const batch = fc.array(damagedSessionArb({ maxEntries: 20, maxDamage: 4 }), {
       minLength: 12,
       maxLength: 12,
@@ -128,7 +129,7 @@ describe("check on damaged files", () => {
           for (const p of left) expect(kindsBefore.has(p.kind)).toBe(true);
         }
       }),
-      fcParams(5),
+      CHECK_PARAMS,
     );
   });
 });

@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CORPUS, copyCorpus, tempDir } from "./helpers/fixtures.js";
+import { CORPUS, copyCorpus, tempDir, writeSession } from "./helpers/fixtures.js";
 import { binCommand, runBin } from "./helpers/run-bin.js";
 
 /** stderr is exactly one line, `pi-sessions: <reason>`; returns it. */
@@ -57,6 +57,28 @@ describe("exit codes and reasons", () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr.trim().split("\n")).toHaveLength(1);
     expect(unknown.stderr).toContain('no session matches "zzzz"');
+  });
+
+  it("an ambiguous session prefix and a --dir that does not exist are exit 2", async () => {
+    const root = tempDir();
+    const header = (id: string) =>
+      `${JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-01-05T10:00:00.000Z", cwd: "/p" })}\n`;
+    writeSession(root, "/p", "a.jsonl", header("abc-111"));
+    writeSession(root, "/p", "b.jsonl", header("abc-222"));
+    const ambiguous = await runBin(["tree", "abc", "--dir", root]);
+    expect(ambiguous.code).toBe(2);
+    expect(reasonLine(ambiguous.stderr)).toContain('"abc" matches more than one session by id');
+    const one = await runBin(["tree", "abc-2", "--dir", root, "--json"]);
+    expect(one.code, one.stderr).toBe(0);
+    expect(JSON.parse(one.stdout).id).toBe("abc-222");
+
+    const gone = join(root, "no-such-dir");
+    for (const args of [["ls", "--all"], ["check"], ["usage"], ["tree", "abc-1"]]) {
+      const r = await runBin([...args, "--dir", gone]);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(reasonLine(r.stderr)).toBe(`pi-sessions: --dir ${gone}: no such directory`);
+      expect(r.stdout).toBe("");
+    }
   });
 
   it("a file that is not a session is exit 2 for tree and context", async () => {

@@ -92,7 +92,8 @@ describe("context on v1 corpus files", () => {
 });
 
 describe("context on generated sessions", () => {
-  it("equals the reference's context for random logs", async () => {
+  const CONTEXT_PARAMS = fcParams(6);
+  it(`equals the reference's context for random logs (numRuns ${CONTEXT_PARAMS.numRuns})`, async () => {
     const arb = sessionLogArb({ minEntries: 1, maxEntries: 30 });
     await fc.assert(
       fc.asyncProperty(arb, async (log) => {
@@ -102,7 +103,7 @@ describe("context on generated sessions", () => {
         const ref = await openWithReference(file);
         expect(ours.messages.map((m) => m.message)).toEqual(ref.buildSessionContext().messages);
       }),
-      fcParams(6),
+      CONTEXT_PARAMS,
     );
   });
 });

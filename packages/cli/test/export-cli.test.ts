@@ -15,7 +15,11 @@ import {
   tempRoot,
   writeDemoSession,
 } from "./export-fixtures.js";
+import { fcParams } from "./helpers/fixtures.js";
 import { runBin } from "./helpers/run-bin.js";
+
+/** Runs of the hostile-text HTML property (each spawns the bin once). */
+const HOSTILE_PARAMS = fcParams(4);
 
 let tmp: TempRoot;
 beforeEach(() => {
@@ -103,7 +107,7 @@ describe("export --format jsonl", () => {
   });
 
   it("exports a v1 corpus file (migrated in memory) without touching it, and core reopens the result", async () => {
-    const source = copyCorpus(tmp.project, CORPUS.compaction);
+    const source = copyCorpus(tmp.project, CORPUS.beforeCompaction);
     const before = readFileSync(source);
     const out = join(tmp.scratch, "v1.jsonl");
     const r = await runBin(["export", source, "--format", "jsonl", "-o", out]);
@@ -133,7 +137,8 @@ describe("export --format md", () => {
     expect(tree.stdout).toContain("Plan: stream it.");
     expect(tree.stdout).toContain("Instead, document the modules.");
 
-    const other = await runBin(["export", demo.path, "--leaf", demo.abandonedLeaf]);
+    // A unique prefix of the id names the leaf, as for `tree` and `context`.
+    const other = await runBin(["export", demo.path, "--leaf", demo.abandonedLeaf.slice(0, 6)]);
     expect(other.code).toBe(0);
     expect(other.stdout).toContain("Plan: stream it.");
     expect(other.stdout).not.toContain("Instead, document the modules.");
@@ -169,7 +174,7 @@ describe("export --format html", () => {
     expect(tree.stdout).toContain("Plan: stream it.");
   });
 
-  it("escapes hostile text everywhere it appears (property)", async () => {
+  it(`escapes hostile text everywhere it appears (property, numRuns ${HOSTILE_PARAMS.numRuns})`, async () => {
     const hostile = fc.oneof(
       fc.constantFrom(
         "<script>alert(1)</script>",
@@ -196,10 +201,7 @@ describe("export --format html", () => {
         // Message texts appear verbatim, escaped (user 0 and 3, assistant 1 and 5).
         for (const i of [0, 1, 3, 5]) expect(r.stdout).toContain(escaped(texts[i] ?? ""));
       }),
-      {
-        numRuns: Number(process.env.FC_RUNS ?? 4),
-        seed: process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined,
-      },
+      HOSTILE_PARAMS,
     );
   });
 
@@ -255,12 +257,12 @@ describe("export --format html", () => {
 });
 
 describe("export errors", () => {
-  it("exit 2 for bad arguments and unwritable output, 1 for no match; the source is never overwritten", async () => {
+  it("exit 2 for bad arguments and unwritable output, 1 for no session or leaf match; the source is never overwritten", async () => {
     const demo = writeDemoSession(tmp.project);
     const before = readFileSync(demo.path);
     const cases: [string[], number, RegExp][] = [
       [["export", demo.path, "--format", "pdf"], 2, /pdf/],
-      [["export", demo.path, "--leaf", "nope"], 2, /no entry nope/],
+      [["export", demo.path, "--leaf", "nope"], 1, /no entry "nope"/],
       [["export", demo.path, "-o", demo.path], 2, /refusing to overwrite/],
       [["export", demo.path, "-o", join(tmp.scratch, "missing", "x.md")], 2, /cannot write/],
       [["export", "no-such-session", "--dir", tmp.root], 1, /no session matches/],

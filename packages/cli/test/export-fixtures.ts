@@ -7,25 +7,16 @@
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   type AgentMessage,
   createDeterministicEnv,
   SessionManager,
   type Usage,
 } from "@pi-sessions/core";
+import { CORPUS_DIR } from "./helpers/fixtures.js";
 
-/** The real pi session files (`$PI_SESSIONS_CORPUS`, else `<repo>/../shared/corpus`). */
-export const CORPUS_DIR =
-  process.env.PI_SESSIONS_CORPUS ??
-  fileURLToPath(new URL("../../../../shared/corpus/", import.meta.url));
-
-/** The corpus files the tests use. */
-export const CORPUS = {
-  branched: "ref-1.6-branched.jsonl",
-  large: "large-session.jsonl",
-  compaction: "before-compaction.jsonl",
-} as const;
+// One definition of where the corpus is and what is in it, shared with the other suites.
+export { CORPUS } from "./helpers/fixtures.js";
 
 /** A temp sessions root with one project directory in it. */
 export interface TempRoot {

@@ -89,7 +89,8 @@ describe("migrate on the corpus", () => {
 });
 
 describe("migrate on generated legacy files", () => {
-  it("keeps garbage lines verbatim and in place, backs up exactly, and matches the expected v2 records", async () => {
+  const MIGRATE_PARAMS = fcParams(4);
+  it(`keeps garbage lines verbatim and in place, backs up exactly, and matches the expected v2 records (numRuns ${MIGRATE_PARAMS.numRuns}, 10 files each)`, async () => {
     const batch = fc.array(legacySessionArb({ garbageLines: true, versionless: true }), {
       minLength: 10,
       maxLength: 10,
@@ -131,7 +132,7 @@ describe("migrate on generated legacy files", () => {
           }
         });
       }),
-      fcParams(4),
+      MIGRATE_PARAMS,
     );
   });
 });

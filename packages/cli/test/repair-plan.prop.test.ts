@@ -66,19 +66,22 @@ function checkPlan(text: string): void {
 }
 
 describe("planRepair", () => {
-  it("never loses a line and fixes what it claims on damaged files", () => {
+  const DAMAGED_PARAMS = fcParams(200);
+  const LEGACY_PARAMS = fcParams(100);
+
+  it(`never loses a line and fixes what it claims on damaged files (numRuns ${DAMAGED_PARAMS.numRuns})`, () => {
     fc.assert(
       fc.property(damagedSessionArb({ maxEntries: 30, maxDamage: 5 }), (s) => checkPlan(s.jsonl)),
-      fcParams(200),
+      DAMAGED_PARAMS,
     );
   });
 
-  it("migrates legacy files with garbage lines without losing any", () => {
+  it(`migrates legacy files with garbage lines without losing any (numRuns ${LEGACY_PARAMS.numRuns})`, () => {
     fc.assert(
       fc.property(legacySessionArb({ garbageLines: true, versionless: true }), (s) =>
         checkPlan(s.jsonl),
       ),
-      fcParams(100),
+      LEGACY_PARAMS,
     );
   });
 

@@ -29,6 +29,13 @@ async function treeJson(args: readonly string[]): Promise<{ leafId: string; node
   return JSON.parse(r.stdout);
 }
 
+/** The ids `tree --json` marks as on the leaf's path, sorted (display order is tree order). */
+const onPathIds = (nodes: readonly Node[]): string[] =>
+  nodes
+    .filter((n) => n.onPath)
+    .map((n) => n.id)
+    .sort();
+
 describe("tree on the branched corpus session", () => {
   it("shows every entry once, in the reference's tree order, with its labels, leaf and path", async () => {
     const root = tempDir();
@@ -41,12 +48,7 @@ describe("tree on the branched corpus session", () => {
     expect(leafId).toBe(ref.getLeafId());
     expect(nodes.filter((n) => n.leaf).map((n) => n.id)).toEqual([ref.getLeafId()]);
     const path = new Set(ref.getBranch().map((e) => e.id));
-    expect(
-      nodes
-        .filter((n) => n.onPath)
-        .map((n) => n.id)
-        .sort(),
-    ).toEqual([...path].sort());
+    expect(onPathIds(nodes)).toEqual([...path].sort());
   });
 
   it("marks compactions, branch summaries, labels and the leaf in text", async () => {
@@ -91,12 +93,7 @@ describe("tree on the branched corpus session", () => {
     const { leafId, nodes } = await treeJson([file, "--leaf", id.slice(0, 5)]);
     expect(leafId).toBe(id);
     const path = ref.getBranch(id).map((e) => e.id);
-    expect(
-      nodes
-        .filter((n) => n.onPath)
-        .map((n) => n.id)
-        .sort(),
-    ).toEqual([...path].sort());
+    expect(onPathIds(nodes)).toEqual([...path].sort());
 
     const unknown = await runBin(["tree", file, "--leaf", "zzzz"]);
     expect(unknown.code).toBe(1);
@@ -122,7 +119,8 @@ describe("tree reads only", () => {
 });
 
 describe("tree on generated sessions", () => {
-  it("matches the reference's tree, leaf and path for random branched logs", async () => {
+  const TREE_PARAMS = fcParams(6);
+  it(`matches the reference's tree, leaf and path for random branched logs (numRuns ${TREE_PARAMS.numRuns})`, async () => {
     const arb = sessionLogArb({ minEntries: 1, maxEntries: 40, shape: "bushy", multiRoot: true });
     await fc.assert(
       fc.asyncProperty(arb, async (log) => {
@@ -137,7 +135,7 @@ describe("tree on generated sessions", () => {
         );
         expect(leafId).toBe(ref.getLeafId());
       }),
-      fcParams(6),
+      TREE_PARAMS,
     );
   });
 });

@@ -116,7 +116,7 @@ describe("usage <session>", () => {
     expect(readFileSync(file).equals(before)).toBe(true);
   });
 
-  it("--leaf takes the branch at another entry; an unknown leaf is a bad argument (exit 2)", async () => {
+  it("--leaf takes the branch at another entry (or a prefix of its id); an unknown leaf is exit 1", async () => {
     const demo = writeDemoSession(tmp.project);
     const r = await runBin(["usage", demo.path, "--leaf", demo.abandonedLeaf, "--json"]);
     expect(r.code).toBe(0);
@@ -129,10 +129,14 @@ describe("usage <session>", () => {
     expectTotals(json.branch as Raw, rawUsages(path));
     expect(json.leafId).toBe(demo.abandonedLeaf);
 
+    const byPrefix = await runBin(["usage", demo.path, "--leaf", demo.abandonedLeaf.slice(0, 6)]);
+    expect(byPrefix.code, byPrefix.stderr).toBe(0);
+    expect(byPrefix.stdout).toContain(`branch at ${demo.abandonedLeaf} `);
+
     const bad = await runBin(["usage", demo.path, "--leaf", "nope"]);
-    expect(bad.code).toBe(2);
+    expect(bad.code).toBe(1);
     expect(bad.stderr.trim().split("\n")).toHaveLength(1);
-    expect(bad.stderr).toContain("no entry nope");
+    expect(bad.stderr).toContain('no entry "nope"');
   });
 
   it("--by model and --by day split the totals into groups that add up to them", async () => {
@@ -237,7 +241,7 @@ describe("usage --all", () => {
   it("--by day over a directory adds up to the fork-aware total", async () => {
     writeDemoSession(tmp.project);
     writeDemoSession(tmp.project, { seed: 3 });
-    copyCorpus(tmp.project, CORPUS.compaction);
+    copyCorpus(tmp.project, CORPUS.beforeCompaction);
     const r = await runBin(["usage", "--all", "--by", "day", "--json", "--dir", tmp.root]);
     expect(r.code).toBe(0);
     const json = JSON.parse(r.stdout) as { total: Raw; groups: { key: string; totals: Raw }[] };

@@ -15,6 +15,7 @@
 import { resolve } from "node:path";
 import { serializeRecords, systemEnv, writeFileAtomic } from "@pi-sessions/core";
 import { type Command, Option } from "commander";
+import { resolveEntryRef } from "../entry-ref.js";
 import { oneLine, usageError } from "../errors.js";
 import { renderHtmlPage } from "../export/html-page.js";
 import { jsonlExportRecords } from "../export/jsonl.js";
@@ -92,16 +93,14 @@ export function registerExport(program: Command, runtime: CliRuntime): void {
           .choices(["md", "html", "jsonl"])
           .default("md"),
       )
-      .option("--leaf <id>", "export the branch ending at this entry instead of the current leaf")
+      .option("--leaf <id>", "export the branch ending at this entry (id or unique prefix)")
       .option("--tree", "export every branch of the session, not just one")
       .option("-o, --output <file>", "write to this file instead of stdout"),
   ).action((session: string, options: ExportOptions) => {
     const ctx = runtime.context(options);
     const s = viewOf(loadSession(resolveSessionArg(ctx, session)));
-    const leafId = options.leaf ?? s.leafId;
-    if (options.leaf !== undefined && s.branch(options.leaf).length === 0) {
-      throw usageError(`no entry ${options.leaf} in ${s.path}`);
-    }
+    // An id or a unique prefix, resolved as `tree` and `context` do (same messages, same codes).
+    const leafId = options.leaf !== undefined ? resolveEntryRef(s, options.leaf).id : s.leafId;
     if (s.diagnostics.length > 0) {
       ctx.err(
         `note: ${s.path}: ${s.diagnostics.length} problem(s) while reading; intact entries exported (see pi-sessions check)`,

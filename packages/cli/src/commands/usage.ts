@@ -19,6 +19,7 @@ import {
   type UsageTotals,
 } from "@pi-sessions/plugins";
 import { type Command, Option } from "commander";
+import { resolveEntryRef } from "../entry-ref.js";
 import { CliError, ExitCode, usageError } from "../errors.js";
 import { type SessionView, viewOf } from "../export/session-view.js";
 import { type LoadedSession, loadSession } from "../load-session.js";
@@ -63,7 +64,10 @@ export function registerUsage(program: Command, runtime: CliRuntime): void {
           USAGE_GROUPINGS,
         ),
       )
-      .option("--leaf <id>", "branch totals at this entry instead of the current leaf"),
+      .option(
+        "--leaf <id>",
+        "branch totals at this entry (id or unique prefix), not the current leaf",
+      ),
   ).action((session: string | undefined, options: UsageOptions) => {
     const ctx = runtime.context(options);
     if (session !== undefined && options.all) {
@@ -87,11 +91,9 @@ function warnDamage(ctx: CommandContext, s: LoadedSession): void {
 
 function usageOfSession(ctx: CommandContext, s: SessionView, options: UsageOptions): void {
   warnDamage(ctx, s);
-  const leaf = options.leaf ?? s.leafId;
-  // Checked here rather than by catching the plugins' error, so the message names the file.
-  if (options.leaf !== undefined && s.branch(options.leaf).length === 0) {
-    throw usageError(`no entry ${options.leaf} in ${s.path}`);
-  }
+  // Resolved here (an id or a unique prefix, as `tree` and `context` take it) rather than by
+  // catching the plugins' error, so the message names the file and the exit code matches.
+  const leaf = options.leaf !== undefined ? resolveEntryRef(s, options.leaf).id : s.leafId;
   const result = computeUsageTotals(s.entries, leaf);
   const groups = options.by && sessionGroups(s.path, s.entries, s.branch(leaf), options.by);
   if (ctx.json) {
@@ -165,7 +167,7 @@ function usageOfAll(ctx: CommandContext, by: UsageGrouping | undefined): number 
   const groups = by && directoryGroups(sessions, all, by);
   if (sessions.length === 0) {
     ctx.err(
-      `no sessions in ${ctx.sessionsRoot} (use --dir to read another directory, or set PI_CODING_AGENT_DIR)`,
+      `pi-sessions: no sessions in ${ctx.sessionsRoot} (use --dir to read another directory, or set PI_CODING_AGENT_DIR)`,
     );
   }
   const root = ctx.sessionsRoot;
