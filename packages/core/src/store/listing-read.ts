@@ -34,49 +34,53 @@ export function stampOf(stats: FileStamp): FileStamp {
  * (many small files, each parsed in full) a plain loop beats a pool of async reads by about
  * a quarter, because the thread-pool round trips cost more than they overlap.
  */
-export function loadInfo(
-  { path, stamp }: Candidate,
-  cache: SessionInfoCache | null,
-): SessionInfo | null {
-  // A path never seen cannot hit: skip the stat and read (the open file's stat keys the entry).
-  if (cache?.has(path)) {
-    let stats: FileStamp;
-    try {
-      stats = stamp ?? statSync(path);
-    } catch {
-      cache.delete(path);
-      return null;
-    }
-    const hit = cache.get(path, stats);
+export function loadInfo(candidate: Candidate, cache: SessionInfoCache | null): SessionInfo | null {
+  const stats = statsForCache(candidate, cache);
+  if (stats === null) return null;
+  if (stats !== undefined && cache) {
+    const hit = cache.get(candidate.path, stats);
     if (hit !== undefined) return hit;
   }
-  const read = readSessionInfoSync(path);
+  const read = readSessionInfoSync(candidate.path);
   if (read === null) return null;
   // Keyed by the stat of the open file: the info reflects exactly those bytes.
-  cache?.set(path, stampOf(read.stats), read.info);
+  cache?.set(candidate.path, stampOf(read.stats), read.info);
   return read.info;
 }
 
 /** {@link loadInfo} for a listing that wants shapes: each info comes with its file's shape. */
 export function loadShapedInfo(
-  { path, stamp }: Candidate,
+  candidate: Candidate,
   cache: SessionInfoCache | null,
 ): ShapedSessionInfo | null {
-  if (cache?.has(path)) {
-    let stats: FileStamp;
-    try {
-      stats = stamp ?? statSync(path);
-    } catch {
-      cache.delete(path);
-      return null;
-    }
-    const hit = cache.getShaped(path, stats);
+  const stats = statsForCache(candidate, cache);
+  if (stats === null) return null;
+  if (stats !== undefined && cache) {
+    const hit = cache.getShaped(candidate.path, stats);
     if (hit === null) return null;
     if (hit !== undefined) return { ...hit.info, shape: hit.shape };
   }
-  const read = readSessionInfoSync(path, true);
+  const read = readSessionInfoSync(candidate.path, true);
   if (read === null) return null;
-  cache?.set(path, stampOf(read.stats), read.info, read.shape);
+  cache?.set(candidate.path, stampOf(read.stats), read.info, read.shape);
   if (read.info === null || read.shape === undefined) return null;
   return { ...read.info, shape: read.shape };
+}
+
+/**
+ * The stat a cached entry is checked against: `undefined` when the path was never cached (a
+ * path never seen cannot hit, so no stat is taken; the open file's stat keys the new entry),
+ * `null` when the file is gone (its entry is dropped).
+ */
+function statsForCache(
+  { path, stamp }: Candidate,
+  cache: SessionInfoCache | null,
+): FileStamp | null | undefined {
+  if (!cache?.has(path)) return undefined;
+  try {
+    return stamp ?? statSync(path);
+  } catch {
+    cache.delete(path);
+    return null;
+  }
 }
