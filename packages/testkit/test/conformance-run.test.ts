@@ -60,7 +60,7 @@ describe("runConformance", () => {
     expect(reference.modelRuns).toMatchObject({ total: NUM_RUNS, passed: NUM_RUNS, failed: 0 });
   });
 
-  it("covers the spec: examples, every append, tree, context, format, files, discovery and 19 [Fix] rows", () => {
+  it("covers the spec: examples, every append, tree, context, format, files, discovery, 19 [Fix] rows and same-process flows", () => {
     const prefixes = new Set(CONFORMANCE_SCENARIOS.map((s) => s.id.split("/")[0]));
     expect([...prefixes]).toEqual([
       "example",
@@ -71,6 +71,7 @@ describe("runConformance", () => {
       "files",
       "discovery",
       "fix",
+      "same-process",
     ]);
     const rows = new Set(CONFORMANCE_SCENARIOS.flatMap((s) => (s.fix ? [s.fix] : [])));
     expect([...rows].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)))).toEqual([

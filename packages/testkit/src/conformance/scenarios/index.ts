@@ -10,10 +10,14 @@ import { fileScenarios } from "./files.js";
 import { fileFixScenarios } from "./fixes-files.js";
 import { memoryFixScenarios } from "./fixes-memory.js";
 import { formatScenarios } from "./format.js";
+import { sameProcessScenarios } from "./same-process.js";
 import { specExampleScenarios } from "./spec-examples.js";
 import { treeScenarios } from "./tree.js";
 
-/** All scenarios: spec examples, appends, tree, context, format, files, then the [Fix] rows. */
+/**
+ * All scenarios: spec examples, appends, tree, context, format, files, the [Fix] rows, then
+ * pi's same-process flows (managers never closed, files reopened).
+ */
 export const ALL_SCENARIOS: readonly Scenario[] = [
   ...specExampleScenarios,
   ...appendScenarios,
@@ -25,4 +29,5 @@ export const ALL_SCENARIOS: readonly Scenario[] = [
   ...discoveryScenarios,
   ...memoryFixScenarios,
   ...fileFixScenarios,
+  ...sameProcessScenarios,
 ];
