@@ -28,6 +28,19 @@ export interface LockOptions {
    * including those on another host, whose pid cannot be probed.
    */
   staleMs?: number;
+  /**
+   * When this process already holds the lock through an acquisition that yields (one with
+   * `onLost`): `true` takes it over (the lock file stays on disk, so other processes never
+   * see it free; the previous handle stops being held and its `onLost` runs), `false`
+   * (default) throws {@link SessionLockedError}. A lock held without `onLost` (a repair) and
+   * another process's lock are never taken over.
+   */
+  takeOver?: boolean;
+  /**
+   * Makes this acquisition yield to a later `takeOver` in this process, and runs then (the
+   * session writer closes its fd and refuses further appends).
+   */
+  onLost?: () => void;
   /** File-system calls (test seam; default `node:fs`). */
   fs?: StoreFs;
 }
@@ -36,9 +49,9 @@ export interface LockOptions {
 export interface Lock {
   /** The lock file, `<sessionPath>.lock`. */
   readonly path: string;
-  /** True until {@link Lock.release} runs. */
+  /** True until {@link Lock.release} runs or another acquisition in this process takes it over. */
   readonly held: boolean;
-  /** Removes the lock file if it is still ours; safe to call more than once. */
+  /** Removes the lock file if this handle still holds it; safe to call more than once. */
   release(): void;
 }
 
@@ -75,8 +88,8 @@ export function lockPathFor(sessionPath: string): string {
   return sessionPath + LOCK_SUFFIX;
 }
 
-/** Locks this process holds, by token: tells our own live lock from a reused pid's. */
-const heldLocks = new Map<string, FileLock>();
+/** Lock files this process holds, by token: tells our own live lock from a reused pid's. */
+const heldLocks = new Map<string, HeldLockFile>();
 let exitHookInstalled = false;
 
 /** Reads and validates a lock file's content; `undefined` if it is not a holder record. */
@@ -179,9 +192,14 @@ function tryCreate(lockPath: string, fsApi: StoreFs, text: string): boolean {
   return true;
 }
 
-/** A held lock; see {@link acquireLock}. */
-class FileLock implements Lock {
-  held = true;
+/**
+ * A lock file this process holds: one per session file, with one refresh timer, however many
+ * managers of this process have written the file in turn. Exactly one {@link LockHandle}, the
+ * newest acquisition, owns it at a time.
+ */
+class HeldLockFile {
+  live = true;
+  owner: LockHandle | undefined;
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -208,12 +226,51 @@ class FileLock implements Lock {
     }
   }
 
-  release(): void {
-    if (!this.held) return;
-    this.held = false;
+  /** Gives ownership to a new handle; the previous owner learns it lost the lock. */
+  transferTo(handle: LockHandle): void {
+    const previous = this.owner;
+    this.owner = handle;
+    previous?.lost();
+  }
+
+  /** Stops refreshing and removes the lock file if it is still ours. */
+  drop(): void {
+    if (!this.live) return;
+    this.live = false;
+    this.owner = undefined;
     clearInterval(this.timer);
     if (heldLocks.get(this.token) === this) heldLocks.delete(this.token);
     removeIfUnchanged(this.path, this.fsApi, this.text);
+  }
+}
+
+/** One acquisition of a {@link HeldLockFile}; see {@link acquireLock}. */
+class LockHandle implements Lock {
+  constructor(
+    private readonly file: HeldLockFile,
+    private readonly onLost: (() => void) | undefined,
+  ) {}
+
+  get path(): string {
+    return this.file.path;
+  }
+
+  get held(): boolean {
+    return this.file.live && this.file.owner === this;
+  }
+
+  /** Whether a later acquisition in this process may take this one over. */
+  get yields(): boolean {
+    return this.onLost !== undefined;
+  }
+
+  /** Called once when a newer acquisition in this process takes the lock file over. */
+  lost(): void {
+    this.onLost?.();
+  }
+
+  release(): void {
+    if (this.held) this.file.drop();
   }
 }
 
@@ -224,7 +281,7 @@ function installExitHook(): void {
   process.once("exit", () => {
     for (const lock of [...heldLocks.values()]) {
       try {
-        lock.release();
+        lock.drop();
       } catch {
         // Exiting anyway; a leftover lock is recovered as stale (dead pid).
       }
@@ -233,11 +290,23 @@ function installExitHook(): void {
 }
 
 /**
+ * The lock file this process holds for `found`, if the holder recorded there is this process
+ * and one of its live acquisitions (not a dead process whose pid we reused).
+ */
+function ownHeldLock(found: LockFileState): HeldLockFile | undefined {
+  const holder = found.holder;
+  if (holder?.token === undefined || holder.pid !== process.pid) return undefined;
+  if (holder.host !== hostname()) return undefined;
+  return heldLocks.get(holder.token);
+}
+
+/**
  * Takes the advisory single-writer lock of `sessionPath` (W7): creates `<sessionPath>.lock`
- * with O_EXCL, mode 0600, holding `{pid, host, acquiredAt}`. A stale lock (see
+ * with O_EXCL, mode 0600, holding `{pid, host, acquiredAt, token}`. A stale lock (see
  * {@link LockOptions.staleMs}; dead pid on this host) is removed and the create retried once.
- * Throws {@link SessionLockedError} when another live writer, in this process or another,
- * holds it.
+ * A lock this process already holds is taken over when `takeOver` is set. Throws
+ * {@link SessionLockedError} when another live writer, in another process (or in this one,
+ * without `takeOver`), holds it.
  */
 export function acquireLock(sessionPath: string, options: LockOptions = {}): Lock {
   const fsApi = options.fs ?? nodeStoreFs;
@@ -252,13 +321,21 @@ export function acquireLock(sessionPath: string, options: LockOptions = {}): Loc
   const text = `${JSON.stringify(holder)}\n`;
   for (let attempt = 0; attempt < 2; attempt++) {
     if (tryCreate(lockPath, fsApi, text)) {
-      const lock = new FileLock(lockPath, text, fsApi, staleMs, holder.token as string);
-      heldLocks.set(holder.token as string, lock);
+      const file = new HeldLockFile(lockPath, text, fsApi, staleMs, holder.token as string);
+      heldLocks.set(file.token, file);
       installExitHook();
-      return lock;
+      const handle = new LockHandle(file, options.onLost);
+      file.transferTo(handle);
+      return handle;
     }
     const found = inspectLock(lockPath, fsApi, staleMs);
     if (found === undefined) continue; // released between our create and our read
+    const own = ownHeldLock(found);
+    if (own?.owner?.yields === true && options.takeOver === true) {
+      const handle = new LockHandle(own, options.onLost);
+      own.transferTo(handle);
+      return handle;
+    }
     if (!found.stale || attempt > 0) throw new SessionLockedError(lockPath, found.holder);
     removeIfUnchanged(lockPath, fsApi, found.text);
   }

@@ -83,6 +83,8 @@ export class SessionFileWriter {
   private needsNewline: boolean;
   private lock: Lock | undefined;
   private closed = false;
+  /** Set when a newer writer in this process took the file over: appends conflict for good. */
+  private superseded = false;
 
   private constructor(
     path: string,
@@ -113,7 +115,7 @@ export class SessionFileWriter {
       !chunksEndWithNewline(lines),
       options,
     );
-    writer.takeLock();
+    writer.takeLock(false); // a new file has no earlier writer to take over from
     try {
       writeFileAtomic(path, lines, writer.atomicOptions(true));
     } catch (error) {
@@ -194,10 +196,12 @@ export class SessionFileWriter {
    * not held yet, then reopens the fd on the new file.
    */
   rewrite(lines: readonly string[]): void {
-    this.assertNotClosed();
-    this.takeLock();
-    if (this.fd !== undefined) this.checkTail(this.fd);
-    else assertUnopenedSize(this.fsApi, this.path, this.expectedSize);
+    this.assertCurrent();
+    if (!this.isLocked) {
+      this.checkUnchanged(); // before a takeover: a stale writer must not dispossess a current one
+      this.takeLock();
+    }
+    this.checkUnchanged();
     writeFileAtomic(this.path, lines, this.atomicOptions(false));
     if (this.fd !== undefined) closeQuietly(this.fsApi, this.fd);
     this.fd = undefined;
@@ -220,18 +224,54 @@ export class SessionFileWriter {
     return { mode: this.options.mode ?? FILE_MODE, exclusive, fs: this.fsApi };
   }
 
-  private assertNotClosed(): void {
+  /** Throws unless this writer may still write: not closed, not taken over. */
+  private assertCurrent(): void {
     if (this.closed) throw new Error(`Session file writer is closed: ${this.path}`);
+    if (this.superseded) {
+      throw new SessionConflictError(
+        this.path,
+        "a newer session manager in this process took the file over",
+      );
+    }
   }
 
-  private takeLock(): void {
+  /** The file still has the bytes this writer last left (and, when open, is still our file). */
+  private checkUnchanged(): void {
+    if (this.fd !== undefined) this.checkTail(this.fd);
+    else assertUnopenedSize(this.fsApi, this.path, this.expectedSize);
+  }
+
+  /**
+   * Takes the lock if not held. Within this process the newest writer takes the file over
+   * from an older one (pi never closes the manager it leaves when it resumes a session), which
+   * then loses its fd and conflicts on its next append; another process's lock is refused.
+   */
+  private takeLock(takeOver = true): void {
     if (this.lock?.held) return;
-    this.lock = acquireLock(this.path, { ...this.options.lock, fs: this.fsApi });
+    this.lock = acquireLock(this.path, {
+      ...this.options.lock,
+      fs: this.fsApi,
+      takeOver,
+      onLost: () => this.onTakenOver(),
+    });
+  }
+
+  /** A newer writer in this process has the file: let go of the fd; the lock is already theirs. */
+  private onTakenOver(): void {
+    this.superseded = true;
+    this.lock = undefined;
+    if (this.fd !== undefined) closeQuietly(this.fsApi, this.fd);
+    this.fd = undefined;
   }
 
   /** Lock, fd and tail check before an append; returns the fd to write to. */
   private prepareAppend(): number {
-    this.assertNotClosed();
+    this.assertCurrent();
+    // Checked before taking the lock so that a stale writer of this process cannot take the
+    // file over from the current one (its view is older: it must conflict instead).
+    if (!this.isLocked && this.fd === undefined) {
+      assertUnopenedSize(this.fsApi, this.path, this.expectedSize);
+    }
     this.takeLock();
     try {
       if (this.fd === undefined) return this.open();

@@ -75,25 +75,37 @@ const foreignLine = (parentId: string) =>
   `${JSON.stringify({ type: "custom", customType: "foreign", id: "f0reign1", parentId, timestamp: "2025-01-01T00:00:00.000Z" })}\n`;
 
 describe("two managers in one process (W7)", () => {
-  it("the second's first append fails without changing memory or file; after close() a reopened manager appends", () => {
+  it("the newest manager that writes takes the file over; the older one conflicts and changes nothing", () => {
     const file = baseFile();
     const first = SessionManager.open(file);
     first.appendMessage(user("first takes the lock"));
     const second = SessionManager.open(file);
-    const err = expectRefused(second, file, () => second.appendMessage(user("second")));
-    expect(err).toBeInstanceOf(SessionLockedError);
-    expectRefused(second, file, () => second.appendCustomEntry("ext", { n: 1 }));
-    first.appendMessage(user("first still writes"));
-    first.close();
+    second.appendMessage(user("second takes the file over")); // pi never closes `first`
+    const err = expectRefused(first, file, () => first.appendMessage(user("first, stale")));
+    expect(err).toBeInstanceOf(SessionConflictError);
+    expectRefused(first, file, () => first.appendCustomEntry("ext", { n: 1 }));
+    second.appendMessage(user("second still writes"));
     const third = SessionManager.open(file);
-    const id = third.appendMessage(user("third after close"));
-    third.close();
+    const id = third.appendMessage(user("third takes over in turn"));
+    expectRefused(second, file, () => second.appendMessage(user("second, stale")));
     const reopened = SessionManager.open(file);
     expect(reopened.getLeafId()).toBe(id);
-    expect(reopened.getEntries().map((e) => e.type)).toHaveLength(5);
+    expect(reopened.getEntries()).toHaveLength(6);
     expect(reopened.getLoadDiagnostics()).toEqual([]);
-    reopened.close();
-    second.close();
+    for (const sm of [first, second, third, reopened]) sm.close();
+  });
+
+  it("a manager opened before the other's last append cannot take the file over", () => {
+    const file = baseFile();
+    const holder = SessionManager.open(file);
+    const stale = SessionManager.open(file);
+    holder.appendMessage(user("holder moves the file on"));
+    const err = expectRefused(stale, file, () => stale.appendMessage(user("stale")));
+    expect(err).toBeInstanceOf(SessionConflictError);
+    holder.appendMessage(user("holder keeps the file")); // the lock did not move
+    expect(readFileSync(file, "utf8").split("\n").filter(Boolean)).toHaveLength(5);
+    holder.close();
+    stale.close();
   });
 
   it("close() releases the lock and keeps the manager usable; it conflicts once someone else wrote", () => {

@@ -13,7 +13,7 @@ import {
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeFileAtomic } from "../../src/store/atomic-write.js";
-import { lockPathFor, SessionLockedError } from "../../src/store/lock.js";
+import { acquireLock, lockPathFor, SessionLockedError } from "../../src/store/lock.js";
 import {
   SessionConflictError,
   SessionFileDeletedError,
@@ -240,16 +240,51 @@ describe("SessionFileWriter.attach and append", () => {
     });
   });
 
-  it("W7: a second writer on the same file is refused at its first append", () => {
+  it("W7: a newer writer in this process takes the file over; the older one conflicts and writes nothing", () => {
     const path = newPath();
     using(SessionFileWriter.createNew(path, [HEADER]), (first) => {
       const second = SessionFileWriter.attach(path, { size: HEADER.length, endsWithNewline: true });
       using(second, () => {
-        expect(() => second.append(line(1))).toThrow(SessionLockedError);
+        second.append(line(1));
+        expect(second.isLocked).toBe(true);
+        expect(first.isLocked).toBe(false);
+        expect(first.isOpen).toBe(false); // its fd was closed by the takeover
+        expect(() => first.append(line(2))).toThrow(SessionConflictError);
+        expect(() => first.rewrite([HEADER])).toThrow(SessionConflictError);
+        second.append(line(3));
+        expect(readFileSync(path, "utf8")).toBe(HEADER + line(1) + line(3));
       });
-      first.append(line(2));
-      expect(readFileSync(path, "utf8")).toBe(HEADER + line(2));
     });
+  });
+
+  it("W7: a stale writer of this process cannot take the file over (it conflicts; the holder keeps it)", () => {
+    const path = newPath();
+    using(SessionFileWriter.createNew(path, [HEADER]), (first) => {
+      const stale = SessionFileWriter.attach(path, { size: HEADER.length, endsWithNewline: true });
+      first.append(line(1));
+      using(stale, () => {
+        expect(() => stale.append(line(2))).toThrow(SessionConflictError);
+        expect(stale.isLocked).toBe(false);
+      });
+      expect(first.isLocked).toBe(true);
+      first.append(line(3));
+      expect(readFileSync(path, "utf8")).toBe(HEADER + line(1) + line(3));
+    });
+  });
+
+  it("W7: a lock held without yielding (a repair's) is not taken over in this process", () => {
+    const path = newPath();
+    writeFileSync(path, HEADER);
+    const repair = acquireLock(path);
+    try {
+      using(SessionFileWriter.attach(path, { size: HEADER.length, endsWithNewline: true }), (w) => {
+        expect(() => w.append(line(1))).toThrow(SessionLockedError);
+      });
+      expect(repair.held).toBe(true);
+      expect(readFileSync(path, "utf8")).toBe(HEADER);
+    } finally {
+      repair.release();
+    }
   });
 
   it.each<[string, SessionWriterOptions, boolean | undefined, number]>([
