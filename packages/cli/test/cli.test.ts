@@ -172,7 +172,7 @@ describe("colours", () => {
     const forced = await runBin(["tree", "01a22a6a", "--dir", root], { env: { FORCE_COLOR: "1" } });
     expect(forced.stdout).toContain(csi);
     const off = await runBin(["tree", "01a22a6a", "--dir", root], {
-      env: { FORCE_COLOR: "", NO_COLOR: "1" },
+      env: { NO_COLOR: "1" },
     });
     expect(off.stdout).not.toContain(csi);
   });

@@ -43,7 +43,11 @@ export function binCommand(): string[] {
  * so tests that rely on the default directory must set `PI_CODING_AGENT_DIR` or `HOME`.
  */
 export function runBin(args: readonly string[], options: RunBinOptions = {}): Promise<BinResult> {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "", FORCE_COLOR: "" };
+  // Colour variables are removed rather than emptied: Node 22 warns on stderr when both
+  // NO_COLOR and FORCE_COLOR are defined, even when empty.
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.NO_COLOR;
+  delete env.FORCE_COLOR;
   delete env.PI_CODING_AGENT_DIR;
   Object.assign(env, options.env);
   return new Promise((resolve, reject) => {
