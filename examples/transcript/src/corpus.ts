@@ -8,10 +8,10 @@ import { basename, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SessionManager } from "@pi-sessions/core";
 
-/** `$PI_SESSIONS_CORPUS`, else `shared/corpus` beside the repository. */
+/** `$PI_SESSIONS_CORPUS`, else the repository's own copy in `fixtures/corpus/`. */
 export const CORPUS_DIR =
   process.env.PI_SESSIONS_CORPUS ??
-  fileURLToPath(new URL("../../../../shared/corpus/", import.meta.url));
+  fileURLToPath(new URL("../../../fixtures/corpus/", import.meta.url));
 
 /** A session opened from a temporary copy; `close` deletes the copy. */
 export interface OpenedCopy {

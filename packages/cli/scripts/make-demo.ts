@@ -1,6 +1,6 @@
 /**
  * Regenerates `demo/sessions/` (run by `pnpm --filter @pi-sessions/cli demo:make`). The corpus
- * is found as the tests find it: `PI_SESSIONS_CORPUS`, else `shared/corpus` beside the repo.
+ * is found as the tests find it: `PI_SESSIONS_CORPUS`, else the repository's `fixtures/corpus/`.
  */
 
 import { rmSync } from "node:fs";
@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { writeDemoSessions } from "./demo-sessions.js";
 
 const cliDir = join(dirname(fileURLToPath(import.meta.url)), "..");
-const corpus = process.env.PI_SESSIONS_CORPUS ?? join(cliDir, "..", "..", "..", "shared", "corpus");
+const corpus = process.env.PI_SESSIONS_CORPUS ?? join(cliDir, "..", "..", "fixtures", "corpus");
 const root = join(cliDir, "demo", "sessions");
 rmSync(root, { recursive: true, force: true });
 for (const file of writeDemoSessions(root, corpus)) console.log(relative(cliDir, file));

@@ -9,10 +9,10 @@ import { fileURLToPath } from "node:url";
 import type { AssistantMessage, Usage, UserMessage } from "@pi-sessions/core";
 import { afterEach } from "vitest";
 
-/** `$PI_SESSIONS_CORPUS`, else `shared/corpus` beside the repository. */
+/** `$PI_SESSIONS_CORPUS`, else the repository's own copy in `fixtures/corpus/`. */
 export const CORPUS_DIR =
   process.env.PI_SESSIONS_CORPUS ??
-  fileURLToPath(new URL("../../../../shared/corpus/", import.meta.url));
+  fileURLToPath(new URL("../../../fixtures/corpus/", import.meta.url));
 
 /** Every `.jsonl` file of the corpus. */
 export function corpusFiles(): string[] {

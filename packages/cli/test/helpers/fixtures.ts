@@ -21,12 +21,12 @@ import { encodeCwd, readHeader } from "@pi-sessions/core";
 import { afterEach } from "vitest";
 
 /**
- * The folder of real pi session files: `$PI_SESSIONS_CORPUS`, else `shared/corpus` beside the
- * repository (as core's tests find it).
+ * The folder of real pi session files: `$PI_SESSIONS_CORPUS`, else the repository's own copy
+ * in `fixtures/corpus/` (as core's tests find it).
  */
 export const CORPUS_DIR =
   process.env.PI_SESSIONS_CORPUS ??
-  fileURLToPath(new URL("../../../../../shared/corpus/", import.meta.url));
+  fileURLToPath(new URL("../../../../fixtures/corpus/", import.meta.url));
 
 /** The corpus files and what the tests rely on about each. */
 export const CORPUS = {

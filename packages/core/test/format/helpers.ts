@@ -61,8 +61,6 @@ export function entriesOf(records: readonly FileEntry[]): Record<string, unknown
   return records.filter((r) => r.type !== "session") as unknown as Record<string, unknown>[];
 }
 
-/** The shared corpus of real session files (`../shared/corpus/` from the repository root). */
-
 /** Reads a corpus file as text. */
 export const corpus = (name: string): string => readFileSync(join(CORPUS_DIR, name), "utf8");
 
