@@ -10,5 +10,8 @@ const conditions = ["@pi-sessions/source"];
 export const sharedConfig = defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: conditions } },
-  test: { include: ["test/**/*.test.ts"], testTimeout: 120_000 },
+  // Hooks get the same generous budget as tests: a beforeAll that imports the reference
+  // package or starts a child process must not fail because a loaded 2-core machine is slow
+  // (vitest's 10 s default hook timeout once did). Nothing may depend on machine speed.
+  test: { include: ["test/**/*.test.ts"], testTimeout: 120_000, hookTimeout: 120_000 },
 });
