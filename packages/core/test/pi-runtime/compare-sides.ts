@@ -1,0 +1,199 @@
+/**
+ * Compares what the two sides of the pi-runtime test left on disk and listed: every file
+ * under `agent/sessions` and `export` (content line by line after normalise.ts, and mode),
+ * and the `list()` / `listAll()` results. Returns the differences; which of them are allowed
+ * is decided by fix-rows.ts.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import type { Side } from "./child-env.js";
+import { entryIdsOf, SideNormaliser } from "./normalise.js";
+import type { SideLog } from "./run-side.js";
+
+/** One way the sides differ. Paths are normalised and relative to the side's root. */
+export type Difference =
+  | { kind: "mode"; path: string; pi: string; ours: string }
+  | { kind: "only"; side: Side; path: string }
+  /** A path present at the end of the flow (before the runtime was disposed) on one side only. */
+  | { kind: "listing"; side: Side; path: string }
+  | {
+      kind: "line";
+      path: string;
+      line: number;
+      /** JSON path of the first differing value. */
+      field: string;
+      pi?: string;
+      ours?: string;
+      /** When the lines differ in `parentId` only: both parents and the previous line's id. */
+      parents?: { pi: unknown; ours: unknown; previousId: unknown };
+    }
+  | { kind: "list"; which: "list" | "listAll"; index: number; pi?: string; ours?: string };
+
+/** A side's output after normalisation. */
+interface NormalisedSide {
+  /** Normalised path → normalised lines (undefined for directories). */
+  readonly files: Map<string, { lines?: string[]; mode: string }>;
+  readonly listing: Set<string>;
+  readonly list: string[];
+  readonly listAll: string[];
+}
+
+/** What was compared, for the test's report. */
+export interface Comparison {
+  readonly differences: Difference[];
+  readonly files: number;
+  readonly lines: number;
+}
+
+/** Every file and directory below `dir`, depth first, sorted by name. */
+function walk(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+  return names.flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? [path, ...walk(path)] : [path];
+  });
+}
+
+const modeOf = (path: string): string => (statSync(path).mode & 0o777).toString(8);
+
+/** Sorted like pi's list (newest first), ties by normalised path (pi leaves them to readdir). */
+function normaliseInfos(infos: Record<string, unknown>[], n: SideNormaliser): string[] {
+  return infos
+    .map((info) => ({
+      time: Date.parse(String(info.modified)),
+      text: n.text(JSON.stringify(info)),
+    }))
+    .sort((a, b) => b.time - a.time || a.text.localeCompare(b.text))
+    .map((i) => i.text);
+}
+
+function normaliseSide(log: SideLog): NormalisedSide {
+  const dirs = [join(log.root, "agent", "sessions"), join(log.root, "export")];
+  const all = dirs.filter((d) => existsSync(d)).flatMap((d) => [d, ...walk(d)]);
+  const isFile = (p: string) => statSync(p, { throwIfNoEntry: false })?.isFile() === true;
+  // Numbering follows the runtime: its session files first, in the order it reached them.
+  const ordered = [...new Set([...log.sessionFiles, ...log.extraFiles, ...all])].filter(
+    (p) => isFile(p) || all.includes(p),
+  );
+  const ids = new Set<string>();
+  for (const p of ordered)
+    if (isFile(p)) for (const id of entryIdsOf(readFileSync(p, "utf8"))) ids.add(id);
+  const n = new SideNormaliser(log.root, ids);
+  const files = new Map<string, { lines?: string[]; mode: string }>();
+  for (const p of ordered) {
+    const path = n.text(relative(log.root, p));
+    const lines = isFile(p)
+      ? readFileSync(p, "utf8")
+          .split("\n")
+          .map((l) => n.text(l))
+      : undefined;
+    files.set(path, { ...(lines ? { lines } : {}), mode: modeOf(p) });
+  }
+  return {
+    files,
+    listing: new Set(log.listing.map((p) => n.text(p))),
+    list: normaliseInfos(log.list, n),
+    listAll: normaliseInfos(log.listAll, n),
+  };
+}
+
+/** The JSON path of the first value that differs between two lines (`$` if not JSON). */
+function firstDifferingField(a: string, b: string): string {
+  let x: unknown;
+  let y: unknown;
+  try {
+    x = JSON.parse(a);
+    y = JSON.parse(b);
+  } catch {
+    return "$";
+  }
+  const walkValues = (u: unknown, v: unknown, path: string): string | undefined => {
+    if (JSON.stringify(u) === JSON.stringify(v)) return undefined;
+    if (typeof u !== "object" || typeof v !== "object" || u === null || v === null) return path;
+    const keys = [...new Set([...Object.keys(u), ...Object.keys(v)])];
+    for (const k of keys) {
+      const found = walkValues(
+        (u as Record<string, unknown>)[k],
+        (v as Record<string, unknown>)[k],
+        `${path}.${k}`,
+      );
+      if (found) return found;
+    }
+    return `${path} (key order)`;
+  };
+  return walkValues(x, y, "$") ?? "$";
+}
+
+/** Both parents, when lines `a` and `b` are entries that differ in `parentId` alone. */
+function parentsOnly(
+  a: string | undefined,
+  b: string | undefined,
+  previous: string | undefined,
+): { pi: unknown; ours: unknown; previousId: unknown } | undefined {
+  try {
+    const x = JSON.parse(a ?? "") as Record<string, unknown>;
+    const y = JSON.parse(b ?? "") as Record<string, unknown>;
+    const without = (r: Record<string, unknown>) => JSON.stringify({ ...r, parentId: null });
+    if (without(x) !== without(y)) return undefined;
+    const previousId =
+      previous === undefined ? undefined : (JSON.parse(previous) as { id?: unknown }).id;
+    return { pi: x.parentId, ours: y.parentId, previousId };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Compares the two sides' outputs (see the module comment). */
+export function compareSides(piLog: SideLog, oursLog: SideLog): Comparison {
+  const pi = normaliseSide(piLog);
+  const ours = normaliseSide(oursLog);
+  const differences: Difference[] = [];
+  let lines = 0;
+  for (const [path, a] of pi.files) {
+    const b = ours.files.get(path);
+    if (!b) {
+      differences.push({ kind: "only", side: "pi", path });
+      continue;
+    }
+    if (a.mode !== b.mode) differences.push({ kind: "mode", path, pi: a.mode, ours: b.mode });
+    if (!a.lines || !b.lines) continue;
+    const count = Math.max(a.lines.length, b.lines.length);
+    for (let i = 0; i < count; i++) {
+      const [x, y] = [a.lines[i], b.lines[i]];
+      lines++;
+      if (x === y) continue;
+      const field = x === undefined || y === undefined ? "$" : firstDifferingField(x, y);
+      const parents = field === "$.parentId" ? parentsOnly(x, y, b.lines[i - 1]) : undefined;
+      differences.push({
+        kind: "line",
+        path,
+        line: i + 1,
+        field,
+        pi: x,
+        ours: y,
+        ...(parents ? { parents } : {}),
+      });
+    }
+  }
+  for (const path of ours.files.keys()) {
+    if (!pi.files.has(path)) differences.push({ kind: "only", side: "ours", path });
+  }
+  for (const [side, a, b] of [
+    ["pi", pi.listing, ours.listing],
+    ["ours", ours.listing, pi.listing],
+  ] as const) {
+    for (const path of a) if (!b.has(path)) differences.push({ kind: "listing", side, path });
+  }
+  for (const which of ["list", "listAll"] as const) {
+    const [a, b] = [pi[which], ours[which]];
+    for (let i = 0; i < Math.max(a.length, b.length); i++) {
+      if (a[i] !== b[i]) differences.push({ kind: "list", which, index: i, pi: a[i], ours: b[i] });
+    }
+  }
+  return { differences, files: pi.files.size, lines };
+}
