@@ -164,14 +164,20 @@ function toolResult(
 }
 
 /**
- * Generates a session of `size` entries (plus the header) in the given shape. Deterministic:
- * the same arguments give the same text.
+ * The lines of a generated session (header first, then `size` entries), without the `\n`,
+ * passed to `onLine` one at a time, so a session too big for one string (1M entries, ~640 MB)
+ * can be streamed into a file. Returns the entry ids in file order.
  */
-export function generateSession(shape: Shape, size: number, seed = 1): GeneratedSession {
+export function generateLines(
+  shape: Shape,
+  size: number,
+  onLine: (line: string) => void,
+  seed = 1,
+): string[] {
   const rng = createRng(seed * 1_000_003 + size);
   let ms = Date.UTC(2025, 5, 1);
   const iso = (): string => new Date(ms).toISOString();
-  const lines: string[] = [
+  onLine(
     JSON.stringify({
       type: "session",
       version: 3,
@@ -179,7 +185,7 @@ export function generateSession(shape: Shape, size: number, seed = 1): Generated
       timestamp: iso(),
       cwd: "/work/project",
     }),
-  ];
+  );
   const ids: string[] = [];
   const seen = new Set<string>();
   let model = MODELS[0] as (typeof MODELS)[number];
@@ -226,8 +232,18 @@ export function generateSession(shape: Shape, size: number, seed = 1): Generated
       phase = 1;
     }
     ids.push(id);
-    lines.push(JSON.stringify(entry));
+    onLine(JSON.stringify(entry));
   }
+  return ids;
+}
+
+/**
+ * Generates a session of `size` entries (plus the header) in the given shape. Deterministic:
+ * the same arguments give the same text.
+ */
+export function generateSession(shape: Shape, size: number, seed = 1): GeneratedSession {
+  const lines: string[] = [];
+  const ids = generateLines(shape, size, (line) => lines.push(line), seed);
   const text = `${lines.join("\n")}\n`;
   return { shape, size, text, ids, bytes: Buffer.byteLength(text) };
 }

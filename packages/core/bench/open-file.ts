@@ -25,9 +25,7 @@ const entries = Math.round((targetMb * 1024 * 1024) / 640);
 writeFileSync(file, generateSession("linear", entries).text);
 const bytes = statSync(file).size;
 const ref = await loadReference();
-/** The reference's file-backed factory (bench/reference.ts types only the in-memory one). */
-const refOpen = (path: string): unknown =>
-  (ref.SessionManager as unknown as { open(p: string): unknown }).open(path);
+const refOpen = (path: string): unknown => ref.SessionManager.open(path);
 
 function retainedBytes(open: () => unknown): number {
   if (!gc) return Number.NaN;

@@ -18,6 +18,8 @@ export interface RefManager {
 export interface RefModule {
   SessionManager: {
     inMemory(cwd?: string, options?: unknown, entries?: unknown[]): RefManager;
+    /** Opens a session file; appends then go to it with `appendFileSync`. */
+    open(path: string, sessionDir?: string, cwdOverride?: string): RefManager;
   };
   parseSessionEntries(text: string): unknown[];
 }
