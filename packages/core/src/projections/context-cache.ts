@@ -1,4 +1,4 @@
-import type { AgentMessage, SessionEntry } from "../schema/types.js";
+import type { AgentMessage, SessionEntry, SessionMessageEntry } from "../schema/types.js";
 import { emptyVec, type Vec, vecOwning, vecPush, vecToArray } from "../state/vec.js";
 import {
   applySetting,
@@ -10,7 +10,7 @@ import {
   projectContextEntries,
   settingsOfPath,
 } from "./context.js";
-import { sessionEntryToContextMessages } from "./context-messages.js";
+import { contextMessageOf, sessionEntryToContextMessages } from "./context-messages.js";
 import { defineProjection } from "./define-projection.js";
 
 /**
@@ -65,22 +65,32 @@ function isSystem(message: AgentMessage): boolean {
  * The summary of `summary.path + entry`, sharing storage with `summary`. A compaction or a
  * context edit changes what earlier entries contribute, so the messages are rebuilt from the
  * path (O(context), once per such entry); any other entry only adds its own messages — it
- * cannot be the target of an earlier edit, because extension only happens for new ids.
+ * cannot be the target of an earlier edit, because extension only happens for new ids. This
+ * runs on every append, so the common case (one message) allocates only the new vectors.
  */
 export function extendSummary(summary: PathSummary, entry: SessionEntry): PathSummary {
   const path = vecPush(summary.path, entry);
   if (entry.type === "compaction" || entry.type === "context_edit") {
     return summarizePath(vecToArray(path));
   }
-  const added = sessionEntryToContextMessages(entry);
-  const system = added.filter(isSystem);
+  let messages = summary.messages;
+  let systemMessages = summary.systemMessages;
+  if (entry.type === "message") {
+    const message = contextMessageOf(entry as SessionMessageEntry);
+    messages = vecPush(messages, message);
+    if (isSystem(message)) systemMessages = vecPush(systemMessages, message);
+  } else {
+    for (const message of sessionEntryToContextMessages(entry)) {
+      messages = vecPush(messages, message);
+      if (isSystem(message)) systemMessages = vecPush(systemMessages, message);
+    }
+  }
   return {
     path,
     settings: applySetting(summary.settings, entry),
     compactionIndex: summary.compactionIndex,
-    messages: added.length === 0 ? summary.messages : vecPush(summary.messages, ...added),
-    systemMessages:
-      system.length === 0 ? summary.systemMessages : vecPush(summary.systemMessages, ...system),
+    messages,
+    systemMessages,
   };
 }
 
@@ -99,21 +109,31 @@ export function emptySummary(): PathSummary {
   };
 }
 
+/**
+ * The context cache after `entry`, given whether its id is new to the log (`isNewId`): the
+ * summary is extended when the entry hangs off the tip, else it goes stale. A reused id
+ * changes what lookups along the path return, so then extension would be unsafe.
+ */
+export function advanceContext(
+  cache: ContextCache,
+  entry: SessionEntry,
+  isNewId: boolean,
+): ContextCache {
+  const atTip =
+    cache.summary !== undefined &&
+    isNewId &&
+    (cache.tip === undefined ? entry.parentId === null : entry.parentId === cache.tip.id);
+  return {
+    tip: entry,
+    summary: atTip ? extendSummary(cache.summary as PathSummary, entry) : undefined,
+  };
+}
+
 /** Context builder projection: follows appends at the tip, goes stale otherwise. */
 export const contextProjection = defineProjection<ContextCache>({
   name: "context",
   init: () => ({ tip: undefined, summary: emptySummary() }),
-  apply(cache, entry, ctx) {
-    // A reused id changes what lookups along the path return, so extension would be unsafe.
-    const atTip =
-      cache.summary !== undefined &&
-      ctx.getEntry(entry.id) === undefined &&
-      (cache.tip === undefined ? entry.parentId === null : entry.parentId === cache.tip.id);
-    return {
-      tip: entry,
-      summary: atTip ? extendSummary(cache.summary as PathSummary, entry) : undefined,
-    };
-  },
+  apply: (cache, entry, ctx) => advanceContext(cache, entry, ctx.getEntry(entry.id) === undefined),
 });
 
 /** The flattened context messages of a summary, as a new array. */

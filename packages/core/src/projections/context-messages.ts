@@ -16,8 +16,11 @@ function ms(timestamp: unknown): number {
 /** Roles whose missing content is replaced by an empty array in context. */
 const ARRAY_CONTENT_ROLES = new Set(["user", "assistant", "toolResult"]);
 
-/** The message of a `message` entry as context sees it (SPEC §8.4); the entry is not changed. */
-function messageOf(entry: SessionMessageEntry): AgentMessage {
+/**
+ * The one context message of a `message` entry (SPEC §8.4), as `sessionEntryToContextMessages`
+ * gives it but without the array; the entry is not changed.
+ */
+export function contextMessageOf(entry: SessionMessageEntry): AgentMessage {
   const message = entry.message as AgentMessage & { content?: unknown };
   if (message === null || typeof message !== "object") return message;
   if (message.content !== null && message.content !== undefined) return message;
@@ -33,7 +36,7 @@ function messageOf(entry: SessionMessageEntry): AgentMessage {
 export function sessionEntryToContextMessages(entry: SessionEntry): AgentMessage[] {
   switch (entry.type) {
     case "message":
-      return [messageOf(entry as SessionMessageEntry)];
+      return [contextMessageOf(entry as SessionMessageEntry)];
     case "custom_message": {
       const e = entry as CustomMessageEntry;
       return [

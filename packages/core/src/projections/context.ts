@@ -33,6 +33,11 @@ export function applySetting(settings: ContextSettings, entry: SessionEntry): Co
     case "message": {
       const m = (entry as SessionMessageEntry).message;
       if (m && m.role === "assistant") {
+        // Most turns keep the model: share the settings (callers get a copy of the model).
+        const model = settings.model;
+        if (model !== null && model.provider === m.provider && model.modelId === m.model) {
+          return settings;
+        }
         return {
           thinkingLevel: settings.thinkingLevel,
           model: { provider: m.provider, modelId: m.model },

@@ -1,4 +1,8 @@
-import { type ContextCache, contextProjection } from "../projections/context-cache.js";
+import {
+  advanceContext,
+  type ContextCache,
+  contextProjection,
+} from "../projections/context-cache.js";
 import type { FoldContext, Projection } from "../projections/define-projection.js";
 import { type LabelIndex, labelsProjection } from "../projections/labels.js";
 import { type SessionNameState, sessionNameProjection } from "../projections/session-name.js";
@@ -51,27 +55,55 @@ export function initialState(
 }
 
 /**
+ * The fold context of the entry at `log.length`: lookups over `log`. The arrow is returned
+ * from here rather than written inline in a context literal, where it would get an inferred
+ * name, which transpilers that keep names (tsx, esbuild `keepNames`) set with a
+ * `defineProperty` on every call.
+ */
+function foldContext(log: EntryLog): FoldContext {
+  return { position: log.length, getEntry: lookupIn(log) };
+}
+
+function lookupIn(log: EntryLog): (id: string) => SessionEntry | undefined {
+  return (id) => getLogEntry(log, id);
+}
+
+/**
  * Folds one entry: every projection sees it with lookups over the entries before it, then
- * the leaf moves to it (SPEC §5.1, §6.5 step 7). O(1) for the built-ins.
+ * the leaf moves to it (SPEC §5.1, §6.5 step 7). O(1) for the built-ins. This runs on every
+ * append, so the built-ins are called the way {@link replayOwned} calls them: the label and
+ * name folds only for their own entry types (they return any other unchanged), the context
+ * fold told whether the id is new by the log append that just counted it (what its
+ * `getEntry(entry.id) === undefined` would say), and a fold context is built only when some
+ * projection reads it.
  */
 export function foldEntry(state: SessionState, entry: SessionEntry): SessionState {
   const before = state.log;
-  const ctx: FoldContext = {
-    position: before.length,
-    getEntry: (id) => getLogEntry(before, id),
-  };
+  const log = appendToLog(before, entry);
+  const type = entry.type;
+  const extra = state.extra;
+  const ctx =
+    type === "label" || type === "session_info" || extra.length > 0
+      ? foldContext(before)
+      : undefined;
   return {
     header: state.header,
-    log: appendToLog(before, entry),
-    labels: labelsProjection.apply(state.labels, entry, ctx),
-    name: sessionNameProjection.apply(state.name, entry, ctx),
-    context: contextProjection.apply(state.context, entry, ctx),
+    log,
+    labels:
+      type === "label"
+        ? labelsProjection.apply(state.labels, entry, ctx as FoldContext)
+        : state.labels,
+    name:
+      type === "session_info"
+        ? sessionNameProjection.apply(state.name, entry, ctx as FoldContext)
+        : state.name,
+    context: advanceContext(state.context, entry, log.distinct !== before.distinct),
     extra:
-      state.extra.length === 0
-        ? state.extra
-        : state.extra.map((slot) => ({
+      extra.length === 0
+        ? extra
+        : extra.map((slot) => ({
             projection: slot.projection,
-            state: slot.projection.apply(slot.state, entry, ctx),
+            state: slot.projection.apply(slot.state, entry, ctx as FoldContext),
           })),
     leafId: entry.id,
   };
@@ -130,7 +162,7 @@ export function replayOwned(
     const type = entry.type;
     if (type === "label" || type === "session_info" || needsCtx) {
       const before: EntryLog = { store: log.store, length: i, distinct: 0 };
-      const ctx: FoldContext = { position: i, getEntry: (id) => getLogEntry(before, id) };
+      const ctx = foldContext(before);
       if (type === "label") labels = labelsProjection.apply(labels, entry, ctx);
       else if (type === "session_info") name = sessionNameProjection.apply(name, entry, ctx);
       if (needsCtx) {

@@ -18,12 +18,12 @@ export function vecOwning<T>(items: T[]): Vec<T> {
   return { items, length: items.length };
 }
 
-/** The vector with `values` appended. */
-export function vecPush<T>(vec: Vec<T>, ...values: T[]): Vec<T> {
+/** The vector with `value` appended (one value: an append's case, no rest array). */
+export function vecPush<T>(vec: Vec<T>, value: T): Vec<T> {
   let items = vec.items as T[];
   if (items.length !== vec.length) items = items.slice(0, vec.length);
-  for (const v of values) items.push(v);
-  return { items, length: vec.length + values.length };
+  items.push(value);
+  return { items, length: vec.length + 1 };
 }
 
 /** A new array holding the vector's items. */
