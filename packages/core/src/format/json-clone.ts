@@ -17,6 +17,8 @@ const DECLINE: unique symbol = Symbol("decline");
 /** Nesting beyond this takes the round trip (which also reports cycles as JSON does). */
 const MAX_DEPTH = 100;
 
+const hasOwn = Object.prototype.hasOwnProperty;
+
 /** Copies `value` as JSON would, or returns {@link DECLINE}. */
 function copy(value: unknown, depth: number): unknown {
   switch (typeof value) {
@@ -52,8 +54,11 @@ function copyObject(object: object, depth: number): unknown {
   const source = object as Record<string, unknown>;
   if (typeof source.toJSON === "function") return DECLINE;
   const out: Record<string, unknown> = {};
-  // Object.keys is JSON.stringify's order; assigning in it rebuilds the same order.
-  for (const key of Object.keys(source)) {
+  // Own enumerable string keys in JSON.stringify's order (Object.keys's), and assigning in
+  // that order rebuilds it. for-in filtered to own keys yields exactly those, in that order,
+  // without allocating the key array Object.keys makes per object (appends clone every entry).
+  for (const key in source) {
+    if (!hasOwn.call(source, key)) continue;
     const raw = source[key];
     // JSON leaves these keys out of objects.
     if (raw === undefined || typeof raw === "function" || typeof raw === "symbol") continue;
