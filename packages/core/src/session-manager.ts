@@ -257,7 +257,7 @@ export class SessionManager extends SessionCatalog {
   protected persistEntry(entry: SessionEntry): void {
     if (!this.persist) return;
     if (this.writer) {
-      this.writer.append(`${JSON.stringify(entry)}\n`, { fsync: this.durability === "always" });
+      this.writer.appendRecord(JSON.stringify(entry), { fsync: this.durability === "always" });
       return;
     }
     if (!isConversationEntry(entry) || this.sessionFile === undefined) return;

@@ -1,5 +1,6 @@
 import { constants } from "node:fs";
 import { writeFileAtomic } from "./atomic-write.js";
+import { encodeLine, lineByteLength, releaseLine } from "./line-bytes.js";
 import { acquireLock, type Lock, type LockOptions } from "./lock.js";
 import { FILE_MODE } from "./paths.js";
 import {
@@ -8,7 +9,6 @@ import {
   type FileIdentity,
   nodeStoreFs,
   type StoreFs,
-  writeAllText,
 } from "./store-fs.js";
 import {
   assertPathNames,
@@ -170,24 +170,43 @@ export class SessionFileWriter {
    * the write's own error after undoing its partial bytes; in every case the file's logical
    * content is unchanged (SPEC §0.1 invariant 4).
    */
-  append(line: string, opts: AppendOptions = {}): void {
+  append(line: string, opts?: AppendOptions): void {
+    this.appendText(line, false, opts);
+  }
+
+  /**
+   * Appends one record: `json` (a JSON text without a newline) and `\n`, exactly as
+   * {@link append} would append `json + "\n"`, without building that string.
+   */
+  appendRecord(json: string, opts?: AppendOptions): void {
+    this.appendText(json, true, opts);
+  }
+
+  /** {@link append} of `text`, followed by `\n` when `trail`. */
+  private appendText(text: string, trail: boolean, opts: AppendOptions | undefined): void {
     const fd = this.prepareAppend();
     // The separator for a torn tail goes in the same write as the line, so one truncate undoes both.
-    const text = this.needsNewline ? `\n${line}` : line;
+    const lead = this.needsNewline;
+    const size = lineByteLength(text, lead, trail);
+    const bytes = encodeLine(text, lead, trail, size);
     const before = this.expectedSize;
     let written = 0;
-    let total: number;
     try {
-      total = writeAllText(this.fsApi, fd, text, (n) => {
-        written = n;
-      });
-      if (opts.fsync ?? this.options.durability === "always") this.fsApi.fsyncSync(fd);
+      while (written < size) {
+        const n = this.fsApi.writeSync(fd, bytes, written, size - written);
+        // A regular file never accepts 0 bytes without an error; guard against spinning forever.
+        if (n <= 0) throw new Error(`write returned ${n} with ${size - written} bytes left`);
+        written += n;
+      }
+      if (opts?.fsync ?? this.options.durability === "always") this.fsApi.fsyncSync(fd);
     } catch (error) {
-      if (written > 0) this.undo(fd, before, text, written);
+      if (written > 0) this.undo(fd, before, bytes[written - 1] === 0x0a, written);
       throw error;
+    } finally {
+      releaseLine(bytes);
     }
-    this.expectedSize = before + total;
-    if (text.length > 0) this.needsNewline = !text.endsWith("\n");
+    this.expectedSize = before + size;
+    if (size > 0) this.needsNewline = bytes[size - 1] !== 0x0a;
   }
 
   /**
@@ -355,15 +374,15 @@ export class SessionFileWriter {
 
   /**
    * Undoes a partial append (W2): truncate back to `before`. If even that fails, remember what
-   * is on disk, the first `written` bytes of `text`, so the next append checks against the real
-   * size and starts with `\n` when the fragment is an unfinished line (W1).
+   * is on disk, the first `written` bytes of the line, so the next append checks against the
+   * real size and starts with `\n` when the fragment is an unfinished line (W1).
    */
-  private undo(fd: number, before: number, text: string, written: number): void {
+  private undo(fd: number, before: number, endsWithNewline: boolean, written: number): void {
     try {
       this.fsApi.ftruncateSync(fd, before);
     } catch {
       this.expectedSize = before + written;
-      this.needsNewline = Buffer.from(text, "utf8")[written - 1] !== 0x0a;
+      this.needsNewline = !endsWithNewline;
     }
   }
 }

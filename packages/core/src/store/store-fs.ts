@@ -101,29 +101,6 @@ export function writeAll(
   }
 }
 
-/**
- * Writes all of `text` as UTF-8 and returns its byte length. The common case is one
- * `writeSync(fd, string)` with no Buffer allocated (the append hot path); after a short write the
- * rest is encoded and written by {@link writeAll}. `onProgress` works as there.
- */
-export function writeAllText(
-  fsApi: StoreFs,
-  fd: number,
-  text: string,
-  onProgress?: (written: number) => void,
-): number {
-  const total = Buffer.byteLength(text, "utf8");
-  if (total === 0) return 0;
-  const first = fsApi.writeStringSync(fd, text);
-  if (first <= 0) throw new Error(`write returned ${first} with ${total} bytes left`);
-  onProgress?.(first);
-  if (first < total) {
-    const rest = Buffer.from(text, "utf8").subarray(first);
-    writeAll(fsApi, fd, rest, (n) => onProgress?.(first + n));
-  }
-  return total;
-}
-
 /** Closes `fd`, ignoring errors: used on paths that are already failing or tearing down. */
 export function closeQuietly(fsApi: StoreFs, fd: number): void {
   try {
