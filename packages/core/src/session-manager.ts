@@ -11,7 +11,8 @@ import * as q from "./manager/session-queries.js";
 import type { Projection } from "./projections/define-projection.js";
 import type { FileEntry, NewSessionOptions, SessionEntry, SessionHeader } from "./schema/types.js";
 import type { SessionManagerOptions } from "./session-manager-types.js";
-import { initialState, replayOwned, type SessionState } from "./state/session-state.js";
+import { lastEntry } from "./state/entry-log.js";
+import { initialState, replayOwned, type SessionState, withLeaf } from "./state/session-state.js";
 import { findMostRecentSession, readHeader } from "./store/discovery.js";
 import {
   defaultSessionDirPath,
@@ -265,6 +266,27 @@ export class SessionManager extends SessionCatalog {
     this.writer = SessionFileWriter.createNew(this.sessionFile, lines, {
       durability: this.durability,
     });
+  }
+
+  /**
+   * Runs before every append. When another manager of this process appended to our file
+   * since we read it — pi's old session writing from its shutdown handler after a resume
+   * opened the same file again — the file is reloaded so the append continues from those
+   * entries: W7 allows ingesting a foreign writer's complete lines, never a silent fork, and
+   * within one process those lines are our own writer's. The leaf stays where it was unless
+   * it was the file's last entry. O(1) while this manager holds the file.
+   */
+  protected override beforeAppend(): void {
+    const writer = this.writer;
+    if (writer === undefined || !writer.grownByThisProcess()) return;
+    const previous = this.sessionRef();
+    const leaf = this.state.leafId;
+    const atTip = leaf === (lastEntry(this.state.log)?.id ?? null);
+    this.adoptFile(writer.path, this.env);
+    if (!atTip && leaf !== null && q.entryOf(this.state, leaf)) {
+      this.state = withLeaf(this.state, leaf);
+    }
+    this.emitSwitched("reload", previous);
   }
 
   /**

@@ -23,15 +23,19 @@ export interface LeafMovedEvent {
   readonly to: string | null;
 }
 
-/** Why the manager now holds another session. */
-export type SessionSwitchReason = "new" | "open" | "branched";
+/** Why the manager now holds another session (or a newer state of the same file). */
+export type SessionSwitchReason = "new" | "open" | "branched" | "reload";
 
 /**
  * Payload of `sessionSwitched`: `newSession`, `setSessionFile` or `createBranchedSession`
- * replaced the whole session (state, file, leaf).
+ * replaced the whole session (state, file, leaf), or an append reloaded the file first.
  */
 export interface SessionSwitchedEvent {
-  /** `"new"`: newSession; `"open"`: setSessionFile; `"branched"`: createBranchedSession. */
+  /**
+   * `"new"`: newSession; `"open"`: setSessionFile; `"branched"`: createBranchedSession;
+   * `"reload"`: another manager of this process had appended to the file since this one
+   * read it, so the next append reloaded the file first and continues from those entries.
+   */
   readonly reason: SessionSwitchReason;
   /** The id of the session now held. */
   readonly sessionId: string;

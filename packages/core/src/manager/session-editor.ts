@@ -36,6 +36,9 @@ export abstract class SessionEditor extends SessionObservable {
   /** Writes one appended entry; the in-memory manager does nothing, the file store writes. */
   protected abstract persistEntry(entry: SessionEntry): void;
 
+  /** Runs before each append builds its entry (the file store catches up with its file). */
+  protected beforeAppend(): void {}
+
   /** A fresh id that was never used in this session (shadowed duplicates included). */
   protected newEntryId(): string {
     const log = this.state.log;
@@ -51,6 +54,7 @@ export abstract class SessionEditor extends SessionObservable {
     make: (b: build.EntryBase) => T,
     moved?: { readonly from: string | null },
   ): T {
+    this.beforeAppend();
     const base = {
       id: this.newEntryId(),
       parentId: this.state.leafId,

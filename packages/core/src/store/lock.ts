@@ -41,6 +41,8 @@ export interface LockOptions {
    * session writer closes its fd and refuses further appends).
    */
   onLost?: () => void;
+  /** Who holds this acquisition, for {@link inProcessLockOwner} (the session writer). */
+  owner?: object;
   /** File-system calls (test seam; default `node:fs`). */
   fs?: StoreFs;
 }
@@ -249,6 +251,8 @@ class LockHandle implements Lock {
   constructor(
     private readonly file: HeldLockFile,
     private readonly onLost: (() => void) | undefined,
+    /** See {@link LockOptions.owner}. */
+    readonly owner: object | undefined,
   ) {}
 
   get path(): string {
@@ -324,7 +328,7 @@ export function acquireLock(sessionPath: string, options: LockOptions = {}): Loc
       const file = new HeldLockFile(lockPath, text, fsApi, staleMs, holder.token as string);
       heldLocks.set(file.token, file);
       installExitHook();
-      const handle = new LockHandle(file, options.onLost);
+      const handle = new LockHandle(file, options.onLost, options.owner);
       file.transferTo(handle);
       return handle;
     }
@@ -332,7 +336,7 @@ export function acquireLock(sessionPath: string, options: LockOptions = {}): Loc
     if (found === undefined) continue; // released between our create and our read
     const own = ownHeldLock(found);
     if (own?.owner?.yields === true && options.takeOver === true) {
-      const handle = new LockHandle(own, options.onLost);
+      const handle = new LockHandle(own, options.onLost, options.owner);
       own.transferTo(handle);
       return handle;
     }
@@ -340,6 +344,25 @@ export function acquireLock(sessionPath: string, options: LockOptions = {}): Loc
     removeIfUnchanged(lockPath, fsApi, found.text);
   }
   throw new SessionLockedError(lockPath, inspectLock(lockPath, fsApi, staleMs)?.holder);
+}
+
+/**
+ * The owner (see {@link LockOptions.owner}) of the acquisition of this process that holds the
+ * lock of `sessionPath` now and would yield to a takeover; `undefined` when the lock is free,
+ * held by another process, or held here without yielding. Reads the lock file (no writes).
+ */
+export function inProcessLockOwner(
+  sessionPath: string,
+  options: Pick<LockOptions, "fs" | "staleMs"> = {},
+): object | undefined {
+  const fsApi = options.fs ?? nodeStoreFs;
+  const found = inspectLock(
+    lockPathFor(sessionPath),
+    fsApi,
+    options.staleMs ?? DEFAULT_LOCK_STALE_MS,
+  );
+  const owner = found === undefined ? undefined : ownHeldLock(found)?.owner;
+  return owner?.yields === true ? owner.owner : undefined;
 }
 
 /**

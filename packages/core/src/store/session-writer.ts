@@ -1,7 +1,7 @@
 import { constants } from "node:fs";
 import { writeFileAtomic } from "./atomic-write.js";
 import { encodeLine, lineByteLength, releaseLine } from "./line-bytes.js";
-import { acquireLock, type Lock, type LockOptions } from "./lock.js";
+import { acquireLock, inProcessLockOwner, type Lock, type LockOptions } from "./lock.js";
 import { FILE_MODE } from "./paths.js";
 import {
   closeQuietly,
@@ -165,6 +165,37 @@ export class SessionFileWriter {
   }
 
   /**
+   * True when this writer does not hold the file, and the writer of this process that holds it
+   * has appended since this one last read it: the file is exactly what that writer left (size
+   * and inode), and longer than this writer knows. Only complete lines of our own writer can
+   * be in between, so the manager may reload them (see `SessionManager`); any other change is
+   * a conflict, which the next append reports. Does no IO while this writer holds the lock.
+   */
+  grownByThisProcess(): boolean {
+    if (this.isLocked || this.closed || this.superseded || this.fd !== undefined) return false;
+    const holder = inProcessLockOwner(this.path, {
+      fs: this.fsApi,
+      staleMs: this.options.lock?.staleMs,
+    });
+    if (!(holder instanceof SessionFileWriter) || holder === this || holder.fd === undefined) {
+      return false;
+    }
+    if (holder.needsNewline || holder.expectedSize <= this.expectedSize) return false;
+    try {
+      const onDisk = this.fsApi.statSync(this.path);
+      const open = this.fsApi.fstatSync(holder.fd);
+      return (
+        onDisk.size === holder.expectedSize &&
+        open.size === onDisk.size &&
+        onDisk.ino === open.ino &&
+        onDisk.dev === open.dev
+      );
+    } catch {
+      return false; // the next append reports what is wrong with the file
+    }
+  }
+
+  /**
    * Appends one line (which should end in `\n`). Throws {@link SessionLockedError},
    * {@link SessionFileDeletedError} or {@link SessionConflictError} before writing anything, or
    * the write's own error after undoing its partial bytes; in every case the file's logical
@@ -272,6 +303,7 @@ export class SessionFileWriter {
       fs: this.fsApi,
       takeOver,
       onLost: () => this.onTakenOver(),
+      owner: this,
     });
   }
 

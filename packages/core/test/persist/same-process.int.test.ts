@@ -112,6 +112,34 @@ describe("pi's same-process flows (W7)", () => {
     expect(readBack(file)).toEqual(["q", "assistant", "fresh", "fresh again"]);
   });
 
+  it("the old session's shutdown write after a resume opened the file: the resumed manager continues from it", () => {
+    const dir = tempDir();
+    const old = written(dir, "q");
+    const file = old.getSessionFile() as string;
+    const resumed = SessionManager.open(file); // pi opens the new manager first…
+    const reasons: string[] = [];
+    resumed.events.on("sessionSwitched", (e) => reasons.push(e.reason));
+    const shutdown = old.appendCustomEntry("ext-state", { saved: true }); // …then shuts the old one down
+    const id = resumed.appendMessage(user("after resume"));
+    expect(resumed.getEntry(id)?.parentId).toBe(shutdown);
+    expect(reasons).toEqual(["reload"]);
+    expect(readBack(file)).toEqual(["q", "assistant", "custom", "after resume"]);
+    expect(() => old.appendMessage(user("old again"))).toThrow(SessionConflictError);
+  });
+
+  it("a reload keeps a leaf the resumed manager had moved off the tip", () => {
+    const dir = tempDir();
+    const old = written(dir, "q");
+    const file = old.getSessionFile() as string;
+    const resumed = SessionManager.open(file);
+    const first = resumed.getEntries()[0]?.id as string;
+    resumed.branch(first);
+    old.appendCustomEntry("ext-state", { saved: true });
+    const id = resumed.appendMessage(user("on the branch"));
+    expect(resumed.getEntry(id)?.parentId).toBe(first);
+    expect(resumed.getEntries()).toHaveLength(4);
+  });
+
   it("1,000 managers opened and abandoned on one file keep one descriptor and one refresh timer", () => {
     const dir = tempDir();
     const first = written(dir, "q");

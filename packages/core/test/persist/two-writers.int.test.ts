@@ -95,17 +95,26 @@ describe("two managers in one process (W7)", () => {
     for (const sm of [first, second, third, reopened]) sm.close();
   });
 
-  it("a manager opened before the other's last append cannot take the file over", () => {
+  it("a newer manager reloads what the older one appended after it read the file, then takes over", () => {
     const file = baseFile();
-    const holder = SessionManager.open(file);
-    const stale = SessionManager.open(file);
-    holder.appendMessage(user("holder moves the file on"));
-    const err = expectRefused(stale, file, () => stale.appendMessage(user("stale")));
+    const older = SessionManager.open(file);
+    older.appendMessage(user("older holds the file"));
+    const newer = SessionManager.open(file);
+    const late = older.appendCustomEntry("ext", { at: "shutdown" }); // after newer read it
+    const id = newer.appendMessage(user("newer continues"));
+    expect(newer.getEntry(id)?.parentId, "no silent fork: continues from the late entry").toBe(
+      late,
+    );
+    expect(newer.getEntries()).toHaveLength(5);
+    const err = expectRefused(older, file, () => older.appendMessage(user("older, stale")));
     expect(err).toBeInstanceOf(SessionConflictError);
-    holder.appendMessage(user("holder keeps the file")); // the lock did not move
-    expect(readFileSync(file, "utf8").split("\n").filter(Boolean)).toHaveLength(5);
-    holder.close();
-    stale.close();
+    const records = readFileSync(file, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    for (let k = 2; k < records.length; k++) expect(records[k].parentId).toBe(records[k - 1].id);
+    older.close();
+    newer.close();
   });
 
   it("close() releases the lock and keeps the manager usable; it conflicts once someone else wrote", () => {

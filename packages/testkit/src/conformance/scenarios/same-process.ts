@@ -216,6 +216,28 @@ export const sameProcessScenarios: Scenario[] = [
     },
   },
   {
+    id: "same-process/older-writes-after-reopen",
+    title:
+      "the older manager appends after a newer one opened the file: the newer one's append continues from that entry (no silent fork)",
+    spec: "§6.3, §12 W7",
+    fix: "W7",
+    run(ctx) {
+      // pi's switchSession to the current file opens the new manager first and only then
+      // shuts the old session down, whose extensions may still append (state saved on
+      // shutdown). The newer manager's next append must neither fork the tree past that
+      // entry nor be refused.
+      const a = written(ctx, ctx.tempDir(), 1, "A");
+      const b = reopen(ctx, a.file, "B");
+      const late = step("A's append after B opened", () =>
+        a.sm.appendCustomEntry("ext-state", { saved: "on shutdown" }),
+      );
+      const fromB = step("B's append", () => b.appendMessage(userMessage("from B", msAt(3))));
+      equal(b.getEntry(fromB)?.parentId, late, "the parent of B's append");
+      const fresh = expectChain(ctx, a.file, [...a.ids, late, fromB], "the file");
+      closeAll(ctx, [a.sm, b, fresh]);
+    },
+  },
+  {
     id: "same-process/many-managers",
     title: `${MANY_MANAGERS} managers opened on one file and abandoned, each appending once: every entry is kept`,
     spec: "§6.3, §12 W7",
