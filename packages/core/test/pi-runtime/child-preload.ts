@@ -1,12 +1,12 @@
 /**
  * Preloaded (`--import`) into both pi-runtime child processes, before pi is imported:
- * refuses an old Node, stops the wall clock (fake-clock.ts) at the start time the test
+ * refuses an old Node, stops the wall clock (step-clock.ts) at the start time the test
  * passed, and registers the resolve hook that sends pi's session-manager module to the shim.
  * Both sides load this same file; only PI_RUNTIME_SIDE decides which class the shim uses.
  */
 import { register } from "node:module";
 import { clockStart } from "./child-env.js";
-import { installStepClock } from "./fake-clock.js";
+import { installStepClock } from "./step-clock.js";
 import { assertNodeForPi } from "./node-version.js";
 
 assertNodeForPi();

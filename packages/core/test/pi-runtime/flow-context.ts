@@ -13,7 +13,7 @@ import type {
 } from "@earendil-works/pi-coding-agent";
 import { asScript, unwrap } from "./call-recorder.js";
 import type { Side } from "./child-env.js";
-import { tickClock } from "./fake-clock.js";
+import { tickClock } from "./step-clock.js";
 import type { SideDirs } from "./runtime-setup.js";
 import { SideSessionManager } from "./session-manager-shim.js";
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { SessionManager } from "@earendil-works/pi-coding-agent";
 import { asScript, type RecorderReport, recorderReport } from "./call-recorder.js";
 import { currentSide, type FlowName, type Side } from "./child-env.js";
-import { tickClock } from "./fake-clock.js";
+import { tickClock } from "./step-clock.js";
 import {
   type FlowContext,
   type FlowResult,
