@@ -6,8 +6,8 @@
  */
 import { register } from "node:module";
 import { clockStart } from "./child-env.js";
-import { installStepClock } from "./step-clock.js";
 import { assertNodeForPi } from "./node-version.js";
+import { installStepClock } from "./step-clock.js";
 
 assertNodeForPi();
 installStepClock(clockStart());

@@ -5,7 +5,7 @@
  * ours lacks, pi calling the two managers differently, and any difference between the
  * files or listings that no SPEC §12 [Fix] row (fix-rows.ts) accepts.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
@@ -54,13 +54,32 @@ function report(pi: SideLog, ours: SideLog, comparison: Comparison, runs: SideRu
   ].join("\n");
 }
 
+/** The `customType`s of the custom entries in `files` (those that exist). */
+function customTypesIn(files: readonly string[]): string[] {
+  const types = new Set<string>();
+  for (const file of files) {
+    if (!existsSync(file)) continue;
+    for (const line of readFileSync(file, "utf8").split("\n")) {
+      if (!line.includes('"type":"custom"')) continue;
+      const record = JSON.parse(line) as { customType?: unknown };
+      if (typeof record.customType === "string") types.add(record.customType);
+    }
+  }
+  return [...types];
+}
+
 /**
  * Runs `flow` over pi's SessionManager and over ours and checks the outcome (see the module
  * comment). `minSessionFiles` guards against a vacuous pass: pi's side must have reached at
  * least that many session files. The temp roots are removed when the test passes and kept
- * (named in the failure) when it does not.
+ * (named in the failure) when it does not. `customTypes` are custom entries the extension
+ * must have written into the files on both sides.
  */
-export async function compareFlow(flow: FlowName, minSessionFiles: number): Promise<void> {
+export async function compareFlow(
+  flow: FlowName,
+  minSessionFiles: number,
+  customTypes: readonly string[] = [],
+): Promise<void> {
   // Fails (never skips) on an old Node: a skipped comparison would read as a passing one.
   assertNodeForPi();
   // Same-length roots on both sides, so prompts (which contain the cwd) have the same size
@@ -79,6 +98,12 @@ export async function compareFlow(flow: FlowName, minSessionFiles: number): Prom
   const pi = piRun.log as SideLog;
   const ours = oursRun.log as SideLog;
   expect(pi.sessionFiles.length, kept).toBeGreaterThanOrEqual(minSessionFiles);
+  // The extension's writes must really be in the files, or equal files would prove little.
+  for (const log of [pi, ours]) {
+    expect(customTypesIn(log.sessionFiles), `${log.side}'s custom entries; ${kept}`).toEqual(
+      expect.arrayContaining([...customTypes]),
+    );
+  }
 
   const comparison = compareSides(pi, ours);
   console.log(report(pi, ours, comparison, runs));

@@ -13,9 +13,9 @@ import type {
 } from "@earendil-works/pi-coding-agent";
 import { asScript, unwrap } from "./call-recorder.js";
 import type { Side } from "./child-env.js";
-import { tickClock } from "./step-clock.js";
 import type { SideDirs } from "./runtime-setup.js";
 import { SideSessionManager } from "./session-manager-shim.js";
+import { tickClock } from "./step-clock.js";
 
 /** What one step did: its error, if any, and where the runtime stood afterwards. */
 export interface StepRecord {

@@ -12,6 +12,6 @@ describe("pi's agent runtime with an extension that writes on session_shutdown",
     "reopen, /new and /resume: same files and listings up to [Fix] rows",
     { timeout: 180_000 },
     // Two session files: the first and the /new one.
-    () => compareFlow("shutdown-writer", 2),
+    () => compareFlow("shutdown-writer", 2, ["flow-shutdown"]),
   );
 });

@@ -9,7 +9,6 @@ import { join } from "node:path";
 import { SessionManager } from "@earendil-works/pi-coding-agent";
 import { asScript, type RecorderReport, recorderReport } from "./call-recorder.js";
 import { currentSide, type FlowName, type Side } from "./child-env.js";
-import { tickClock } from "./step-clock.js";
 import {
   type FlowContext,
   type FlowResult,
@@ -20,6 +19,7 @@ import {
 import { exportFileOf, mainFlow } from "./runtime-flow.js";
 import { createFlowRuntime, type FlowExtensionOptions, sideDirs } from "./runtime-setup.js";
 import { shutdownWriterFlow } from "./shutdown-flow.js";
+import { tickClock } from "./step-clock.js";
 
 /** The JSON log one side writes. Dates in session infos are ISO strings (JSON). */
 export interface SideLog extends FlowResult {

@@ -2,7 +2,8 @@
  * Builds pi's real agent runtime for one side of the pi-runtime test: pi's SDK
  * (`createAgentSessionRuntime` with services per cwd), the scripted faux model, in-memory
  * settings, real `read` and `bash` tools, and an inline extension that writes through
- * `pi.appendEntry`, `pi.sendMessage`, `pi.setLabel` and a `turn_end` context_edit proposal.
+ * `pi.appendEntry` (from a command and from `session_start` on a resume), `pi.sendMessage`,
+ * `pi.setLabel` and a `turn_end` context_edit proposal.
  * Everything lives in the side's temp dirs; nothing is discovered from ~/.pi or the repo.
  */
 import { join } from "node:path";
@@ -79,6 +80,11 @@ const flowExtension =
         });
         pi.setLabel(target, label === "-" ? undefined : label);
       },
+    });
+    // Restores and re-saves its state whenever pi resumes a session, writing through the
+    // manager of a file this process wrote before (the first flow that broke on ours).
+    pi.on("session_start", (event) => {
+      if (event.reason === "resume") pi.appendEntry("flow-resumed", { reason: event.reason });
     });
     // Saves state when the session is replaced or closed, as extensions that persist state do.
     if (options.writeOnShutdown) {
@@ -165,5 +171,10 @@ export async function createFlowRuntime(
     },
     { cwd: dirs.cwd, agentDir: dirs.agentDir, sessionManager },
   );
+  // As pi's print mode does: extensions are bound (and get session_start) on the first
+  // session and again after every replacement (new, resume, fork, import).
+  const bind = () => runtime.session.bindExtensions({ mode: "print" });
+  runtime.setRebindSession(bind);
+  await bind();
   return { runtime, faux };
 }
