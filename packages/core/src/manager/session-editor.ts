@@ -39,20 +39,27 @@ export abstract class SessionEditor extends SessionObservable {
   /** Runs before each append builds its entry (the file store catches up with its file). */
   protected beforeAppend(): void {}
 
+  /**
+   * Whether an id was ever used in the current state. One function for the manager's life,
+   * reading the state when called, so that drawing an id allocates no predicate per append.
+   */
+  private readonly idTaken = (id: string): boolean => hasSeenId(this.state.log, id);
+
   /** A fresh id that was never used in this session (shadowed duplicates included). */
   protected newEntryId(): string {
-    const log = this.state.log;
-    return generateEntryId(this.env, (id) => hasSeenId(log, id));
+    return generateEntryId(this.env, this.idTaken);
   }
 
   /**
    * The common append (SPEC §5.1): build the entry as a child of the leaf, store the JSON
    * value of its line, fold it, persist it; if persisting throws, the previous state is
-   * restored untouched and the error rethrown.
+   * restored untouched and the error rethrown. `arg` is passed on to `make`, so a builder of
+   * one argument needs no closure (the hot appends: messages).
    */
-  protected appendEntry<T extends SessionEntry>(
-    make: (b: build.EntryBase) => T,
+  protected appendEntry<T extends SessionEntry, A = undefined>(
+    make: (b: build.EntryBase, arg: A) => T,
     moved?: { readonly from: string | null },
+    arg?: A,
   ): T {
     this.beforeAppend();
     const base = {
@@ -60,7 +67,7 @@ export abstract class SessionEditor extends SessionObservable {
       parentId: this.state.leafId,
       timestamp: this.env.now().toISOString(),
     };
-    const stored = build.storedForm(make(base));
+    const stored = build.storedForm(make(base, arg as A));
     // Guards see the exact value that would be stored, and refuse before anything changes.
     this.validateEntry(stored);
     const before = this.state;
@@ -79,11 +86,11 @@ export abstract class SessionEditor extends SessionObservable {
 
   /** Appends a message of any role; returns the entry id. */
   appendMessage(message: AgentMessage): string {
-    return this.appendEntry((b) => build.messageEntry(b, message)).id;
+    return this.appendEntry(build.messageEntry, undefined, message).id;
   }
   /** Appends a thinking level change. */
   appendThinkingLevelChange(thinkingLevel: string): string {
-    return this.appendEntry((b) => build.thinkingLevelEntry(b, thinkingLevel)).id;
+    return this.appendEntry(build.thinkingLevelEntry, undefined, thinkingLevel).id;
   }
   /** Appends a model change. */
   appendModelChange(provider: string, modelId: string): string {
@@ -131,7 +138,7 @@ export abstract class SessionEditor extends SessionObservable {
   }
   /** Appends the session name (CR/LF runs become a space, then trimmed). */
   appendSessionInfo(name: string): string {
-    return this.appendEntry((b) => build.sessionInfoEntry(b, sanitizeSessionName(name))).id;
+    return this.appendEntry(build.sessionInfoEntry, undefined, sanitizeSessionName(name)).id;
   }
   /** Appends extension content that reaches the model. */
   appendCustomMessageEntry<T = unknown>(
