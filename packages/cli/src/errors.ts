@@ -1,4 +1,4 @@
-/** Exit codes of every command (issue 6): one meaning each, the same across commands. */
+/** Exit codes of every command: one meaning each, the same across commands. */
 export const ExitCode = {
   /** Everything fine. */
   ok: 0,

@@ -1,5 +1,5 @@
 /**
- * The renderer registry as an immutable value (issue 4 part 3): pi's `registerEntryRenderer`
+ * The renderer registry as an immutable value: pi's `registerEntryRenderer`
  * and `registerMessageRenderer`, but each registration returns a new registry, so a plugin
  * definition can carry its renderers and combining plugins is a pure merge.
  */

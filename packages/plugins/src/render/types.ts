@@ -1,5 +1,5 @@
 /**
- * Types of the headless renderers (issue 4 part 3): pi's `registerEntryRenderer` /
+ * Types of the headless renderers: pi's `registerEntryRenderer` /
  * `registerMessageRenderer`, but returning plain text or Markdown instead of TUI components.
  */
 import type { CustomMessage, SessionEntry } from "@pi-sessions/core";

@@ -1,5 +1,5 @@
 /**
- * One-shot usage totals of a session (issue 4 part 5): the whole tree and one branch.
+ * One-shot usage totals of a session: the whole tree and one branch.
  */
 import {
   EntryNotFoundError,

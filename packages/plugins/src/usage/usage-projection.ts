@@ -1,5 +1,5 @@
 /**
- * The usage-totals projection (issue 4 part 5, DESIGN rule 5): a fold of the entry log into
+ * The usage-totals projection (DESIGN rule 5): a fold of the entry log into
  * whole-file totals, plus what is needed to answer branch totals for any leaf.
  *
  * Cost follows the work (DESIGN rule 7). Per append: O(number of models) for an entry with

@@ -1,5 +1,5 @@
 /**
- * Where pi records usage (issue 4 part 5) and which `provider/model` key each record gets.
+ * Where pi records usage and which `provider/model` key each record gets.
  * The keys follow the reference's `/usage` breakdown (`getUsageCostBreakdown` in pi 1.6).
  */
 import type { SessionEntry } from "@pi-sessions/core";

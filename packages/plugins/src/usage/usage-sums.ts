@@ -1,5 +1,5 @@
 /**
- * Token and cost sums (issue 4 part 5). Every value here is a fresh immutable object: adding a
+ * Token and cost sums. Every value here is a fresh immutable object: adding a
  * record returns new sums and never touches the old ones, so projection snapshots can share them.
  */
 
