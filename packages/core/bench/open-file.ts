@@ -1,5 +1,5 @@
 /**
- * Opening a big session FILE (issue 3 scale target): ours `SessionManager.open` (streams the
+ * Opening a big session FILE (100 MB by default): ours `SessionManager.open` (streams the
  * file in 4 MiB chunks, never one whole-file string) against a raw `readFileSync` + split +
  * `JSON.parse` baseline and the reference's `SessionManager.open`, in one process, rounds
  * interleaved. Also the memory each keeps after open (heap + external after a forced GC,
