@@ -1,24 +1,17 @@
 import { randomBytes } from "node:crypto";
-import { constants } from "node:fs";
 import { hostname } from "node:os";
-import { FILE_MODE } from "./paths.js";
-import { closeQuietly, errorCode, nodeStoreFs, type StoreFs, writeAll } from "./store-fs.js";
+import {
+  type LockHolder,
+  lockPathFor,
+  parseHolder,
+  removeIfUnchanged,
+  tryCreate,
+} from "./lock-file.js";
+import { HeldLockFile, heldLocks, installExitHook, type Lock, LockHandle } from "./lock-held.js";
+import { errorCode, nodeStoreFs, type StoreFs } from "./store-fs.js";
 
-/** Who holds a lock: the JSON content of a `<session>.lock` file. */
-export interface LockHolder {
-  /** Process id of the holder. */
-  readonly pid: number;
-  /** Host name of the holder (pids only mean something on the same host). */
-  readonly host: string;
-  /** ISO-8601 time the lock was taken (informational; staleness uses the file's mtime). */
-  readonly acquiredAt: string;
-  /**
-   * Random tag of this acquisition. Tells our own live lock from a stale one however the
-   * session path was spelled (symlinks, relative paths), and makes every lock's text unique
-   * so a release never removes a lock taken by someone else in the same millisecond.
-   */
-  readonly token?: string;
-}
+export { LOCK_SUFFIX, type LockHolder, lockPathFor } from "./lock-file.js";
+export type { Lock } from "./lock-held.js";
 
 /** Options of {@link acquireLock}. */
 export interface LockOptions {
@@ -47,16 +40,6 @@ export interface LockOptions {
   fs?: StoreFs;
 }
 
-/** An advisory single-writer lock on one session file (W7). */
-export interface Lock {
-  /** The lock file, `<sessionPath>.lock`. */
-  readonly path: string;
-  /** True until {@link Lock.release} runs or another acquisition in this process takes it over. */
-  readonly held: boolean;
-  /** Removes the lock file if this handle still holds it; safe to call more than once. */
-  release(): void;
-}
-
 /** Thrown when another live writer holds the session's lock (W7). */
 export class SessionLockedError extends Error {
   /** The lock file. */
@@ -81,33 +64,6 @@ export const DEFAULT_LOCK_STALE_MS = 10 * 60 * 1000;
 
 /** An unreadable lock younger than this may be one whose holder has not written it yet. */
 const UNPARSEABLE_GRACE_MS = 2000;
-
-/** Suffix of a lock file; the session id validator must leave room for it (W18, SPEC §1.4). */
-export const LOCK_SUFFIX = ".lock";
-
-/** The lock file of a session file. */
-export function lockPathFor(sessionPath: string): string {
-  return sessionPath + LOCK_SUFFIX;
-}
-
-/** Lock files this process holds, by token: tells our own live lock from a reused pid's. */
-const heldLocks = new Map<string, HeldLockFile>();
-let exitHookInstalled = false;
-
-/** Reads and validates a lock file's content; `undefined` if it is not a holder record. */
-function parseHolder(text: string): LockHolder | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value !== "object" || value === null) return undefined;
-    const { pid, host, acquiredAt, token } = value as Record<string, unknown>;
-    if (typeof pid !== "number" || typeof host !== "string" || typeof acquiredAt !== "string") {
-      return undefined;
-    }
-    return { pid, host, acquiredAt, token: typeof token === "string" ? token : undefined };
-  } catch {
-    return undefined;
-  }
-}
 
 /** True unless probing `pid` says it does not exist (EPERM means alive, another user's). */
 function isProcessAlive(pid: number): boolean {
@@ -151,146 +107,6 @@ function inspectLock(lockPath: string, fsApi: StoreFs, staleMs: number): LockFil
     stale ||= holder.token === undefined || !heldLocks.has(holder.token);
   } else if (sameHost) stale ||= !isProcessAlive(holder.pid);
   return { text, holder, stale };
-}
-
-/**
- * Removes a stale lock if its content is still what was judged stale (re-read just before the
- * unlink, so a lock a competitor took in the meantime is left alone; the window between the
- * read and the unlink remains, which is why appends also check size and inode).
- */
-function removeIfUnchanged(lockPath: string, fsApi: StoreFs, text: string): void {
-  try {
-    if (fsApi.readFileSync(lockPath) === text) fsApi.unlinkSync(lockPath);
-  } catch (error) {
-    if (errorCode(error) !== "ENOENT") throw error;
-  }
-}
-
-/** Creates the lock file with O_EXCL; false if it already exists. */
-function tryCreate(lockPath: string, fsApi: StoreFs, text: string): boolean {
-  let fd: number;
-  try {
-    fd = fsApi.openSync(
-      lockPath,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
-      FILE_MODE,
-    );
-  } catch (error) {
-    if (errorCode(error) === "EEXIST") return false;
-    throw error;
-  }
-  try {
-    writeAll(fsApi, fd, Buffer.from(text, "utf8"));
-  } catch (error) {
-    closeQuietly(fsApi, fd);
-    try {
-      fsApi.unlinkSync(lockPath); // a half-written lock of ours would block until it aged out
-    } catch {
-      // Keep the write error: it is the cause. An unreadable lock goes stale after a grace period.
-    }
-    throw error;
-  }
-  closeQuietly(fsApi, fd);
-  return true;
-}
-
-/**
- * A lock file this process holds: one per session file, with one refresh timer, however many
- * managers of this process have written the file in turn. Exactly one {@link LockHandle}, the
- * newest acquisition, owns it at a time.
- */
-class HeldLockFile {
-  live = true;
-  owner: LockHandle | undefined;
-  private readonly timer: NodeJS.Timeout;
-
-  constructor(
-    readonly path: string,
-    private readonly text: string,
-    private readonly fsApi: StoreFs,
-    staleMs: number,
-    /** This acquisition's random tag (see {@link LockHolder.token}). */
-    readonly token: string,
-  ) {
-    // Keep the mtime fresh while this process lives, so an idle session is not judged stale;
-    // unref'd so an open session never keeps the process alive.
-    this.timer = setInterval(() => this.refresh(), Math.max(1, Math.floor(staleMs / 3)));
-    this.timer.unref();
-  }
-
-  /** Touches the lock file's mtime; a lock lost to a takeover is just not refreshed. */
-  private refresh(): void {
-    try {
-      const now = new Date();
-      this.fsApi.utimesSync(this.path, now, now);
-    } catch {
-      // Nothing to refresh: the next append's tail check reports any foreign writer.
-    }
-  }
-
-  /** Gives ownership to a new handle; the previous owner learns it lost the lock. */
-  transferTo(handle: LockHandle): void {
-    const previous = this.owner;
-    this.owner = handle;
-    previous?.lost();
-  }
-
-  /** Stops refreshing and removes the lock file if it is still ours. */
-  drop(): void {
-    if (!this.live) return;
-    this.live = false;
-    this.owner = undefined;
-    clearInterval(this.timer);
-    if (heldLocks.get(this.token) === this) heldLocks.delete(this.token);
-    removeIfUnchanged(this.path, this.fsApi, this.text);
-  }
-}
-
-/** One acquisition of a {@link HeldLockFile}; see {@link acquireLock}. */
-class LockHandle implements Lock {
-  constructor(
-    private readonly file: HeldLockFile,
-    private readonly onLost: (() => void) | undefined,
-    /** See {@link LockOptions.owner}. */
-    readonly owner: object | undefined,
-  ) {}
-
-  get path(): string {
-    return this.file.path;
-  }
-
-  get held(): boolean {
-    return this.file.live && this.file.owner === this;
-  }
-
-  /** Whether a later acquisition in this process may take this one over. */
-  get yields(): boolean {
-    return this.onLost !== undefined;
-  }
-
-  /** Called once when a newer acquisition in this process takes the lock file over. */
-  lost(): void {
-    this.onLost?.();
-  }
-
-  release(): void {
-    if (this.held) this.file.drop();
-  }
-}
-
-/** Releases every lock this process holds when it exits (best effort; never needed for safety). */
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once("exit", () => {
-    for (const lock of [...heldLocks.values()]) {
-      try {
-        lock.drop();
-      } catch {
-        // Exiting anyway; a leftover lock is recovered as stale (dead pid).
-      }
-    }
-  });
 }
 
 /**

@@ -1,21 +1,11 @@
-import { constants } from "node:fs";
+import { AppendTail } from "./append-tail.js";
 import { writeFileAtomic } from "./atomic-write.js";
-import { encodeLine, lineByteLength, releaseLine } from "./line-bytes.js";
 import { acquireLock, inProcessLockOwner, type Lock, type LockOptions } from "./lock.js";
 import { FILE_MODE } from "./paths.js";
+import { nodeStoreFs, type StoreFs } from "./store-fs.js";
 import {
-  closeQuietly,
-  errorCode,
-  type FileIdentity,
-  nodeStoreFs,
-  type StoreFs,
-} from "./store-fs.js";
-import {
-  assertPathNames,
-  assertUnopenedSize,
   chunksByteLength,
   chunksEndWithNewline,
-  fstatExpected,
   SessionConflictError,
   SessionFileDeletedError,
 } from "./tail-check.js";
@@ -57,30 +47,19 @@ export interface AppendOptions {
 }
 
 /**
- * Appends between two path `stat`s when the fd's link count has not changed. The link count
- * (from the `fstat` every append needs for the size anyway) drops when the file is deleted or
- * renamed over, so the extra syscall is only needed to catch what it cannot see: a file system
- * that keeps an unlinked open file's count (NFS "silly rename") or a move of our file.
- */
-const PATH_CHECK_EVERY = 64;
-
-/**
  * The single writer of one flushed session file (SPEC §6.3, §12). It keeps one append-only fd
  * open (W21), holds the advisory lock (W7), checks before every append that the file still has
  * the size and inode it last left (W7, W8), never glues a line onto a torn tail (W1), undoes a
- * failed append (W2), and fsyncs per its durability (W9). Nothing it does recreates a deleted
- * file (W8). All methods are synchronous, like the reference.
+ * failed append (W2), and fsyncs per its durability (W9); the fd and those checks are its
+ * {@link AppendTail}. Nothing it does recreates a deleted file (W8). All methods are
+ * synchronous, like the reference.
  */
 export class SessionFileWriter {
   /** The session file. */
   readonly path: string;
   private readonly fsApi: StoreFs;
   private readonly options: SessionWriterOptions;
-  private fd: number | undefined;
-  private identity: (FileIdentity & { nlink: number }) | undefined;
-  private appendsSincePathCheck = 0;
-  private expectedSize: number;
-  private needsNewline: boolean;
+  private readonly tail: AppendTail;
   private lock: Lock | undefined;
   private closed = false;
   /** Set when a newer writer in this process took the file over: appends conflict for good. */
@@ -95,8 +74,7 @@ export class SessionFileWriter {
     this.path = path;
     this.options = options;
     this.fsApi = options.fs ?? nodeStoreFs;
-    this.expectedSize = size;
-    this.needsNewline = needsNewline;
+    this.tail = new AppendTail(path, this.fsApi, size, needsNewline);
   }
 
   /**
@@ -122,7 +100,7 @@ export class SessionFileWriter {
       writer.close();
       throw error;
     }
-    writer.openQuietly();
+    writer.tail.openQuietly();
     return writer;
   }
 
@@ -146,17 +124,17 @@ export class SessionFileWriter {
 
   /** Bytes the file has as far as this writer knows (what it last read or wrote). */
   get size(): number {
-    return this.expectedSize;
+    return this.tail.size;
   }
 
   /** True while the append fd is open. */
   get isOpen(): boolean {
-    return this.fd !== undefined;
+    return this.tail.fd !== undefined;
   }
 
   /** Whether the file as this writer knows it ends with `\n` (else the next append adds one). */
   get endsWithNewline(): boolean {
-    return !this.needsNewline;
+    return !this.tail.needsNewline;
   }
 
   /** True while this writer holds the session's lock. */
@@ -172,27 +150,13 @@ export class SessionFileWriter {
    * a conflict, which the next append reports. Does no IO while this writer holds the lock.
    */
   grownByThisProcess(): boolean {
-    if (this.isLocked || this.closed || this.superseded || this.fd !== undefined) return false;
+    if (this.isLocked || this.closed || this.superseded || this.isOpen) return false;
     const holder = inProcessLockOwner(this.path, {
       fs: this.fsApi,
       staleMs: this.options.lock?.staleMs,
     });
-    if (!(holder instanceof SessionFileWriter) || holder === this || holder.fd === undefined) {
-      return false;
-    }
-    if (holder.needsNewline || holder.expectedSize <= this.expectedSize) return false;
-    try {
-      const onDisk = this.fsApi.statSync(this.path);
-      const open = this.fsApi.fstatSync(holder.fd);
-      return (
-        onDisk.size === holder.expectedSize &&
-        open.size === onDisk.size &&
-        onDisk.ino === open.ino &&
-        onDisk.dev === open.dev
-      );
-    } catch {
-      return false; // the next append reports what is wrong with the file
-    }
+    if (!(holder instanceof SessionFileWriter) || holder === this) return false;
+    return holder.tail.size > this.tail.size && holder.tail.isExactlyOnDisk();
   }
 
   /**
@@ -202,7 +166,8 @@ export class SessionFileWriter {
    * content is unchanged (SPEC §0.1 invariant 4).
    */
   append(line: string, opts?: AppendOptions): void {
-    this.appendText(line, false, opts);
+    const fd = this.prepareAppend();
+    this.tail.write(fd, line, false, this.fsyncs(opts));
   }
 
   /**
@@ -210,34 +175,8 @@ export class SessionFileWriter {
    * {@link append} would append `json + "\n"`, without building that string.
    */
   appendRecord(json: string, opts?: AppendOptions): void {
-    this.appendText(json, true, opts);
-  }
-
-  /** {@link append} of `text`, followed by `\n` when `trail`. */
-  private appendText(text: string, trail: boolean, opts: AppendOptions | undefined): void {
     const fd = this.prepareAppend();
-    // The separator for a torn tail goes in the same write as the line, so one truncate undoes both.
-    const lead = this.needsNewline;
-    const size = lineByteLength(text, lead, trail);
-    const bytes = encodeLine(text, lead, trail, size);
-    const before = this.expectedSize;
-    let written = 0;
-    try {
-      while (written < size) {
-        const n = this.fsApi.writeSync(fd, bytes, written, size - written);
-        // A regular file never accepts 0 bytes without an error; guard against spinning forever.
-        if (n <= 0) throw new Error(`write returned ${n} with ${size - written} bytes left`);
-        written += n;
-      }
-      if (opts?.fsync ?? this.options.durability === "always") this.fsApi.fsyncSync(fd);
-    } catch (error) {
-      if (written > 0) this.undo(fd, before, bytes[written - 1] === 0x0a, written);
-      throw error;
-    } finally {
-      releaseLine(bytes);
-    }
-    this.expectedSize = before + size;
-    if (size > 0) this.needsNewline = bytes[size - 1] !== 0x0a;
+    this.tail.write(fd, json, true, this.fsyncs(opts));
   }
 
   /**
@@ -248,26 +187,22 @@ export class SessionFileWriter {
   rewrite(lines: readonly string[]): void {
     this.assertCurrent();
     if (!this.isLocked) {
-      this.checkUnchanged(); // before a takeover: a stale writer must not dispossess a current one
+      this.tail.check(); // before a takeover: a stale writer must not dispossess a current one
       this.takeLock();
     }
-    this.checkUnchanged();
+    this.tail.check();
     writeFileAtomic(this.path, lines, this.atomicOptions(false));
-    if (this.fd !== undefined) closeQuietly(this.fsApi, this.fd);
-    this.fd = undefined;
-    this.identity = undefined;
-    this.expectedSize = chunksByteLength(lines);
-    this.needsNewline = !chunksEndWithNewline(lines);
-    this.openQuietly();
+    this.tail.replaced(chunksByteLength(lines), !chunksEndWithNewline(lines));
   }
 
   /** Closes the fd and releases the lock. Later appends throw; calling it again does nothing. */
   close(): void {
     this.closed = true;
-    if (this.fd !== undefined) closeQuietly(this.fsApi, this.fd);
-    this.fd = undefined;
-    this.lock?.release();
-    this.lock = undefined;
+    this.releaseLock();
+  }
+
+  private fsyncs(opts: AppendOptions | undefined): boolean {
+    return opts?.fsync ?? this.options.durability === "always";
   }
 
   private atomicOptions(exclusive: boolean): { mode: number; exclusive: boolean; fs: StoreFs } {
@@ -283,12 +218,6 @@ export class SessionFileWriter {
         "a newer session manager in this process took the file over",
       );
     }
-  }
-
-  /** The file still has the bytes this writer last left (and, when open, is still our file). */
-  private checkUnchanged(): void {
-    if (this.fd !== undefined) this.checkTail(this.fd);
-    else assertUnopenedSize(this.fsApi, this.path, this.expectedSize);
   }
 
   /**
@@ -311,8 +240,7 @@ export class SessionFileWriter {
   private onTakenOver(): void {
     this.superseded = true;
     this.lock = undefined;
-    if (this.fd !== undefined) closeQuietly(this.fsApi, this.fd);
-    this.fd = undefined;
+    this.tail.closeFd();
   }
 
   /** Lock, fd and tail check before an append; returns the fd to write to. */
@@ -320,101 +248,24 @@ export class SessionFileWriter {
     this.assertCurrent();
     // Checked before taking the lock so that a stale writer of this process cannot take the
     // file over from the current one (its view is older: it must conflict instead).
-    if (!this.isLocked && this.fd === undefined) {
-      assertUnopenedSize(this.fsApi, this.path, this.expectedSize);
-    }
+    if (!this.isLocked && !this.isOpen) this.tail.check();
     this.takeLock();
+    const opening = !this.isOpen;
     try {
-      if (this.fd === undefined) return this.open();
-      this.checkTail(this.fd);
-      return this.fd;
+      return this.tail.ready();
     } catch (error) {
-      // Someone else wrote the file: this writer's view is stale and it can never append
-      // again, so it must not keep others out either. Give the lock back.
+      // Someone else wrote the file, or it is gone: this writer can never append again, so it
+      // must not keep others out either. Give the lock back.
       if (error instanceof SessionConflictError) this.releaseLock();
+      else if (opening && error instanceof SessionFileDeletedError) this.releaseLock();
       throw error;
     }
   }
 
-  /** Closes the fd and releases the lock, leaving the writer reusable (not closed). */
+  /** Closes the fd and releases the lock, leaving the writer reusable (unless closed). */
   private releaseLock(): void {
-    if (this.fd !== undefined) closeQuietly(this.fsApi, this.fd);
-    this.fd = undefined;
+    this.tail.closeFd();
     this.lock?.release();
     this.lock = undefined;
-  }
-
-  /**
-   * Opens the file for appending *without* O_CREAT (W8) and checks its size. A missing file
-   * releases the lock (there is nothing left to protect) and throws.
-   */
-  private open(): number {
-    let fd: number;
-    try {
-      fd = this.fsApi.openSync(this.path, constants.O_WRONLY | constants.O_APPEND);
-    } catch (error) {
-      if (errorCode(error) !== "ENOENT") throw error;
-      this.lock?.release();
-      this.lock = undefined;
-      throw new SessionFileDeletedError(this.path);
-    }
-    try {
-      const stats = fstatExpected(this.fsApi, this.path, fd, this.expectedSize);
-      this.identity = { dev: stats.dev, ino: stats.ino, nlink: stats.nlink };
-      this.appendsSincePathCheck = 0;
-    } catch (error) {
-      closeQuietly(this.fsApi, fd);
-      throw error;
-    }
-    this.fd = fd;
-    return fd;
-  }
-
-  /**
-   * Opens the fd right after this writer wrote the whole file. The file is committed, so a
-   * failure here must not report the write as failed; the next append retries and reports it.
-   */
-  private openQuietly(): void {
-    try {
-      this.open();
-    } catch {
-      // Deferred, not lost: prepareAppend() opens again and throws the real error then.
-    }
-  }
-
-  /**
-   * The tail check (W7, W8): the open file has exactly the bytes we last left, and the path
-   * still names it (not deleted, not replaced by someone's rename). One `fstat` per append; the
-   * path is `stat`ed only when the link count moved, or every {@link PATH_CHECK_EVERY} appends.
-   */
-  private checkTail(fd: number): void {
-    const stats = fstatExpected(this.fsApi, this.path, fd, this.expectedSize);
-    const known = this.identity;
-    this.appendsSincePathCheck++;
-    if (
-      known !== undefined &&
-      stats.nlink === known.nlink &&
-      stats.nlink > 0 &&
-      this.appendsSincePathCheck < PATH_CHECK_EVERY
-    ) {
-      return;
-    }
-    assertPathNames(this.fsApi, this.path, stats);
-    this.identity = { dev: stats.dev, ino: stats.ino, nlink: stats.nlink };
-    this.appendsSincePathCheck = 0;
-  }
-
-  /**
-   * Undoes a partial append (W2): truncate back to `before`. If even that fails, remember what
-   * is on disk, the first `written` bytes of the line, so the next append checks against the
-   * real size and starts with `\n` when the fragment is an unfinished line (W1).
-   */
-  private undo(fd: number, before: number, endsWithNewline: boolean, written: number): void {
-    try {
-      this.fsApi.ftruncateSync(fd, before);
-    } catch {
-      this.expectedSize = before + written;
-      this.needsNewline = !endsWithNewline;
-    }
   }
 }
