@@ -269,21 +269,24 @@ export class SessionManager extends SessionCatalog {
   }
 
   /**
-   * Runs before every append. When another manager of this process appended to our file
+   * Runs first in every write. When an older manager of this process appended to our file
    * since we read it — pi's old session writing from its shutdown handler after a resume
-   * opened the same file again — the file is reloaded so the append continues from those
+   * opened the same file again — the file is reloaded so the write continues from those
    * entries: W7 allows ingesting a foreign writer's complete lines, never a silent fork, and
-   * within one process those lines are our own writer's. The leaf stays where it was unless
-   * it was the file's last entry. O(1) while this manager holds the file.
+   * within one process those lines are our own writer's. A leaf at the old tip follows the new
+   * entries when they continue it; any other leaf (including none) stays. O(1) while this
+   * manager holds the file.
    */
-  protected override beforeAppend(): void {
+  protected override catchUp(): void {
     const writer = this.writer;
     if (writer === undefined || !writer.grownByThisProcess()) return;
     const previous = this.sessionRef();
     const leaf = this.state.leafId;
-    const atTip = leaf === (lastEntry(this.state.log)?.id ?? null);
+    const atTip = leaf !== null && leaf === lastEntry(this.state.log)?.id;
     this.adoptFile(writer.path, this.env);
-    if (!atTip && leaf !== null && q.entryOf(this.state, leaf)) {
+    const tip = this.state.leafId;
+    const follows = atTip && tip !== null && q.branchOf(this.state, tip).some((e) => e.id === leaf);
+    if (!follows && (leaf === null || q.entryOf(this.state, leaf))) {
       this.state = withLeaf(this.state, leaf);
     }
     this.emitSwitched("reload", previous);
@@ -329,17 +332,11 @@ export class SessionManager extends SessionCatalog {
   /**
    * Releases the session file (fd and writer lock) so another process may write it. The
    * manager stays usable: the next append takes the lock again and checks that nobody wrote
-   * in the meantime (else `SessionConflictError`).
+   * in the meantime (else `SessionConflictError`). Closing does not make a manager newer: one
+   * that a newer manager of this process took the file over from stays refused.
    */
   close(): void {
-    const writer = this.writer;
-    if (!writer) return;
-    writer.close();
-    this.writer = SessionFileWriter.attach(
-      writer.path,
-      { size: writer.size, endsWithNewline: writer.endsWithNewline },
-      { durability: this.durability },
-    );
+    this.writer?.release();
   }
 
   /** Closes the current file, if any; the session becomes pending or in-memory again. */

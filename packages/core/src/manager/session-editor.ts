@@ -36,8 +36,12 @@ export abstract class SessionEditor extends SessionObservable {
   /** Writes one appended entry; the in-memory manager does nothing, the file store writes. */
   protected abstract persistEntry(entry: SessionEntry): void;
 
-  /** Runs before each append builds its entry (the file store catches up with its file). */
-  protected beforeAppend(): void {}
+  /**
+   * Runs first in every public method that writes, before it reads the state: the file store
+   * catches up here with entries another manager of this process appended to its file, so
+   * checks, parents and leaf moves all see them.
+   */
+  protected catchUp(): void {}
 
   /**
    * Whether an id was ever used in the current state. One function for the manager's life,
@@ -61,7 +65,6 @@ export abstract class SessionEditor extends SessionObservable {
     moved?: { readonly from: string | null },
     arg?: A,
   ): T {
-    this.beforeAppend();
     const base = {
       id: this.newEntryId(),
       parentId: this.state.leafId,
@@ -86,14 +89,17 @@ export abstract class SessionEditor extends SessionObservable {
 
   /** Appends a message of any role; returns the entry id. */
   appendMessage(message: AgentMessage): string {
+    this.catchUp();
     return this.appendEntry(build.messageEntry, undefined, message).id;
   }
   /** Appends a thinking level change. */
   appendThinkingLevelChange(thinkingLevel: string): string {
+    this.catchUp();
     return this.appendEntry(build.thinkingLevelEntry, undefined, thinkingLevel).id;
   }
   /** Appends a model change. */
   appendModelChange(provider: string, modelId: string): string {
+    this.catchUp();
     return this.appendEntry((b) => build.modelChangeEntry(b, provider, modelId)).id;
   }
   /** [R1.6] Appends model usage outside the conversation; returns the whole entry. */
@@ -104,6 +110,7 @@ export abstract class SessionEditor extends SessionObservable {
     usage: Usage,
     note?: string,
   ): UsageEntry {
+    this.catchUp();
     return this.appendEntry((b) => build.usageEntry(b, kind, provider, model, usage, note));
   }
   /**
@@ -118,6 +125,7 @@ export abstract class SessionEditor extends SessionObservable {
     fromHook?: boolean,
     usage?: Usage,
   ): string {
+    this.catchUp();
     // Only the context's system messages matter to the checkpoint; the summary keeps them.
     const systemMessages = vecToArray(q.leafSummary(this.state).systemMessages);
     return this.appendEntry((b) =>
@@ -134,10 +142,12 @@ export abstract class SessionEditor extends SessionObservable {
   }
   /** Appends extension state that never reaches the model. */
   appendCustomEntry(customType: string, data?: unknown): string {
+    this.catchUp();
     return this.appendEntry((b) => build.customEntry(b, customType, data)).id;
   }
   /** Appends the session name (CR/LF runs become a space, then trimmed). */
   appendSessionInfo(name: string): string {
+    this.catchUp();
     return this.appendEntry(build.sessionInfoEntry, undefined, sanitizeSessionName(name)).id;
   }
   /** Appends extension content that reaches the model. */
@@ -147,17 +157,20 @@ export abstract class SessionEditor extends SessionObservable {
     display: boolean,
     details?: T,
   ): string {
+    this.catchUp();
     return this.appendEntry((b) =>
       build.customMessageEntry(b, customType, content, display, details),
     ).id;
   }
   /** Sets (truthy) or clears (undefined, "", null) the label of an existing entry. */
   appendLabelChange(targetId: string, label: string | undefined): string {
+    this.catchUp();
     if (!q.entryOf(this.state, targetId)) throw notFound(targetId);
     return this.appendEntry((b) => build.labelEntry(b, targetId, label)).id;
   }
   /** [R1.6] Appends a branch-local edit of an earlier entry's context contribution (SPEC §5.4). */
   appendContextEdit(targetId: string, replacement: ContextEditEntry["replacement"]): string {
+    this.catchUp();
     const content = (replacement as { content?: unknown } | null)?.content;
     if (
       replacement !== null &&
@@ -215,6 +228,7 @@ export abstract class SessionEditor extends SessionObservable {
     fromHook?: boolean,
     usage?: Usage,
   ): string {
+    this.catchUp();
     if (branchFromId !== null && !q.entryOf(this.state, branchFromId)) throw notFound(branchFromId);
     const before = this.state;
     const fromId = before.leafId ?? "root";

@@ -46,6 +46,9 @@ export interface AppendOptions {
   fsync?: boolean;
 }
 
+/** The last {@link SessionFileWriter} generation handed out in this process. */
+let writerGeneration = 0;
+
 /**
  * The single writer of one flushed session file (SPEC §6.3, §12). It keeps one append-only fd
  * open (W21), holds the advisory lock (W7), checks before every append that the file still has
@@ -64,6 +67,11 @@ export class SessionFileWriter {
   private closed = false;
   /** Set when a newer writer in this process took the file over: appends conflict for good. */
   private superseded = false;
+  /**
+   * Order of creation among the writers of this process: a manager opened later has a higher
+   * one. Only a newer writer may take a file over from, or reload after, the one holding it.
+   */
+  private readonly generation = ++writerGeneration;
 
   private constructor(
     path: string,
@@ -151,11 +159,8 @@ export class SessionFileWriter {
    */
   grownByThisProcess(): boolean {
     if (this.isLocked || this.closed || this.superseded || this.isOpen) return false;
-    const holder = inProcessLockOwner(this.path, {
-      fs: this.fsApi,
-      staleMs: this.options.lock?.staleMs,
-    });
-    if (!(holder instanceof SessionFileWriter) || holder === this) return false;
+    const holder = this.inProcessHolder();
+    if (holder === undefined || holder.generation > this.generation) return false;
     return holder.tail.size > this.tail.size && holder.tail.isExactlyOnDisk();
   }
 
@@ -187,7 +192,9 @@ export class SessionFileWriter {
   rewrite(lines: readonly string[]): void {
     this.assertCurrent();
     if (!this.isLocked) {
-      this.tail.check(); // before a takeover: a stale writer must not dispossess a current one
+      // Before a takeover: a stale or older writer must not dispossess a current one.
+      this.tail.check();
+      this.assertNotOlderThanHolder();
       this.takeLock();
     }
     this.tail.check();
@@ -199,6 +206,37 @@ export class SessionFileWriter {
   close(): void {
     this.closed = true;
     this.releaseLock();
+  }
+
+  /**
+   * Closes the fd and releases the lock but stays usable: the next append takes them again
+   * after checking the file. A writer that was taken over stays refused.
+   */
+  release(): void {
+    this.releaseLock();
+  }
+
+  /** Another writer of this process that holds this file's lock now, if any. */
+  private inProcessHolder(): SessionFileWriter | undefined {
+    const holder = inProcessLockOwner(this.path, {
+      fs: this.fsApi,
+      staleMs: this.options.lock?.staleMs,
+    });
+    return holder instanceof SessionFileWriter && holder !== this ? holder : undefined;
+  }
+
+  /**
+   * Before this writer takes the lock: a writer of this process created after this one holds
+   * the file, so this one is the older manager and must conflict rather than take it over.
+   */
+  private assertNotOlderThanHolder(): void {
+    const holder = this.inProcessHolder();
+    if (holder !== undefined && holder.generation > this.generation) {
+      throw new SessionConflictError(
+        this.path,
+        "a newer session manager in this process holds the file",
+      );
+    }
   }
 
   private fsyncs(opts: AppendOptions | undefined): boolean {
@@ -248,7 +286,10 @@ export class SessionFileWriter {
     this.assertCurrent();
     // Checked before taking the lock so that a stale writer of this process cannot take the
     // file over from the current one (its view is older: it must conflict instead).
-    if (!this.isLocked && !this.isOpen) this.tail.check();
+    if (!this.isLocked) {
+      if (!this.isOpen) this.tail.check();
+      this.assertNotOlderThanHolder();
+    }
     this.takeLock();
     const opening = !this.isOpen;
     try {
