@@ -68,18 +68,22 @@ function customTypesIn(files: readonly string[]): string[] {
   return [...types];
 }
 
+/** What a flow must have produced, so that a pass is not vacuous. */
+export interface FlowExpectations {
+  /** pi's side must have reached at least this many session files. */
+  readonly minSessionFiles: number;
+  /** Custom entries the extension must have written into the files on both sides. */
+  readonly customTypes: readonly string[];
+  /** Titles of [Fix] rows (fix-rows.ts) that must show: the behaviour the flow exists for. */
+  readonly mustShow: readonly string[];
+}
+
 /**
  * Runs `flow` over pi's SessionManager and over ours and checks the outcome (see the module
- * comment). `minSessionFiles` guards against a vacuous pass: pi's side must have reached at
- * least that many session files. The temp roots are removed when the test passes and kept
- * (named in the failure) when it does not. `customTypes` are custom entries the extension
- * must have written into the files on both sides.
+ * comment); `expected` guards against a vacuous pass. The temp roots are removed when the
+ * test passes and kept (named in the failure) when it does not.
  */
-export async function compareFlow(
-  flow: FlowName,
-  minSessionFiles: number,
-  customTypes: readonly string[] = [],
-): Promise<void> {
+export async function compareFlow(flow: FlowName, expected: FlowExpectations): Promise<void> {
   // Fails (never skips) on an old Node: a skipped comparison would read as a passing one.
   assertNodeForPi();
   // Same-length roots on both sides, so prompts (which contain the cwd) have the same size
@@ -97,18 +101,22 @@ export async function compareFlow(
   expect(oursRun.log, `ours wrote no log (${kept}):\n${oursRun.stderr}`).toBeDefined();
   const pi = piRun.log as SideLog;
   const ours = oursRun.log as SideLog;
-  expect(pi.sessionFiles.length, kept).toBeGreaterThanOrEqual(minSessionFiles);
+  expect(pi.sessionFiles.length, kept).toBeGreaterThanOrEqual(expected.minSessionFiles);
   // The extension's writes must really be in the files, or equal files would prove little.
   for (const log of [pi, ours]) {
     expect(customTypesIn(log.sessionFiles), `${log.side}'s custom entries; ${kept}`).toEqual(
-      expect.arrayContaining([...customTypes]),
+      expect.arrayContaining([...expected.customTypes]),
     );
   }
 
   const comparison = compareSides(pi, ours);
   console.log(report(pi, ours, comparison, runs));
+  const shown = FIX_ROWS.filter((row) => comparison.differences.some(row.accepts));
   const problems = [
     ...runProblems(oursRun),
+    ...expected.mustShow
+      .filter((title) => !shown.some((row) => row.title === title))
+      .map((title) => `the [Fix] row "${title}" did not show: the flow did not test it`),
     ...countMismatches(pi, ours, "pi").map((m) => `pi's calls differ: ${m}`),
     ...(pi.fauxCalls === ours.fauxCalls
       ? []

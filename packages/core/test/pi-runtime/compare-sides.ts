@@ -24,8 +24,8 @@ export type Difference =
       field: string;
       pi?: string;
       ours?: string;
-      /** When the lines differ in `parentId` only: both parents and the previous line's id. */
-      parents?: { pi: unknown; ours: unknown; previousId: unknown };
+      /** When the lines differ in `parentId` only: both parents and the line before. */
+      parents?: ParentsOnly;
     }
   | { kind: "list"; which: "list" | "listAll"; index: number; pi?: string; ours?: string };
 
@@ -129,20 +129,28 @@ function firstDifferingField(a: string, b: string): string {
   return walkValues(x, y, "$") ?? "$";
 }
 
+/** Two entry lines that differ in `parentId` alone: both parents, and the line before them. */
+export interface ParentsOnly {
+  readonly pi: unknown;
+  readonly ours: unknown;
+  /** The (normalised) record on the line before, which both sides have in common. */
+  readonly previous: Readonly<Record<string, unknown>> | undefined;
+}
+
 /** Both parents, when lines `a` and `b` are entries that differ in `parentId` alone. */
 function parentsOnly(
   a: string | undefined,
   b: string | undefined,
   previous: string | undefined,
-): { pi: unknown; ours: unknown; previousId: unknown } | undefined {
+): ParentsOnly | undefined {
   try {
     const x = JSON.parse(a ?? "") as Record<string, unknown>;
     const y = JSON.parse(b ?? "") as Record<string, unknown>;
     const without = (r: Record<string, unknown>) => JSON.stringify({ ...r, parentId: null });
     if (without(x) !== without(y)) return undefined;
-    const previousId =
-      previous === undefined ? undefined : (JSON.parse(previous) as { id?: unknown }).id;
-    return { pi: x.parentId, ours: y.parentId, previousId };
+    const before =
+      previous === undefined ? undefined : (JSON.parse(previous) as Record<string, unknown>);
+    return { pi: x.parentId, ours: y.parentId, previous: before };
   } catch {
     return undefined;
   }

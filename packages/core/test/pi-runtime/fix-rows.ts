@@ -24,8 +24,9 @@ export const FIX_ROWS: readonly FixRow[] = [
     why:
       "transcripts are private: ours creates session files 0600 and session directories 0700 " +
       "where pi leaves them to the umask (0644 and 0755 here); the content is the same",
-    // Whatever pi's mode is (it depends on the umask), ours must be the private one.
-    accepts: (d) => d.kind === "mode" && (d.ours === "600" || d.ours === "700"),
+    // Whatever pi's mode is (it depends on the umask), ours must be the private one: 0600
+    // for a session file, 0700 for a directory.
+    accepts: (d) => d.kind === "mode" && d.ours === (d.path.endsWith(".jsonl") ? "600" : "700"),
   },
   {
     row: "W7",
@@ -45,11 +46,19 @@ export const FIX_ROWS: readonly FixRow[] = [
       "continues from that entry; pi's continues from the leaf it read, so the other entry " +
       "is cut off onto a branch of its own. The entry is the same, only its child's parentId " +
       "differs",
-    accepts: (d) =>
-      d.kind === "line" &&
-      d.parents !== undefined &&
-      d.parents.ours === d.parents.previousId &&
-      d.parents.pi !== d.parents.previousId,
+    // Only the child of the shutdown entry, and only with the two parents this case gives:
+    // ours continues from that entry, pi's from the entry before it. A leaf move that ours
+    // ignored would differ the same way elsewhere, and must not pass.
+    accepts: (d) => {
+      if (d.kind !== "line" || d.parents === undefined) return false;
+      const previous = d.parents.previous;
+      return (
+        previous?.type === "custom" &&
+        previous.customType === "flow-shutdown" &&
+        d.parents.ours === previous.id &&
+        d.parents.pi === previous.parentId
+      );
+    },
   },
 ];
 

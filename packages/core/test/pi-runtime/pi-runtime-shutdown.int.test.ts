@@ -12,6 +12,11 @@ describe("pi's agent runtime with an extension that writes on session_shutdown",
     "reopen, /new and /resume: same files and listings up to [Fix] rows",
     { timeout: 180_000 },
     // Two session files: the first and the /new one.
-    () => compareFlow("shutdown-writer", 2, ["flow-shutdown"]),
+    () =>
+      compareFlow("shutdown-writer", {
+        minSessionFiles: 2,
+        customTypes: ["flow-shutdown"],
+        mustShow: ["no silent fork"],
+      }),
   );
 });

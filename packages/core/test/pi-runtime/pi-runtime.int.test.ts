@@ -16,6 +16,11 @@ describe("pi's agent runtime over pi's SessionManager and over ours", () => {
       "/new, /resume, forkFrom, import, list): same files and listings up to [Fix] rows",
     { timeout: 180_000 },
     // Six session files: the first, fork, clone, /new, forkFrom and the imported copy.
-    () => compareFlow("main", 6, ["flow-stamp", "flow-resumed"]),
+    () =>
+      compareFlow("main", {
+        minSessionFiles: 6,
+        customTypes: ["flow-stamp", "flow-resumed"],
+        mustShow: ["private file modes", "lock file"],
+      }),
   );
 });
