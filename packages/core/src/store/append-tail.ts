@@ -140,6 +140,8 @@ export class AppendTail {
     const size = lineByteLength(text, lead, trail);
     const bytes = encodeLine(text, lead, trail, size);
     const before = this.size;
+    // Read before the buffer goes back to the shared pool in `finally`.
+    const endsWithNewline = size > 0 && bytes[size - 1] === 0x0a;
     let written = 0;
     try {
       while (written < size) {
@@ -156,7 +158,7 @@ export class AppendTail {
       releaseLine(bytes);
     }
     this.size = before + size;
-    if (size > 0) this.needsNewline = bytes[size - 1] !== 0x0a;
+    if (size > 0) this.needsNewline = !endsWithNewline;
   }
 
   /** After this process replaced the whole file: the new size and tail, fd reopened. */

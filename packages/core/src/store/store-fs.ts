@@ -31,8 +31,6 @@ export interface StoreFs {
   openSync(path: string, flags: number, mode?: number): number;
   /** `write(2)` of `length` bytes of `buffer` from `offset`; returns the bytes written. */
   writeSync(fd: number, buffer: Uint8Array, offset: number, length: number): number;
-  /** `write(2)` of a string as UTF-8 (no Buffer allocated); returns the bytes written. */
-  writeStringSync(fd: number, text: string): number;
   /** `fsync(2)`. */
   fsyncSync(fd: number): void;
   /** `close(2)`. */
@@ -59,7 +57,6 @@ export interface StoreFs {
 export const nodeStoreFs: StoreFs = {
   openSync: (path, flags, mode) => fs.openSync(path, flags, mode),
   writeSync: (fd, buffer, offset, length) => fs.writeSync(fd, buffer, offset, length),
-  writeStringSync: (fd, text) => fs.writeSync(fd, text),
   fsyncSync: (fd) => fs.fsyncSync(fd),
   closeSync: (fd) => fs.closeSync(fd),
   ftruncateSync: (fd, length) => fs.ftruncateSync(fd, length),

@@ -1,5 +1,5 @@
 /**
- * Corpus conformance: every real session file in shared/corpus is parsed with the reference's
+ * Corpus conformance: every real session file in fixtures/corpus is parsed with the reference's
  * `parseSessionEntries`, loaded into both in-memory managers, and compared: entries, tree,
  * labels, name, leaf, children and branch of every id, and the context at the default leaf and
  * at sampled entries as leaf. The free context functions of both modules are also run on the

@@ -140,6 +140,17 @@ export function recordingClass<C extends object>(chosenClass: C, referenceClass:
         }
         return wrapped;
       },
+      // A feature check (`"member" in manager`) counts as a read, and as a missing member
+      // when pi's class has it and ours does not.
+      has(t, prop) {
+        const present = Reflect.has(t, prop);
+        if (typeof prop !== "string" || IGNORED.has(prop)) return present;
+        counter(kind, prop).gets++;
+        if (compare && !present && referenceHas(prop, kind === "static")) {
+          missing.add(`${kind}:${prop}`);
+        }
+        return present;
+      },
       set(t, prop, value) {
         if (typeof prop === "string") counter(kind, prop).sets++;
         return Reflect.set(t, prop, value, t);

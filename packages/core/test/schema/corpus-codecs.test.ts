@@ -1,5 +1,5 @@
 /**
- * The schema codecs against the real session files in `shared/corpus/`.
+ * The schema codecs against the real session files in `fixtures/corpus/`.
  */
 
 import { readFileSync } from "node:fs";

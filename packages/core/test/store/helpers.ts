@@ -83,11 +83,6 @@ export function faultFs(): FaultFs {
       faults.writeBudget = budget - n;
       return n;
     },
-    writeStringSync(fd, text) {
-      // Route through writeSync so budgets and counts apply to both kinds of write.
-      const bytes = Buffer.from(text, "utf8");
-      return this.writeSync(fd, bytes, 0, bytes.length);
-    },
     fsyncSync(fd) {
       count("fsyncSync");
       if (faults.failFsync) throw sysError("EIO");

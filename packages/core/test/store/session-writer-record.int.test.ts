@@ -4,7 +4,11 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SessionFileWriter } from "../../src/store/session-writer.js";
 import { nodeStoreFs, type StoreFs } from "../../src/store/store-fs.js";
+import { fcSettings } from "../conformance/reference.js";
 import { faultFs, tempDir } from "./helpers.js";
+
+// FC_RUNS overrides the run count and FC_SEED / FC_PATH replay a failure, as everywhere.
+const settings = fcSettings(200);
 
 const HEADER = '{"type":"session","version":3,"id":"p"}\n';
 const TORN = '{"type":"custom","id":"tor';
@@ -22,7 +26,7 @@ function attached(dir: string, name: string, initial: string, fs?: StoreFs) {
 }
 
 describe("SessionFileWriter.appendRecord", () => {
-  it("writes exactly what append(json + newline) writes, torn tails included (200 runs)", () => {
+  it(`writes exactly what append(json + newline) writes, torn tails included (${settings.numRuns} runs)`, () => {
     const dir = tempDir();
     let run = 0;
     fc.assert(
@@ -46,7 +50,7 @@ describe("SessionFileWriter.appendRecord", () => {
           b.writer.close();
         },
       ),
-      { numRuns: 200 },
+      settings,
     );
   });
 
