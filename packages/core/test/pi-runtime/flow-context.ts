@@ -65,6 +65,28 @@ function messageText(entry: SessionEntry): string {
     .join("");
 }
 
+/** `/new`, then a prompt in the fresh session: a step both flows take. */
+export function newSessionStep(ctx: FlowContext, name = "newSession (/new), prompt"): Step {
+  return [
+    name,
+    async () => {
+      await ctx.runtime.newSession();
+      await ctx.prompt("A fresh start.");
+    },
+  ];
+}
+
+/** `/resume` back to the first session (`file()` names it once known), then a prompt. */
+export function resumeFirstStep(ctx: FlowContext, file: () => string): Step {
+  return [
+    "switchSession (/resume) back to the first session, prompt",
+    async () => {
+      await ctx.runtime.switchSession(file());
+      await ctx.prompt("Back in the first session.");
+    },
+  ];
+}
+
 /** The helpers of {@link FlowContext} over `runtime`. */
 export function flowContext(
   runtime: AgentSessionRuntime,

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { SessionManager } from "@earendil-works/pi-coding-agent";
 import { asScript } from "./call-recorder.js";
-import type { FlowContext, Step } from "./flow-context.js";
+import { type FlowContext, newSessionStep, resumeFirstStep, type Step } from "./flow-context.js";
 import { STAMP_COMMAND } from "./runtime-setup.js";
 
 /** Where the main flow's `exportToJsonl` writes (the file is imported again). */
@@ -95,20 +95,8 @@ export function mainFlow(ctx: FlowContext): Step[] {
         await prompt("Cloned: what now?");
       },
     ],
-    [
-      "newSession (/new), prompt",
-      async () => {
-        await runtime.newSession();
-        await prompt("A fresh start.");
-      },
-    ],
-    [
-      "switchSession (/resume) back to the first session, prompt",
-      async () => {
-        await runtime.switchSession(firstFile);
-        await prompt("Back in the first session.");
-      },
-    ],
+    newSessionStep(ctx),
+    resumeFirstStep(ctx, () => firstFile),
     [
       "SessionManager.forkFrom the first session, switch to it, prompt",
       async () => {

@@ -8,7 +8,7 @@
  * one has read the file. pi's manager does not notice: its next entry continues from the
  * leaf it read, and the extension's entry ends up on a branch of its own (W7's silent fork).
  */
-import type { FlowContext, Step } from "./flow-context.js";
+import { type FlowContext, newSessionStep, resumeFirstStep, type Step } from "./flow-context.js";
 
 /** The steps of the shutdown-writer flow (see the module comment). */
 export function shutdownWriterFlow(ctx: FlowContext): Step[] {
@@ -29,19 +29,7 @@ export function shutdownWriterFlow(ctx: FlowContext): Step[] {
         await prompt("Still there after reopening?");
       },
     ],
-    [
-      "newSession (/new) while the old session's shutdown writes, prompt",
-      async () => {
-        await runtime.newSession();
-        await prompt("A fresh start.");
-      },
-    ],
-    [
-      "switchSession (/resume) back to the first session, prompt",
-      async () => {
-        await runtime.switchSession(firstFile);
-        await prompt("Back in the first session.");
-      },
-    ],
+    newSessionStep(ctx, "newSession (/new) while the old session's shutdown writes, prompt"),
+    resumeFirstStep(ctx, () => firstFile),
   ];
 }
