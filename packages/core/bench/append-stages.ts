@@ -13,9 +13,9 @@ import { systemEnv } from "../src/env/env.js";
 import { generateEntryId } from "../src/env/ids.js";
 import { jsonClone } from "../src/format/json-clone.js";
 import { messageEntry } from "../src/manager/entry-builders.js";
-import { leafSummary } from "../src/manager/session-queries.js";
+import { leafSummary, replayState } from "../src/projections/builtins.js";
 import { hasSeenId, logEntries } from "../src/state/entry-log.js";
-import { foldEntry, replayState } from "../src/state/session-state.js";
+import { foldEntry } from "../src/state/session-state.js";
 import { SessionFileWriter } from "../src/store/session-writer.js";
 import type { MessagePool } from "./generate.js";
 import type { RefManager } from "./reference.js";
@@ -33,7 +33,7 @@ export function messageAt(pool: MessagePool, i: number): AgentMessage {
 interface ManagerInternals {
   state: SessionState;
   bus: { emit(type: string, make: () => unknown): void };
-  validateEntry(entry: SessionEntry): void;
+  validators: readonly ((entry: SessionEntry) => unknown)[];
 }
 
 /** Options of {@link appendStages}. */
@@ -120,7 +120,12 @@ export function appendStages(setup: StageSetup): Stages {
     ],
     ["entry + jsonClone", (_, i) => jsonClone(messageEntry(base, messageAt(pool, i)))],
     ["JSON.stringify", (_, i) => `${JSON.stringify(stored[i & 127])}\n`],
-    ["validate (none)", (_, i) => internals.validateEntry(stored[i & 127] as SessionEntry)],
+    [
+      "validate (none)",
+      (_, i) => {
+        for (const v of internals.validators) v(stored[i & 127] as SessionEntry);
+      },
+    ],
     [
       "fold (all projections)",
       (_, i) => {

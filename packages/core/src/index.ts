@@ -68,26 +68,25 @@ export {
 } from "./format/serialize.js";
 export type { LoadDiagnostic, LoadDiagnosticKind } from "./manager/diagnostics.js";
 export { formatDiagnostic, structuralDiagnostics } from "./manager/diagnostics.js";
+export { EntryNotFoundError } from "./manager/entry-builders.js";
 export type { EntryRejection, EntryValidator } from "./manager/entry-validation.js";
 export { EntryRejectedError } from "./manager/entry-validation.js";
 export type { SplitRecords } from "./manager/load-records.js";
 export { splitRecords } from "./manager/load-records.js";
 export type { LoadedText } from "./manager/load-text.js";
 export { InvalidSessionError, loadText } from "./manager/load-text.js";
-export { SessionCatalog } from "./manager/session-catalog.js";
-export { EntryNotFoundError, SessionEditor } from "./manager/session-editor.js";
-export { SessionObservable } from "./manager/session-observable.js";
+export type { ContextRole, LabelsRole, LeafView, SessionNameRole } from "./projections/builtins.js";
 export {
+  BUILTIN_PROJECTIONS,
   branchOf,
-  childrenOfId,
-  entriesOf,
-  entryOf,
+  contextOf,
+  initialState,
   labelOfId,
   leafSummary,
   nameOf,
+  replayState,
   treeOf,
-} from "./manager/session-queries.js";
-export { SessionReader } from "./manager/session-reader.js";
+} from "./projections/builtins.js";
 export type { ContextSettings } from "./projections/context.js";
 export {
   buildContextEntries,
@@ -105,8 +104,6 @@ export {
   projectContextEntry,
   sessionEntryToContextMessages,
 } from "./projections/context-messages.js";
-export type { FoldContext, Projection } from "./projections/define-projection.js";
-export { defineProjection, replayProjection } from "./projections/define-projection.js";
 export type { DraftProjectionSpec } from "./projections/draft-projection.js";
 export { defineDraftProjection } from "./projections/draft-projection.js";
 export type { LabelIndex, ResolvedLabel } from "./projections/labels.js";
@@ -226,14 +223,16 @@ export type { ReadonlySessionManager, SessionManagerOptions } from "./session-ma
 export { SessionManager } from "./session-manager.js";
 export type { EntryLog } from "./state/entry-log.js";
 export { childrenOf, getLogEntry, logEntries } from "./state/entry-log.js";
-export type { ProjectionSlot, SessionState } from "./state/session-state.js";
+export type { FoldContext, Projection, ProjectionSlot } from "./state/projection.js";
+export { defineProjection, replayProjection } from "./state/projection.js";
+export type { SessionState } from "./state/session-state.js";
 export {
-  entryLogProjection,
-  extraProjectionState,
+  childrenOfId,
+  entriesOf,
+  entryOf,
   foldEntries,
   foldEntry,
-  initialState,
-  replayState,
+  projectionState,
   withLeaf,
 } from "./state/session-state.js";
 export { buildTree } from "./state/tree.js";
@@ -248,6 +247,8 @@ export {
   findSessionById,
   readHeader,
 } from "./store/discovery.js";
+export type { FileStoreOptions } from "./store/file-store.js";
+export { fileStore } from "./store/file-store.js";
 export type {
   ListingOptions,
   ListSessionsOptions,
@@ -260,6 +261,7 @@ export { SessionInfoCache } from "./store/listing-cache.js";
 export { loadEntriesFromFile } from "./store/load-entries.js";
 export type { Lock, LockOptions } from "./store/lock.js";
 export { acquireLock, SessionLockedError } from "./store/lock.js";
+export { memorySink, memoryStore } from "./store/memory-store.js";
 export {
   defaultSessionDirPath,
   encodeCwd,
@@ -272,6 +274,14 @@ export type { SessionFileRead } from "./store/read-session.js";
 export { readSessionFile } from "./store/read-session.js";
 export { buildSessionInfo } from "./store/session-info.js";
 export type { SessionShape, ShapeIrregularity } from "./store/session-shape.js";
+export type {
+  OpenedSession,
+  SessionSink,
+  SessionStore,
+  StoredSession,
+  StoredSessionContent,
+} from "./store/session-store.js";
+export { SessionStoreFailedError } from "./store/session-store.js";
 export type { Durability, SessionWriterOptions } from "./store/session-writer.js";
 export {
   SessionConflictError,

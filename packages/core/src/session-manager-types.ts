@@ -4,9 +4,9 @@
  */
 import type { HandlerErrorReporter } from "./bus/session-events.js";
 import type { SessionEnv } from "./env/env.js";
-import type { Projection } from "./projections/define-projection.js";
 import type { NewSessionOptions } from "./schema/types.js";
 import type { SessionManager } from "./session-manager.js";
+import type { Projection } from "./state/projection.js";
 import type { Durability } from "./store/session-writer.js";
 
 /** Options accepted where the reference takes `NewSessionOptions`, plus our injection points. */

@@ -147,3 +147,53 @@ function base(b: EntryBase): EntryBase {
 export function storedForm<T extends SessionEntry>(entry: T): T {
   return jsonClone(entry);
 }
+
+/**
+ * The stored replacement of a context edit of `targetId` (SPEC §5.4), after the reference's
+ * checks in its order: the replacement is null or has string/array content, the target
+ * exists, is on the active branch and contributes editable model content. A string given for
+ * an assistant or tool result is wrapped, and the wrapped form replaces the argument whole
+ * (extra keys dropped), as the reference does.
+ */
+export function contextEditReplacement(
+  replacement: ContextEditEntry["replacement"],
+  targetId: string,
+  getEntry: (id: string) => SessionEntry | undefined,
+  activeBranch: () => readonly SessionEntry[],
+): ContextEditEntry["replacement"] {
+  const content = (replacement as { content?: unknown } | null)?.content;
+  if (
+    replacement !== null &&
+    (typeof replacement !== "object" || (typeof content !== "string" && !Array.isArray(content)))
+  ) {
+    throw new Error("Context edit replacement must be null or contain string/array content");
+  }
+  const target = getEntry(targetId);
+  if (!target) throw new EntryNotFoundError(targetId);
+  if (!activeBranch().some((e) => e.id === targetId)) {
+    throw new Error(`Entry ${targetId} is not on the active branch`);
+  }
+  const role = target.type === "message" ? target.message?.role : undefined;
+  const editable =
+    target.type === "custom_message" ||
+    role === "user" ||
+    role === "assistant" ||
+    role === "toolResult";
+  if (!editable) throw new Error(`Entry ${targetId} does not contribute editable model content`);
+  if (
+    replacement &&
+    typeof content === "string" &&
+    (role === "assistant" || role === "toolResult")
+  ) {
+    return { content: [{ type: "text", text: content }] };
+  }
+  return replacement;
+}
+
+/** Thrown for an unknown entry id, with the reference's message (SPEC §5.5). */
+export class EntryNotFoundError extends Error {
+  constructor(readonly entryId: string) {
+    super(`Entry ${entryId} not found`);
+    this.name = "EntryNotFoundError";
+  }
+}

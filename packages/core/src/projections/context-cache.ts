@@ -1,4 +1,5 @@
 import type { AgentMessage, SessionEntry, SessionMessageEntry } from "../schema/types.js";
+import { defineProjection } from "../state/projection.js";
 import { emptyVec, type Vec, vecOwning, vecPush, vecToArray } from "../state/vec.js";
 import {
   applySetting,
@@ -11,7 +12,6 @@ import {
   settingsOfPath,
 } from "./context.js";
 import { contextMessageOf, sessionEntryToContextMessages } from "./context-messages.js";
-import { defineProjection } from "./define-projection.js";
 
 /**
  * Everything context building needs about the path that ends at one entry, kept up to date
@@ -132,7 +132,9 @@ export function advanceContext(
 /** Context builder projection: follows appends at the tip, goes stale otherwise. */
 export const contextProjection = defineProjection<ContextCache>({
   name: "context",
-  init: () => ({ tip: undefined, summary: emptySummary() }),
+  // The summary is built on first use (a load or a session nobody asks for context pays
+  // nothing per entry) and extended from then on while appends stay at the tip.
+  init: () => ({ tip: undefined, summary: undefined }),
   apply: (cache, entry, ctx) => advanceContext(cache, entry, ctx.getEntry(entry.id) === undefined),
 });
 

@@ -1,6 +1,6 @@
 import { type Draft, enableMapSet, produce } from "immer";
 import type { SessionEntry } from "../schema/types.js";
-import { defineProjection, type FoldContext, type Projection } from "./define-projection.js";
+import { defineProjection, type FoldContext, type Projection } from "../state/projection.js";
 
 // Plugin states often hold Maps and Sets (e.g. per-model totals); immer drafts them only
 // once this is enabled. Enabling it is global but changes nothing for code that does not

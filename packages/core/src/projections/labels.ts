@@ -1,5 +1,5 @@
 import type { LabelEntry, SessionEntry } from "../schema/types.js";
-import { defineProjection } from "./define-projection.js";
+import { defineProjection } from "../state/projection.js";
 
 /** A resolved label and the timestamp of the label entry that set it. */
 export interface ResolvedLabel {

@@ -1,5 +1,5 @@
 import type { SessionEntry } from "../schema/types.js";
-import { defineProjection } from "./define-projection.js";
+import { defineProjection } from "../state/projection.js";
 
 /**
  * The session name: the latest `session_info` in file order, on any branch (SPEC §7.11).

@@ -1,110 +1,53 @@
-import {
-  advanceContext,
-  type ContextCache,
-  contextProjection,
-} from "../projections/context-cache.js";
-import type { FoldContext, Projection } from "../projections/define-projection.js";
-import { type LabelIndex, labelsProjection } from "../projections/labels.js";
-import { type SessionNameState, sessionNameProjection } from "../projections/session-name.js";
 import type { SessionEntry, SessionHeader } from "../schema/types.js";
-import { appendToLog, type EntryLog, emptyLog, getLogEntry, logFromEntries } from "./entry-log.js";
-
-/** The entry log (with id and children indexes) as a projection like any other. */
-export const entryLogProjection: Projection<EntryLog> = {
-  name: "entries",
-  init: emptyLog,
-  apply: (log, entry) => appendToLog(log, entry),
-};
-
-/** A projection registered next to the built-ins, with its current state. */
-export interface ProjectionSlot {
-  readonly projection: Projection<unknown>;
-  readonly state: unknown;
-}
+import {
+  appendToLog,
+  childrenOf,
+  type EntryLog,
+  emptyLog,
+  getLogEntry,
+  logEntries,
+  logFromEntries,
+} from "./entry-log.js";
+import {
+  foldSlots,
+  initialSlots,
+  type Projection,
+  type ProjectionSlot,
+  replaySlots,
+} from "./projection.js";
 
 /**
- * An immutable snapshot of one session: the header, the entry log and every projection of
- * it, plus the leaf pointer (the one piece of state that is not a fold: `branch` moves it).
- * Every transition returns a new state; old states stay valid and unchanged.
+ * An immutable snapshot of one session: the header, the entry log and the state of every
+ * registered projection (the built-ins first, then plugins', all folded by one runner), plus
+ * the leaf pointer (the one piece of state that is not a fold: `branch` moves it). Every
+ * transition returns a new state; old states stay valid and unchanged.
  */
 export interface SessionState {
   readonly header: SessionHeader | null;
   readonly log: EntryLog;
-  readonly labels: LabelIndex;
-  readonly name: SessionNameState;
-  readonly context: ContextCache;
-  /** Additional projections (plugins), folded by the same runner as the built-ins. */
-  readonly extra: readonly ProjectionSlot[];
+  /** Every projection with its state, in registration order. */
+  readonly slots: readonly ProjectionSlot[];
   readonly leafId: string | null;
 }
 
-/** A session with a header and no entries. */
-export function initialState(
+/** A session with a header, no entries, and `projections` at their initial states. */
+export function emptyState(
   header: SessionHeader | null,
-  extra: readonly Projection<unknown>[] = [],
+  projections: readonly Projection<unknown>[],
 ): SessionState {
-  return {
-    header,
-    log: emptyLog(),
-    labels: labelsProjection.init(),
-    name: sessionNameProjection.init(),
-    context: contextProjection.init(),
-    extra: extra.map((projection) => ({ projection, state: projection.init() })),
-    leafId: null,
-  };
-}
-
-/**
- * The fold context of the entry at `log.length`: lookups over `log`. The arrow is returned
- * from here rather than written inline in a context literal, where it would get an inferred
- * name, which transpilers that keep names (tsx, esbuild `keepNames`) set with a
- * `defineProperty` on every call.
- */
-function foldContext(log: EntryLog): FoldContext {
-  return { position: log.length, getEntry: lookupIn(log) };
-}
-
-function lookupIn(log: EntryLog): (id: string) => SessionEntry | undefined {
-  return (id) => getLogEntry(log, id);
+  return { header, log: emptyLog(), slots: initialSlots(projections), leafId: null };
 }
 
 /**
  * Folds one entry: every projection sees it with lookups over the entries before it, then
- * the leaf moves to it (SPEC §5.1, §6.5 step 7). O(1) for the built-ins. This runs on every
- * append, so the built-ins are called the way {@link replayOwned} calls them: the label and
- * name folds only for their own entry types (they return any other unchanged), the context
- * fold told whether the id is new by the log append that just counted it (what its
- * `getEntry(entry.id) === undefined` would say), and a fold context is built only when some
- * projection reads it.
+ * the leaf moves to it (SPEC §5.1, §6.5 step 7). O(projections), O(1) for the built-ins.
  */
 export function foldEntry(state: SessionState, entry: SessionEntry): SessionState {
   const before = state.log;
-  const log = appendToLog(before, entry);
-  const type = entry.type;
-  const extra = state.extra;
-  const ctx =
-    type === "label" || type === "session_info" || extra.length > 0
-      ? foldContext(before)
-      : undefined;
   return {
     header: state.header,
-    log,
-    labels:
-      type === "label"
-        ? labelsProjection.apply(state.labels, entry, ctx as FoldContext)
-        : state.labels,
-    name:
-      type === "session_info"
-        ? sessionNameProjection.apply(state.name, entry, ctx as FoldContext)
-        : state.name,
-    context: advanceContext(state.context, entry, log.distinct !== before.distinct),
-    extra:
-      extra.length === 0
-        ? extra
-        : extra.map((slot) => ({
-            projection: slot.projection,
-            state: slot.projection.apply(slot.state, entry, ctx as FoldContext),
-          })),
+    log: appendToLog(before, entry),
+    slots: foldSlots(state.slots, before, entry),
     leafId: entry.id,
   };
 }
@@ -116,72 +59,62 @@ export function foldEntries(state: SessionState, entries: readonly SessionEntry[
   return s;
 }
 
+/**
+ * Replays a whole log at once (a load): the log's indexes are built in one pass, then the
+ * same runner folds every projection over it. Equal in every answer to `foldEntries` from an
+ * initial state (a law the tests check). `entries` is copied unless `owned` says the caller
+ * hands the array over (a load that just built it), in which case it becomes the log's
+ * store and must not be touched afterwards.
+ */
+export function replayLog(
+  header: SessionHeader | null,
+  entries: readonly SessionEntry[],
+  projections: readonly Projection<unknown>[],
+  owned = false,
+): SessionState {
+  if (entries.length === 0) return emptyState(header, projections);
+  const log = logFromEntries(owned ? (entries as SessionEntry[]) : entries.slice());
+  const slots = replaySlots(initialSlots(projections), log);
+  return { header, log, slots, leafId: (entries[entries.length - 1] as SessionEntry).id };
+}
+
 /** The state with the leaf moved (no entry is written). */
 export function withLeaf(state: SessionState, leafId: string | null): SessionState {
   return leafId === state.leafId ? state : { ...state, leafId };
 }
 
-/** The current state of a registered extra projection, by name. */
-export function extraProjectionState(state: SessionState, name: string): unknown {
-  return state.extra.find((slot) => slot.projection.name === name)?.state;
+/** The state of the projection registered under `name`, or undefined. O(projections). */
+export function projectionState(state: SessionState, name: string): unknown {
+  return state.slots.find((slot) => slot.projection.name === name)?.state;
 }
 
-/**
- * Replays a whole log at once (a load). Equal in every answer to `foldEntries` from an
- * initial state — a law the tests check — but builds the indexes in one pass and leaves
- * the context summary to be computed on first use, so opening costs O(n) with a small
- * constant and no per-entry state objects.
- */
-export function replayState(
-  header: SessionHeader | null,
-  entries: readonly SessionEntry[],
-  extra: readonly Projection<unknown>[] = [],
-): SessionState {
-  // A copy: the log's store grows in place on later appends, never into the caller's array.
-  return replayOwned(header, entries.slice(), extra);
+/** The state with a projection added (replayed over the log) or `undefined` if the name is taken. */
+export function withProjection(
+  state: SessionState,
+  projection: Projection<unknown>,
+): SessionState | undefined {
+  if (state.slots.some((s) => s.projection.name === projection.name)) return undefined;
+  const [slot] = replaySlots(initialSlots([projection]), state.log);
+  return { ...state, slots: [...state.slots, slot as ProjectionSlot] };
 }
 
-/**
- * {@link replayState} for an entry array the caller hands over (a load that just built it);
- * the array becomes the log's store and must not be touched afterwards.
- */
-export function replayOwned(
-  header: SessionHeader | null,
-  entries: SessionEntry[],
-  extra: readonly Projection<unknown>[] = [],
-): SessionState {
-  let state = initialState(header, extra);
-  if (entries.length === 0) return state;
-  const log = logFromEntries(entries);
-  let labels = state.labels;
-  let name = state.name;
-  let slots = state.extra;
-  const needsCtx = slots.length > 0;
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i] as SessionEntry;
-    const type = entry.type;
-    if (type === "label" || type === "session_info" || needsCtx) {
-      const before: EntryLog = { store: log.store, length: i, distinct: 0 };
-      const ctx = foldContext(before);
-      if (type === "label") labels = labelsProjection.apply(labels, entry, ctx);
-      else if (type === "session_info") name = sessionNameProjection.apply(name, entry, ctx);
-      if (needsCtx) {
-        slots = slots.map((s) => ({
-          projection: s.projection,
-          state: s.projection.apply(s.state, entry, ctx),
-        }));
-      }
-    }
-  }
-  const tip = entries[entries.length - 1] as SessionEntry;
-  state = {
-    header,
-    log,
-    labels,
-    name,
-    context: { tip, summary: undefined },
-    extra: slots,
-    leafId: tip.id,
-  };
-  return state;
+/** The state without the projection registered under `name` (the same state if none). */
+export function withoutProjection(state: SessionState, name: string): SessionState {
+  const slots = state.slots.filter((s) => s.projection.name !== name);
+  return slots.length === state.slots.length ? state : { ...state, slots };
+}
+
+/** The indexed entry with this id, or undefined. O(1). */
+export function entryOf(state: SessionState, id: string): SessionEntry | undefined {
+  return getLogEntry(state.log, id);
+}
+
+/** Children in file order (SPEC §7.7). O(children). */
+export function childrenOfId(state: SessionState, parentId: string): SessionEntry[] {
+  return childrenOf(state.log, parentId);
+}
+
+/** All entries in file order, as a new array. */
+export function entriesOf(state: SessionState): SessionEntry[] {
+  return logEntries(state.log);
 }

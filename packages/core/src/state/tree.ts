@@ -1,4 +1,3 @@
-import { type LabelIndex, labelOf } from "../projections/labels.js";
 import type { SessionEntry, SessionTreeNode } from "../schema/types.js";
 import { type EntryLog, entryAt, isIndexedAt, positionOf } from "./entry-log.js";
 
@@ -14,14 +13,17 @@ function timeKey(entry: SessionEntry): number {
  * stable sort, each indexed id exactly once (W14, W15). Iterative, so deep trees cannot
  * overflow the stack. Costs O(n log n) for the sorts.
  */
-export function buildTree(log: EntryLog, labels: LabelIndex): SessionTreeNode[] {
+export function buildTree(
+  log: EntryLog,
+  labelOf: (id: string) => { readonly label: string; readonly timestamp: string } | undefined,
+): SessionTreeNode[] {
   const n = log.length;
   const nodes: (SessionTreeNode | undefined)[] = new Array(n);
   const { indexed, parentPos } = parentLinks(log);
   for (const pos of indexed) {
     const entry = entryAt(log, pos);
     const node: SessionTreeNode = { entry, children: [] };
-    const label = labelOf(labels, entry.id);
+    const label = labelOf(entry.id);
     if (label) {
       node.label = label.label;
       node.labelTimestamp = label.timestamp;

@@ -6,9 +6,12 @@
 import {
   buildSessionContext,
   type FileEntry,
+  memorySink,
+  memoryStore,
   parseSessionEntries,
   type SessionEntry,
   SessionManager,
+  type SessionSink,
   type SessionTreeNode,
 } from "@pi-sessions/core";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -157,20 +160,28 @@ describe("[Fix] W15: duplicate ids give one tree node per id", () => {
   });
 });
 
-/** Our manager with a persistence hook that fails on demand (as a full disk would). */
-class FailingManager extends SessionManager {
-  failNext = false;
-  static make(): FailingManager {
-    const sm = new FailingManager("/tmp/x", {});
-    sm.newSession();
-    return sm;
-  }
-  protected override persistEntry(entry: SessionEntry): void {
-    if (this.failNext) {
-      this.failNext = false;
-      throw new Error("disk full");
-    }
-    super.persistEntry(entry);
+/**
+ * Our manager over a store whose sink fails on demand (as a full disk would): the store
+ * interface is the injection point.
+ */
+class FailingManager {
+  static make(): SessionManager & { failNext: boolean } {
+    let failNext = false;
+    const sink: SessionSink = {
+      ...memorySink,
+      append() {
+        if (failNext) {
+          failNext = false;
+          throw new Error("disk full");
+        }
+      },
+    };
+    const sm = SessionManager.withStore({ ...memoryStore, create: () => sink }, "/tmp/x");
+    return Object.defineProperty(sm, "failNext", {
+      set: (v: boolean) => {
+        failNext = v;
+      },
+    }) as SessionManager & { failNext: boolean };
   }
 }
 

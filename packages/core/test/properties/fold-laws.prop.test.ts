@@ -6,10 +6,11 @@
  */
 import {
   buildSessionContext,
+  type LabelIndex,
+  type SessionNameState,
   type ContextCache,
   contextProjection,
   defineProjection,
-  extraProjectionState,
   foldEntries,
   initialState,
   labelOf,
@@ -17,6 +18,7 @@ import {
   labelsProjection,
   leafSummary,
   nameOf,
+  projectionState,
   type PathSummary,
   replayProjection,
   replayState,
@@ -63,8 +65,8 @@ function fullAnswers(state: SessionState, entries: readonly SessionEntry[]): unk
   const ids = [...indexById(entries).keys()];
   return {
     answers: answers(state, POOL),
-    contexts: ids.map((id) => summaryAnswers(leafSummary(withLeaf(state, id)))),
-    nullLeaf: summaryAnswers(leafSummary(withLeaf(state, null))),
+    contexts: ids.map((id) => summaryAnswers(leafSummary(withLeaf(state, id)) as PathSummary)),
+    nullLeaf: summaryAnswers(leafSummary(withLeaf(state, null)) as PathSummary),
   };
 }
 
@@ -118,11 +120,11 @@ describe("I6: fold laws", () => {
         expect(nameOf(state)).toBe(nameOracle(entries));
         const labels = labelOracle(entries);
         expect(
-          [...resolveLabels(state.labels)].map(([id, l]) => [id, [l.label, l.timestamp]]),
+          [...resolveLabels((projectionState(state, "labels") as LabelIndex))].map(([id, l]) => [id, [l.label, l.timestamp]]),
         ).toEqual([...labels]);
         for (const id of POOL) expect(labelOfId(state, id)).toBe(labels.get(id)?.[0]);
         for (const id of [...indexById(entries).keys(), null]) {
-          const s = leafSummary(withLeaf(state, id));
+          const s = leafSummary(withLeaf(state, id)) as PathSummary;
           const expected = buildSessionContext(entries, id);
           if (s.messages) expect(vecItems(s.messages)).toEqual(expected.messages);
           expect(s.settings).toEqual({
@@ -139,20 +141,20 @@ describe("I6: fold laws", () => {
     fc.assert(
       fc.property(splitLog, ({ entries, a, b, query }) => {
         const mid = foldEntries(initialState(HEADER), a);
-        if (query) leafSummary(mid);
+        if (query) leafSummary(mid) as PathSummary;
         const inc = foldEntries(mid, b);
 
         const labels = replayProjection(labelsProjection, entries);
-        expect([...resolveLabels(inc.labels)]).toEqual([...resolveLabels(labels)]);
-        for (const id of POOL) expect(labelOf(inc.labels, id)).toEqual(labelOf(labels, id));
+        expect([...resolveLabels((projectionState(inc, "labels") as LabelIndex))]).toEqual([...resolveLabels(labels)]);
+        for (const id of POOL) expect(labelOf((projectionState(inc, "labels") as LabelIndex), id)).toEqual(labelOf(labels, id));
 
         const name = replayProjection(sessionNameProjection, entries);
-        expect(inc.name).toEqual(name);
-        expect(sessionNameOf(inc.name)).toBe(sessionNameOf(name));
+        expect((projectionState(inc, "sessionName") as SessionNameState)).toEqual(name);
+        expect(sessionNameOf((projectionState(inc, "sessionName") as SessionNameState))).toBe(sessionNameOf(name));
 
         const context = replayProjection(contextProjection, entries);
-        expect(inc.context.tip).toBe(context.tip);
-        expect(summaryAnswers(effectiveSummary(inc.context, entries))).toEqual(
+        expect((projectionState(inc, "context") as ContextCache).tip).toBe(context.tip);
+        expect(summaryAnswers(effectiveSummary((projectionState(inc, "context") as ContextCache), entries))).toEqual(
           summaryAnswers(effectiveSummary(context, entries)),
         );
       }),
@@ -166,9 +168,9 @@ describe("I6: fold laws", () => {
         const expected = replayProjection(probe, entries);
         const folded = foldEntries(foldEntries(initialState(HEADER, [probe]), a), b);
         const loaded = foldEntries(replayState(HEADER, a, [probe]), b);
-        expect(extraProjectionState(folded, "probe")).toEqual(expected);
-        expect(extraProjectionState(loaded, "probe")).toEqual(expected);
-        expect(extraProjectionState(replayState(HEADER, entries, [probe]), "probe")).toEqual(
+        expect(projectionState(folded, "probe")).toEqual(expected);
+        expect(projectionState(loaded, "probe")).toEqual(expected);
+        expect(projectionState(replayState(HEADER, entries, [probe]), "probe")).toEqual(
           expected,
         );
       }),

@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDeterministicEnv } from "../../src/env/env.js";
 import { structuralDiagnostics } from "../../src/manager/diagnostics.js";
-import { replayState } from "../../src/state/session-state.js";
+import { replayState } from "../../src/projections/builtins.js";
 import { listAllSessions, listSessionsInDir } from "../../src/store/listing.js";
 import { SessionInfoCache } from "../../src/store/listing-cache.js";
 import { readSessionFile } from "../../src/store/read-session.js";

@@ -1,0 +1,96 @@
+import type { LoadDiagnostic } from "../manager/diagnostics.js";
+import type { LineMap } from "../manager/line-map.js";
+import type { SessionEntry, SessionHeader } from "../schema/types.js";
+
+/**
+ * Where a `SessionManager` keeps its sessions. The manager folds every change at once and
+ * answers from memory; a store only persists. Two ship with core — memory and JSONL files —
+ * and the interface admits an asynchronous one (a database): its sink queues appends in
+ * order and says through `flush()` when they are durable.
+ */
+export interface SessionStore {
+  /** Whether sessions outlive the process (pi's `isPersisted()`). */
+  readonly persisted: boolean;
+  /** The folder (or namespace) of the sessions; `""` in memory. */
+  readonly dir: string;
+  /** Where a new session with this header will live (a file path), or undefined. */
+  locationOf(header: SessionHeader): string | undefined;
+  /**
+   * Starts a session. `when` says when it is first written: `"conversation"` (a new or
+   * branched session: once it holds a user or assistant message, SPEC §6.2) or `"now"` (a
+   * fork: at once). A write that fails throws, and nothing has changed.
+   */
+  create(
+    header: SessionHeader,
+    entries: readonly SessionEntry[],
+    when: "conversation" | "now",
+  ): SessionSink;
+  /**
+   * Opens the session at `location` for writing. A missing one is new (with `freshHeader`),
+   * not yet written. Throws `InvalidSessionError` for something that is not a session.
+   */
+  open(location: string, freshHeader: () => SessionHeader): OpenedSession;
+  /** Reads the session at `location` without opening it for writing (a fork source). */
+  read(location: string): StoredSession;
+}
+
+/** A session as a store gives it back: what to replay, and what the load found. */
+export interface StoredSession {
+  readonly header: SessionHeader | null;
+  /** Entries in file order; handed over to the caller (the log's store). */
+  readonly entries: SessionEntry[];
+  readonly diagnostics: LoadDiagnostic[];
+  /** File line of each entry, when the session came from text. */
+  readonly entryLines?: LineMap;
+}
+
+/** A session opened for writing: its content and its sink. */
+export interface OpenedSession extends StoredSession {
+  readonly sink: SessionSink;
+}
+
+/**
+ * One session's persistence, as the manager drives it. Every call is synchronous, like pi's
+ * API: a synchronous store writes before `append` returns and throws on failure (the
+ * manager then undoes the fold); an asynchronous one queues the append, and a queued write
+ * that fails sets `failure`, after which the manager refuses every write.
+ */
+export interface SessionSink {
+  /** Where the session lives (its file), or undefined in memory. */
+  readonly location: string | undefined;
+  /** Whether the session has been written at all (a pending new session has not). */
+  readonly written: boolean;
+  /** The first failure of a queued write, if one failed. */
+  readonly failure: Error | undefined;
+  /**
+   * Persists one appended entry. `session` gives the whole session so far, for a store that
+   * writes it whole on its first write.
+   */
+  append(entry: SessionEntry, session: () => StoredSessionContent): void;
+  /**
+   * Whether someone else of this process appended to the session since this sink last
+   * read or wrote it; the manager then reloads it before writing (W7 allows taking in a
+   * foreign writer's complete lines, never a silent fork).
+   */
+  changedElsewhere(): boolean;
+  /** Resolves once every accepted append is durable; rejects with the first failure. */
+  flush(): Promise<void>;
+  /** Lets other managers and processes write the session; the sink stays usable. */
+  release(): void;
+  /** Ends the sink for good (the manager switched to another session). */
+  close(): void;
+}
+
+/** A session's header and entries, for a whole-session write. */
+export interface StoredSessionContent {
+  readonly header: SessionHeader;
+  readonly entries: readonly SessionEntry[];
+}
+
+/** Thrown by every write of a manager whose store failed to persist an earlier append. */
+export class SessionStoreFailedError extends Error {
+  constructor(readonly failure: Error) {
+    super(`The session store failed to persist an earlier entry: ${failure.message}`);
+    this.name = "SessionStoreFailedError";
+  }
+}
