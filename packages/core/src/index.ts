@@ -270,6 +270,8 @@ export {
   getSessionsRoot,
   sessionFileName,
 } from "./store/paths.js";
+export type { QueuedSinkOptions, QueuedWrite } from "./store/queued-sink.js";
+export { queuedSink } from "./store/queued-sink.js";
 export type { SessionFileRead } from "./store/read-session.js";
 export { readSessionFile } from "./store/read-session.js";
 export { buildSessionInfo } from "./store/session-info.js";

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { EntryRejectedError, SessionManager } from "@pi-sessions/core";
+import { BUILTIN_PROJECTIONS, EntryRejectedError, SessionManager } from "@pi-sessions/core";
 import {
   createRegistry,
   customEntryType,
@@ -173,7 +173,11 @@ describe("installPlugins: state", () => {
     const host = installPlugins(sm, registry);
     host.appendCustom(tally, { amount: 1, tag: "a" });
     expect(host.projectionState(tallyCount)).toBe(1);
-    const names = () => sm.getState().extra.map((s) => s.projection.name);
+    const names = () =>
+      sm
+        .getState()
+        .slots.slice(BUILTIN_PROJECTIONS.length)
+        .map((s) => s.projection.name);
     expect(names()).toEqual(["tally-count", "plugins:diagnostics"]);
     host.uninstall();
     host.uninstall();
@@ -190,7 +194,12 @@ describe("installPlugins: state", () => {
     expect(() => installPlugins(sm, [tallyPlugin])).toThrow(
       'Projection "tally-count" is already registered',
     );
-    expect(sm.getState().extra.map((s) => s.projection.name)).toEqual(["tally-count"]);
+    expect(
+      sm
+        .getState()
+        .slots.slice(BUILTIN_PROJECTIONS.length)
+        .map((s) => s.projection.name),
+    ).toEqual(["tally-count"]);
     expect(sm.events.listenerCount("entryAppended")).toBe(0);
     expect(sm.getEntry(sm.appendCustomEntry("tally", "unchecked"))).toBeDefined();
   });

@@ -1,7 +1,7 @@
 import {
-  extraProjectionState,
   foldEntries,
   initialState,
+  projectionState,
   replayProjection,
   replayState,
   type SessionEntry,
@@ -125,7 +125,7 @@ function view(state: UsageTotalsState, entries: readonly SessionEntry[]) {
 
 function folded(entries: readonly SessionEntry[]): UsageTotalsState {
   const state = foldEntries(initialState(null, [usageTotals]), entries);
-  return extraProjectionState(state, USAGE_TOTALS_PROJECTION_NAME) as UsageTotalsState;
+  return projectionState(state, USAGE_TOTALS_PROJECTION_NAME) as UsageTotalsState;
 }
 
 describe("usageTotals projection laws (I6, I9)", () => {
@@ -134,7 +134,7 @@ describe("usageTotals projection laws (I6, I9)", () => {
       fc.property(logArb, (entries) => {
         const incremental = folded(entries);
         const replayed = replayProjection(usageTotals, entries);
-        const viaCore = extraProjectionState(
+        const viaCore = projectionState(
           replayState(null, entries, [usageTotals]),
           USAGE_TOTALS_PROJECTION_NAME,
         ) as UsageTotalsState;
@@ -162,11 +162,19 @@ describe("usageTotals projection laws (I6, I9)", () => {
         // Continue the newest snapshot, then branch off the old one with another suffix.
         let full = snapshot;
         entries.slice(k).forEach((e, i) => {
-          full = usageTotals.apply(full, e, { position: k + i, getEntry: () => undefined });
+          full = usageTotals.apply(full, e, {
+            position: k + i,
+            getEntry: () => undefined,
+            pathTo: () => [],
+          });
         });
         let forked = snapshot;
         other.forEach((e, i) => {
-          forked = usageTotals.apply(forked, e, { position: k + i, getEntry: () => undefined });
+          forked = usageTotals.apply(forked, e, {
+            position: k + i,
+            getEntry: () => undefined,
+            pathTo: () => [],
+          });
         });
         expect(view(snapshot, prefix)).toEqual(before);
         expect(view(full, entries)).toEqual(view(replayProjection(usageTotals, entries), entries));

@@ -185,7 +185,7 @@ describe("computeUsageTotals", () => {
   it("a remembered walk is not reused once a later entry completes an orphan's path", () => {
     const rec = (id: string, parentId: string | null, n: number) =>
       usageEntry(id, parentId, n, "m");
-    const ctx = { position: 0, getEntry: () => undefined };
+    const ctx = { position: 0, getEntry: () => undefined, pathTo: () => [] };
     let state = usageTotals.apply(usageTotals.init(), rec("orphan", "late", 1), ctx);
     state = usageTotals.apply(state, rec("other", null, 2), ctx);
     expect(branchUsageTotals(state, "orphan")?.records).toBe(1); // walked and remembered

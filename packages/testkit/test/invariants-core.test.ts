@@ -8,10 +8,13 @@ import {
   entriesOf,
   foldEntry,
   initialState,
+  type LabelIndex,
   labelsProjection,
   leafSummary,
   migrateRecords,
   nameOf,
+  type PathSummary,
+  projectionState,
   replayProjection,
   replayState,
   resolveLabels,
@@ -61,14 +64,14 @@ const items = <T>(v: Vec<T>): T[] => v.items.slice(0, v.length);
 
 /** What a caller can see of a core state: every query, through core's own readers. */
 function observeState(s: SessionState): unknown {
-  const summary = leafSummary(s);
+  const summary = leafSummary(s) as PathSummary;
   const entries = entriesOf(s);
   return {
     leaf: s.leafId,
     entries,
     tree: treeOf(s),
     name: nameOf(s),
-    labels: [...resolveLabels(s.labels)],
+    labels: [...resolveLabels(projectionState(s, "labels") as LabelIndex)],
     path: items(summary.path).map((e) => e.id),
     messages: items(summary.messages),
     settings: summary.settings,

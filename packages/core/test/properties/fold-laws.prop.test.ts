@@ -6,24 +6,24 @@
  */
 import {
   buildSessionContext,
-  type LabelIndex,
-  type SessionNameState,
   type ContextCache,
   contextProjection,
   defineProjection,
   foldEntries,
   initialState,
+  type LabelIndex,
   labelOf,
   labelOfId,
   labelsProjection,
   leafSummary,
   nameOf,
-  projectionState,
   type PathSummary,
+  projectionState,
   replayProjection,
   replayState,
   resolveLabels,
   type SessionEntry,
+  type SessionNameState,
   type SessionState,
   sessionNameOf,
   sessionNameProjection,
@@ -120,7 +120,10 @@ describe("I6: fold laws", () => {
         expect(nameOf(state)).toBe(nameOracle(entries));
         const labels = labelOracle(entries);
         expect(
-          [...resolveLabels((projectionState(state, "labels") as LabelIndex))].map(([id, l]) => [id, [l.label, l.timestamp]]),
+          [...resolveLabels(projectionState(state, "labels") as LabelIndex)].map(([id, l]) => [
+            id,
+            [l.label, l.timestamp],
+          ]),
         ).toEqual([...labels]);
         for (const id of POOL) expect(labelOfId(state, id)).toBe(labels.get(id)?.[0]);
         for (const id of [...indexById(entries).keys(), null]) {
@@ -145,18 +148,27 @@ describe("I6: fold laws", () => {
         const inc = foldEntries(mid, b);
 
         const labels = replayProjection(labelsProjection, entries);
-        expect([...resolveLabels((projectionState(inc, "labels") as LabelIndex))]).toEqual([...resolveLabels(labels)]);
-        for (const id of POOL) expect(labelOf((projectionState(inc, "labels") as LabelIndex), id)).toEqual(labelOf(labels, id));
+        expect([...resolveLabels(projectionState(inc, "labels") as LabelIndex)]).toEqual([
+          ...resolveLabels(labels),
+        ]);
+        for (const id of POOL)
+          expect(labelOf(projectionState(inc, "labels") as LabelIndex, id)).toEqual(
+            labelOf(labels, id),
+          );
 
         const name = replayProjection(sessionNameProjection, entries);
-        expect((projectionState(inc, "sessionName") as SessionNameState)).toEqual(name);
-        expect(sessionNameOf((projectionState(inc, "sessionName") as SessionNameState))).toBe(sessionNameOf(name));
+        expect(projectionState(inc, "sessionName") as SessionNameState).toEqual(name);
+        expect(sessionNameOf(projectionState(inc, "sessionName") as SessionNameState)).toBe(
+          sessionNameOf(name),
+        );
 
         const context = replayProjection(contextProjection, entries);
         expect((projectionState(inc, "context") as ContextCache).tip).toBe(context.tip);
-        expect(summaryAnswers(effectiveSummary((projectionState(inc, "context") as ContextCache), entries))).toEqual(
-          summaryAnswers(effectiveSummary(context, entries)),
-        );
+        expect(
+          summaryAnswers(
+            effectiveSummary(projectionState(inc, "context") as ContextCache, entries),
+          ),
+        ).toEqual(summaryAnswers(effectiveSummary(context, entries)));
       }),
       params(RUNS),
     );
@@ -170,9 +182,7 @@ describe("I6: fold laws", () => {
         const loaded = foldEntries(replayState(HEADER, a, [probe]), b);
         expect(projectionState(folded, "probe")).toEqual(expected);
         expect(projectionState(loaded, "probe")).toEqual(expected);
-        expect(projectionState(replayState(HEADER, entries, [probe]), "probe")).toEqual(
-          expected,
-        );
+        expect(projectionState(replayState(HEADER, entries, [probe]), "probe")).toEqual(expected);
       }),
       params(RUNS),
     );

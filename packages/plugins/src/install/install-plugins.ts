@@ -98,7 +98,7 @@ export function installPlugins(
       }),
     );
     undo.push(manager.addEntryValidator(customDataValidator(registry)));
-    const folded = new Set(manager.getState().extra.map((s) => s.projection));
+    const folded = new Set(manager.getState().slots.map((s) => s.projection));
     for (const projection of [...registry.projections(), diagnostics]) {
       if (folded.has(projection)) continue;
       manager.addProjection(projection);

@@ -158,6 +158,6 @@ export function diagnosticsOf(state: PluginDiagnosticsState | undefined): Plugin
  * (e.g. through `pluginProjections`), whatever its name; empty when it was not folded.
  */
 export function pluginDiagnostics(state: SessionState): PluginDiagnostic[] {
-  const slot = state.extra.find((s) => diagnosticsProjections.has(s.projection));
+  const slot = state.slots.find((s) => diagnosticsProjections.has(s.projection));
   return diagnosticsOf(slot?.state as PluginDiagnosticsState | undefined);
 }

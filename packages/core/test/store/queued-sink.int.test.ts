@@ -1,0 +1,137 @@
+/**
+ * An asynchronous store behind pi's synchronous API, end to end: a JSONL store whose writes
+ * go through `fs/promises` (real, slow-on-purpose IO) on core's `queuedSink`. The fold
+ * happens at once, writes land in order, `flush()` says when they are durable, and a failed
+ * write puts the manager in a failed state that refuses every later write.
+ */
+import { readFileSync, rmSync } from "node:fs";
+import { appendFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import {
+  loadText,
+  type QueuedWrite,
+  queuedSink,
+  type SessionEntry,
+  type SessionHeader,
+  SessionManager,
+  type SessionStore,
+  SessionStoreFailedError,
+  systemEnv,
+} from "@pi-sessions/core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "./helpers.js";
+
+const RUNS = Number(process.env.FC_RUNS ?? 40);
+const SEED = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
+
+const line = (record: object) => `${JSON.stringify(record)}\n`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A JSONL store whose every write is asynchronous and waits `delay()` ms first. */
+function asyncJsonlStore(dir: string, delay: () => number = () => 0): SessionStore {
+  const pathOf = (header: SessionHeader) => join(dir, `${header.id}.jsonl`);
+  const writer = (path: string) => async (w: QueuedWrite) => {
+    await sleep(delay());
+    if (w.kind === "create") {
+      const { header, entries } = w.content;
+      await writeFile(path, [header, ...entries].map(line).join(""), { flag: "wx" });
+    } else {
+      await appendFile(path, line(w.entry));
+    }
+  };
+  return {
+    persisted: true,
+    dir,
+    locationOf: pathOf,
+    create(header, entries, when) {
+      const sink = queuedSink({ location: pathOf(header), write: writer(pathOf(header)) });
+      if (when === "now") sink.createWith({ header, entries });
+      return sink;
+    },
+    open(path) {
+      const loaded = loadText(readFileSync(path, "utf8"), systemEnv, path);
+      return {
+        ...loaded,
+        sink: queuedSink({ location: path, write: writer(path), written: true }),
+      };
+    },
+    read(path) {
+      return loadText(readFileSync(path, "utf8"), systemEnv, path);
+    },
+  };
+}
+
+const user = (text: string) => ({ role: "user" as const, content: text, timestamp: 1 });
+const records = (path: string) =>
+  readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as SessionEntry);
+
+describe("an asynchronous store through queuedSink", () => {
+  it("folds at once, writes in order, and flush() resolves once the file holds everything", async () => {
+    const dir = tempDir();
+    const sm = SessionManager.withStore(
+      asyncJsonlStore(dir, () => 2),
+      "/tmp/p",
+    );
+    sm.appendModelChange("p", "m");
+    const ids = [sm.appendMessage(user("one"))];
+    for (let i = 0; i < 20; i++) ids.push(sm.appendMessage(user(`m${i}`)));
+    // Synchronous answers before anything is durable: the fold does not wait for the store.
+    expect(
+      sm
+        .getBranch()
+        .map((e) => e.id)
+        .slice(1),
+    ).toEqual(ids);
+    await sm.flush();
+    const file = sm.getSessionFile() as string;
+    expect(records(file).slice(1)).toEqual(sm.getEntries());
+    // What the file store reads back is the same session.
+    expect(SessionManager.open(file, dir).getEntries()).toEqual(sm.getEntries());
+  });
+
+  it(`random write delays never reorder or lose an append (numRuns ${RUNS})`, async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.nat(3), { minLength: 1, maxLength: 15 }),
+        fc.array(fc.string(), { minLength: 1, maxLength: 15 }),
+        async (delays, texts) => {
+          let k = 0;
+          const dir = tempDir();
+          const store = asyncJsonlStore(dir, () => delays[k++ % delays.length] as number);
+          const sm = SessionManager.withStore(store, "/tmp/p");
+          for (const t of texts) sm.appendMessage(user(t));
+          sm.appendSessionInfo("named");
+          await sm.flush();
+          expect(records(sm.getSessionFile() as string).slice(1)).toEqual(sm.getEntries());
+          rmSync(dir, { recursive: true, force: true });
+        },
+      ),
+      { numRuns: RUNS, seed: SEED },
+    );
+  });
+
+  it("a failed write fails flush(), then every write throws and changes nothing", async () => {
+    const dir = tempDir();
+    const sm = SessionManager.withStore(asyncJsonlStore(dir), "/tmp/p");
+    sm.appendMessage(user("durable"));
+    await sm.flush();
+    const file = sm.getSessionFile() as string;
+    // The folder goes away under the store (a dropped volume): the next write fails.
+    rmSync(dir, { recursive: true, force: true });
+    sm.appendMessage(user("lost"));
+    await expect(sm.flush()).rejects.toThrow(/ENOENT/);
+    const before = sm.getEntries();
+    expect(() => sm.appendMessage(user("refused"))).toThrow(SessionStoreFailedError);
+    expect(() => sm.appendLabelChange(before[0]?.id as string, "x")).toThrow(
+      "The session store failed to persist an earlier entry: ENOENT",
+    );
+    expect(sm.getEntries()).toEqual(before);
+    // A new session gets a new sink and works again.
+    rmSync(file, { force: true });
+    expect(sm.newSession()).toBeDefined();
+  });
+});
