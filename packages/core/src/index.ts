@@ -97,7 +97,6 @@ export {
   getLatestCompactionEntry,
   projectionOfPath,
   settingsOfPath,
-  walkPath,
 } from "./projections/context.js";
 export type { ContextCache, PathSummary } from "./projections/context-cache.js";
 export { contextProjection, summarizePath } from "./projections/context-cache.js";
@@ -110,7 +109,12 @@ export { defineProjection, replayProjection } from "./projections/define-project
 export type { DraftProjectionSpec } from "./projections/draft-projection.js";
 export { defineDraftProjection } from "./projections/draft-projection.js";
 export type { LabelIndex, ResolvedLabel } from "./projections/labels.js";
-export { labelOf, labelsProjection, resolve as resolveLabels } from "./projections/labels.js";
+export {
+  labelOf,
+  labelsOfRecords,
+  labelsProjection,
+  resolve as resolveLabels,
+} from "./projections/labels.js";
 export type { SessionNameState } from "./projections/session-name.js";
 export {
   sanitizeSessionName,
@@ -236,7 +240,14 @@ export {
   replayState,
   withLeaf,
 } from "./state/session-state.js";
-export { buildTree } from "./state/tree.js";
+export type { TreeIndex, TreeSource } from "./state/tree.js";
+export {
+  buildTree,
+  logTreeSource,
+  recordsTreeSource,
+  treeIndex,
+  walkPath,
+} from "./state/tree.js";
 export type { Vec } from "./state/vec.js";
 export type { AtomicContent, AtomicWriteOptions } from "./store/atomic-write.js";
 export { writeFileAtomic } from "./store/atomic-write.js";
