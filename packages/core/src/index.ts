@@ -241,13 +241,7 @@ export {
   withLeaf,
 } from "./state/session-state.js";
 export type { TreeIndex, TreeSource } from "./state/tree.js";
-export {
-  buildTree,
-  logTreeSource,
-  recordsTreeSource,
-  treeIndex,
-  walkPath,
-} from "./state/tree.js";
+export { buildTree, recordsTreeSource, treeIndex, walkPath } from "./state/tree.js";
 export type { Vec } from "./state/vec.js";
 export type { AtomicContent, AtomicWriteOptions } from "./store/atomic-write.js";
 export { writeFileAtomic } from "./store/atomic-write.js";
