@@ -96,7 +96,6 @@ export {
   getLatestCompactionEntry,
   projectionOfPath,
   settingsOfPath,
-  walkPath,
 } from "./projections/context.js";
 export type { ContextCache, PathSummary } from "./projections/context-cache.js";
 export { contextProjection, summarizePath } from "./projections/context-cache.js";
@@ -107,7 +106,12 @@ export {
 export type { DraftProjectionSpec } from "./projections/draft-projection.js";
 export { defineDraftProjection } from "./projections/draft-projection.js";
 export type { LabelIndex, ResolvedLabel } from "./projections/labels.js";
-export { labelOf, labelsProjection, resolve as resolveLabels } from "./projections/labels.js";
+export {
+  labelOf,
+  labelsOfRecords,
+  labelsProjection,
+  resolve as resolveLabels,
+} from "./projections/labels.js";
 export type { SessionNameState } from "./projections/session-name.js";
 export {
   sanitizeSessionName,
@@ -235,7 +239,8 @@ export {
   projectionState,
   withLeaf,
 } from "./state/session-state.js";
-export { buildTree } from "./state/tree.js";
+export type { TreeIndex, TreeSource } from "./state/tree.js";
+export { buildTree, recordsTreeSource, treeIndex, walkPath } from "./state/tree.js";
 export type { Vec } from "./state/vec.js";
 export type { AtomicContent, AtomicWriteOptions } from "./store/atomic-write.js";
 export { writeFileAtomic } from "./store/atomic-write.js";

@@ -4,7 +4,7 @@
  * A flat list of runs instead of nested markup keeps the page readable however bushy the tree
  * is, and keeps the walk iterative (no recursion depth to overflow on long or deep sessions).
  */
-import type { SessionEntry } from "@pi-sessions/core";
+import { recordsTreeSource, type SessionEntry, treeIndex } from "@pi-sessions/core";
 
 /** One linear run of entries, each the parent of the next. */
 export interface Segment {
@@ -32,38 +32,28 @@ export interface SegmentedTree {
 
 /**
  * Segments `entries` (file order). `path` is the root→leaf path the first segment follows
- * (empty when the leaf is null); side runs follow each entry's newest child, the way a user
- * most likely left that branch. Entries whose parent is missing count as roots. Pure; O(n).
+ * (empty when the leaf is null); side runs follow each entry's newest child (the last in file
+ * order, the one appended last), the way a user most likely left that branch. The links are
+ * core's tree index: entries whose parent is missing count as roots, and a reused id is one
+ * node, its shadowed copies listed with the unreachable entries (SPEC W15). Pure; O(n).
  */
 export function segmentTree(
   entries: readonly SessionEntry[],
   path: readonly SessionEntry[],
 ): SegmentedTree {
-  const ids = new Set(entries.map((e) => e.id));
-  const children = new Map<string, SessionEntry[]>();
-  const roots: SessionEntry[] = [];
-  for (const entry of entries) {
-    const parent = entry.parentId;
-    if (parent === null || parent === undefined || !ids.has(parent) || parent === entry.id) {
-      roots.push(entry);
-      continue;
-    }
-    const list = children.get(parent);
-    if (list) list.push(entry);
-    else children.set(parent, [entry]);
-  }
-
+  const tree = treeIndex(recordsTreeSource(entries));
   const segments: Segment[] = [];
   const forks = new Map<string, Segment[]>();
-  const placed = new Set<SessionEntry>();
-  /** Runs waiting to be walked: (fork point, first entry). */
-  const queue: [string | null, SessionEntry][] = [];
+  const placed = new Uint8Array(entries.length);
+  /** Runs waiting to be walked: (fork point, first position). */
+  const queue: [string | null, number][] = [];
+  const at = (pos: number) => entries[pos] as SessionEntry;
 
-  const addSegment = (forkFrom: string | null, run: SessionEntry[], current: boolean) => {
+  const addSegment = (forkFrom: string | null, run: number[], current: boolean) => {
     const segment: Segment = {
       number: segments.length + 1,
       forkFrom,
-      entries: run,
+      entries: run.map(at),
       current,
       unreachable: false,
     };
@@ -74,44 +64,42 @@ export function segmentTree(
       else forks.set(forkFrom, [segment]);
     }
     // Every child not continuing this run starts a run of its own, in file order.
-    run.forEach((entry, i) => {
+    run.forEach((pos, i) => {
       const next = run[i + 1];
-      for (const child of children.get(entry.id) ?? []) {
-        if (child !== next && !placed.has(child)) queue.push([entry.id, child]);
+      for (const child of tree.linkedChildren(pos)) {
+        if (child !== next && !placed[child]) queue.push([at(pos).id, child]);
       }
     });
   };
 
-  const walk = (first: SessionEntry): SessionEntry[] => {
-    const run: SessionEntry[] = [];
-    let at: SessionEntry | undefined = first;
-    while (at !== undefined && !placed.has(at)) {
-      placed.add(at);
-      run.push(at);
-      const kids: SessionEntry[] | undefined = children.get(at.id);
-      at = kids?.[kids.length - 1];
+  const walk = (first: number): number[] => {
+    const run: number[] = [];
+    for (let pos: number | undefined = first; pos !== undefined && !placed[pos]; ) {
+      placed[pos] = 1;
+      run.push(pos);
+      const kids = tree.linkedChildren(pos);
+      pos = kids[kids.length - 1];
     }
     return run;
   };
 
-  const main = path.slice();
-  for (const e of main) placed.add(e);
+  const main = path.map((e) => tree.positionOf(e.id)).filter((pos) => pos >= 0);
+  for (const pos of main) placed[pos] = 1;
   if (main.length > 0) {
-    const first = main[0] as SessionEntry;
     // A path that starts below a missing parent, or inside a parent cycle, hangs off nothing.
-    const parent = first.parentId;
-    const forkFrom =
-      parent !== null && ids.has(parent) && !main.some((e) => e.id === parent) ? parent : null;
+    const parent = tree.parentOf(main[0] as number);
+    const forkFrom = parent >= 0 && !placed[parent] ? at(parent).id : null;
     addSegment(forkFrom, main, true);
   }
-  for (const root of roots) if (!placed.has(root)) queue.push([null, root]);
+  for (const root of tree.roots())
+    if (tree.parentOf(root) < 0 && !placed[root]) queue.push([null, root]);
   // Side runs are walked breadth-first: a branch's own forks come after its siblings.
   for (let i = 0; i < queue.length; i++) {
-    const [forkFrom, first] = queue[i] as [string | null, SessionEntry];
-    if (placed.has(first)) continue;
+    const [forkFrom, first] = queue[i] as [string | null, number];
+    if (placed[first]) continue;
     addSegment(forkFrom, walk(first), false);
   }
-  const rest = entries.filter((e) => !placed.has(e));
+  const rest = entries.filter((_e, pos) => !placed[pos]);
   if (rest.length > 0) {
     segments.push({
       number: segments.length + 1,

@@ -1,5 +1,5 @@
 import { duplicatePositions, type EntryLog, entryAt } from "../state/entry-log.js";
-import { parentCycles, parentLinks } from "../state/tree.js";
+import { logTreeSource, treeIndex } from "../state/tree.js";
 
 /** What kind of problem a load found. */
 export type LoadDiagnosticKind =
@@ -51,8 +51,8 @@ export function structuralDiagnostics(
       message: `${line === undefined ? `entry ${pos + 1}` : "this entry"} reuses id ${id}; the later entry shadows the earlier one`,
     });
   }
-  const { indexed, parentPos } = parentLinks(log);
-  for (const pos of indexed) {
+  const tree = treeIndex(logTreeSource(log));
+  for (const pos of tree.indexed) {
     const { id, parentId } = entryAt(log, pos);
     if (parentId === id) {
       out.push({
@@ -61,7 +61,7 @@ export function structuralDiagnostics(
         entryId: id,
         message: `entry ${id} is its own parent`,
       });
-    } else if (typeof parentId === "string" && parentPos[pos] === -1) {
+    } else if (typeof parentId === "string" && tree.parentOf(pos) === -1) {
       out.push({
         kind: "dangling-parent",
         line: lineOf(pos),
@@ -70,7 +70,7 @@ export function structuralDiagnostics(
       });
     }
   }
-  for (const cycle of parentCycles(indexed, parentPos)) {
+  for (const cycle of tree.cycles) {
     const members = cycle.map((q) => entryAt(log, q).id);
     out.push({
       kind: "cycle",

@@ -12,9 +12,8 @@ import {
   replayLog,
   type SessionState,
 } from "../state/session-state.js";
-import { buildTree } from "../state/tree.js";
+import { buildTree, walkPath } from "../state/tree.js";
 import { vecToArray } from "../state/vec.js";
-import { walkPath } from "./context.js";
 import {
   type ContextCache,
   contextProjection,

@@ -9,6 +9,7 @@ import type {
   SessionMessageEntry,
   SessionProjection,
 } from "../schema/types.js";
+import { walkPath } from "../state/tree.js";
 import { projectContextEntry } from "./context-messages.js";
 
 /** Model settings in effect at the end of a path (SPEC §8.2). */
@@ -57,41 +58,7 @@ export function settingsOfPath(path: readonly SessionEntry[]): ContextSettings {
   return s;
 }
 
-/**
- * Path from the root to `leaf`, following `parentId` through `getEntry` until a link is null
- * or missing. Stops when an id repeats, so cycles and self-parents terminate (SPEC W14).
- * `limit` (the number of entries) lets the common acyclic walk skip the visited set.
- */
-export function walkPath(
-  leaf: SessionEntry,
-  getEntry: (id: string) => SessionEntry | undefined,
-  limit: number,
-): SessionEntry[] {
-  const reversed: SessionEntry[] = [leaf];
-  let current = leaf;
-  while (reversed.length <= limit) {
-    const parentId = current.parentId;
-    if (typeof parentId !== "string") return reversed.reverse();
-    const parent = getEntry(parentId);
-    if (!parent) return reversed.reverse();
-    reversed.push(parent);
-    current = parent;
-  }
-  // Longer than the log: there is a cycle. Walk again, stopping at the first repeated id.
-  const seen = new Set<string>([leaf.id]);
-  const path: SessionEntry[] = [leaf];
-  current = leaf;
-  for (;;) {
-    const parentId = current.parentId;
-    if (typeof parentId !== "string" || seen.has(parentId)) break;
-    const parent = getEntry(parentId);
-    if (!parent) break;
-    seen.add(parentId);
-    path.push(parent);
-    current = parent;
-  }
-  return path.reverse();
-}
+/** The one path walk lives with the tree index; re-exported here for existing callers. */
 
 /** Index of the last compaction in `path`, or -1. */
 export function lastCompactionIndex(path: readonly SessionEntry[]): number {

@@ -1,4 +1,4 @@
-import type { LabelEntry, SessionEntry } from "../schema/types.js";
+import type { SessionEntry } from "../schema/types.js";
 import { defineProjection } from "../state/projection.js";
 
 /** A resolved label and the timestamp of the label entry that set it. */
@@ -31,14 +31,23 @@ export interface LabelIndex {
 }
 
 /**
- * A truthy label sets and anything falsy (missing, undefined, "", null) clears (SPEC §7.10,
- * as the reference's truthiness test). A truthy non-string from a foreign writer is kept as
- * it is rather than taken for a clear.
+ * The label change a record makes, or undefined when it is not a `label` record with a string
+ * target (SPEC §7.10). A truthy label sets and anything falsy (missing, undefined, "", null)
+ * clears, as the reference's truthiness test does; a truthy non-string from a foreign writer
+ * is kept as it is rather than taken for a clear. Reads any value without throwing, so raw
+ * records of a damaged file go through the same rule as the manager's entries.
  */
-function changeOf(entry: LabelEntry): LabelChange {
-  const raw: unknown = entry.label;
-  const label = raw ? (raw as string) : undefined;
-  return { targetId: entry.targetId, label, timestamp: entry.timestamp };
+function changeOf(record: unknown): LabelChange | undefined {
+  if (typeof record !== "object" || record === null) return undefined;
+  try {
+    const r = record as Record<string, unknown>;
+    if (r.type !== "label" || typeof r.targetId !== "string") return undefined;
+    const label = r.label ? (r.label as string) : undefined;
+    return { targetId: r.targetId, label, timestamp: r.timestamp as string };
+  } catch {
+    // A throwing getter on a foreign object: not a label record we can read.
+    return undefined;
+  }
 }
 
 function applyChange(map: Map<string, ResolvedLabel>, change: LabelChange): void {
@@ -51,8 +60,9 @@ export const labelsProjection = defineProjection<LabelIndex>({
   name: "labels",
   init: () => ({ store: { history: [], current: new Map() }, count: 0 }),
   apply(state, entry: SessionEntry) {
-    if (entry.type !== "label" || typeof (entry as LabelEntry).targetId !== "string") return state;
-    const change = changeOf(entry as LabelEntry);
+    if (entry.type !== "label") return state;
+    const change = changeOf(entry);
+    if (change === undefined) return state;
     let store = state.store;
     if (store.history.length !== state.count) {
       // Appending to an older snapshot: copy its prefix so newer snapshots stay unchanged.
@@ -88,4 +98,19 @@ export function labelOf(index: LabelIndex, id: string): ResolvedLabel | undefine
     }
   }
   return undefined;
+}
+
+/**
+ * The resolved labels of records in file order (SPEC §7.10), with the projection's rule, for
+ * callers holding records rather than a session state: renderers over parsed lines, tools
+ * reading a damaged file. Records that are not label records are skipped, whatever they are.
+ * Insertion order as {@link resolve} gives it. O(n).
+ */
+export function labelsOfRecords(records: Iterable<unknown>): Map<string, ResolvedLabel> {
+  const map = new Map<string, ResolvedLabel>();
+  for (const record of records) {
+    const change = changeOf(record);
+    if (change !== undefined) applyChange(map, change);
+  }
+  return map;
 }

@@ -1,5 +1,4 @@
-// The one path walk; it moves to the tree index in state/ (lead: switch the import at merge).
-import { walkPath } from "../projections/context.js";
+import { walkPath } from "./tree.js";
 import type { SessionEntry } from "../schema/types.js";
 import { type EntryLog, entryAt, getLogEntry, logFromEntries, positionOf } from "./entry-log.js";
 

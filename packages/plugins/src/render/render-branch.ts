@@ -5,14 +5,8 @@ import { EntryNotFoundError, type FileEntry } from "@pi-sessions/core";
 import { fmtOf } from "./format.js";
 import { Renderers } from "./registry.js";
 import { createRenderContext, type RenderOptions, renderEntryIn } from "./render-entry.js";
-import {
-  childrenIndex,
-  indexSession,
-  pathOf,
-  type RenderableSession,
-  type SessionIndex,
-} from "./session-index.js";
-import { formatInt, get } from "./text.js";
+import { indexSession, type RenderableSession, type SessionIndex } from "./session-index.js";
+import { formatInt } from "./text.js";
 
 /** Blocks are separated by one blank line; a transcript ends with a newline. */
 export function joinBlocks(blocks: readonly string[]): string {
@@ -27,7 +21,7 @@ export interface RenderBranchOptions extends RenderOptions {
 
 function resolveLeaf(index: SessionIndex, leafId: string | null | undefined): string | null {
   if (leafId === undefined) return index.leafId;
-  if (leafId !== null && !index.positions.has(leafId)) throw new EntryNotFoundError(leafId);
+  if (leafId !== null && index.tree.positionOf(leafId) < 0) throw new EntryNotFoundError(leafId);
   return leafId;
 }
 
@@ -45,7 +39,9 @@ export function renderBranch(
 ): string {
   const index = indexSession(source);
   const leaf = resolveLeaf(index, leafId);
-  const path = pathOf(index, leaf);
+  // Root → leaf along the file's links, stopping at a repeat (SPEC §7.6, W14).
+  const leafPos = leaf === null ? -1 : index.tree.positionOf(leaf);
+  const path = leafPos < 0 ? [] : index.tree.pathTo(leafPos);
   const ctx = createRenderContext({
     ...options,
     getEntry: options.getEntry ?? index.getEntry,
@@ -53,11 +49,10 @@ export function renderBranch(
   });
   const renderers = options.renderers ?? Renderers.empty();
   const fmt = fmtOf(ctx.format);
-  const children = options.branchPoints === false ? undefined : childrenIndex(index);
-  const blocks = path.map((record, i) => {
-    const block = renderEntryIn(record, ctx, renderers);
-    const id = get(record, "id");
-    const count = typeof id === "string" ? (children?.get(id)?.length ?? 0) : 0;
+  const blocks = path.map((pos, i) => {
+    const block = renderEntryIn(index.records[pos], ctx, renderers);
+    // Every record naming this one as parent counts, a cycle member cut off the tree too.
+    const count = options.branchPoints === false ? 0 : index.tree.linkedChildren(pos).length;
     // One child of an inner entry is the path itself; every child of the leaf is off it.
     const others = i === path.length - 1 ? count : count - 1;
     if (others < 1) return block;

@@ -6,14 +6,8 @@ import type { FileEntry } from "@pi-sessions/core";
 import { fmtOf } from "./format.js";
 import { Renderers } from "./registry.js";
 import { createRenderContext, type RenderOptions, renderEntryIn } from "./render-entry.js";
-import {
-  childrenIndex,
-  indexSession,
-  parentOf,
-  type RenderableSession,
-  type SessionIndex,
-} from "./session-index.js";
-import { formatInt, get, prefixLines, safeString } from "./text.js";
+import { indexSession, type RenderableSession } from "./session-index.js";
+import { formatInt, get, prefixLines } from "./text.js";
 
 /** Options of {@link renderTree}. */
 export interface RenderTreeOptions extends RenderOptions {
@@ -27,36 +21,6 @@ export interface RenderTreeOptions extends RenderOptions {
 type Work =
   | { readonly kind: "entry"; readonly pos: number; readonly depth: number }
   | { readonly kind: "marker"; readonly text: string; readonly depth: number };
-
-/** Children order of SPEC §7.8: by timestamp, stable; unparseable timestamps last. */
-function sortedChildren(index: SessionIndex, list: readonly number[]): number[] {
-  const time = (pos: number): number => {
-    const t = Date.parse(safeString(get(index.records[pos], "timestamp")));
-    return Number.isNaN(t) ? Number.POSITIVE_INFINITY : t;
-  };
-  return list
-    .map((pos) => ({ pos, t: time(pos) }))
-    .sort((a, b) => (a.t === b.t ? a.pos - b.pos : a.t < b.t ? -1 : 1))
-    .map((x) => x.pos);
-}
-
-/** The member of the parent cycle above `pos` that comes first in file order (SPEC §7.8). */
-function cycleRoot(index: SessionIndex, pos: number): number {
-  const order: number[] = [];
-  const seenAt = new Map<number, number>();
-  let at: number | undefined = pos;
-  while (at !== undefined && !seenAt.has(at)) {
-    seenAt.set(at, order.length);
-    order.push(at);
-    const parent = parentOf(index, index.records[at]);
-    at = parent === undefined ? undefined : index.positions.get(parent);
-  }
-  const cycle = at === undefined ? order : order.slice(seenAt.get(at));
-  // A loop, not Math.min(...cycle): spreading a huge cycle would exceed the argument limit.
-  let first = cycle[0] as number;
-  for (const p of cycle) if (p < first) first = p;
-  return first;
-}
 
 /**
  * The whole tree: roots in file order, children by timestamp (SPEC §7.8), each entry rendered
@@ -81,7 +45,7 @@ export function renderTree(
   const fmt = fmtOf(baseCtx.format);
   const maxIndent = Math.max(0, options.maxIndent ?? 8);
   const unit = baseCtx.format === "markdown" ? "> " : "| ";
-  const children = childrenIndex(index);
+  const { tree } = index;
   const visited = new Set<number>();
   /** Blocks with their drawn indentation; joined so that a branch stays one quote. */
   const blocks: { text: string; level: number; opens: boolean }[] = [];
@@ -107,10 +71,8 @@ export function renderTree(
         block = fmt.attach(block, fmt.note("current leaf"));
       }
       emit(block, item.depth);
-      const kids = sortedChildren(
-        index,
-        (typeof id === "string" ? (children.get(id) ?? []) : []).filter((p) => !visited.has(p)),
-      );
+      // Core's tree: children by timestamp (SPEC §7.8), a cycle already cut at its first member.
+      const kids = tree.children(item.pos);
       if (kids.length === 1)
         stack.push({ kind: "entry", pos: kids[0] as number, depth: item.depth });
       for (let i = kids.length > 1 ? kids.length - 1 : -1; i >= 0; i--) {
@@ -127,15 +89,18 @@ export function renderTree(
     }
   };
 
-  const indexed = [...index.positions.values()].sort((a, b) => a - b);
-  const roots = indexed.filter((pos) => parentOf(index, index.records[pos]) === undefined);
+  // Real roots first; a cycle's cut member is a root of core's tree but is introduced apart.
+  const roots = tree.roots().filter((pos) => tree.parentOf(pos) < 0);
   roots.forEach((pos, i) => {
     if (roots.length > 1) emit(fmt.note(`root ${i + 1} of ${roots.length}`), 0);
     walk({ kind: "entry", pos, depth: 0 });
   });
-  for (const pos of indexed) {
+  // What no real root reaches hangs off a parent cycle: shown from the cycle's cut member,
+  // in the file order of the first such entry.
+  for (const pos of tree.indexed) {
     if (visited.has(pos)) continue;
-    const root = cycleRoot(index, pos);
+    let root = pos;
+    while (tree.treeParentOf(root) >= 0) root = tree.treeParentOf(root);
     emit(fmt.note("entries in a parent cycle, shown from its first entry"), 0);
     walk({ kind: "entry", pos: root, depth: 0 });
   }

@@ -14,7 +14,7 @@
  * query walks, and a cache is only used for the snapshot it was computed for, so an orphan
  * whose parent comes later is walked again.
  */
-import { defineProjection, type SessionEntry } from "@pi-sessions/core";
+import { defineProjection, type SessionEntry, walkPath } from "@pi-sessions/core";
 import { usageRecordOf } from "./usage-records.js";
 import { addToTotals, emptyUsageTotals, type UsageTotals } from "./usage-sums.js";
 
@@ -148,22 +148,17 @@ export function branchUsageTotals(
   if (leafPos === undefined) return undefined;
   const hit = cached(state, leafId);
   if (hit) return hit;
-  const path: SessionEntry[] = [];
-  const seen = new Set<string>();
-  let pos: number | undefined = leafPos;
-  let id = leafId;
-  while (pos !== undefined && !seen.has(id)) {
-    seen.add(id);
-    const entry = state.store.entries[pos] as SessionEntry;
-    path.push(entry);
-    const parentId = parentOf(entry);
-    if (parentId === null) break;
-    id = parentId;
-    pos = positionOf(state, id);
-  }
+  const path = walkPath(
+    state.store.entries[leafPos] as SessionEntry,
+    (id) => {
+      const pos = positionOf(state, id);
+      return pos === undefined ? undefined : state.store.entries[pos];
+    },
+    state.count,
+  );
   let totals = emptyUsageTotals();
-  for (let i = path.length - 1; i >= 0; i--) {
-    const own = usageRecordOf(path[i] as SessionEntry);
+  for (const entry of path) {
+    const own = usageRecordOf(entry);
     if (own) totals = addToTotals(totals, own.key, own.usage);
   }
   // Remembered for this snapshot only (the count): a later entry may complete an orphan's

@@ -4,6 +4,7 @@
  * apply context edits, read the settings. Quadratic where that is clearer; the model only
  * ever holds a few dozen entries.
  */
+import { recordsTreeSource, treeIndex } from "@pi-sessions/core";
 import type { EntryLike, JsonObject } from "./api.js";
 
 /** `{provider, modelId}` or null (SPEC §8.2). */
@@ -30,20 +31,15 @@ const roleOf = (entry: EntryLike): unknown =>
 
 /**
  * Root → leaf path (SPEC §7.6, §8.1): `null` gives none; a known id starts there; `undefined`
- * or an unknown id starts at the last entry. Stops at a missing parent or a repeated id.
+ * or an unknown id starts at the last entry. Stops at a missing parent or a repeated id. The
+ * walk is core's one path walk; invariant I3 checks every path it gives independently.
  */
 export function modelPath(entries: readonly EntryLike[], leafId: string | null | undefined) {
   if (leafId === null) return [];
-  const byId = new Map(entries.map((e) => [e.id, e]));
-  let current = (leafId === undefined ? undefined : byId.get(leafId)) ?? entries.at(-1);
-  const path: EntryLike[] = [];
-  const seen = new Set<string>();
-  while (current && !seen.has(current.id)) {
-    seen.add(current.id);
-    path.unshift(current);
-    current = current.parentId === null ? undefined : byId.get(current.parentId);
-  }
-  return path;
+  const tree = treeIndex(recordsTreeSource(entries));
+  const known = leafId === undefined ? -1 : tree.positionOf(leafId);
+  const start = known >= 0 ? known : entries.length - 1;
+  return start < 0 ? [] : tree.pathTo(start).map((pos) => entries[pos] as EntryLike);
 }
 
 /** Thinking level and model: the last setting on the whole path wins (SPEC §8.2). */

@@ -5,6 +5,8 @@
  * so the model takes both from the implementation under test (and the commands check their
  * form); everything else it predicts.
  */
+import { recordsTreeSource, treeIndex } from "@pi-sessions/core";
+import { resolveLabelsOf } from "../invariants/tree.js";
 import type { EntryLike, JsonObject } from "./api.js";
 import { modelPath, modelProjection, modelSystemCheckpoint } from "./model-context.js";
 
@@ -30,12 +32,31 @@ export class SessionModel {
   /** Non-header entries in file order. */
   entries: EntryLike[] = [];
   leafId: string | null = null;
-  /** Resolved labels in the map's insertion order (createBranchedSession keeps it). */
-  labels = new Map<string, ModelLabel>();
+  /** The label map last resolved, and the entries it was resolved from. */
+  private labelCache:
+    | { entries: EntryLike[]; length: number; labels: Map<string, ModelLabel> }
+    | undefined;
   /** Every id ever created here, dropped ones included: commands pick targets from it. */
   readonly knownIds: string[] = [];
   /** The session id (from the implementation; it changes on createBranchedSession). */
   sessionId: string | undefined;
+
+  /**
+   * Resolved labels in the map's insertion order (createBranchedSession keeps it), by the
+   * testkit's one label oracle (the one invariant I4 checks implementations against).
+   */
+  get labels(): ReadonlyMap<string, ModelLabel> {
+    const cache = this.labelCache;
+    if (cache?.entries === this.entries && cache.length === this.entries.length) {
+      return cache.labels;
+    }
+    const labels = new Map<string, ModelLabel>();
+    for (const [id, [label, timestamp]] of resolveLabelsOf(this.entries)) {
+      labels.set(id, { label: label as string, timestamp });
+    }
+    this.labelCache = { entries: this.entries, length: this.entries.length, labels };
+    return labels;
+  }
 
   /** The entry with `id` (the last one in file order, as lookups are last-wins). */
   entry(id: string): EntryLike | undefined {
@@ -65,24 +86,23 @@ export class SessionModel {
   }
 
   /**
-   * `getTree()` (SPEC §7.8): roots in file order (null parent, self-parent or unknown
-   * parent); children sorted by timestamp with a stable sort.
+   * `getTree()` (SPEC §7.8) from core's tree index: roots in file order (null parent,
+   * self-parent or unknown parent); children sorted by timestamp with a stable sort.
+   * Invariant I4 checks the order and cut independently of the index.
    */
   tree(): ModelTreeNode[] {
-    const node = (entry: EntryLike): ModelTreeNode => {
-      const label = this.labels.get(entry.id);
-      const kids = this.entries
-        .filter((c) => c.parentId === entry.id && c.id !== entry.id)
-        .sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
+    const tree = treeIndex(recordsTreeSource(this.entries));
+    const labels = this.labels;
+    const node = (pos: number): ModelTreeNode => {
+      const entry = this.entries[pos] as EntryLike;
+      const label = labels.get(entry.id);
       return {
         entry,
-        children: kids.map(node),
+        children: tree.children(pos).map(node),
         ...(label ? { label: label.label, labelTimestamp: label.timestamp } : {}),
       };
     };
-    const isRoot = (e: EntryLike) =>
-      e.parentId === null || e.parentId === e.id || !this.has(e.parentId);
-    return this.entries.filter(isRoot).map(node);
+    return tree.roots().map(node);
   }
 
   /** The projection of the current leaf (SPEC §8.5). */
@@ -97,17 +117,6 @@ export class SessionModel {
     this.entries.push(entry);
     this.knownIds.push(entry.id);
     this.leafId = entry.id;
-    if (entry.type === "label") this.applyLabel(entry);
-  }
-
-  /** A truthy label sets (with the label entry's time); anything else clears (§7.10). */
-  private applyLabel(entry: EntryLike): void {
-    const target = entry.targetId as string;
-    if (entry.label) {
-      this.labels.set(target, { label: entry.label as string, timestamp: entry.timestamp });
-    } else {
-      this.labels.delete(target);
-    }
   }
 
   /** The common fields of a new entry: id, parent = leaf, timestamp. */
@@ -225,11 +234,7 @@ export class SessionModel {
   /** Replaces the session by a branched one (ids of the label entries already filled in). */
   adoptBranched(entries: EntryLike[], sessionId: string): void {
     this.entries = entries;
-    this.labels = new Map();
-    for (const e of entries) {
-      if (e.type === "label") this.applyLabel(e);
-      if (!this.knownIds.includes(e.id)) this.knownIds.push(e.id);
-    }
+    for (const e of entries) if (!this.knownIds.includes(e.id)) this.knownIds.push(e.id);
     this.leafId = entries.at(-1)?.id ?? null;
     this.sessionId = sessionId;
   }
