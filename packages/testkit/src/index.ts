@@ -115,6 +115,22 @@ export type {
   Scenario,
   ScenarioContext,
 } from "./conformance/types.js";
+// --- differential: two implementations side by side (ours vs the reference) -----------
+export { IdMap, sameModuloIds } from "./differential/id-map.js";
+export type { ObserveOptions, Outcome } from "./differential/observe.js";
+export {
+  attempt,
+  DifferentialMismatch,
+  expectSame,
+  expectSameModuloIds,
+  expectSameView,
+  observe,
+  treeShape,
+} from "./differential/observe.js";
+export type { DifferentialOp, DifferentialWorld, OpTarget } from "./differential/ops.js";
+export { differentialOpArb, differentialStep } from "./differential/ops.js";
+export type { FreeContextFunctions } from "./differential/run.js";
+export { compareFreeFunctions, runDifferentialOps } from "./differential/run.js";
 export type { BranchCheckOptions } from "./invariants/branch.js";
 export { checkI3BranchPaths } from "./invariants/branch.js";
 export type { ContextCheckOptions } from "./invariants/context.js";
