@@ -218,6 +218,11 @@ export {
   sessionModelProperty,
   setupSessionModel,
 } from "./model/run-model.js";
+export {
+  ReopenMismatchError,
+  runStoreModel,
+  storeModelProperty,
+} from "./model/run-store-model.js";
 export type { ModelLabel, ModelTreeNode } from "./model/session-model.js";
 export { SessionModel } from "./model/session-model.js";
 export {
@@ -227,3 +232,6 @@ export {
   ReadCommand,
   ResetLeafCommand,
 } from "./model/tree-commands.js";
+// --- stores the suites run against (memory, JSONL files, or your own) ------------------
+export type { SessionStoreFactory, StoreStatics } from "./stores/session-store.js";
+export { jsonlFileStore, memoryStore } from "./stores/session-store.js";
