@@ -11,7 +11,13 @@
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import * as core from "@pi-sessions/core";
-import { type ConformanceReport, formatReport, runConformance } from "../src/index.js";
+import {
+  type ConformanceReport,
+  formatReport,
+  jsonlFileStore,
+  memoryStore,
+  runConformance,
+} from "../src/index.js";
 
 const REFERENCE = new URL(
   "../node_modules/@earendil-works/pi-coding-agent/dist/core/session-manager.js",
@@ -50,7 +56,10 @@ const targets: { name: string; load: () => Promise<unknown>; strict: boolean }[]
 const reports: ConformanceReport[] = [];
 let ok = true;
 for (const target of targets) {
-  const report = await runConformance(await target.load(), { ...options, name: target.name });
+  const module = (await target.load()) as object;
+  // Model runs through both stores of each implementation: memory and JSONL files.
+  const stores = [memoryStore(module), jsonlFileStore(module)];
+  const report = await runConformance(module, { ...options, name: target.name, stores });
   reports.push(report);
   if (!values.json) console.log(`${formatReport(report)}\n`);
   if (report.failed > 0) ok = false;

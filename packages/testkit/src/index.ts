@@ -115,6 +115,22 @@ export type {
   Scenario,
   ScenarioContext,
 } from "./conformance/types.js";
+// --- differential: two implementations side by side (ours vs the reference) -----------
+export { IdMap, sameModuloIds } from "./differential/id-map.js";
+export type { ObserveOptions, Outcome } from "./differential/observe.js";
+export {
+  attempt,
+  DifferentialMismatch,
+  expectSame,
+  expectSameModuloIds,
+  expectSameView,
+  observe,
+  treeShape,
+} from "./differential/observe.js";
+export type { DifferentialOp, DifferentialWorld, OpTarget } from "./differential/ops.js";
+export { differentialOpArb, differentialStep } from "./differential/ops.js";
+export type { FreeContextFunctions } from "./differential/run.js";
+export { compareFreeFunctions, runDifferentialOps } from "./differential/run.js";
 export type { BranchCheckOptions } from "./invariants/branch.js";
 export { checkI3BranchPaths } from "./invariants/branch.js";
 export type { ContextCheckOptions } from "./invariants/context.js";
@@ -202,6 +218,11 @@ export {
   sessionModelProperty,
   setupSessionModel,
 } from "./model/run-model.js";
+export {
+  ReopenMismatchError,
+  runStoreModel,
+  storeModelProperty,
+} from "./model/run-store-model.js";
 export type { ModelLabel, ModelTreeNode } from "./model/session-model.js";
 export { SessionModel } from "./model/session-model.js";
 export {
@@ -211,3 +232,6 @@ export {
   ReadCommand,
   ResetLeafCommand,
 } from "./model/tree-commands.js";
+// --- stores the suites run against (memory, JSONL files, or your own) ------------------
+export type { SessionStoreFactory, StoreStatics } from "./stores/session-store.js";
+export { jsonlFileStore, memoryStore } from "./stores/session-store.js";

@@ -1,8 +1,9 @@
 /**
  * runConformance against both implementations, as CI runs it: our SessionManager must pass
  * every scenario and every model run with no reference deviation; the reference package
- * must fail nothing and show exactly the known [Fix] rows of SPEC §12 as deviations. Each
- * logs "scenarios X/Y, model runs N/N".
+ * must fail nothing and show exactly the known [Fix] rows of SPEC §12 as deviations. The
+ * model runs go through every store (memory and JSONL files). Each logs
+ * "scenarios X/Y, model runs N/N".
  */
 import * as core from "@pi-sessions/core";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +11,8 @@ import {
   CONFORMANCE_SCENARIOS,
   type ConformanceReport,
   formatReport,
+  jsonlFileStore,
+  memoryStore,
   runConformance,
   summarizeReport,
 } from "../src/index.js";
@@ -18,11 +21,14 @@ import { loadReference } from "./conformance-reference.js";
 
 const NUM_RUNS = runs(100);
 const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
-const options = (name: string) => ({
+/** The model runs go through both stores of each implementation: memory and JSONL files. */
+const options = (name: string, module: object) => ({
   name,
   numRuns: NUM_RUNS,
+  stores: [memoryStore(module), jsonlFileStore(module)],
   ...(seed === undefined ? {} : { seed }),
 });
+const STORES = 2;
 
 /** The [Fix] rows the reference 1.6.0 is known to fail (SPEC §12), one per scenario. */
 const KNOWN_REFERENCE_DEVIATIONS = CONFORMANCE_SCENARIOS.filter((s) => s.fix && !s.skip?.()).map(
@@ -33,8 +39,9 @@ let ours: ConformanceReport;
 let reference: ConformanceReport;
 
 beforeAll(async () => {
-  ours = await runConformance(core, options("@pi-sessions/core"));
-  reference = await runConformance(await loadReference(), options("reference 1.6.0"));
+  ours = await runConformance(core, options("@pi-sessions/core", core));
+  const ref = await loadReference();
+  reference = await runConformance(ref, options("reference 1.6.0", ref));
   console.log(`${formatReport(ours)}\n${formatReport(reference)}`);
 });
 
@@ -46,8 +53,9 @@ describe("runConformance", () => {
     expect(ours.failed).toBe(0);
     const s = ours.scenarios;
     expect(s.passed).toBe(s.total - s.skipped);
-    expect(ours.modelRuns).toMatchObject({ total: NUM_RUNS, passed: NUM_RUNS, failed: 0 });
-    expect(ours.passed).toBe(s.passed + NUM_RUNS);
+    const total = NUM_RUNS * STORES;
+    expect(ours.modelRuns).toMatchObject({ total, passed: total, failed: 0 });
+    expect(ours.passed).toBe(s.passed + total);
   });
 
   it("the reference 1.6.0: nothing fails; every [Fix] scenario is a known reference deviation", () => {
@@ -57,7 +65,8 @@ describe("runConformance", () => {
     expect(reference.referenceDeviations.map((d) => d.id)).toEqual(KNOWN_REFERENCE_DEVIATIONS);
     const s = reference.scenarios;
     expect(s.passed + s.deviations).toBe(s.total - s.skipped);
-    expect(reference.modelRuns).toMatchObject({ total: NUM_RUNS, passed: NUM_RUNS, failed: 0 });
+    const total = NUM_RUNS * STORES;
+    expect(reference.modelRuns).toMatchObject({ total, passed: total, failed: 0 });
   });
 
   it("covers the spec: examples, every append, tree, context, format, files, discovery, 19 [Fix] rows and same-process flows", () => {

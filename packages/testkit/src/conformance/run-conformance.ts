@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SessionModuleLike } from "../model/api.js";
 import { clip, describeThrown } from "../model/json.js";
-import { runSessionModel } from "../model/run-model.js";
+import { runStoreModel } from "../model/run-store-model.js";
+import { memoryStore, type SessionStoreFactory } from "../stores/session-store.js";
 import { ALL_SCENARIOS } from "./scenarios/index.js";
 import type {
   ConformanceFailure,
@@ -97,8 +98,8 @@ async function runScenario(
  * module's export names (`SessionManager`, `buildSessionContext`, `parseSessionEntries`,
  * `migrateSessionEntries`, ...). Deterministic scenarios cover the SPEC's examples, every
  * append, tree, labels, names, context, file round trips, migration and the observable [Fix]
- * rows of SPEC §12; then `numRuns` model-based runs compare random command sequences on
- * `SessionManager.inMemory()` with the reference model.
+ * rows of SPEC §12; then `numRuns` model-based runs on each of `options.stores` (default:
+ * `SessionManager.inMemory()`) compare random command sequences with the reference model.
  *
  * A failed [Fix] scenario is a *reference deviation* (the implementation has the reference's
  * known weakness), counted apart from passes and failures. Scenarios run one after another;
@@ -146,7 +147,7 @@ export async function runConformance(
       // Windows, changed permissions); a leftover temp directory must not lose the report.
     }
   }
-  const modelRuns = runModelPart(module, options, failures);
+  const modelRuns = await runModelPart(module, options, failures);
   return {
     name: options.name ?? "implementation",
     passed: scenarios.passed + modelRuns.passed,
@@ -159,47 +160,59 @@ export async function runConformance(
   };
 }
 
-/** The model-based runs on `SessionManager.inMemory()`; failures are added to `failures`. */
-function runModelPart(
+/**
+ * The model-based runs on every store (default: `SessionManager.inMemory()`), `numRuns` each;
+ * failures are added to `failures`, one per failing store.
+ */
+async function runModelPart(
   module: unknown,
   options: ConformanceOptions,
   failures: ConformanceFailure[],
-): ConformanceReport["modelRuns"] {
-  const total = options.numRuns ?? 100;
+): Promise<ConformanceReport["modelRuns"]> {
+  const numRuns = options.numRuns ?? 100;
   const seed = options.seed ?? Math.floor(Math.random() * 0x7fffffff);
-  if (total <= 0) return { total: 0, passed: 0, failed: 0, seed };
-  const fail = (message: string, path?: string): ConformanceReport["modelRuns"] => {
+  const result: ConformanceReport["modelRuns"] = { total: 0, passed: 0, failed: 0, seed };
+  if (numRuns <= 0) return result;
+  const fail = (store: string, message: string) =>
     failures.push({
       kind: "model",
-      id: "model/session-manager",
-      title: "random command sequences on SessionManager.inMemory() agree with the reference model",
+      // The in-memory run keeps the id it has always had; other stores are named after it.
+      id: store === "memory" ? "model/session-manager" : `model/session-manager/${store}`,
+      title:
+        store === "memory"
+          ? "random command sequences on SessionManager.inMemory() agree with the reference model"
+          : `random command sequences on the ${store} store agree with the reference model`,
       spec: "§5–§9",
       message,
     });
-    return { total, passed: 0, failed: 1, seed, ...(path ? { path } : {}) };
-  };
-  try {
-    const statics = (module as Partial<SessionModuleLike> | null)?.SessionManager;
-    if (typeof statics?.inMemory !== "function")
-      return fail("the module has no SessionManager.inMemory");
-    const report = runSessionModel(() => statics.inMemory("/work/project"), {
-      numRuns: total,
-      seed,
-      ...(options.maxCommands === undefined ? {} : { maxCommands: options.maxCommands }),
-    });
-    if (!report.failed) return { total, passed: report.passed, failed: 0, seed };
-    const replay = `replay with { seed: ${report.seed}, path: "${report.path}" }`;
-    fail(`${report.counterexample ?? ""}\n${report.error ?? ""}\n${replay}`, report.path);
-    return {
-      total,
-      passed: report.passed,
-      failed: 1,
-      seed,
-      ...(report.path ? { path: report.path } : {}),
-    };
-  } catch (e) {
-    return fail(messageOf(e));
+  const statics = (module as Partial<SessionModuleLike> | null)?.SessionManager;
+  if (typeof statics?.inMemory !== "function") {
+    fail("memory", "the module has no SessionManager.inMemory");
+    return { ...result, total: numRuns, failed: 1 };
   }
+  const stores: readonly SessionStoreFactory[] = options.stores ?? [
+    memoryStore(module as SessionModuleLike),
+  ];
+  for (const store of stores) {
+    result.total += numRuns;
+    try {
+      const report = await runStoreModel(store, {
+        numRuns,
+        seed,
+        ...(options.maxCommands === undefined ? {} : { maxCommands: options.maxCommands }),
+      });
+      result.passed += report.passed;
+      if (!report.failed) continue;
+      result.failed += 1;
+      if (report.path && result.path === undefined) result.path = report.path;
+      const replay = `replay with { seed: ${report.seed}, path: "${report.path}" }`;
+      fail(store.name, `${report.counterexample ?? ""}\n${report.error ?? ""}\n${replay}`);
+    } catch (e) {
+      result.failed += 1;
+      fail(store.name, messageOf(e));
+    }
+  }
+  return result;
 }
 
 /** `scenarios X/Y, model runs N/M` — the one-line summary CI logs for each implementation. */

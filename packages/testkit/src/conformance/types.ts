@@ -2,6 +2,7 @@
  * Types of the conformance suite: scenarios, the context they run in, and the report.
  */
 import type { SessionModuleLike } from "../model/api.js";
+import type { SessionStoreFactory } from "../stores/session-store.js";
 
 /** Where a scenario runs: the module under test and helpers for temporary files. */
 export interface ScenarioContext {
@@ -63,6 +64,11 @@ export interface ConformanceOptions {
   numRuns?: number;
   /** Seed of the model-based runs (default: random, reported for replay). */
   seed?: number;
+  /**
+   * The stores the model-based runs use, `numRuns` each (default: the module's
+   * `SessionManager.inMemory()`); e.g. `[memoryStore(m), jsonlFileStore(m)]`, or your own.
+   */
+  stores?: readonly SessionStoreFactory[];
   /** Commands per model run (default 40). */
   maxCommands?: number;
   /** Only scenarios whose id starts with one of these prefixes. */
@@ -86,6 +92,7 @@ export interface ConformanceReport {
   referenceDeviations: ReferenceDeviation[];
   failures: ConformanceFailure[];
   scenarios: { total: number; passed: number; failed: number; deviations: number; skipped: number };
+  /** Model runs over every store: `total` is `numRuns` times the number of stores. */
   modelRuns: { total: number; passed: number; failed: number; seed: number; path?: string };
   durationMs: number;
 }

@@ -106,8 +106,9 @@ export class BranchWithSummaryCommand implements SessionCommand {
 }
 
 /**
- * `createBranchedSession(leafId)` in memory (SPEC §9): the session becomes the path without
- * labels plus recreated labels, under a new session id; returns undefined.
+ * `createBranchedSession(leafId)` (SPEC §9): the session becomes the path without labels plus
+ * recreated labels, under a new session id; returns undefined in memory and the new session
+ * file when persisted.
  */
 export class CreateBranchedSessionCommand implements SessionCommand {
   constructor(readonly target: Target) {}
@@ -127,8 +128,13 @@ export class CreateBranchedSessionCommand implements SessionCommand {
     }
     expectSuccess(what, outcome);
     const diffs: string[] = [];
-    if (outcome.value !== undefined)
-      diffs.push(`returned ${show(outcome.value)}, expected undefined in memory`);
+    // In memory it returns undefined; a persisted session returns its new file (SPEC §9).
+    const file = attempt(() => (sm.isPersisted() ? sm.getSessionFile() : undefined));
+    const expected = file.ok ? file.value : undefined;
+    if (outcome.value !== expected) {
+      const where = expected === undefined ? "in memory" : "(the new session file)";
+      diffs.push(`returned ${show(outcome.value)}, expected ${show(expected)} ${where}`);
+    }
     const after = attempt(() => sm.getEntries());
     const entries = after.ok ? (after.value as readonly EntryLike[]) : [];
     const labelIds = entries.slice(predicted.kept.length).map((e) => String(e?.id));

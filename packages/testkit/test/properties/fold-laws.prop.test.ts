@@ -33,15 +33,8 @@ import {
 } from "@pi-sessions/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  anyLog,
-  DAMAGED_IDS,
-  HEADER,
-  MISSING_ID,
-  params,
-  runs,
-  UNIQUE_DAMAGED_IDS,
-} from "./arbitraries.js";
+import { params, runs } from "../arbitraries-run.js";
+import { anyLog, DAMAGED_IDS, HEADER, MISSING_ID, UNIQUE_DAMAGED_IDS } from "./arbitraries.js";
 import {
   answers,
   indexById,

@@ -22,10 +22,15 @@ import {
   SessionManager,
 } from "@pi-sessions/core";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { CORPUS_DIR } from "../corpus-dir.js";
-import { expectSameModuloIds, expectSameView, IdMap, observe } from "./compare.js";
-import { type Op, step } from "./ops.js";
-import { loadReference, type ReferenceModule } from "./reference.js";
+import {
+  differentialStep,
+  expectSameModuloIds,
+  expectSameView,
+  IdMap,
+  type DifferentialOp as Op,
+  observe,
+} from "../../src/index.js";
+import { CORPUS_DIR, loadReferenceModule, type ReferenceModule } from "../conformance-reference.js";
 
 const CORPUS = CORPUS_DIR;
 const files = readdirSync(CORPUS)
@@ -34,7 +39,7 @@ const files = readdirSync(CORPUS)
 
 let R: ReferenceModule;
 beforeAll(async () => {
-  R = await loadReference();
+  R = await loadReferenceModule();
 });
 
 /** Every entry of a small file, every 25th (plus the last) of a big one. */
@@ -153,7 +158,13 @@ describe.each(files)("corpus %s vs reference 1.6.0", (file) => {
     try {
       vi.setSystemTime(Date.UTC(2026, 0, 1));
       const { ours, ref, map } = load(R.parseSessionEntries(text));
-      const w = { ours, ref, map, clock: Date.UTC(2026, 0, 1) };
+      const w = {
+        ours,
+        ref,
+        map,
+        clock: Date.UTC(2026, 0, 1),
+        setClock: (ms: number) => vi.setSystemTime(ms),
+      };
       const mid = Math.floor(map.all.length / 2);
       const ops: Op[] = [
         {
@@ -176,7 +187,7 @@ describe.each(files)("corpus %s vs reference 1.6.0", (file) => {
         { dt: 1, op: "appendMessage", message: { role: "user", content: "after", timestamp: 2 } },
       ];
       ops.forEach((op, i) => {
-        step(w, op, `${file} op #${i} ${op.op}`, false);
+        differentialStep(w, op, `${file} op #${i} ${op.op}`, false);
       });
     } finally {
       vi.useRealTimers();

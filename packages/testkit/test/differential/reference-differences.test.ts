@@ -5,11 +5,15 @@
  */
 import { type ContextEditEntry, SessionManager } from "@pi-sessions/core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadReference, type ManagerApi, type ReferenceModule } from "./reference.js";
+import {
+  loadReferenceModule,
+  type ManagerApi,
+  type ReferenceModule,
+} from "../conformance-reference.js";
 
 let R: ReferenceModule;
 beforeAll(async () => {
-  R = await loadReference();
+  R = await loadReferenceModule();
 });
 
 /** Both managers, fresh. */
@@ -26,7 +30,7 @@ describe("BUG: compaction systemMessage text of a system message with block cont
   //   [{text:""},{text:""}]    → reference "\n",   ours ""
   //   [{type:"hologram",text:"z"}] or [{text:"z"}] → reference "" (only `type:"text"` blocks
   //   count), ours "z"
-  // Found by random-ops.prop.test.ts (seed -1967861296).
+  // Found by the differential random-ops property (seed -1967861296).
   const cases: unknown[][] = [
     [
       [

@@ -6,12 +6,12 @@
  */
 import { createDeterministicEnv, type FileEntry, SessionManager } from "@pi-sessions/core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { attempt, expectSameView, IdMap, observe } from "./compare.js";
-import { loadReference, type ReferenceModule } from "./reference.js";
+import { attempt, expectSameView, IdMap, observe } from "../../src/index.js";
+import { loadReferenceModule, type ReferenceModule } from "../conformance-reference.js";
 
 let R: ReferenceModule;
 beforeAll(async () => {
-  R = await loadReference();
+  R = await loadReferenceModule();
   vi.useFakeTimers({ toFake: ["Date"] });
   vi.setSystemTime(Date.UTC(2025, 5, 1));
 });
@@ -112,7 +112,7 @@ describe("inMemory factory vs reference 1.6.0", () => {
     compareLoaded("/tmp/x", undefined, [header(9), user("a", null), hook]);
   });
 
-  // Self-parented entries are in fixes.test.ts: the reference's getBranch never returns on them.
+  // Self-parented entries are in reference-fixes.test.ts: the reference's getBranch never returns on them.
   it("tree rules: orphans are roots in file order; dangling labels answer", () => {
     compareLoaded("/tmp/x", undefined, [
       header(3),

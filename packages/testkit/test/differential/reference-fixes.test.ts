@@ -15,11 +15,11 @@ import {
   type SessionTreeNode,
 } from "@pi-sessions/core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadReference, type ReferenceModule } from "./reference.js";
+import { loadReferenceModule, type ReferenceModule } from "../conformance-reference.js";
 
 let R: ReferenceModule;
 beforeAll(async () => {
-  R = await loadReference();
+  R = await loadReferenceModule();
 });
 
 const H = {

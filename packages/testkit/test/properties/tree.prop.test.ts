@@ -6,12 +6,11 @@
 import type { SessionEntry, SessionManager, SessionTreeNode } from "@pi-sessions/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { params, runs } from "../arbitraries-run.js";
 import {
   DAMAGED_IDS,
   damagedLog,
   MISSING_ID,
-  params,
-  runs,
   UNIQUE_DAMAGED_IDS,
   validLog,
 } from "./arbitraries.js";

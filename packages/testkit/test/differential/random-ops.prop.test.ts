@@ -12,26 +12,27 @@
  *
  * Replay a failure with `FC_SEED=<seed> FC_PATH=<path>`; scale with `FC_RUNS=<n>`.
  */
-import {
-  buildContextEntries,
-  buildSessionContext,
-  buildSessionProjection,
-  createDeterministicEnv,
-  type SessionEntry,
-  SessionManager,
-} from "@pi-sessions/core";
+import * as core from "@pi-sessions/core";
+import { createDeterministicEnv, SessionManager } from "@pi-sessions/core";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, it, vi } from "vitest";
-import { expectSameModuloIds, expectSameView, IdMap, observe } from "./compare.js";
-import { type Op, opArb, step, type World } from "./ops.js";
-import { fcSettings, loadReference, type ReferenceModule } from "./reference.js";
+import {
+  compareFreeFunctions,
+  IdMap,
+  type DifferentialOp as Op,
+  differentialOpArb as opArb,
+  runDifferentialOps,
+  type DifferentialWorld as World,
+} from "../../src/index.js";
+import { params, runs } from "../arbitraries-run.js";
+import { loadReferenceModule, type ReferenceModule } from "../conformance-reference.js";
 
-const settings = fcSettings(300);
+const settings = params(runs(300));
 const START = Date.UTC(2025, 0, 1);
 let R: ReferenceModule;
 
 beforeAll(async () => {
-  R = await loadReference();
+  R = await loadReferenceModule();
   vi.useFakeTimers({ toFake: ["Date"] });
 });
 afterAll(() => {
@@ -47,45 +48,15 @@ function newWorld(seed: number): World {
     ref: R.SessionManager.inMemory("/tmp/x"),
     map: new IdMap(),
     clock: START,
+    setClock: (ms) => vi.setSystemTime(ms),
   };
 }
 
-/**
- * The free functions `(entries, leafId)` of both modules on each side's own entry array, for
- * the leaf undefined, null, unknown and every known id.
- */
-function compareFreeFunctions(w: World): void {
-  const ours = w.ours.getEntries();
-  const theirs = w.ref.getEntries() as SessionEntry[];
-  const leaves: (string | null | undefined)[] = [undefined, null, "missing1", ...w.map.all];
-  for (const leaf of leaves) {
-    const [a, b] =
-      typeof leaf === "string" ? [w.map.raw(0, leaf), w.map.raw(1, leaf)] : [leaf, leaf];
-    expectSameModuloIds(
-      w.map,
-      {
-        context: buildSessionContext(ours, a),
-        projection: buildSessionProjection(ours, a),
-        entries: buildContextEntries(ours, a),
-      },
-      {
-        context: R.buildSessionContext(theirs, b),
-        projection: R.buildSessionProjection(theirs, b),
-        entries: R.buildContextEntries(theirs, b),
-      },
-      `free functions at leaf ${String(leaf)}`,
-    );
-  }
-}
-
-/** Runs a whole sequence, comparing after every op. */
+/** Runs a whole sequence, comparing after every op, then the free functions of both modules. */
 function runSequence(seed: number, ops: readonly Op[]): void {
   const w = newWorld(seed);
-  expectSameView(w.map, observe(w.ours, w.map, 0), observe(w.ref, w.map, 1), "initial state");
-  ops.forEach((op, i) => {
-    step(w, op, `op #${i} ${op.op}`);
-  });
-  compareFreeFunctions(w);
+  runDifferentialOps(w, ops);
+  compareFreeFunctions(w, core, R);
 }
 
 describe("conformance: random operation sequences vs reference 1.6.0", () => {

@@ -14,7 +14,8 @@ import {
 } from "@pi-sessions/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { bodySpec, makeEntry, params, runs, validLog } from "./arbitraries.js";
+import { params, runs } from "../arbitraries-run.js";
+import { bodySpec, makeEntry, validLog } from "./arbitraries.js";
 import { applyOp, envSpec, loadManager, newManager, ops } from "./operations.js";
 import { answers } from "./oracles.js";
 
