@@ -8,9 +8,8 @@ import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { resolveCwd } from "../env/paths.js";
-import { isValidHeader } from "../format/header.js";
-import type { JsonRecord } from "../format/parse.js";
-import { JsonlScanner } from "../format/scan.js";
+import { JsonlScanner, type JsonRecord } from "../format/parse.js";
+import { isValidHeader } from "../format/record-rules.js";
 import type { SessionHeader } from "../schema/types.js";
 import { samePath } from "./session-files.js";
 

@@ -7,9 +7,8 @@
 import { closeSync, fstatSync, openSync, type Stats } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
-import { isValidHeader } from "../format/header.js";
-import type { JsonRecord } from "../format/parse.js";
-import { JsonlScanner, type JsonlVisitor } from "../format/scan.js";
+import { JsonlScanner, type JsonlVisitor, type JsonRecord } from "../format/parse.js";
+import { isValidHeader } from "../format/record-rules.js";
 import type { SessionHeader, SessionInfo } from "../schema/types.js";
 import { readChunks } from "./read-chunks.js";
 import { type SessionShape, SessionShapeFold } from "./session-shape.js";
