@@ -4,14 +4,14 @@
  * tolerates files that vanish while the directory is scanned (§1.6).
  */
 
-import { closeSync, openSync, readdirSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { resolveCwd } from "../env/paths.js";
 import { JsonlScanner, type JsonRecord } from "../format/parse.js";
 import { isValidHeader } from "../format/record-rules.js";
 import type { SessionHeader } from "../schema/types.js";
-import { readChunks } from "./read-chunks.js";
+import { readChunks, readOrNull } from "./read-chunks.js";
 import { samePath } from "./session-files.js";
 
 /** How far {@link readHeader} looks for the first record by default: 1 MiB, as R1.6 does. */
@@ -32,13 +32,7 @@ let headerBuffer: Buffer | undefined;
  * `Infinity` to scan without limit.
  */
 export function readHeader(path: string, limit: number = HEADER_SCAN_LIMIT): SessionHeader | null {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch {
-    return null;
-  }
-  try {
+  return readOrNull(path, (fd) => {
     headerBuffer ??= Buffer.allocUnsafe(HEADER_CHUNK_BYTES);
     let first: JsonRecord | undefined;
     const scanner = new JsonlScanner({
@@ -64,11 +58,7 @@ export function readHeader(path: string, limit: number = HEADER_SCAN_LIMIT): Ses
     // The whole file lies within the limit: its last line counts without a `\n`.
     if (!read.stopped && scanner.push(decoder.end())) scanner.end();
     return first !== undefined && isValidHeader(first) ? first : null;
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+  });
 }
 
 /**
