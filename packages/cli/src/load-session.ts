@@ -6,43 +6,22 @@
 
 import {
   createDeterministicEnv,
-  headerVersion,
   InvalidSessionError,
-  type LoadDiagnostic,
-  readHeader,
-  readSessionFile,
+  readSession,
   replayState,
   type SessionEntry,
   type SessionEnv,
-  type SessionHeader,
+  type SessionOnDisk,
   type SessionState,
-  structuralDiagnostics,
 } from "@pi-sessions/core";
 import { CliError, ExitCode, oneLine, usageError } from "./errors.js";
 
-/** A session read from disk, with everything the load found wrong. */
-export interface LoadedSession {
-  readonly path: string;
-  readonly header: SessionHeader;
+/** A session read from disk (core's read-only {@link readSession}) with its replayed state. */
+export interface LoadedSession extends Omit<SessionOnDisk, "needsMigration"> {
   /** The replayed state (migrated in memory when the file is older than v3). */
   readonly state: SessionState;
-  /** Entries with a string id, in file order. */
-  readonly entries: readonly SessionEntry[];
-  /**
-   * Every problem with a file line where one is known: damaged lines, entries without ids,
-   * extra headers, migration notes, duplicate ids, dangling parents and cycles.
-   */
-  readonly diagnostics: readonly LoadDiagnostic[];
-  /** The header's version as the format reads it (absent means 1). */
-  readonly version: number;
   /** Whether the file is older than v3 (its entries were migrated in memory only). */
   readonly legacy: boolean;
-  /** Whether the file does not end with a newline (a torn or unterminated last line). */
-  readonly needsNewline: boolean;
-  /** Bytes read. */
-  readonly size: number;
-  /** The header's line, when the load tracked record lines (legacy files: garbage may precede it). */
-  readonly headerLine?: number;
 }
 
 /**
@@ -67,40 +46,20 @@ export class NotASessionError extends CliError {
  * exit code 2 when the file is missing, unreadable, empty or not a session.
  */
 export function loadSession(path: string, env: SessionEnv = legacyIdEnv()): LoadedSession {
-  let read: ReturnType<typeof readSessionFile>;
+  let read: SessionOnDisk;
   try {
-    read = readSessionFile(path, env, path);
+    read = readSession(path, env);
   } catch (error) {
     if (error instanceof InvalidSessionError) {
+      if (error.kind === "empty") throw new NotASessionError(`${path} is empty (0 bytes)`);
       throw new NotASessionError(`${path} is not a pi session: ${error.reason}`);
     }
+    if ((error as NodeJS.ErrnoException).code === "ENOENT")
+      throw usageError(`no such file: ${path}`);
     throw usageError(`cannot read ${path}: ${oneLine(error)}`);
   }
-  if (read.kind === "missing") throw usageError(`no such file: ${path}`);
-  if (read.kind === "empty") throw new NotASessionError(`${path} is empty (0 bytes)`);
-  const { loaded } = read;
-  const header = loaded.header;
-  if (header === null) throw new NotASessionError(`${path} has no session header`);
-  const state = replayState(header, loaded.entries);
-  const lines = loaded.entryLines;
-  // The replayed header of a legacy file is already migrated; the file's own says what it is.
-  const onDisk = loaded.migrated ? readHeader(path, Number.POSITIVE_INFINITY) : header;
-  const version = headerVersion((onDisk ?? header) as unknown as Record<string, unknown>);
-  return {
-    path,
-    header,
-    state,
-    entries: loaded.entries,
-    diagnostics: [
-      ...loaded.diagnostics,
-      ...structuralDiagnostics(state.log, (pos) => lines?.lineOf(pos)),
-    ],
-    version,
-    legacy: loaded.migrated,
-    needsNewline: loaded.needsNewline,
-    size: read.size,
-    ...(loaded.lines?.[0] !== undefined ? { headerLine: loaded.lines[0] } : {}),
-  };
+  const { needsMigration, ...rest } = read;
+  return { ...rest, state: replayState(read.header, read.entries), legacy: needsMigration };
 }
 
 /** Number of leaves (entries nobody names as parent): how many branch tips the tree has. */

@@ -27,15 +27,6 @@ export {
   MAX_SESSION_ID_LENGTH,
 } from "./env/ids.js";
 export { resolveCwd } from "./env/paths.js";
-export type { HeaderLocation, NotASession } from "./format/header.js";
-export {
-  CURRENT_SESSION_VERSION,
-  describeNotASession,
-  findHeaderIndex,
-  headerVersion,
-  isValidHeader,
-  resolveHeader,
-} from "./format/header.js";
 export type {
   DocumentMigrationResult,
   MigrationDiagnostic,
@@ -58,6 +49,15 @@ export {
   parseJsonl,
   parseSessionEntries,
 } from "./format/parse.js";
+export type { HeaderLocation, NotASession } from "./format/record-rules.js";
+export {
+  CURRENT_SESSION_VERSION,
+  describeNotASession,
+  findHeaderIndex,
+  headerVersion,
+  isValidHeader,
+  resolveHeader,
+} from "./format/record-rules.js";
 export type { CreateHeaderOptions } from "./format/serialize.js";
 export {
   createHeader,
@@ -277,8 +277,8 @@ export {
 } from "./store/paths.js";
 export type { QueuedSinkOptions, QueuedWrite } from "./store/queued-sink.js";
 export { queuedSink } from "./store/queued-sink.js";
-export type { SessionFileRead } from "./store/read-session.js";
-export { readSessionFile } from "./store/read-session.js";
+export type { SessionFileRead, SessionOnDisk } from "./store/read-session.js";
+export { readSession, readSessionFile } from "./store/read-session.js";
 export { buildSessionInfo } from "./store/session-info.js";
 export type { SessionShape, ShapeIrregularity } from "./store/session-shape.js";
 export type {

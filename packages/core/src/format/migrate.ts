@@ -14,9 +14,9 @@ import type { SessionEnv } from "../env/env.js";
 import { systemEnv } from "../env/env.js";
 import { generateEntryId } from "../env/ids.js";
 import type { FileEntry } from "../schema/types.js";
-import { CURRENT_SESSION_VERSION, findHeaderIndex, headerVersion } from "./header.js";
 import type { DocLine, JsonRecord, ParsedDocument } from "./parse.js";
 import { documentRecords, isJsonRecord } from "./parse.js";
+import { CURRENT_SESSION_VERSION, findHeaderIndex, headerVersion } from "./record-rules.js";
 
 /** What a {@link MigrationDiagnostic} is about. */
 export type MigrationDiagnosticKind =

@@ -1,10 +1,11 @@
 /**
  * Line-level parsing of a session file (SPEC §2.1). Pure: text in, values out.
  *
- * A file is read into a {@link ParsedDocument} that keeps every non-blank line, in order, as
- * either a parsed record or the raw text plus a {@link LineIssue}. Nothing is dropped here:
- * the projection skips the issues, the load reports them (W5), and a rewrite puts them back
- * word for word (W4).
+ * There is one parser, {@link JsonlScanner}, which streams lines to a visitor. The document
+ * form, {@link parseJsonl}, is built on it for migration and rewrites: it keeps every non-blank
+ * line, in order, as either a parsed record or the raw text plus a {@link LineIssue}. Nothing
+ * is dropped: the projection skips the issues, the load reports them (W5), and a rewrite puts
+ * them back word for word (W4).
  */
 
 import type { Either } from "fp-ts/lib/Either.js";
@@ -29,6 +30,113 @@ export interface LineIssue {
   readonly raw: string;
   /** Why it failed: the `JSON.parse` error, or the JSON type that was found. */
   readonly message: string;
+}
+
+/** True for a plain JSON object (not `null`, not an array). */
+export function isJsonRecord(value: unknown): value is JsonRecord {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Receives the lines of a JSONL text as {@link scanJsonl} finds them. */
+export interface JsonlVisitor {
+  /**
+   * A line that parsed to a JSON object, with the line as read (`raw`, for the few readers
+   * that keep lines). Return `false` to stop scanning.
+   */
+  record(record: JsonRecord, line: number, raw: string): boolean | undefined;
+  /** A non-blank line that is not a JSON object. Return `false` to stop scanning. */
+  issue(issue: LineIssue): boolean | undefined;
+}
+
+/** `\n` and `{` as char codes. */
+const NEWLINE = 10;
+const OPEN_BRACE = 123;
+
+/**
+ * The one line parser of session files (SPEC §2.1): split on `\n`, a trailing `\r` is JSON
+ * whitespace and tolerated, blank lines (`trim`'s idea of blank) are skipped, the last line
+ * counts without `\n`, and a line that is not JSON, or JSON but not an object ([Fix] W6: R1.6
+ * would keep `42` as an "entry"), is an issue. Each good line costs one `JSON.parse` and
+ * nothing else, so the hot load path streams through it; `parseJsonl` builds the document
+ * form on it. Text arrives in chunks of any size (a file read piece by piece never becomes
+ * one string); a line split across chunks is joined.
+ */
+export class JsonlScanner {
+  private carry = "";
+  private line = 0;
+  private stopped = false;
+  private lastCode = -1;
+
+  constructor(private readonly visitor: JsonlVisitor) {}
+
+  /** Feeds the next chunk. Returns false once the visitor has asked to stop. */
+  push(chunk: string): boolean {
+    if (this.stopped || chunk.length === 0) return !this.stopped;
+    this.lastCode = chunk.charCodeAt(chunk.length - 1);
+    let start = 0;
+    let end = chunk.indexOf("\n");
+    if (end >= 0 && this.carry !== "") {
+      const first = this.carry + chunk.slice(0, end);
+      this.carry = "";
+      if (!this.handle(first)) return false;
+      start = end + 1;
+      end = chunk.indexOf("\n", start);
+    }
+    while (end >= 0) {
+      if (!this.handle(chunk.slice(start, end))) return false;
+      start = end + 1;
+      end = chunk.indexOf("\n", start);
+    }
+    if (start < chunk.length) this.carry += chunk.slice(start);
+    return true;
+  }
+
+  /** Ends the input: the last line counts even without a `\n`. */
+  end(): boolean {
+    if (this.stopped) return false;
+    const rest = this.carry;
+    this.carry = "";
+    return rest === "" || this.handle(rest);
+  }
+
+  /** Whether the input seen so far ends with `\n` (false for empty input). */
+  get endsWithNewline(): boolean {
+    return this.lastCode === NEWLINE;
+  }
+
+  /** Lines seen so far, blank ones included: the number of the last line handled. */
+  get lineCount(): number {
+    return this.line;
+  }
+
+  private handle(raw: string): boolean {
+    const line = ++this.line;
+    // Almost every line starts with `{`; anything else may be blank (trim's idea of blank).
+    if (raw.charCodeAt(0) !== OPEN_BRACE && raw.trim().length === 0) return true;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return this.keepGoing(this.visitor.issue({ kind: "invalid-json", line, raw, message }));
+    }
+    if (isJsonRecord(value)) return this.keepGoing(this.visitor.record(value, line, raw));
+    const type = value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
+    return this.keepGoing(
+      this.visitor.issue({ kind: "not-an-object", line, raw, message: `got ${type}` }),
+    );
+  }
+
+  private keepGoing(answer: boolean | undefined): boolean {
+    if (answer === false) this.stopped = true;
+    return !this.stopped;
+  }
+}
+
+/** Scans a whole text with a {@link JsonlScanner}. Returns whether it reached the end. */
+export function scanJsonl(text: string, visitor: JsonlVisitor): boolean {
+  const scanner = new JsonlScanner(visitor);
+  return scanner.push(text) && scanner.end();
 }
 
 /** One non-blank line of a document. */
@@ -56,71 +164,48 @@ export interface ParsedDocument {
   readonly textLength: number;
 }
 
-/** Character code of `{`, the first character of nearly every line. */
-const OPEN_BRACE = 123;
-
 /**
- * True for a line that holds nothing but whitespace. Uses `String.prototype.trim`'s idea of
- * whitespace, as the reference does (so `\v` or a no-break space alone is blank), but only
- * after a one-character check, because almost every line starts with `{`.
+ * A visitor that keeps every line it is shown as a {@link DocLine}: the document form. The
+ * streaming loader hands a legacy file's lines to one, so migration needs no second read.
  */
-function isBlank(segment: string): boolean {
-  if (segment.length === 0) return true;
-  if (segment.charCodeAt(0) === OPEN_BRACE) return false;
-  return segment.trim().length === 0;
-}
+export class DocumentBuilder implements JsonlVisitor {
+  readonly lines: DocLine[] = [];
 
-/** The JSON type name of a parsed value that is not a plain object. */
-function jsonTypeOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  return typeof value;
-}
-
-/** True for a plain JSON object (not `null`, not an array). */
-export function isJsonRecord(value: unknown): value is JsonRecord {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/**
- * Parses one line. Returns the record or the issue; `JSON.parse` is the only work done for a
- * good line, and one small `Either` is the only allocation besides the parsed value.
- */
-function parseLine(raw: string, line: number): Either<LineIssue, JsonRecord> {
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return left({ kind: "invalid-json", line, raw, message });
+  record(record: JsonRecord, line: number, raw: string): boolean {
+    this.lines.push({ line, raw, value: right(record) });
+    return true;
   }
-  if (isJsonRecord(value)) return right(value);
-  return left({ kind: "not-an-object", line, raw, message: `got ${jsonTypeOf(value)}` });
+
+  issue(issue: LineIssue): boolean {
+    this.lines.push({ line: issue.line, raw: issue.raw, value: left(issue) });
+    return true;
+  }
+
+  /** The document once `scanner` has seen the whole text of `textLength` units. */
+  finish(scanner: JsonlScanner, textLength: number): ParsedDocument {
+    const endsWithNewline = scanner.endsWithNewline;
+    const last = this.lines[this.lines.length - 1];
+    const tornTail =
+      !endsWithNewline &&
+      last !== undefined &&
+      last.line === scanner.lineCount &&
+      last.value._tag === "Left" &&
+      last.value.left.kind === "invalid-json";
+    return { lines: this.lines, endsWithNewline, tornTail, textLength };
+  }
 }
 
 /**
- * Splits a session file into lines and parses each (SPEC §2.1): split on `\n`; a trailing
- * `\r` is JSON whitespace and is tolerated; blank lines are ignored; the last line counts
- * without a trailing `\n`. Lines that do not parse, or parse to something other than an
- * object, are kept with a {@link LineIssue}. Never throws.
+ * Splits a session file into lines and parses each (SPEC §2.1), with the scanner's rules.
+ * Lines that do not parse, or parse to something other than an object, are kept with a
+ * {@link LineIssue}. Never throws.
  */
 export function parseJsonl(text: string): ParsedDocument {
-  const segments = text.split("\n");
-  const lines: DocLine[] = [];
-  for (let i = 0; i < segments.length; i++) {
-    const raw = segments[i] as string;
-    if (isBlank(raw)) continue;
-    lines.push({ line: i + 1, raw, value: parseLine(raw, i + 1) });
-  }
-  const endsWithNewline = text.length > 0 && text.charCodeAt(text.length - 1) === 10;
-  const last = lines[lines.length - 1];
-  const tornTail =
-    !endsWithNewline &&
-    last !== undefined &&
-    last.line === segments.length &&
-    last.value._tag === "Left" &&
-    last.value.left.kind === "invalid-json";
-  return { lines, endsWithNewline, tornTail, textLength: text.length };
+  const builder = new DocumentBuilder();
+  const scanner = new JsonlScanner(builder);
+  scanner.push(text);
+  scanner.end();
+  return builder.finish(scanner, text.length);
 }
 
 /** The records of a document, in file order (the header, if any, among them). */
@@ -165,17 +250,10 @@ export function formatIssue(issue: LineIssue): string {
  */
 export function parseSessionEntries(text: string): FileEntry[] {
   const out: FileEntry[] = [];
-  const segments = text.trim().split("\n");
-  for (const segment of segments) {
-    if (isBlank(segment)) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(segment);
-    } catch {
-      continue;
-    }
-    // The shape is not checked here, as in the reference; callers narrow by `type`.
-    if (isJsonRecord(value)) out.push(value as unknown as FileEntry);
-  }
+  // The shape is not checked here, as in the reference; callers narrow by `type`.
+  scanJsonl(text.trim(), {
+    record: (record) => void out.push(record as unknown as FileEntry),
+    issue: () => true,
+  });
   return out;
 }

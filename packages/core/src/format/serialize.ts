@@ -3,8 +3,8 @@
  */
 
 import type { SessionHeader } from "../schema/types.js";
-import { CURRENT_SESSION_VERSION } from "./header.js";
 import type { DocLine, ParsedDocument } from "./parse.js";
+import { CURRENT_SESSION_VERSION } from "./record-rules.js";
 
 /**
  * One record as a line: compact `JSON.stringify` (key order kept, `undefined` properties

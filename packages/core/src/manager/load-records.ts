@@ -1,5 +1,7 @@
 import type { SessionEnv } from "../env/env.js";
 import { migrateRecords } from "../format/migrate.js";
+import type { JsonRecord } from "../format/parse.js";
+import { recordKind, recordProblem } from "../format/record-rules.js";
 import type { SessionEntry, SessionHeader } from "../schema/types.js";
 import type { LoadDiagnostic } from "./diagnostics.js";
 import { LineMap } from "./line-map.js";
@@ -10,33 +12,40 @@ export interface SplitRecords {
   readonly header: SessionHeader | null;
   /** Entries with a string id, migrated, in file order. */
   readonly entries: SessionEntry[];
-  /**
-   * The record list after migration (header included), for the rewrite a migration needs;
-   * left out when nothing was migrated, so a current file's load keeps no second list.
-   */
-  readonly records?: Record<string, unknown>[];
   /** Whether migration changed anything (a file-backed load then rewrites the file). */
   readonly migrated: boolean;
   readonly diagnostics: LoadDiagnostic[];
-  /** Line number of each record, when known (parallel to `records`). */
-  readonly lines?: readonly number[];
   /** Line number of each entry, when known (parallel to `entries`), for diagnostics. */
   readonly entryLines?: LineMap;
 }
 
-/** Diagnostic text for a second `session` record. */
-export const EXTRA_HEADER = "a second session header; it is kept in the file but not used";
+/**
+ * Sorts records, in file order, by the record rules: the first `session` record becomes the
+ * header, entries with a string id join the list (with their lines), and every other record
+ * is reported into `diagnostics` — it stays in the file, but not in the tree.
+ */
+export class RecordSplitter {
+  header: SessionHeader | null = null;
+  readonly entries: SessionEntry[] = [];
+  readonly entryLines = new LineMap();
 
-/** Diagnostic text for an entry without a string id. */
-export function missingId(record: Record<string, unknown>): string {
-  return `entry of type ${JSON.stringify(record.type)} has no string id; it is kept in the file but not in the tree`;
+  constructor(readonly diagnostics: LoadDiagnostic[]) {}
+
+  /** Takes the next record, read from `line` when the records came from text. */
+  push(record: JsonRecord, line?: number): void {
+    const kind = recordKind(record, this.header !== null);
+    if (kind === "entry") {
+      this.entries.push(record as unknown as SessionEntry);
+      if (line !== undefined) this.entryLines.push(line);
+    } else if (kind === "header") this.header = record as unknown as SessionHeader;
+    else this.diagnostics.push(recordProblem(kind, record, line));
+  }
 }
 
 /**
- * Migrates records to v3 (SPEC §2.4) and splits them into header and entries. The header is
- * the first record with `type: "session"`; later `session` records and records without a
- * string id cannot join the tree, so they are reported and left out of it — kept in
- * `records` so that nothing is lost on a rewrite. Takes ownership of `records`.
+ * Migrates records to v3 (SPEC §2.4) and splits them by the record rules (see
+ * {@link RecordSplitter}); the header is the first `session` record wherever it is. `lines`
+ * gives each record's file line, for diagnostics. Takes ownership of `records`.
  */
 export function splitRecords(
   records: Record<string, unknown>[],
@@ -44,39 +53,18 @@ export function splitRecords(
   lines?: readonly number[],
 ): SplitRecords {
   const migration = migrateRecords(records, env);
-  const migratedRecords = migration.records as unknown as Record<string, unknown>[];
   const diagnostics: LoadDiagnostic[] = migration.diagnostics.map((d) => ({
     kind: "migration",
     message: d.message,
   }));
-  let header: SessionHeader | null = null;
-  const entries: SessionEntry[] = [];
-  const entryLines = new LineMap();
-  for (let i = 0; i < migratedRecords.length; i++) {
-    const r = migratedRecords[i] as Record<string, unknown>;
-    const line = lines?.[i];
-    if (r.type === "session") {
-      if (header === null) {
-        header = r as unknown as SessionHeader;
-        continue;
-      }
-      diagnostics.push({ kind: "extra-header", line, message: EXTRA_HEADER });
-      continue;
-    }
-    if (typeof r.id !== "string") {
-      diagnostics.push({ kind: "invalid-entry", line, message: missingId(r) });
-      continue;
-    }
-    entries.push(r as unknown as SessionEntry);
-    if (line !== undefined) entryLines.push(line);
-  }
+  const split = new RecordSplitter(diagnostics);
+  const migrated = migration.records as unknown as JsonRecord[];
+  for (let i = 0; i < migrated.length; i++) split.push(migrated[i] as JsonRecord, lines?.[i]);
   return {
-    header,
-    entries,
-    entryLines: lines ? entryLines : undefined,
-    records: migration.changed ? migratedRecords : undefined,
+    header: split.header,
+    entries: split.entries,
+    entryLines: lines ? split.entryLines : undefined,
     migrated: migration.changed,
     diagnostics,
-    lines,
   };
 }

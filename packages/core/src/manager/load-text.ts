@@ -1,13 +1,23 @@
 import type { SessionEnv } from "../env/env.js";
-import { describeNotASession, isValidHeader, resolveHeader } from "../format/header.js";
 import { migrateDocument } from "../format/migrate.js";
-import { type JsonRecord, type LineIssue, parseJsonl } from "../format/parse.js";
-import { JsonlScanner, type JsonlVisitor } from "../format/scan.js";
+import {
+  DocumentBuilder,
+  JsonlScanner,
+  type JsonlVisitor,
+  type JsonRecord,
+  type LineIssue,
+  type ParsedDocument,
+} from "../format/parse.js";
+import {
+  describeNotASession,
+  headerVersion,
+  isCurrentHeader,
+  isValidHeader,
+  type NotASession,
+} from "../format/record-rules.js";
 import { serializeDocumentLines } from "../format/serialize.js";
-import type { SessionEntry, SessionHeader } from "../schema/types.js";
 import type { LoadDiagnostic } from "./diagnostics.js";
-import { LineMap } from "./line-map.js";
-import { EXTRA_HEADER, missingId, type SplitRecords, splitRecords } from "./load-records.js";
+import { RecordSplitter, type SplitRecords } from "./load-records.js";
 
 /** Thrown when text or a file is not a pi session at all (no valid header first). */
 export class InvalidSessionError extends Error {
@@ -15,6 +25,8 @@ export class InvalidSessionError extends Error {
     message: string,
     /** Why, in words (empty, no records, first record not a header). */
     readonly reason: string,
+    /** Why, as a kind: an empty file (which a writing load initialises) is told apart. */
+    readonly kind: NotASession["kind"] = "invalid-header",
   ) {
     super(message);
     this.name = "InvalidSessionError";
@@ -23,6 +35,10 @@ export class InvalidSessionError extends Error {
 
 /** A session loaded from JSONL text: records split, plus every malformed line reported. */
 export interface LoadedText extends SplitRecords {
+  /** The header's version as the file declares it (before migration; see `headerVersion`). */
+  readonly version: number;
+  /** The header's 1-based line (damaged lines may precede it). */
+  readonly headerLine: number;
   /** When migration changed the file: its new content as lines, for an atomic rewrite. */
   readonly rewrite?: readonly string[];
   /** Whether the text ended without `\n` (the next append must write one first, W1). */
@@ -30,112 +46,122 @@ export interface LoadedText extends SplitRecords {
 }
 
 /**
- * Parses and migrates session text (SPEC §6.5 steps 2–6, without IO). Malformed and
- * non-object lines become diagnostics with line numbers (W5, W6); garbage before the header
- * is skipped. Throws {@link InvalidSessionError} when there is no valid header first, with
- * `label` (a path, usually) in the reference's message. The records are freshly parsed, so
- * they are owned without copying.
- *
- * A current (v3+) file takes a single streaming pass that builds the entry list directly;
- * older files take the document path, which keeps every record for migration.
+ * Parses and migrates session text (SPEC §6.5 steps 2–6, without IO); see
+ * {@link SessionLoader}. Throws {@link InvalidSessionError} when there is no valid header
+ * first, with `label` (a path, usually) in the reference's message.
  */
 export function loadText(text: string, env: SessionEnv, label = "<text>"): LoadedText {
-  const loader = new CurrentLoader(label);
-  const scanner = new JsonlScanner(loader);
-  if (scanner.push(text) && scanner.end()) {
-    return loader.finish(scanner.endsWithNewline, text.length === 0);
-  }
-  return loadLegacy(text, env, label);
+  const loader = new SessionLoader(env, label);
+  loader.push(text);
+  return loader.finish();
 }
 
-function notASession(label: string, reason: string): InvalidSessionError {
-  return new InvalidSessionError(`Session file is not a valid pi session: ${label}`, reason);
+function notASession(label: string, reason: NotASession): InvalidSessionError {
+  return new InvalidSessionError(
+    `Session file is not a valid pi session: ${label}`,
+    describeNotASession(reason),
+    reason.kind,
+  );
 }
 
 /**
- * The single-pass load of a current (v3+) session, fed line by line from a
- * {@link JsonlScanner} (whole text or file chunks). It stops the scan (returns false) as soon
- * as the header turns out to need migration; the caller then takes the legacy path.
+ * The load of a session, fed text in pieces of any size (a whole text or file chunks), one
+ * pass whatever the version. Malformed and non-object lines become diagnostics with line
+ * numbers (W5, W6); damaged lines before the header are skipped. The first record must be a
+ * valid header. For a current (v3+) file the entry list is built as lines go by, keeping
+ * nothing else; once the header asks for migration, every line from there on (and the damaged
+ * ones before it) is kept in a document instead, so migration and the rewrite need no second
+ * read. Records are freshly parsed, so they are owned without copying.
  */
-export class CurrentLoader implements JsonlVisitor {
-  private header: SessionHeader | null = null;
-  /** Set when the header's version is below 3 (or not a number): migration is needed. */
-  legacy = false;
-  private readonly entries: SessionEntry[] = [];
-  private readonly entryLines = new LineMap();
+export class SessionLoader implements JsonlVisitor {
+  private readonly scanner = new JsonlScanner(this);
   private readonly diagnostics: LoadDiagnostic[] = [];
+  private readonly split = new RecordSplitter(this.diagnostics);
+  /** Damaged lines before the header, which a legacy file's rewrite puts back (W4). */
+  private readonly beforeHeader: LineIssue[] = [];
+  /** The document of a legacy file, from its header on. */
+  private legacy: DocumentBuilder | undefined;
+  private headerLine = 0;
+  /** UTF-16 units fed so far: none at all tells an empty file apart (SPEC §6.5). */
+  private length = 0;
 
-  constructor(private readonly label: string) {}
+  constructor(
+    private readonly env: SessionEnv,
+    private readonly label: string,
+  ) {}
+
+  /** Feeds the next piece of text. */
+  push(text: string): void {
+    this.length += text.length;
+    this.scanner.push(text);
+  }
 
   issue(issue: LineIssue): boolean {
+    if (this.legacy !== undefined) return this.legacy.issue(issue);
+    if (this.split.header === null) this.beforeHeader.push(issue);
     this.diagnostics.push({ kind: issue.kind, line: issue.line, message: issue.message });
     return true;
   }
 
-  record(record: JsonRecord, line: number): boolean {
-    if (this.header === null) {
-      if (!isValidHeader(record)) {
-        throw notASession(this.label, `line ${line}: the first record is not a session header`);
+  record(record: JsonRecord, line: number, raw: string): boolean {
+    if (this.legacy !== undefined) return this.legacy.record(record, line, raw);
+    if (this.split.header === null) {
+      if (!isValidHeader(record))
+        throw notASession(this.label, { kind: "invalid-header", line, record });
+      this.headerLine = line;
+      if (!isCurrentHeader(record)) {
+        this.legacy = new DocumentBuilder();
+        for (const issue of this.beforeHeader) this.legacy.issue(issue);
+        return this.legacy.record(record, line, raw);
       }
-      this.header = record;
-      // Only a numeric version ≥ 3 skips migration; anything else goes the legacy way.
-      this.legacy = !(typeof record.version === "number" && record.version >= 3);
-    } else if (record.type === "session") {
-      this.diagnostics.push({ kind: "extra-header", line, message: EXTRA_HEADER });
-    } else if (typeof record.id !== "string") {
-      this.diagnostics.push({ kind: "invalid-entry", line, message: missingId(record) });
-    } else {
-      this.entries.push(record as unknown as SessionEntry);
-      this.entryLines.push(line);
     }
-    return !this.legacy;
+    this.split.push(record, line);
+    return true;
   }
 
-  /** The loaded session once the scan reached the end; throws if there was no header. */
-  finish(endsWithNewline: boolean, empty: boolean): LoadedText {
-    if (this.header === null) {
-      throw notASession(this.label, empty ? "the file is empty" : "the file holds no JSON records");
+  /** Ends the input and gives the loaded session; throws when there was no header. */
+  finish(): LoadedText {
+    this.scanner.end();
+    if (this.legacy !== undefined) {
+      const doc = this.legacy.finish(this.scanner, this.length);
+      return loadLegacy(doc, this.env, this.headerLine);
     }
+    const empty = this.length === 0;
+    const header = this.split.header;
+    if (header === null) throw notASession(this.label, { kind: empty ? "empty" : "no-records" });
     return {
-      header: this.header,
-      entries: this.entries,
-      entryLines: this.entryLines,
+      header,
+      entries: this.split.entries,
+      entryLines: this.split.entryLines,
       migrated: false,
       diagnostics: this.diagnostics,
-      needsNewline: !empty && !endsWithNewline,
+      version: headerVersion(header as unknown as JsonRecord),
+      headerLine: this.headerLine,
+      needsNewline: !empty && !this.scanner.endsWithNewline,
     };
   }
 }
 
 /**
- * The document path for files that need migration: parse every line, migrate the records
- * in place in the document, then split them. When migration changed anything, `rewrite`
- * holds the whole migrated file as lines — records re-serialised, unparseable lines word for
- * word in their places (W4) — for the atomic rewrite a file-backed load does (W3).
+ * A legacy file's document, migrated in place and then split. When migration changed
+ * anything, `rewrite` holds the whole migrated file as lines — records re-serialised,
+ * unparseable lines word for word in their places (W4) — for the atomic rewrite a file-backed
+ * load does (W3).
  */
-function loadLegacy(text: string, env: SessionEnv, label: string): LoadedText {
-  const parsed = parseJsonl(text);
-  const header = resolveHeader(parsed);
-  if (header._tag === "Left") throw notASession(label, describeNotASession(header.left));
-  const migration = migrateDocument(parsed, env);
-  const doc = migration.document;
-  const records: JsonRecord[] = [];
-  const lines: number[] = [];
+function loadLegacy(doc: ParsedDocument, env: SessionEnv, headerLine: number): LoadedText {
+  const migration = migrateDocument(doc, env);
   const issues: LoadDiagnostic[] = [];
-  for (const l of doc.lines) {
-    if (l.value._tag === "Right") {
-      records.push(l.value.right);
-      lines.push(l.line);
-    } else {
-      issues.push({ kind: l.value.left.kind, line: l.line, message: l.value.left.message });
-    }
+  const split = new RecordSplitter([]);
+  for (const l of migration.document.lines) {
+    if (l.value._tag === "Right") split.push(l.value.right, l.line);
+    else issues.push({ kind: l.value.left.kind, line: l.line, message: l.value.left.message });
   }
-  // Records are migrated already; splitting them again finds nothing left to migrate.
-  const split = splitRecords(records, env, lines);
   return {
-    ...split,
+    header: split.header,
+    entries: split.entries,
+    entryLines: split.entryLines,
     migrated: migration.changed,
-    rewrite: migration.changed ? serializeDocumentLines(doc) : undefined,
+    rewrite: migration.changed ? serializeDocumentLines(migration.document) : undefined,
     diagnostics: [
       ...issues,
       ...migration.diagnostics.map((d) => ({
@@ -145,6 +171,8 @@ function loadLegacy(text: string, env: SessionEnv, label: string): LoadedText {
       })),
       ...split.diagnostics,
     ],
-    needsNewline: !parsed.endsWithNewline && parsed.textLength > 0,
+    version: migration.fromVersion,
+    headerLine,
+    needsNewline: !doc.endsWithNewline,
   };
 }

@@ -4,14 +4,14 @@
  * tolerates files that vanish while the directory is scanned (§1.6).
  */
 
-import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { resolveCwd } from "../env/paths.js";
-import { isValidHeader } from "../format/header.js";
-import type { JsonRecord } from "../format/parse.js";
-import { JsonlScanner } from "../format/scan.js";
+import { JsonlScanner, type JsonRecord } from "../format/parse.js";
+import { isValidHeader } from "../format/record-rules.js";
 import type { SessionHeader } from "../schema/types.js";
+import { readChunks, readOrNull } from "./read-chunks.js";
 import { samePath } from "./session-files.js";
 
 /** How far {@link readHeader} looks for the first record by default: 1 MiB, as R1.6 does. */
@@ -32,13 +32,7 @@ let headerBuffer: Buffer | undefined;
  * `Infinity` to scan without limit.
  */
 export function readHeader(path: string, limit: number = HEADER_SCAN_LIMIT): SessionHeader | null {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch {
-    return null;
-  }
-  try {
+  return readOrNull(path, (fd) => {
     headerBuffer ??= Buffer.allocUnsafe(HEADER_CHUNK_BYTES);
     let first: JsonRecord | undefined;
     const scanner = new JsonlScanner({
@@ -49,27 +43,22 @@ export function readHeader(path: string, limit: number = HEADER_SCAN_LIMIT): Ses
       issue: () => true,
     });
     const decoder = new StringDecoder("utf8");
-    let position = 0;
-    for (;;) {
-      // One byte past the limit tells "the file ends at the limit" from "it goes on".
-      const want = Math.min(HEADER_CHUNK_BYTES, limit + 1 - position);
-      const n = want > 0 ? readSync(fd, headerBuffer, 0, want, position) : 0;
-      if (n === 0) {
-        // The whole file lies within the limit: its last line counts without a `\n`.
-        if (scanner.push(decoder.end())) scanner.end();
-        break;
-      }
-      const past = position + n > limit;
-      const usable = past ? limit - position : n;
-      position += n;
-      if (!scanner.push(decoder.write(headerBuffer.subarray(0, usable))) || past) break;
-    }
+    // One byte past the limit tells "the file ends at the limit" from "it goes on".
+    let seen = 0;
+    const read = readChunks(
+      fd,
+      headerBuffer,
+      (chunk) => {
+        const usable = Math.min(chunk.length, limit - seen);
+        seen += chunk.length;
+        return scanner.push(decoder.write(chunk.subarray(0, usable))) && seen <= limit;
+      },
+      limit + 1,
+    );
+    // The whole file lies within the limit: its last line counts without a `\n`.
+    if (!read.stopped && scanner.push(decoder.end())) scanner.end();
     return first !== undefined && isValidHeader(first) ? first : null;
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+  });
 }
 
 /**

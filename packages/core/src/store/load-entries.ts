@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { isValidHeader } from "../format/header.js";
 import { parseSessionEntries } from "../format/parse.js";
+import { isValidHeader } from "../format/record-rules.js";
 import type { FileEntry } from "../schema/types.js";
 
 /**

@@ -1,4 +1,4 @@
-import { readSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 
 /**
  * Reads an open file from the start in `buffer`-sized chunks, handing each to `onChunk`,
@@ -19,4 +19,24 @@ export function readChunks(
     if (!onChunk(buffer.subarray(0, n))) return { bytes: position, stopped: true };
   }
   return { bytes: position, stopped: false };
+}
+
+/**
+ * Runs `use` on `path` opened for reading and closes it afterwards. `null` when the file
+ * cannot be opened or `use` throws: the listing and header readers drop such files (§1.6).
+ */
+export function readOrNull<T>(path: string, use: (fd: number) => T): T | null {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return null;
+  }
+  try {
+    return use(fd);
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -1,8 +1,10 @@
-import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
-import type { SessionEnv } from "../env/env.js";
-import { JsonlScanner } from "../format/scan.js";
-import { CurrentLoader, type LoadedText, loadText } from "../manager/load-text.js";
+import { type SessionEnv, systemEnv } from "../env/env.js";
+import { type LoadDiagnostic, structuralDiagnostics } from "../manager/diagnostics.js";
+import { InvalidSessionError, type LoadedText, SessionLoader } from "../manager/load-text.js";
+import type { SessionEntry, SessionHeader } from "../schema/types.js";
+import { logFromEntries } from "../state/entry-log.js";
 import { readChunks } from "./read-chunks.js";
 
 /** What is on disk at a session path (SPEC §6.5 steps 1–3). */
@@ -23,11 +25,11 @@ export type SessionFileRead =
 const CHUNK_BYTES = 4 * 1024 * 1024;
 
 /**
- * Reads a session file without writing anything (W13). A current file is streamed through
- * the line scanner in 4 MiB chunks, so even a file of hundreds of MB never becomes one
- * string; a legacy file (v1/v2, small in practice) is read whole for migration. Throws
- * `InvalidSessionError` when the file is not a session (it is left unchanged), and the fs
- * error for anything but a missing file.
+ * Reads a session file without writing anything (W13), in one open and one pass: the file is
+ * streamed through the loader in 4 MiB chunks, so even a file of hundreds of MB never becomes
+ * one string, and a legacy (v1/v2) file's lines are kept as they go by for its migration.
+ * Throws `InvalidSessionError` when the file is not a session (it is left unchanged), and the
+ * fs error for anything but a missing file.
  */
 export function readSessionFile(path: string, env: SessionEnv, label = path): SessionFileRead {
   let fd: number;
@@ -40,31 +42,77 @@ export function readSessionFile(path: string, env: SessionEnv, label = path): Se
   try {
     const size = fstatSync(fd).size;
     if (size === 0) return { kind: "empty" };
-    const loader = new CurrentLoader(label);
-    const scanner = new JsonlScanner(loader);
+    const loader = new SessionLoader(env, label);
     const decoder = new StringDecoder("utf8");
     const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size));
-    const { bytes: read, stopped } = readChunks(fd, buffer, (chunk) =>
-      scanner.push(decoder.write(chunk)),
-    );
-    let going = !stopped;
-    if (going) {
-      going = scanner.push(decoder.end()) && scanner.end();
-      if (going)
-        return {
-          kind: "loaded",
-          loaded: loader.finish(scanner.endsWithNewline, false),
-          size: read,
-        };
-    }
-    // The header asked for migration: take the whole-document path.
-    const bytes = readFileSync(path);
-    return {
-      kind: "loaded",
-      loaded: loadText(bytes.toString("utf8"), env, label),
-      size: bytes.length,
-    };
+    const read = readChunks(fd, buffer, (chunk) => {
+      loader.push(decoder.write(chunk));
+      return true;
+    });
+    loader.push(decoder.end());
+    return { kind: "loaded", loaded: loader.finish(), size: read.bytes };
   } finally {
     closeSync(fd);
   }
+}
+
+/** A session file as {@link readSession} found it; nothing was written. */
+export interface SessionOnDisk {
+  readonly path: string;
+  /** The header (migrated in memory when the file is older than v3). */
+  readonly header: SessionHeader;
+  /** Entries with a string id, in file order (migrated in memory when the file is legacy). */
+  readonly entries: readonly SessionEntry[];
+  /**
+   * Every problem with its file line where one is known: damaged lines, entries without ids,
+   * extra headers, migration notes, then duplicate ids, dangling parents and cycles.
+   */
+  readonly diagnostics: readonly LoadDiagnostic[];
+  /** The header's version as the file declares it (absent means 1). */
+  readonly version: number;
+  /** Whether the file is older than v3: its entries were migrated in memory only. */
+  readonly needsMigration: boolean;
+  /** The header's 1-based line (damaged lines may precede it). */
+  readonly headerLine: number;
+  /** Whether the file does not end with a newline (a torn or unterminated last line). */
+  readonly needsNewline: boolean;
+  /** Bytes read. */
+  readonly size: number;
+}
+
+/**
+ * Opens a session file read-only (W13): unlike `SessionManager.open`, it neither rewrites a
+ * legacy file nor initialises an empty one, so inspecting a session changes nothing. A legacy
+ * file's entries get ids from `env` (seed it for the same ids on every run). Throws
+ * `InvalidSessionError` when the file is empty (`kind: "empty"`) or not a session, and the fs
+ * error (`ENOENT` for a missing file) when it cannot be read.
+ */
+export function readSession(path: string, env: SessionEnv = systemEnv): SessionOnDisk {
+  const read = readSessionFile(path, env, path);
+  if (read.kind === "missing") {
+    throw Object.assign(new Error(`ENOENT: no such file or directory, open '${path}'`), {
+      code: "ENOENT",
+      path,
+    });
+  }
+  if (read.kind === "empty") {
+    throw new InvalidSessionError(`Session file is empty: ${path}`, "the file is empty", "empty");
+  }
+  const { loaded } = read;
+  const header = loaded.header as SessionHeader;
+  const lines = loaded.entryLines;
+  return {
+    path,
+    header,
+    entries: loaded.entries,
+    diagnostics: [
+      ...loaded.diagnostics,
+      ...structuralDiagnostics(logFromEntries(loaded.entries.slice()), (p) => lines?.lineOf(p)),
+    ],
+    version: loaded.version,
+    needsMigration: loaded.migrated,
+    headerLine: loaded.headerLine,
+    needsNewline: loaded.needsNewline,
+    size: read.size,
+  };
 }

@@ -4,20 +4,18 @@
  * hundreds of MB costs one chunk of memory plus the texts the info keeps. Only reads (W13).
  */
 
-import { closeSync, fstatSync, openSync, type Stats } from "node:fs";
-import { type FileHandle, open } from "node:fs/promises";
+import { fstatSync, type Stats } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
-import { isValidHeader } from "../format/header.js";
-import type { JsonRecord } from "../format/parse.js";
-import { JsonlScanner, type JsonlVisitor } from "../format/scan.js";
+import { JsonlScanner, type JsonlVisitor, type JsonRecord } from "../format/parse.js";
+import { isValidHeader } from "../format/record-rules.js";
 import type { SessionHeader, SessionInfo } from "../schema/types.js";
-import { readChunks } from "./read-chunks.js";
+import { readChunks, readOrNull } from "./read-chunks.js";
 import { type SessionShape, SessionShapeFold } from "./session-shape.js";
 
 /** `firstMessage` of a session without any user text (SPEC §10.5). */
 export const NO_MESSAGES = "(no messages)";
 
-/** Read size: big enough to amortise syscalls, small next to memory (ten files in flight). */
+/** Read size: big enough to amortise syscalls, small next to memory. */
 const CHUNK_BYTES = 1024 * 1024;
 
 /** A `Date.parse` that takes what JSON gives, converting it as `Date.parse` itself would. */
@@ -174,13 +172,7 @@ export function buildSessionInfo(path: string): SessionInfo | null {
  * file's {@link SessionShape} (given whenever the info is).
  */
 export function readSessionInfoSync(path: string, withShape = false): SessionInfoRead | null {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch {
-    return null;
-  }
-  try {
+  return readOrNull(path, (fd) => {
     const stats = fstatSync(fd);
     if (!stats.isFile()) return { info: null, stats };
     syncBuffer ??= Buffer.allocUnsafe(CHUNK_BYTES);
@@ -190,14 +182,10 @@ export function readSessionInfoSync(path: string, withShape = false): SessionInf
     const info = reader.finish(path, stats.mtime);
     const shape = withShape && info !== null ? reader.shape(read.bytes) : undefined;
     return shape === undefined ? { info, stats } : { info, stats, shape };
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+  });
 }
 
-/** What {@link readSessionInfo} found: the info and the file's stat when it was opened. */
+/** What {@link readSessionInfoSync} found: the info and the file's stat when it was opened. */
 export interface SessionInfoRead {
   /** The info, or `null` when the file is not a session. */
   readonly info: SessionInfo | null;
@@ -205,44 +193,4 @@ export interface SessionInfoRead {
   readonly stats: Stats;
   /** The file's structure, when it was asked for and the file is a session. */
   readonly shape?: SessionShape;
-}
-
-/**
- * Builds the {@link SessionInfo} of a file asynchronously, in 1 MiB chunks, so that listing
- * many files leaves the event loop free between reads. Same rules as {@link buildSessionInfo}.
- * Resolves `null` when the file cannot be opened or read, else the info (`null` for a file
- * that is not a session) with the stat it was built from.
- * Rejects with `signal.reason` once `signal` is aborted (checked between chunks).
- */
-export async function readSessionInfo(
-  path: string,
-  signal?: AbortSignal,
-): Promise<SessionInfoRead | null> {
-  let handle: FileHandle;
-  try {
-    handle = await open(path, "r");
-  } catch {
-    return null;
-  }
-  try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) return { info: null, stats };
-    const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(CHUNK_BYTES, stats.size)));
-    const reader = new InfoReader();
-    for (let position = 0; position < stats.size; ) {
-      signal?.throwIfAborted();
-      const length = Math.min(buffer.length, stats.size - position);
-      const { bytesRead } = await handle.read(buffer, 0, length, position);
-      if (bytesRead === 0) break;
-      position += bytesRead;
-      if (!reader.push(buffer.subarray(0, bytesRead))) return { info: null, stats };
-    }
-    return { info: reader.finish(path, stats.mtime), stats };
-  } catch {
-    if (signal?.aborted) throw signal.reason;
-    // Unreadable mid-way (EIO, EISDIR, …): the file is dropped, as R1.6 drops it.
-    return null;
-  } finally {
-    await handle.close().catch(() => undefined);
-  }
 }

@@ -6,8 +6,8 @@
  * so a caller can fall back to a full load and its diagnostics.
  */
 
-import type { JsonRecord, LineIssue } from "../format/parse.js";
-import type { JsonlVisitor } from "../format/scan.js";
+import type { JsonlVisitor, JsonRecord, LineIssue } from "../format/parse.js";
+import { isCurrentHeader, recordKind } from "../format/record-rules.js";
 
 /**
  * The first thing seen that makes a file not regular. Each one is a case where a full load
@@ -72,9 +72,9 @@ export class SessionShapeFold implements JsonlVisitor {
 
   constructor(private readonly inner: JsonlVisitor) {}
 
-  record(record: JsonRecord, line: number): boolean | undefined {
+  record(record: JsonRecord, line: number, raw: string): boolean | undefined {
     if (this.irregularity === undefined) this.observe(record);
-    return this.inner.record(record, line);
+    return this.inner.record(record, line, raw);
   }
 
   issue(issue: LineIssue): boolean | undefined {
@@ -85,20 +85,15 @@ export class SessionShapeFold implements JsonlVisitor {
   private observe(record: JsonRecord): void {
     if (!this.headerSeen) {
       this.headerSeen = true;
-      // The loader's rule: only a numeric version ≥ 3 is read without migration.
-      const version = record.version;
-      if (!(typeof version === "number" && version >= 3)) this.irregularity = "legacy-version";
+      if (!isCurrentHeader(record)) this.irregularity = "legacy-version";
       return;
     }
-    if (record.type === "session") {
-      this.irregularity = "extra-header";
+    const kind = recordKind(record, true);
+    if (kind !== "entry") {
+      this.irregularity = kind === "missing-id" ? "missing-id" : "extra-header";
       return;
     }
-    const id = record.id;
-    if (typeof id !== "string") {
-      this.irregularity = "missing-id";
-      return;
-    }
+    const id = record.id as string;
     if (this.ids.has(id)) {
       this.irregularity = "duplicate-id";
       return;

@@ -1,5 +1,10 @@
 /**
- * The header record (SPEC §2.2–§2.3): what makes a file a session, and which version it is.
+ * The record rules of a session file (SPEC §2.2–§2.4, W5), in one place for every reader —
+ * the loader, the migration split, the listing's info and shape folds: what makes a file a
+ * session (a valid header as its first record), which version it is and whether it is read
+ * as it is or migrated, and what becomes of each later record: a second `session` record or
+ * an entry without a string id is reported and kept in the file but not in the tree. The
+ * texts of those diagnostics are here too.
  */
 
 import type { Either } from "fp-ts/lib/Either.js";
@@ -42,6 +47,57 @@ export function headerVersion(header: JsonRecord | undefined): number {
   const v = header?.version;
   if (v === undefined || v === null) return 1;
   return typeof v === "number" ? v : Number(v);
+}
+
+/**
+ * Whether a file with this header is read as it is (SPEC §2.3): only a numeric version ≥ 3
+ * is. A missing, lower or non-numeric version (even `"3"`) goes through migration, which
+ * reads it with {@link headerVersion}.
+ */
+export function isCurrentHeader(header: JsonRecord): boolean {
+  const v = header.version;
+  return typeof v === "number" && v >= CURRENT_SESSION_VERSION;
+}
+
+/**
+ * What a record is, given whether an earlier record was already taken as the header: the
+ * first `session` record is the header; a later one is an extra header; any other record is
+ * an entry if it has a string id, else it cannot join the tree (`missing-id`).
+ */
+export type RecordKind = "header" | "extra-header" | "missing-id" | "entry";
+
+/** The {@link RecordKind} of `record`; see there. */
+export function recordKind(record: JsonRecord, headerSeen: boolean): RecordKind {
+  if (record.type === "session") return headerSeen ? "extra-header" : "header";
+  return typeof record.id === "string" ? "entry" : "missing-id";
+}
+
+/** A record kept in the file but not in the tree, as a load reports it (W5). */
+export interface RecordProblem {
+  readonly kind: "extra-header" | "invalid-entry";
+  /** 1-based line number, when the records came from text. */
+  readonly line: number | undefined;
+  readonly message: string;
+}
+
+/** The report of an `extra-header` or `missing-id` record at `line`. */
+export function recordProblem(
+  kind: "extra-header" | "missing-id",
+  record: JsonRecord,
+  line: number | undefined,
+): RecordProblem {
+  if (kind === "extra-header") {
+    return {
+      kind,
+      line,
+      message: "a second session header; it is kept in the file but not used",
+    };
+  }
+  return {
+    kind: "invalid-entry",
+    line,
+    message: `entry of type ${JSON.stringify(record.type)} has no string id; it is kept in the file but not in the tree`,
+  };
 }
 
 /** Why a parsed document is not a session file (SPEC §6.5 steps 3–4). */
