@@ -27,6 +27,10 @@ export {
   MAX_SESSION_ID_LENGTH,
 } from "./env/ids.js";
 export { resolveCwd } from "./env/paths.js";
+export type { SplitRecords } from "./format/load-records.js";
+export { splitRecords } from "./format/load-records.js";
+export type { LoadedText } from "./format/load-text.js";
+export { InvalidSessionError, loadText } from "./format/load-text.js";
 export type {
   DocumentMigrationResult,
   MigrationDiagnostic,
@@ -66,15 +70,9 @@ export {
   serializeRecord,
   serializeRecords,
 } from "./format/serialize.js";
-export type { LoadDiagnostic, LoadDiagnosticKind } from "./manager/diagnostics.js";
-export { formatDiagnostic, structuralDiagnostics } from "./manager/diagnostics.js";
 export { EntryNotFoundError } from "./manager/entry-builders.js";
 export type { EntryRejection, EntryValidator } from "./manager/entry-validation.js";
 export { EntryRejectedError } from "./manager/entry-validation.js";
-export type { SplitRecords } from "./manager/load-records.js";
-export { splitRecords } from "./manager/load-records.js";
-export type { LoadedText } from "./manager/load-text.js";
-export { InvalidSessionError, loadText } from "./manager/load-text.js";
 export type { ContextRole, LabelsRole, LeafView, SessionNameRole } from "./projections/builtins.js";
 export {
   BUILTIN_PROJECTIONS,
@@ -225,6 +223,8 @@ export type {
 } from "./schema/types.js";
 export type { ReadonlySessionManager, SessionManagerOptions } from "./session-manager.js";
 export { SessionManager } from "./session-manager.js";
+export type { LoadDiagnostic, LoadDiagnosticKind } from "./state/diagnostics.js";
+export { formatDiagnostic, structuralDiagnostics } from "./state/diagnostics.js";
 export type { EntryLog } from "./state/entry-log.js";
 export { childrenOf, getLogEntry, logEntries } from "./state/entry-log.js";
 export type { FoldContext, Projection, ProjectionSlot } from "./state/projection.js";

@@ -1,6 +1,6 @@
 import type { Handler, WildcardHandler } from "mitt";
-import type { LoadDiagnostic } from "../manager/diagnostics.js";
 import type { SessionEntry } from "../schema/types.js";
+import type { LoadDiagnostic } from "../state/diagnostics.js";
 
 /**
  * Payload of `entryAppended`: one entry was folded into the state (and written, when the

@@ -1,6 +1,6 @@
-import { walkPath } from "./tree.js";
 import type { SessionEntry } from "../schema/types.js";
 import { type EntryLog, entryAt, getLogEntry, logFromEntries, positionOf } from "./entry-log.js";
+import { walkPath } from "./tree.js";
 
 /**
  * Read access to the log while a projection folds one entry: the entries already folded

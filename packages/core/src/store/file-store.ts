@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { type SessionEnv, systemEnv } from "../env/env.js";
-import { InvalidSessionError } from "../manager/load-text.js";
+import { InvalidSessionError } from "../format/load-text.js";
 import type { SessionEntry, SessionHeader } from "../schema/types.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { sessionFileName } from "./paths.js";

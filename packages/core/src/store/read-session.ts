@@ -1,9 +1,9 @@
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import { type SessionEnv, systemEnv } from "../env/env.js";
-import { type LoadDiagnostic, structuralDiagnostics } from "../manager/diagnostics.js";
-import { InvalidSessionError, type LoadedText, SessionLoader } from "../manager/load-text.js";
+import { InvalidSessionError, type LoadedText, SessionLoader } from "../format/load-text.js";
 import type { SessionEntry, SessionHeader } from "../schema/types.js";
+import { type LoadDiagnostic, structuralDiagnostics } from "../state/diagnostics.js";
 import { logFromEntries } from "../state/entry-log.js";
 import { readChunks } from "./read-chunks.js";
 

@@ -1,6 +1,6 @@
-import type { LoadDiagnostic } from "../manager/diagnostics.js";
-import type { LineMap } from "../manager/line-map.js";
+import type { LineMap } from "../format/line-map.js";
 import type { SessionEntry, SessionHeader } from "../schema/types.js";
+import type { LoadDiagnostic } from "../state/diagnostics.js";
 
 /**
  * Where a `SessionManager` keeps its sessions. The manager folds every change at once and

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createDeterministicEnv } from "../../src/env/env.js";
-import { InvalidSessionError, loadText, SessionLoader } from "../../src/manager/load-text.js";
+import { InvalidSessionError, loadText, SessionLoader } from "../../src/format/load-text.js";
 
 const H3 = '{"type":"session","version":3,"id":"s3","timestamp":"t","cwd":"/w"}';
 const H1 = '{"type":"session","id":"s1","timestamp":"t","cwd":"/w"}';

@@ -2,7 +2,7 @@ import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createDeterministicEnv } from "../../src/env/env.js";
-import { InvalidSessionError } from "../../src/manager/load-text.js";
+import { InvalidSessionError } from "../../src/format/load-text.js";
 import { readSession, readSessionFile } from "../../src/store/read-session.js";
 import { tempDir } from "./helpers.js";
 

@@ -1,5 +1,7 @@
 import type { SessionEnv } from "../env/env.js";
-import { migrateDocument } from "../format/migrate.js";
+import type { LoadDiagnostic } from "../state/diagnostics.js";
+import { RecordSplitter, type SplitRecords } from "./load-records.js";
+import { migrateDocument } from "./migrate.js";
 import {
   DocumentBuilder,
   JsonlScanner,
@@ -7,17 +9,15 @@ import {
   type JsonRecord,
   type LineIssue,
   type ParsedDocument,
-} from "../format/parse.js";
+} from "./parse.js";
 import {
   describeNotASession,
   headerVersion,
   isCurrentHeader,
   isValidHeader,
   type NotASession,
-} from "../format/record-rules.js";
-import { serializeDocumentLines } from "../format/serialize.js";
-import type { LoadDiagnostic } from "./diagnostics.js";
-import { RecordSplitter, type SplitRecords } from "./load-records.js";
+} from "./record-rules.js";
+import { serializeDocumentLines } from "./serialize.js";
 
 /** Thrown when text or a file is not a pi session at all (no valid header first). */
 export class InvalidSessionError extends Error {

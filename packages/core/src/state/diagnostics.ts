@@ -1,5 +1,5 @@
-import { duplicatePositions, type EntryLog, entryAt } from "../state/entry-log.js";
-import { logTreeSource, treeIndex } from "../state/tree.js";
+import { duplicatePositions, type EntryLog, entryAt } from "./entry-log.js";
+import { logTreeSource, treeIndex } from "./tree.js";
 
 /** What kind of problem a load found. */
 export type LoadDiagnosticKind =

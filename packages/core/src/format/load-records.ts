@@ -1,10 +1,10 @@
 import type { SessionEnv } from "../env/env.js";
-import { migrateRecords } from "../format/migrate.js";
-import type { JsonRecord } from "../format/parse.js";
-import { recordKind, recordProblem } from "../format/record-rules.js";
 import type { SessionEntry, SessionHeader } from "../schema/types.js";
-import type { LoadDiagnostic } from "./diagnostics.js";
+import type { LoadDiagnostic } from "../state/diagnostics.js";
 import { LineMap } from "./line-map.js";
+import { migrateRecords } from "./migrate.js";
+import type { JsonRecord } from "./parse.js";
+import { recordKind, recordProblem } from "./record-rules.js";
 
 /** Records split into the header and the entries the tree is built from. */
 export interface SplitRecords {
