@@ -5,17 +5,20 @@
  */
 
 import type { Either } from "fp-ts/lib/Either.js";
-import type { AgentMessage, SessionEntry, SessionHeader } from "../types.js";
 import { type IdCodec, TaggedDispatchType } from "./combinators.js";
 import {
   ENTRY_CODECS,
+  type SessionEntry,
   SessionEntryCodec,
   type UnknownEntry,
   UnknownEntryCodec,
 } from "./entries.js";
-import { SessionHeaderCodec } from "./header.js";
+import { type SessionHeader, SessionHeaderCodec } from "./header.js";
 import { decodeWith, type SchemaIssue } from "./issues.js";
-import { AgentMessageCodec } from "./messages.js";
+import { type AgentMessage, AgentMessageCodec } from "./messages.js";
+
+/** Any record of a file: the header or an entry. */
+export type FileEntry = SessionHeader | SessionEntry;
 
 /**
  * Any record of a file: the header (`type: "session"`), a built-in entry, or an unknown entry.
