@@ -138,6 +138,8 @@ export {
   decodeHeader,
   decodeMessage,
   decodeRecord,
+  entryShapeProblem,
+  recordIssues,
   FileEntryCodec,
 } from "./schema/codecs/decode.js";
 export type { EntryCodecMap, EntryOf, UnknownEntry } from "./schema/codecs/entries.js";
