@@ -89,7 +89,7 @@ export function entryShapeProblem(entry: unknown): string | undefined {
   return pipe(
     decodeEntry(entry),
     E.fold(
-      (issues) => issues.map((issue) => formatSchemaIssue(issue)).join("; "),
+      (issues) => issues.map(formatSchemaIssue).join("; "),
       () => undefined,
     ),
   );

@@ -23,12 +23,11 @@ export interface SchemaIssue {
 }
 
 /**
- * One line for logs and diagnostics: `message.usage.input: expected number, got "400"`; with
- * the record's file line, `line 12: message.usage.input: expected number, got "400"`.
+ * One line for logs and diagnostics: `message.usage.input: expected number, got "400"`
+ * (`check` puts the record's file line in front: `line 12: message.usage.input: …`).
  */
-export function formatSchemaIssue(issue: SchemaIssue, line?: number): string {
-  const where = line === undefined ? "" : `line ${line}: `;
-  return `${where}${issue.path === "" ? "(root)" : issue.path}: ${issue.message}`;
+export function formatSchemaIssue(issue: SchemaIssue): string {
+  return `${issue.path === "" ? "(root)" : issue.path}: ${issue.message}`;
 }
 
 const MAX_STRING = 60;
