@@ -139,8 +139,8 @@ export {
   decodeMessage,
   decodeRecord,
   entryShapeProblem,
-  recordIssues,
   FileEntryCodec,
+  recordIssues,
 } from "./schema/codecs/decode.js";
 export type { EntryCodecMap, EntryOf, UnknownEntry } from "./schema/codecs/entries.js";
 export {
