@@ -4,11 +4,11 @@
  */
 
 import { readFileSync } from "node:fs";
-import { systemEnv } from "@pi-sessions/core";
+import { readSessionFile, systemEnv } from "@pi-sessions/core";
 import { CliError, ExitCode } from "./errors.js";
-import { loadSession, NotASessionError } from "./load-session.js";
+import { type LoadedSession, legacyIdEnv, loadSession, NotASessionError } from "./load-session.js";
 import { truncate } from "./output.js";
-import { type Problem, problemsOf } from "./problems.js";
+import { fieldProblems, type LinedRecord, type Problem, problemsOf } from "./problems.js";
 import { commitRepair } from "./repair/commit.js";
 import { splitLines } from "./repair/lines.js";
 import { planRepair, type RepairAction } from "./repair/plan.js";
@@ -47,6 +47,21 @@ function withQuotes(problems: readonly Problem[], bytes: Buffer): ReportedProble
   });
 }
 
+/**
+ * The header and entries of a loaded file, each with its line, as the field check takes them.
+ * The entries are those `loadSession` returned (migrated in memory for a legacy file, so a v1
+ * file is checked as the v3 entries it stands for); the lines come from a second read with
+ * the same seeded env, because `LoadedSession` does not carry them.
+ */
+function* linedRecords(session: LoadedSession): Generator<LinedRecord> {
+  yield { record: session.header, line: session.headerLine };
+  const read = readSessionFile(session.path, legacyIdEnv(), session.path);
+  const lines = read.kind === "loaded" ? read.loaded.entryLines : undefined;
+  for (let i = 0; i < session.entries.length; i++) {
+    yield { record: session.entries[i] as LinedRecord["record"], line: lines?.lineOf(i) };
+  }
+}
+
 /** The problems of a file, or the one problem that it is not a session / cannot be read. */
 function problemsOfFile(path: string): ReportedProblem[] {
   let bytes: Buffer;
@@ -56,7 +71,8 @@ function problemsOfFile(path: string): ReportedProblem[] {
     throw new CliError(`cannot read ${path}: ${(error as Error).message}`, ExitCode.usage);
   }
   try {
-    return withQuotes(problemsOf(loadSession(path)), bytes);
+    const session = loadSession(path);
+    return withQuotes(problemsOf(session, fieldProblems(linedRecords(session))), bytes);
   } catch (error) {
     if (error instanceof NotASessionError) {
       return [{ kind: "not-a-session", message: error.message, fixable: false }];

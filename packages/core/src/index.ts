@@ -137,7 +137,9 @@ export {
   decodeHeader,
   decodeMessage,
   decodeRecord,
+  entryShapeProblem,
   FileEntryCodec,
+  recordIssues,
 } from "./schema/codecs/decode.js";
 export type { EntryCodecMap, EntryOf, UnknownEntry } from "./schema/codecs/entries.js";
 export {

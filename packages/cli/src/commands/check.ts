@@ -1,7 +1,7 @@
 /**
  * `pi-sessions check [<session|dir>] [--repair]` — fsck for session files: every damaged
- * line, entry without id, extra header, duplicate id, dangling parent, cycle, legacy version
- * and missing final newline, with line numbers. Exit 1 when anything is wrong. `--repair`
+ * line, entry without id, extra header, duplicate id, dangling parent, cycle, legacy version,
+ * missing final newline and wrong-typed field, with line numbers. Exit 1 when anything is wrong. `--repair`
  * fixes what can be fixed with an atomic rewrite and a backup; damaged lines are kept verbatim.
  */
 
@@ -22,9 +22,16 @@ interface CheckOptions extends CommonOptions {
   repair?: boolean;
 }
 
-/** One problem line: `line 7   invalid-json   reason: "quote"`, fixable ones marked. */
+/**
+ * One problem line: `line 7   invalid-json   reason: "quote"`, fixable ones marked. A field
+ * problem reads as a path and a value instead: `line 12: message.usage.input: expected number,
+ * got "400"`.
+ */
 function problemLine(ctx: CommandContext, p: ReportedProblem, verb?: string): string {
   const c = ctx.colors;
+  if (p.kind === "invalid-field") {
+    return `    ${p.line !== undefined ? `line ${p.line}: ` : ""}${p.message}`;
+  }
   const where = pad(p.line !== undefined ? `line ${p.line}` : "", 10);
   const quote = p.quote !== undefined ? `: ${p.quote}` : "";
   const tag = verb ?? (p.fixable ? c.green(" [fixable with --repair]") : "");

@@ -20,6 +20,8 @@ import {
   MESSAGE_CODECS,
   SessionEntryCodec,
 } from "@pi-sessions/core";
+import * as E from "fp-ts/lib/Either.js";
+import { pipe } from "fp-ts/lib/function.js";
 import * as t from "io-ts";
 import { describe, expect, it } from "vitest";
 import {
@@ -29,6 +31,7 @@ import {
   image,
   issues,
   MESSAGES,
+  rightOf,
   system,
   text,
   usage,
@@ -73,7 +76,7 @@ describe("valid records decode as the same object", () => {
   it.each(Object.entries(ENTRIES))("entry %s", (type, entry) => {
     const result = decodeEntry(entry);
     expect(decoded(result)).toBe(entry);
-    expect(result._tag === "Right" && isKnownEntry(result.right)).toBe(true);
+    expect(pipe(result, E.exists(isKnownEntry))).toBe(true);
     expect(ENTRY_CODECS[type as keyof typeof ENTRY_CODECS].is(entry)).toBe(true);
     expect(decoded(decodeRecord(entry))).toBe(entry);
   });
@@ -136,7 +139,7 @@ describe("unknown data is kept (SPEC §2.6)", () => {
     const before = structuredClone(entry);
     const result = decodeEntry(entry);
     expect(decoded(result)).toBe(entry);
-    expect(result._tag === "Right" && isKnownEntry(result.right)).toBe(false);
+    expect(pipe(result, E.exists(isKnownEntry))).toBe(false);
     expect(JSON.stringify(entry)).toBe(JSON.stringify(before));
     expect(SessionEntryCodec.is(entry)).toBe(true);
   });
@@ -186,7 +189,7 @@ describe("unknown data is kept (SPEC §2.6)", () => {
     const before = structuredClone(entry);
     const result = decodeEntry(entry);
     expect(decoded(result)).toBe(entry);
-    expect(result._tag === "Right" && result.right).toEqual(before);
+    expect(rightOf(result)).toEqual(before);
     const header = { type: "session", version: 3, id: "x", timestamp: "t", cwd: "/", future: 1 };
     expect(decoded(decodeHeader(header))).toBe(header);
   });

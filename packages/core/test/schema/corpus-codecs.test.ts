@@ -11,13 +11,14 @@ import {
   decodeMessage,
   decodeRecord,
   FileEntryCodec,
-  formatSchemaIssue,
   isKnownEntry,
   KNOWN_MESSAGE_ROLES,
-  type SchemaIssue,
 } from "@pi-sessions/core";
+import * as E from "fp-ts/lib/Either.js";
+import { pipe } from "fp-ts/lib/function.js";
 import { describe, expect, it } from "vitest";
 import { CORPUS_DIR } from "../corpus-dir.js";
+import { issueLines, issues, rightOf } from "./fixtures.js";
 
 /** The parsed records of a corpus file (every line of these files is valid JSON). */
 function records(name: string): Record<string, unknown>[] {
@@ -27,25 +28,20 @@ function records(name: string): Record<string, unknown>[] {
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-/** Issues as readable lines, so a failure shows what went wrong where. */
-function issuesOf(result: { _tag: string; left?: SchemaIssue[] }): string[] {
-  return result._tag === "Left" ? (result.left ?? []).map(formatSchemaIssue) : [];
-}
-
 describe("ref-1.6-branched.jsonl (v3, written by R1.6)", () => {
   const all = records("ref-1.6-branched.jsonl");
 
   it("has a header that decodes as a header", () => {
     const result = decodeHeader(all[0]);
-    expect(issuesOf(result)).toEqual([]);
+    expect(issueLines(result)).toEqual([]);
   });
 
   it.each(all.map((r, i) => [i + 1, r.type, r] as const))(
     "line %i (%s) decodes with no issues, as the same object",
     (_line, _type, record) => {
       const result = decodeRecord(record);
-      expect(issuesOf(result)).toEqual([]);
-      expect(result._tag === "Right" && result.right).toBe(record);
+      expect(issueLines(result)).toEqual([]);
+      expect(rightOf(result)).toBe(record);
       expect(FileEntryCodec.is(record)).toBe(true);
     },
   );
@@ -53,8 +49,8 @@ describe("ref-1.6-branched.jsonl (v3, written by R1.6)", () => {
   it("decodes every entry after the header as a known entry type", () => {
     for (const record of all.slice(1)) {
       const result = decodeEntry(record);
-      expect(issuesOf(result)).toEqual([]);
-      expect(result._tag === "Right" && isKnownEntry(result.right)).toBe(true);
+      expect(issueLines(result)).toEqual([]);
+      expect(pipe(result, E.exists(isKnownEntry))).toBe(true);
     }
   });
 });
@@ -75,8 +71,14 @@ describe.each(["large-session.jsonl", "before-compaction.jsonl"])(
     it("decodes every message with the message codec, as the same object", () => {
       const failures = messages.flatMap((m, i) => {
         const result = decodeMessage(m);
-        if (result._tag === "Right" && result.right !== m) return [`#${i}: not the same object`];
-        return issuesOf(result).map((issue) => `#${i}: ${issue}`);
+        if (
+          pipe(
+            result,
+            E.exists((value) => value !== m),
+          )
+        )
+          return [`#${i}: not the same object`];
+        return issueLines(result).map((issue) => `#${i}: ${issue}`);
       });
       expect(failures).toEqual([]);
       expect(messages.every((m) => AgentMessageCodec.is(m))).toBe(true);
@@ -85,13 +87,13 @@ describe.each(["large-session.jsonl", "before-compaction.jsonl"])(
     it("decodes its header (no version, v1 fields kept)", () => {
       const header = all[0];
       const result = decodeHeader(header);
-      expect(issuesOf(result)).toEqual([]);
-      expect(result._tag === "Right" && result.right).toBe(header);
+      expect(issueLines(result)).toEqual([]);
+      expect(rightOf(result)).toBe(header);
     });
 
     it("reports the missing id and parentId of un-migrated entries", () => {
       const result = decodeEntry(all[1]);
-      expect(result._tag === "Left" && result.left.map((i) => i.path)).toEqual(["id", "parentId"]);
+      expect(issues(result).map((i) => i.path)).toEqual(["id", "parentId"]);
     });
 
     it("decodes every record once ids are assigned as migration would", () => {
@@ -103,7 +105,8 @@ describe.each(["large-session.jsonl", "before-compaction.jsonl"])(
         previous = id;
         // v1 compactions point by index; migration turns that into firstKeptEntryId (or drops it).
         delete (entry as { firstKeptEntryIndex?: unknown }).firstKeptEntryIndex;
-        for (const issue of issuesOf(decodeEntry(entry))) failures.push(`line ${i + 2}: ${issue}`);
+        for (const issue of issueLines(decodeEntry(entry)))
+          failures.push(`line ${i + 2}: ${issue}`);
       });
       expect(failures).toEqual([]);
     });

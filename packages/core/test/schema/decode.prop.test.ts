@@ -14,10 +14,14 @@ import {
   KNOWN_CONTENT_BLOCK_TYPES,
   KNOWN_ENTRY_TYPES,
   KNOWN_MESSAGE_ROLES,
+  type SchemaIssue,
 } from "@pi-sessions/core";
 import fc from "fast-check";
+import * as E from "fp-ts/lib/Either.js";
+import { pipe } from "fp-ts/lib/function.js";
 import { describe, expect, it } from "vitest";
 import { CORPUS_DIR } from "../corpus-dir.js";
+import { rightOf } from "./fixtures.js";
 
 const NUM_RUNS = 1000;
 
@@ -127,9 +131,13 @@ describe("decoders over arbitrary JSON", () => {
     fc.assert(
       fc.property(anyInput, (u) => {
         for (const decode of [decodeEntry, decodeRecord, decodeHeader, decodeMessage]) {
-          const result = decode(u);
-          if (result._tag === "Right") expect(result.right).toBe(u);
-          else expect(result.left.length).toBeGreaterThan(0);
+          pipe(
+            decode(u) as E.Either<SchemaIssue[], unknown>,
+            E.match(
+              (issues) => expect(issues.length).toBeGreaterThan(0),
+              (value) => expect(value).toBe(u),
+            ),
+          );
         }
       }),
       { numRuns: NUM_RUNS },
@@ -140,8 +148,7 @@ describe("decoders over arbitrary JSON", () => {
     fc.assert(
       fc.property(extendedReal, (u) => {
         const before = JSON.stringify(u);
-        const result = decodeRecord(u);
-        expect(result._tag === "Right" && result.right).toBe(u);
+        expect(rightOf(decodeRecord(u))).toBe(u);
         expect(JSON.stringify(u)).toBe(before);
       }),
       { numRuns: NUM_RUNS },
@@ -151,12 +158,16 @@ describe("decoders over arbitrary JSON", () => {
   it("issues have string paths and messages", () => {
     fc.assert(
       fc.property(entryLike, (u) => {
-        const result = decodeEntry(u);
-        if (result._tag === "Left") {
-          for (const issue of result.left) {
-            expect(typeof issue.path).toBe("string");
-            expect(issue.message.length).toBeGreaterThan(0);
-          }
+        const issues = pipe(
+          decodeEntry(u),
+          E.match(
+            (left) => left,
+            () => [],
+          ),
+        );
+        for (const issue of issues) {
+          expect(typeof issue.path).toBe("string");
+          expect(issue.message.length).toBeGreaterThan(0);
         }
       }),
       { numRuns: NUM_RUNS },
@@ -166,7 +177,7 @@ describe("decoders over arbitrary JSON", () => {
   it("`is` agrees with `decode`", () => {
     fc.assert(
       fc.property(anyInput, (u) => {
-        expect(FileEntryCodec.is(u)).toBe(decodeRecord(u)._tag === "Right");
+        expect(FileEntryCodec.is(u)).toBe(E.isRight(decodeRecord(u)));
       }),
       { numRuns: NUM_RUNS },
     );

@@ -4,6 +4,8 @@
  */
 
 import { formatSchemaIssue, type SchemaIssue } from "@pi-sessions/core";
+import * as E from "fp-ts/lib/Either.js";
+import { pipe } from "fp-ts/lib/function.js";
 
 export const base = { id: "a1b2c3d4", parentId: "00000000", timestamp: "2026-01-01T00:00:00.000Z" };
 export const usage = {
@@ -153,16 +155,42 @@ export const ENTRIES: Record<string, Record<string, unknown>> = {
 };
 
 /** The decoded value, or the issues as readable lines. */
-export function decoded<A>(
-  result: { _tag: "Left"; left: SchemaIssue[] } | { _tag: "Right"; right: A },
-) {
-  return result._tag === "Right" ? result.right : result.left.map(formatSchemaIssue);
+export function decoded<A>(result: E.Either<SchemaIssue[], A>): A | string[] {
+  return pipe(
+    result,
+    E.match(
+      (left): A | string[] => left.map(formatSchemaIssue),
+      (right) => right,
+    ),
+  );
 }
 
 /** The issues of a failed decode (fails the test if it succeeded). */
-export function issues(
-  result: { _tag: "Left"; left: SchemaIssue[] } | { _tag: "Right"; right: unknown },
-) {
-  if (result._tag === "Right") throw new Error("expected issues, got a value");
-  return result.left;
+export function issues(result: E.Either<SchemaIssue[], unknown>): SchemaIssue[] {
+  return pipe(
+    result,
+    E.swap,
+    E.getOrElseW((): never => {
+      throw new Error("expected issues, got a value");
+    }),
+  );
+}
+
+/** The issues of a decode as readable lines; none when it succeeded. */
+export function issueLines(result: E.Either<SchemaIssue[], unknown>): string[] {
+  return pipe(
+    result,
+    E.match(
+      (left) => left.map(formatSchemaIssue),
+      () => [],
+    ),
+  );
+}
+
+/** The decoded value, or undefined when the decode failed. */
+export function rightOf<A>(result: E.Either<unknown, A>): A | undefined {
+  return pipe(
+    result,
+    E.getOrElseW(() => undefined),
+  );
 }

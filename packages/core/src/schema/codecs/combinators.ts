@@ -16,6 +16,18 @@ import * as t from "io-ts";
 export type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
 /**
+ * `A` with its opaque field `K` (an extension's `data` or `details`) typed as `T`: the generic
+ * entry and message types (`CustomEntry<T>`, …) let an extension name its own payload while the
+ * codec, which cannot know it, checks nothing inside it.
+ */
+export type WithOpaque<A, K extends keyof A, T> = Simplify<Omit<A, K> & { [P in K]?: T }>;
+
+/** The union of the types a registry's codecs decode to. */
+export type MemberOf<M> = {
+  [K in keyof M]: M[K] extends t.Decoder<unknown, infer A> ? A : never;
+}[keyof M];
+
+/**
  * Static type of {@link objectCodec}: required, optional, and "required in the type but may be
  * missing on read" props.
  */
@@ -30,8 +42,8 @@ export type IdCodec<A> = t.Type<A, A, unknown>;
  * An object codec with unknown fields kept: `t.type(required)` plus `t.partial(optional)`.
  *
  * `missingOk` props are checked like optional ones at run time (absent is fine, a wrong type
- * is not) but typed as *required* keys, because `types.ts` declares them required while
- * SPEC or real files say they can be absent (each use says why). They cannot go in `t.type`:
+ * is not) but typed as *required* keys, because writers always write them while SPEC or real
+ * files say they can be absent on read (each use says why). They cannot go in `t.type`:
  * io-ts copies the object to add an explicit `undefined` for a missing key, and the decoded
  * value would no longer be the input.
  *
@@ -54,11 +66,20 @@ export function objectCodec<
 
 /**
  * Re-types `runtime` as `A`: for the few fields where SPEC lets the file hold more than the
- * type in `types.ts` admits (e.g. `label: null`). Each use cites SPEC; the disagreement is
- * reported so the declared type can be widened rather than this helper being used more.
+ * static type admits (e.g. `label: null`) or where the static type is a named subset of what is
+ * checked (`StopReason`). Each use cites SPEC or says why.
  */
 export function widerAtRuntime<A>(runtime: t.Mixed): IdCodec<A> {
   return runtime as IdCodec<A>;
+}
+
+/**
+ * Types `codec`'s value as open (any extra field, of any type), for the records whose
+ * versions add fields the session layer passes on without reading. The runtime is unchanged:
+ * every codec here keeps unknown fields; this only lets the static type say so.
+ */
+export function open<A>(codec: IdCodec<A>): IdCodec<A & { [extra: string]: unknown }> {
+  return codec as IdCodec<A & { [extra: string]: unknown }>;
 }
 
 /**
@@ -129,11 +150,10 @@ export function isPlainRecord(u: unknown): u is Record<string, unknown> {
  * one codec only. Unknown tags follow `unknownTag`. A lookup instead of `t.union` keeps decoding
  * one value cheap and its errors specific to the member that applies.
  *
- * The caller states the static type `A`: the union of the members' types (`type-checks.ts`
- * proves that for the built-in registries), plus the fallback codec's type if there is one.
- * With `"keep"`, values with an unknown tag are accepted but not part of `A`: `types.ts`
- * declares closed unions, so consumers must keep a default branch for tags they do not know
- * (they exist at run time, SPEC §2.6).
+ * The caller states the static type `A`: the union of the members' types ({@link MemberOf}),
+ * plus the fallback codec's type if there is one. With `"keep"`, values with an unknown tag are
+ * accepted but not part of `A`: the static unions are closed, so consumers must keep a default
+ * branch for tags they do not know (they exist at run time, SPEC §2.6).
  *
  * @param name - names the union in issues (`expected SessionEntry`).
  * @param tagKey - the discriminating field: `type` for entries and blocks, `role` for messages.

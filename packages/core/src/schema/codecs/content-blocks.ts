@@ -3,20 +3,12 @@
  *
  * Blocks are checked the same way wherever they appear: a block whose `type` is known is
  * checked by that type's codec, any other block is kept as it is (SPEC §2.6). Each `content`
- * codec is typed as `types.ts` declares that position (a user message holds text and images);
+ * codec is typed with the blocks that position holds (a user message holds text and images);
  * the runtime does not reject a known block in an unusual position, because the reference
  * does not either and the data must survive.
  */
 
 import * as t from "io-ts";
-import type {
-  ContextEditableContent,
-  ImageContent,
-  TextContent,
-  ThinkingContent,
-  ToolCall,
-  UserMessage,
-} from "../types.js";
 import {
   AnyObject,
   type IdCodec,
@@ -25,12 +17,15 @@ import {
   TaggedDispatchType,
 } from "./combinators.js";
 
-/** `{type: "text", text, textSignature?}`. */
+/** `{type: "text", text, textSignature?}`; `textSignature` is an opaque provider signature. */
 export const TextContentCodec = objectCodec(
   "TextContent",
   { type: t.literal("text"), text: t.string },
   { textSignature: t.string },
 );
+
+/** Plain text content block. */
+export type TextContent = t.TypeOf<typeof TextContentCodec>;
 
 /** `{type: "image", data, mimeType}` (base64 data). */
 export const ImageContentCodec = objectCodec("ImageContent", {
@@ -39,12 +34,18 @@ export const ImageContentCodec = objectCodec("ImageContent", {
   mimeType: t.string,
 });
 
+/** Base64 image content block. */
+export type ImageContent = t.TypeOf<typeof ImageContentCodec>;
+
 /** `{type: "thinking", thinking, thinkingSignature?, redacted?}`. */
 export const ThinkingContentCodec = objectCodec(
   "ThinkingContent",
   { type: t.literal("thinking"), thinking: t.string },
   { thinkingSignature: t.string, redacted: t.boolean },
 );
+
+/** Model reasoning content block. */
+export type ThinkingContent = t.TypeOf<typeof ThinkingContentCodec>;
 
 /**
  * `{type: "toolCall", id, name, arguments, thoughtSignature?, namespace?, argumentsError?}`.
@@ -55,6 +56,9 @@ export const ToolCallCodec = objectCodec(
   { type: t.literal("toolCall"), id: t.string, name: t.string, arguments: AnyObject },
   { thoughtSignature: t.string, namespace: t.string, argumentsError: t.string },
 );
+
+/** A tool invocation requested by the assistant. */
+export type ToolCall = t.TypeOf<typeof ToolCallCodec>;
 
 /** Every content block type the format defines. */
 export type ContentBlock = TextContent | ImageContent | ThinkingContent | ToolCall;
@@ -92,7 +96,7 @@ function blocks<A extends ContentBlock>(name: string): IdCodec<A[]> {
 const TEXT_OR_IMAGE = "(TextContent | ImageContent)[]";
 
 /** `content` of user and custom messages and custom_message entries: a string or text/image blocks. */
-export const UserContentCodec: IdCodec<UserMessage["content"]> = stringOr(
+export const UserContentCodec: IdCodec<string | (TextContent | ImageContent)[]> = stringOr(
   `string | ${TEXT_OR_IMAGE}`,
   blocks<TextContent | ImageContent>(TEXT_OR_IMAGE),
 );
@@ -112,10 +116,16 @@ export const SystemContentCodec: IdCodec<string | TextContent[]> = stringOr(
   blocks<TextContent>("TextContent[]"),
 );
 
+/** Content a context edit may put in place of an entry's content: any message's content. */
+export type ContextEditableContent =
+  | t.TypeOf<typeof UserContentCodec>
+  | t.TypeOf<typeof AssistantContentCodec>
+  | t.TypeOf<typeof ToolResultContentCodec>;
+
 /**
  * `replacement.content` of a context_edit entry: a string or blocks of any of the kinds the
  * edited message can hold. Which kinds depends on the target, which a codec cannot see, so any
- * block is checked and the value is typed as the declared union.
+ * block is checked and the value is typed as the union of the content types.
  */
 export const ContextEditableContentCodec: IdCodec<ContextEditableContent> = stringOr(
   "string | ContentBlock[]",

@@ -8,13 +8,15 @@
  */
 
 import * as t from "io-ts";
-import type { SessionEntry, SessionEntryBase, SessionEntryType } from "../types.js";
 import {
   type IdCodec,
+  type MemberOf,
   NullableString,
   objectCodec,
+  open,
   orNull,
   TaggedDispatchType,
+  type WithOpaque,
   widerAtRuntime,
 } from "./combinators.js";
 import { ContextEditableContentCodec, UserContentCodec } from "./content-blocks.js";
@@ -24,12 +26,24 @@ import { UsageCodec } from "./usage.js";
 /** The fields every entry has (SPEC §3.1), without `type`. */
 const common = { id: t.string, parentId: NullableString, timestamp: t.string };
 
+/** Checks the fields every entry has, `type` included (SPEC §3.1). */
+const EntryBaseCodec = objectCodec("UnknownEntry", { type: t.string, ...common });
+
+/** Fields every entry carries. */
+export type SessionEntryBase = t.TypeOf<typeof EntryBaseCodec>;
+
+/** A registry of entry codecs keyed by wire `type` (built-ins, plus any a plugin adds). */
+export type EntryCodecMap = Readonly<Record<string, t.Decoder<unknown, SessionEntryBase>>>;
+
 /** `message`: one conversation message. */
 export const SessionMessageEntryCodec = objectCodec("SessionMessageEntry", {
   type: t.literal("message"),
   ...common,
   message: AgentMessageCodec,
 });
+
+/** A conversation message. */
+export type SessionMessageEntry = t.TypeOf<typeof SessionMessageEntryCodec>;
 
 /** `thinking_level_change`: a free-form level such as `off` or `high`. */
 export const ThinkingLevelChangeEntryCodec = objectCodec("ThinkingLevelChangeEntry", {
@@ -38,6 +52,9 @@ export const ThinkingLevelChangeEntryCodec = objectCodec("ThinkingLevelChangeEnt
   thinkingLevel: t.string,
 });
 
+/** The thinking level changed. */
+export type ThinkingLevelChangeEntry = t.TypeOf<typeof ThinkingLevelChangeEntryCodec>;
+
 /** `model_change`: provider and model id. */
 export const ModelChangeEntryCodec = objectCodec("ModelChangeEntry", {
   type: t.literal("model_change"),
@@ -45,6 +62,9 @@ export const ModelChangeEntryCodec = objectCodec("ModelChangeEntry", {
   provider: t.string,
   modelId: t.string,
 });
+
+/** The model changed. */
+export type ModelChangeEntry = t.TypeOf<typeof ModelChangeEntryCodec>;
 
 /** [R1.6] `usage`: usage outside the conversation. `kind` is open (consumers accept any). */
 export const UsageEntryCodec = objectCodec(
@@ -59,6 +79,9 @@ export const UsageEntryCodec = objectCodec(
   },
   { note: t.string },
 );
+
+/** [R1.6] Usage attributed to a model outside the conversation. */
+export type UsageEntry = t.TypeOf<typeof UsageEntryCodec>;
 
 /**
  * `compaction`. `firstKeptEntryId` is declared required but may be missing after a v1
@@ -76,6 +99,13 @@ export const CompactionEntryCodec = objectCodec(
   { firstKeptEntryId: t.string },
 );
 
+/** History before `firstKeptEntryId` was summarised; `T` names its `details`. */
+export type CompactionEntry<T = unknown> = WithOpaque<
+  t.TypeOf<typeof CompactionEntryCodec>,
+  "details",
+  T
+>;
+
 /** `branch_summary`. `fromId` is the literal `"root"` when the old leaf was null. */
 export const BranchSummaryEntryCodec = objectCodec(
   "BranchSummaryEntry",
@@ -83,12 +113,22 @@ export const BranchSummaryEntryCodec = objectCodec(
   { details: t.unknown, usage: UsageCodec, fromHook: t.boolean },
 );
 
+/** Summary of the branch that was left when the leaf moved; `T` names its `details`. */
+export type BranchSummaryEntry<T = unknown> = WithOpaque<
+  t.TypeOf<typeof BranchSummaryEntryCodec>,
+  "details",
+  T
+>;
+
 /** `custom`: extension state, never sent to the model. `data` is opaque. */
 export const CustomEntryCodec = objectCodec(
   "CustomEntry",
   { type: t.literal("custom"), ...common, customType: t.string },
   { data: t.unknown },
 );
+
+/** Extension state that never reaches the model; `T` names its `data`. */
+export type CustomEntry<T = unknown> = WithOpaque<t.TypeOf<typeof CustomEntryCodec>, "data", T>;
 
 /** `custom_message`: extension content that reaches the model. `details` is opaque. */
 export const CustomMessageEntryCodec = objectCodec(
@@ -103,6 +143,13 @@ export const CustomMessageEntryCodec = objectCodec(
   { details: t.unknown },
 );
 
+/** Extension content that reaches the model; `T` names its `details`. */
+export type CustomMessageEntry<T = unknown> = WithOpaque<
+  t.TypeOf<typeof CustomMessageEntryCodec>,
+  "details",
+  T
+>;
+
 /**
  * `label`. The type says `string | undefined`; SPEC §3.2 says a cleared label is written as
  * given, so the key may be absent and `null` is accepted too (all falsy values clear, §7.10).
@@ -114,12 +161,18 @@ export const LabelEntryCodec = objectCodec(
   { label: widerAtRuntime<string | undefined>(t.union([t.string, t.null], "string | null")) },
 );
 
+/** A bookmark on an entry; a falsy label clears it. */
+export type LabelEntry = t.TypeOf<typeof LabelEntryCodec>;
+
 /** `session_info`: the display name (may be `""`). */
 export const SessionInfoEntryCodec = objectCodec(
   "SessionInfoEntry",
   { type: t.literal("session_info"), ...common },
   { name: t.string },
 );
+
+/** Session metadata (display name). */
+export type SessionInfoEntry = t.TypeOf<typeof SessionInfoEntryCodec>;
 
 /** [R1.6] `context_edit`: `replacement` is `null` (drop the target) or `{content}`. */
 export const ContextEditEntryCodec = objectCodec("ContextEditEntry", {
@@ -130,6 +183,9 @@ export const ContextEditEntryCodec = objectCodec("ContextEditEntry", {
     objectCodec("ContextEditReplacement", { content: ContextEditableContentCodec }),
   ),
 });
+
+/** [R1.6] Append-only change to one earlier entry's contribution to context. */
+export type ContextEditEntry = t.TypeOf<typeof ContextEditEntryCodec>;
 
 /**
  * The built-in entry codecs keyed by wire `type`, in SPEC §3.2 order. Frozen; extend by
@@ -147,7 +203,13 @@ export const ENTRY_CODECS = Object.freeze({
   session_info: SessionInfoEntryCodec,
   usage: UsageEntryCodec,
   context_edit: ContextEditEntryCodec,
-} as const satisfies Readonly<Record<SessionEntryType, t.Decoder<unknown, SessionEntryBase>>>);
+} as const satisfies EntryCodecMap);
+
+/** Every entry type the format defines: one per {@link ENTRY_CODECS} member. */
+export type SessionEntry = MemberOf<typeof ENTRY_CODECS>;
+
+/** The wire names of the built-in entry types. */
+export type SessionEntryType = SessionEntry["type"];
 
 /** The wire names of the built-in entry types, in SPEC §3.2 order. */
 export const KNOWN_ENTRY_TYPES: readonly SessionEntryType[] = Object.freeze(
@@ -167,22 +229,14 @@ export function isKnownEntry(entry: SessionEntry | UnknownEntry): entry is Sessi
   return isKnownEntryType(entry.type);
 }
 
+/** Checks the common fields of an entry of unknown type and keeps the rest. */
+export const UnknownEntryCodec = open(EntryBaseCodec);
+
 /**
  * An entry whose `type` has no codec (a newer version's type, or a plugin's that is not
  * registered). It has the common fields; everything else is kept as it is (SPEC §2.6).
  */
-export interface UnknownEntry extends SessionEntryBase {
-  [field: string]: unknown;
-}
-
-/** Checks the common fields of an entry of unknown type and keeps the rest. */
-export const UnknownEntryCodec: IdCodec<UnknownEntry> = objectCodec("UnknownEntry", {
-  type: t.string,
-  ...common,
-});
-
-/** A registry of entry codecs keyed by wire `type` (built-ins, plus any a plugin adds). */
-export type EntryCodecMap = Readonly<Record<string, t.Decoder<unknown, SessionEntryBase>>>;
+export type UnknownEntry = t.TypeOf<typeof UnknownEntryCodec>;
 
 /** The entry type a registry decodes to: one of its members, or an unknown entry. */
 export type EntryOf<M extends EntryCodecMap> =

@@ -18,3 +18,6 @@ export const SessionHeaderCodec = objectCodec(
   { version: t.number, parentSession: t.string },
   { timestamp: t.string, cwd: t.string },
 );
+
+/** The first record of every session file. */
+export type SessionHeader = t.TypeOf<typeof SessionHeaderCodec>;

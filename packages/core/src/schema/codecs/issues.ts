@@ -3,8 +3,8 @@
  * (`message.content[1].text`), and a decoder wrapper that never throws.
  */
 
-import type { Either } from "fp-ts/lib/Either.js";
-import { left } from "fp-ts/lib/Either.js";
+import * as E from "fp-ts/lib/Either.js";
+import { pipe } from "fp-ts/lib/function.js";
 import type * as t from "io-ts";
 
 /** One reason a value does not match a schema codec. */
@@ -18,11 +18,14 @@ export interface SchemaIssue {
    * as a description such as `"<object>"` or `"<array(3)>"`; `undefined` when the field is missing.
    */
   readonly actual?: unknown;
-  /** A human sentence without the path, e.g. `expected string, got number 5`. */
+  /** A human sentence without the path, e.g. `expected number, got "400"`. */
   readonly message: string;
 }
 
-/** One line for logs and diagnostics: `message.content[1].text: expected string, got number 5`. */
+/**
+ * One line for logs and diagnostics: `message.usage.input: expected number, got "400"`
+ * (`check` puts the record's file line in front: `line 12: message.usage.input: …`).
+ */
 export function formatSchemaIssue(issue: SchemaIssue): string {
   return `${issue.path === "" ? "(root)" : issue.path}: ${issue.message}`;
 }
@@ -57,9 +60,10 @@ function shortActual(u: unknown): unknown {
   return u;
 }
 
+/** `u` for a message: a string quoted (the quotes say it is one), other values with their type. */
 function describe(u: unknown): string {
   if (u === null) return "null";
-  if (typeof u === "string") return `string ${JSON.stringify(shortActual(u))}`;
+  if (typeof u === "string") return JSON.stringify(shortActual(u));
   if (Array.isArray(u)) return `array (${u.length} items)`;
   if (typeof u === "object") return "object";
   if (typeof u === "number" || typeof u === "boolean") return `${typeof u} ${String(u)}`;
@@ -122,12 +126,14 @@ export function toSchemaIssues(errors: t.Errors): SchemaIssue[] {
  * Decodes `u` with any codec, returning the value unchanged (same object) or its issues.
  * Never throws: a throwing getter or proxy in `u` (impossible for parsed JSON) becomes an issue.
  */
-export function decodeWith<A>(codec: t.Decoder<unknown, A>, u: unknown): Either<SchemaIssue[], A> {
+export function decodeWith<A>(
+  codec: t.Decoder<unknown, A>,
+  u: unknown,
+): E.Either<SchemaIssue[], A> {
   try {
-    const result = codec.decode(u);
-    return result._tag === "Right" ? result : left(toSchemaIssues(result.left));
+    return pipe(codec.decode(u), E.mapLeft(toSchemaIssues));
   } catch (error) {
     const message = `could not be checked: ${error instanceof Error ? error.message : String(error)}`;
-    return left([{ path: "", expected: codec.name, message }]);
+    return E.left([{ path: "", expected: codec.name, message }]);
   }
 }

@@ -6,13 +6,15 @@
  */
 
 import * as t from "io-ts";
-import type { AgentMessage } from "../types.js";
 import {
   AnyArray,
   type IdCodec,
+  type MemberOf,
   NullableString,
   objectCodec,
+  open,
   TaggedDispatchType,
+  type WithOpaque,
   widerAtRuntime,
 } from "./combinators.js";
 import {
@@ -30,6 +32,20 @@ export const UserMessageCodec = objectCodec("UserMessage", {
   timestamp: t.number,
 });
 
+/** A message typed by the user. */
+export type UserMessage = t.TypeOf<typeof UserMessageCodec>;
+
+/** Provider stop reasons, named for completion; the session layer never validates them. */
+export type StopReason =
+  | "stop"
+  | "length"
+  | "toolUse"
+  | "error"
+  | "aborted"
+  | "deferred"
+  | "pending"
+  | (string & {});
+
 /**
  * A model response. `stopReason` is any string (SPEC §3.3: the session layer must not
  * validate it); `diagnostics` and `deferred` are provider data and only their outer shape is
@@ -44,7 +60,8 @@ export const AssistantMessageCodec = objectCodec(
     provider: t.string,
     model: t.string,
     usage: UsageCodec,
-    stopReason: t.string,
+    // Any string is accepted; the type only names the common values for completion.
+    stopReason: widerAtRuntime<StopReason>(t.string),
     timestamp: t.number,
   },
   {
@@ -61,23 +78,34 @@ export const AssistantMessageCodec = objectCodec(
   },
 );
 
+/** A model response. */
+export type AssistantMessage = t.TypeOf<typeof AssistantMessageCodec>;
+
 /**
  * The result of one tool call. `details` is the tool's own data (opaque). The seed's
  * `addedToolNames` and R1.6's `nestedCalls` are kept but not checked: neither is read by the
  * session layer, and the shapes are not settled across versions.
  */
-export const ToolResultMessageCodec = objectCodec(
-  "ToolResultMessage",
-  {
-    role: t.literal("toolResult"),
-    toolCallId: t.string,
-    toolName: t.string,
-    content: ToolResultContentCodec,
-    isError: t.boolean,
-    timestamp: t.number,
-  },
-  { details: t.unknown, usage: UsageCodec, durationMs: t.number },
+export const ToolResultMessageCodec = open(
+  objectCodec(
+    "ToolResultMessage",
+    {
+      role: t.literal("toolResult"),
+      toolCallId: t.string,
+      toolName: t.string,
+      content: ToolResultContentCodec,
+      isError: t.boolean,
+      timestamp: t.number,
+    },
+    { details: t.unknown, usage: UsageCodec, durationMs: t.number },
+  ),
 );
+
+/**
+ * The result of one tool call; `usage` is nested LLM work done by the tool. Open: versions add
+ * fields here (see the codec), so the type admits any extra field.
+ */
+export type ToolResultMessage = t.TypeOf<typeof ToolResultMessageCodec>;
 
 /**
  * A `!`/`!!` shell command. `exitCode` is `number | undefined` in the type; the key may be
@@ -97,6 +125,9 @@ export const BashExecutionMessageCodec = objectCodec(
   { exitCode: widerAtRuntime<number | undefined>(t.union([t.number, t.null], "number | null")) },
 );
 
+/** A `!`/`!!` shell command run by the user. */
+export type BashExecutionMessage = t.TypeOf<typeof BashExecutionMessageCodec>;
+
 /** An extension message that reaches the model. `details` is the extension's own data. */
 export const CustomMessageCodec = objectCodec(
   "CustomMessage",
@@ -110,6 +141,13 @@ export const CustomMessageCodec = objectCodec(
   { details: t.unknown },
 );
 
+/** Extension-produced message that reaches the model; `T` names its `details`. */
+export type CustomMessage<T = unknown> = WithOpaque<
+  t.TypeOf<typeof CustomMessageCodec>,
+  "details",
+  T
+>;
+
 /** A branch summary as context building produces it (SPEC §8.4). */
 export const BranchSummaryMessageCodec = objectCodec("BranchSummaryMessage", {
   role: t.literal("branchSummary"),
@@ -117,6 +155,9 @@ export const BranchSummaryMessageCodec = objectCodec("BranchSummaryMessage", {
   fromId: NullableString,
   timestamp: t.number,
 });
+
+/** Summary of an abandoned branch, produced when context is built. */
+export type BranchSummaryMessage = t.TypeOf<typeof BranchSummaryMessageCodec>;
 
 /** A compaction summary as context building produces it (SPEC §8.4). */
 export const CompactionSummaryMessageCodec = objectCodec("CompactionSummaryMessage", {
@@ -126,8 +167,14 @@ export const CompactionSummaryMessageCodec = objectCodec("CompactionSummaryMessa
   timestamp: t.number,
 });
 
+/** Summary of compacted history, produced when context is built. */
+export type CompactionSummaryMessage = t.TypeOf<typeof CompactionSummaryMessageCodec>;
+
 /** A tool definition in a system message: a `name`, the rest is provider data. */
-export const ToolDefinitionCodec = objectCodec("ToolDefinition", { name: t.string });
+export const ToolDefinitionCodec = open(objectCodec("ToolDefinition", { name: t.string }));
+
+/** A tool definition carried by a system message (open: the rest is provider data). */
+export type ToolDefinition = t.TypeOf<typeof ToolDefinitionCodec>;
 
 /** [R1.6] A system prompt and tool-set checkpoint. */
 export const SystemMessageCodec = objectCodec(
@@ -140,6 +187,9 @@ export const SystemMessageCodec = objectCodec(
   },
 );
 
+/** [R1.6] System prompt and tool set checkpoint. */
+export type SystemMessage = t.TypeOf<typeof SystemMessageCodec>;
+
 /** Message codecs keyed by wire `role`. */
 export const MESSAGE_CODECS = Object.freeze({
   user: UserMessageCodec,
@@ -151,6 +201,15 @@ export const MESSAGE_CODECS = Object.freeze({
   compactionSummary: CompactionSummaryMessageCodec,
   system: SystemMessageCodec,
 } as const);
+
+/** Any message role the format defines. */
+export type KnownAgentMessage = MemberOf<typeof MESSAGE_CODECS>;
+
+/**
+ * A message as stored in a `message` entry. Unknown roles are passed through unchanged
+ * (SPEC §2.6) but are not part of the type: switch on `role` with a default branch.
+ */
+export type AgentMessage = KnownAgentMessage;
 
 /** The wire names of the built-in message roles. */
 export const KNOWN_MESSAGE_ROLES: readonly AgentMessage["role"][] = Object.freeze(

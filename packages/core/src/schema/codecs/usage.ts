@@ -36,3 +36,12 @@ export const UsageCodec = objectCodec(
   { cacheWrite1h: t.number, reasoning: t.number },
   { totalTokens: t.number },
 );
+
+/** `usage.cost`: the cost of one model call, by token kind (SPEC §3.5). */
+export type UsageCost = t.TypeOf<typeof UsageCostCodec>;
+
+/**
+ * Token and cost accounting of one model call (SPEC §3.5). `cacheWrite1h` is the part of
+ * `cacheWrite` written with 1-hour retention; `reasoning` tokens are already counted in `output`.
+ */
+export type Usage = t.TypeOf<typeof UsageCodec>;
