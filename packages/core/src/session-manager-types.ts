@@ -21,6 +21,12 @@ export interface SessionManagerOptions extends NewSessionOptions {
    */
   durability?: Durability;
   /**
+   * Checks every appended entry against its io-ts codec and refuses one that does not match
+   * (`EntryRejectedError` with the fields' paths). Off by default, like pi: it costs a
+   * decode per append.
+   */
+  strict?: boolean;
+  /**
    * Receives every error thrown by an event handler of `events` (besides the `handlerError`
    * event). Default: errors nobody listens for are printed with `console.error`.
    */

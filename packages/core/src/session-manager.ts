@@ -10,7 +10,11 @@ import { loadText } from "./format/load-text.js";
 import { branchedEntries } from "./manager/branched-session.js";
 import * as catalog from "./manager/catalog.js";
 import * as build from "./manager/entry-builders.js";
-import { EntryRejectedError, type EntryValidator } from "./manager/entry-validation.js";
+import {
+  EntryRejectedError,
+  type EntryValidator,
+  schemaValidator,
+} from "./manager/entry-validation.js";
 import { systemCheckpoint } from "./manager/system-checkpoint.js";
 import * as q from "./projections/builtins.js";
 import { contextEntriesOfPath, projectionOfPath } from "./projections/context.js";
@@ -79,6 +83,7 @@ export class SessionManager {
     this.cwd = resolveCwd(cwd);
     this.state = q.initialState(null, this.projections);
     if (store) this.store = store;
+    if (options.strict) this.validators = [schemaValidator];
   }
 
   // --- factories (SPEC §4, §6, §10) ------------------------------------------------------

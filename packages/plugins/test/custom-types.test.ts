@@ -102,7 +102,7 @@ describe("versions and upcasting", () => {
     const invalid = problemOf(decodePayload(tally, { v: 2, amount: "3", tag: 4 }));
     expect(invalid?.kind).toBe("invalid-data");
     expect(invalid?.message).toBe(
-      'custom entry "tally" v2: data.amount: expected number, got string "3"; data.tag: expected string, got number 4',
+      'custom entry "tally" v2: data.amount: expected number, got "3"; data.tag: expected string, got number 4',
     );
     const msg = problemOf(decodePayload(note, { content: [{ type: "text" }], details: {} }));
     expect(msg?.message).toContain("content");

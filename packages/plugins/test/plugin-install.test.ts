@@ -36,7 +36,7 @@ describe("installPlugins: the append guard", () => {
     }
     expect(error).toBeInstanceOf(EntryRejectedError);
     expect((error as Error).message).toBe(
-      'Entry of type "custom" rejected by plugin "tally": custom entry "tally" (v2) cannot be read: invalid-data: data.amount: expected number, got string "many"',
+      'Entry of type "custom" rejected by plugin "tally": custom entry "tally" (v2) cannot be read: invalid-data: data.amount: expected number, got "many"',
     );
     expect((error as EntryRejectedError).issues.map((i) => i.path)).toEqual(["data.amount"]);
     expect(sm.getState()).toBe(before);

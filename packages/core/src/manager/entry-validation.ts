@@ -1,3 +1,6 @@
+import * as E from "fp-ts/lib/Either.js";
+import { pipe } from "fp-ts/lib/function.js";
+import { decodeEntry } from "../schema/codecs/decode.js";
 import { formatSchemaIssue, type SchemaIssue } from "../schema/codecs/issues.js";
 import type { SessionEntry } from "../schema/types.js";
 
@@ -49,3 +52,18 @@ export class EntryRejectedError extends Error {
     this.source = rejection.source;
   }
 }
+
+/**
+ * The guard of a strict manager (`options.strict`): every appended entry must match its
+ * io-ts codec, so a caller that passes `usage.input: "400"` hears it at the append, with
+ * the field's path, instead of from `check` later. Unknown entry types, fields, roles and
+ * blocks pass (they round-trip, DESIGN rule 3).
+ */
+export const schemaValidator: EntryValidator = (entry) =>
+  pipe(
+    decodeEntry(entry),
+    E.fold(
+      (issues) => ({ reason: "it does not match its schema", issues, source: "strict append" }),
+      () => undefined,
+    ),
+  );
