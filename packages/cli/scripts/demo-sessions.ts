@@ -7,7 +7,8 @@
 
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { encodeCwd, readHeader, SessionManager, sessionFileName } from "@pi-sessions/core";
+import { SessionManager } from "@pi-sessions/core";
+import { encodeCwd, readHeader, sessionFileName } from "@pi-sessions/core/internal";
 import { assistant, bash, GPT5, MessageClock, SONNET, user } from "./demo-conversation.js";
 import { writeFlaky } from "./demo-flaky.js";
 import {

@@ -5,7 +5,8 @@
 
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { createDeterministicEnv, encodeCwd } from "@pi-sessions/core";
+import { createDeterministicEnv } from "@pi-sessions/core";
+import { encodeCwd } from "@pi-sessions/core/internal";
 
 /** The working directories of the generated sessions. */
 export const DEMO_CWDS = {

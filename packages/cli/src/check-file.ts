@@ -4,7 +4,8 @@
  */
 
 import { readFileSync } from "node:fs";
-import { readSessionFile, systemEnv } from "@pi-sessions/core";
+import { systemEnv } from "@pi-sessions/core";
+import { readSessionFile } from "@pi-sessions/core/internal";
 import { CliError, ExitCode } from "./errors.js";
 import { type LoadedSession, legacyIdEnv, loadSession, NotASessionError } from "./load-session.js";
 import { truncate } from "./output.js";

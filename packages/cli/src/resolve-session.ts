@@ -5,7 +5,7 @@
 
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { buildSessionInfo, readHeader } from "@pi-sessions/core";
+import { buildSessionInfo, readHeader } from "@pi-sessions/core/internal";
 import { CliError, notFoundError, oneLine, usageError } from "./errors.js";
 import type { CommandContext } from "./runtime.js";
 import { sessionFilesUnder } from "./session-files.js";

@@ -4,7 +4,7 @@
  */
 
 import { resolve } from "node:path";
-import { getAgentDir, getSessionsRoot } from "@pi-sessions/core";
+import { getAgentDir, getSessionsRoot } from "@pi-sessions/core/internal";
 import type { Command } from "commander";
 import { usageError } from "./errors.js";
 import type { CliIo } from "./io.js";

@@ -8,15 +8,15 @@
  */
 
 import { join } from "node:path";
+import type { SessionInfo } from "@pi-sessions/core";
 import {
   encodeCwd,
   listAllSessions,
   listSessions,
   listSessionsInDir,
-  type SessionInfo,
   type SessionShape,
   type ShapedSessionInfo,
-} from "@pi-sessions/core";
+} from "@pi-sessions/core/internal";
 import { countLeaves, loadSession } from "./load-session.js";
 import { problemsOf } from "./problems.js";
 import type { Progress } from "./progress.js";

@@ -8,13 +8,13 @@
 import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fullRowOf, rowOf } from "@pi-sessions/cli";
+import type { SessionInfo } from "@pi-sessions/core";
 import {
   encodeCwd,
   listAllSessions,
   listSessions,
   listSessionsInDir,
-  type SessionInfo,
-} from "@pi-sessions/core";
+} from "@pi-sessions/core/internal";
 import { damagedSessionArb, legacySessionArb, sessionLogArb } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-import type { HandlerErrorEvent } from "@pi-sessions/core";
+import type { HandlerErrorEvent } from "@pi-sessions/core/internal";
 import { definePlugin, installPlugins } from "@pi-sessions/plugins";
 import { describe, expect, it } from "vitest";
 import { freshManager, type TallyState, tally, tallyPlugin, user } from "./plugin-fixtures.js";

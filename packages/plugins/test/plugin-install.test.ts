@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BUILTIN_PROJECTIONS, EntryRejectedError, SessionManager } from "@pi-sessions/core";
+import { EntryRejectedError, SessionManager } from "@pi-sessions/core";
+import { BUILTIN_PROJECTIONS } from "@pi-sessions/core/internal";
 import {
   createRegistry,
   customEntryType,

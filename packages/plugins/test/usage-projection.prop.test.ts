@@ -1,11 +1,11 @@
 import {
   foldEntries,
-  initialState,
   projectionState,
   replayProjection,
   replayState,
   type SessionEntry,
 } from "@pi-sessions/core";
+import { initialState } from "@pi-sessions/core/internal";
 import {
   branchUsageTotals,
   treeUsageTotals,

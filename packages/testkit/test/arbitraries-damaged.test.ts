@@ -3,7 +3,8 @@
  * kinds, line numbers and entries), recovers exactly the intact entries, and the line-level
  * parser agrees on the lines that are not records.
  */
-import { documentIssues, type LoadDiagnostic, parseJsonl, SessionManager } from "@pi-sessions/core";
+import { type LoadDiagnostic, SessionManager } from "@pi-sessions/core";
+import { documentIssues, parseJsonl } from "@pi-sessions/core/internal";
 import {
   compareDiagnostics,
   DAMAGE_KINDS,

@@ -3,16 +3,14 @@
  * header decode, v1 entries have no ids), and core's migration gives what each value promises
  * (v2: exactly `expected`; v1: a chain, compactions resolved as classified).
  */
+import { createDeterministicEnv, decodeEntry, SessionManager } from "@pi-sessions/core";
 import {
-  createDeterministicEnv,
-  decodeEntry,
   decodeHeader,
   decodeMessage,
   documentIssues,
   migrateRecords,
   parseJsonl,
-  SessionManager,
-} from "@pi-sessions/core";
+} from "@pi-sessions/core/internal";
 import { type LegacySession, legacySessionArb } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

@@ -5,11 +5,11 @@
  */
 import {
   decodeEntry,
-  decodeHeader,
   formatSchemaIssue,
   type SessionEntry,
   SessionManager,
 } from "@pi-sessions/core";
+import { decodeHeader } from "@pi-sessions/core/internal";
 import {
   type SessionLog,
   type SessionLogOptions,

@@ -3,18 +3,17 @@
  * through bigger arbitraries: each is checked directly against its codec, its doc comment, or
  * what core's line parser reports for it.
  */
+import { decodeEntry, SessionManager } from "@pi-sessions/core";
 import {
   ContentBlockCodec,
-  decodeEntry,
   decodeWith,
   documentIssues,
   ImageContentCodec,
   parseJsonl,
-  SessionManager,
   TextContentCodec,
   ThinkingContentCodec,
   ToolCallCodec,
-} from "@pi-sessions/core";
+} from "@pi-sessions/core/internal";
 import {
   amountArb,
   assistantContentArb,

@@ -2,6 +2,7 @@
  * Every value arbitrary generates only what its core codec accepts, and only values that
  * survive a JSON round trip unchanged (what a file gives back).
  */
+import { decodeEntry, formatSchemaIssue } from "@pi-sessions/core";
 import {
   AssistantMessageCodec,
   BashExecutionMessageCodec,
@@ -9,12 +10,10 @@ import {
   CompactionSummaryMessageCodec,
   ContentBlockCodec,
   CustomMessageCodec,
-  decodeEntry,
   decodeHeader,
   decodeMessage,
   decodeWith,
   ENTRY_CODECS,
-  formatSchemaIssue,
   ImageContentCodec,
   SessionHeaderCodec,
   SystemMessageCodec,
@@ -24,7 +23,7 @@ import {
   ToolResultMessageCodec,
   UsageCodec,
   UserMessageCodec,
-} from "@pi-sessions/core";
+} from "@pi-sessions/core/internal";
 import {
   agentMessageArb,
   assistantMessageArb,

@@ -5,6 +5,17 @@
 import {
   buildContextEntries,
   createDeterministicEnv,
+  nameOf,
+  projectionState,
+  replayProjection,
+  replayState,
+  type SessionEntry,
+  type SessionHeader,
+  SessionManager,
+  type SessionState,
+  treeOf,
+} from "@pi-sessions/core";
+import {
   entriesOf,
   foldEntry,
   initialState,
@@ -12,20 +23,11 @@ import {
   labelsProjection,
   leafSummary,
   migrateRecords,
-  nameOf,
   type PathSummary,
-  projectionState,
-  replayProjection,
-  replayState,
   resolveLabels,
-  type SessionEntry,
-  type SessionHeader,
-  SessionManager,
-  type SessionState,
   sessionNameProjection,
-  treeOf,
   type Vec,
-} from "@pi-sessions/core";
+} from "@pi-sessions/core/internal";
 import {
   checkI1Header,
   checkI2UniqueIdsAndParents,

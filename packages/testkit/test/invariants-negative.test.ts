@@ -2,12 +2,8 @@
  * Each invariant checker catches a hand-broken state (at least one negative case per
  * invariant, I1–I10), passes the same state unbroken, and never throws.
  */
-import {
-  createDeterministicEnv,
-  migrateRecords,
-  type SessionEntry,
-  SessionManager,
-} from "@pi-sessions/core";
+import { createDeterministicEnv, type SessionEntry, SessionManager } from "@pi-sessions/core";
+import { migrateRecords } from "@pi-sessions/core/internal";
 import {
   type AppendableSession,
   checkI1Header,

@@ -13,7 +13,8 @@
  * `content` is the export when there is no `-o`, `output` the file written otherwise.
  */
 import { resolve } from "node:path";
-import { serializeRecords, systemEnv, writeFileAtomic } from "@pi-sessions/core";
+import { systemEnv } from "@pi-sessions/core";
+import { serializeRecords, writeFileAtomic } from "@pi-sessions/core/internal";
 import { type Command, Option } from "commander";
 import { resolveEntryRef } from "../entry-ref.js";
 import { oneLine, usageError } from "../errors.js";

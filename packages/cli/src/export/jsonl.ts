@@ -7,13 +7,13 @@
  * it and directory-wide usage totals do not count its entries twice.
  */
 import {
-  createHeader,
   type FileEntry,
   type SessionEntry,
   type SessionEnv,
   type SessionHeader,
   SessionManager,
 } from "@pi-sessions/core";
+import { createHeader } from "@pi-sessions/core/internal";
 
 /** What to export and where it came from. */
 export interface JsonlExportInput {

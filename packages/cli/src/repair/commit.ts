@@ -8,7 +8,8 @@
 
 import { readFileSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { acquireLock, SessionLockedError, writeFileAtomic } from "@pi-sessions/core";
+import { SessionLockedError } from "@pi-sessions/core";
+import { acquireLock, writeFileAtomic } from "@pi-sessions/core/internal";
 import { CliError, ExitCode, oneLine } from "../errors.js";
 import type { RepairPlan } from "./plan.js";
 

@@ -5,18 +5,20 @@
  */
 
 import {
+  replayState,
+  type SessionEntry,
+  type SessionEnv,
+  type SessionHeader,
+} from "@pi-sessions/core";
+import {
   generateEntryId,
   type JsonRecord,
   migrateDocument,
   parseJsonl,
-  replayState,
   resolveHeader,
-  type SessionEntry,
-  type SessionEnv,
-  type SessionHeader,
   serializeRecord,
   structuralDiagnostics,
-} from "@pi-sessions/core";
+} from "@pi-sessions/core/internal";
 import { joinLines, splitLines } from "./lines.js";
 
 /** What a repair did (or, for a dry run, would do). */

@@ -17,7 +17,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { encodeCwd, readHeader } from "@pi-sessions/core";
+import { encodeCwd, readHeader } from "@pi-sessions/core/internal";
 import { afterEach } from "vitest";
 
 /**

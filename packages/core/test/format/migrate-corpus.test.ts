@@ -1,15 +1,17 @@
 import {
   CURRENT_SESSION_VERSION,
   createDeterministicEnv,
+  type SessionEnv,
+} from "@pi-sessions/core";
+import {
   documentIssues,
   documentRecords,
   type JsonRecord,
   migrateDocument,
   migrateRecords,
   parseJsonl,
-  type SessionEnv,
   serializeDocument,
-} from "@pi-sessions/core";
+} from "@pi-sessions/core/internal";
 import { describe, expect, it } from "vitest";
 import { corpus, deepFreeze, entriesOf, normaliseIds, referenceMigration } from "./helpers.js";
 

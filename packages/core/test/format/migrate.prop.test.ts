@@ -1,4 +1,5 @@
-import { createDeterministicEnv, type JsonRecord, migrateRecords } from "@pi-sessions/core";
+import { createDeterministicEnv } from "@pi-sessions/core";
+import { type JsonRecord, migrateRecords } from "@pi-sessions/core/internal";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { deepFreeze } from "./helpers.js";

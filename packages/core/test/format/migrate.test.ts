@@ -1,14 +1,16 @@
 import {
   createDeterministicEnv,
-  documentRecords,
   type FileEntry,
+  migrateSessionEntries,
+  type SessionEnv,
+} from "@pi-sessions/core";
+import {
+  documentRecords,
   type JsonRecord,
   migrateDocument,
   migrateRecords,
-  migrateSessionEntries,
   parseJsonl,
-  type SessionEnv,
-} from "@pi-sessions/core";
+} from "@pi-sessions/core/internal";
 import { describe, expect, it } from "vitest";
 import { corpus, deepFreeze, entriesOf, normaliseIds, referenceMigration } from "./helpers.js";
 

@@ -1,3 +1,4 @@
+import { parseSessionEntries } from "@pi-sessions/core";
 import {
   describeNotASession,
   documentIssues,
@@ -9,9 +10,8 @@ import {
   type LineIssue,
   type ParsedDocument,
   parseJsonl,
-  parseSessionEntries,
   resolveHeader,
-} from "@pi-sessions/core";
+} from "@pi-sessions/core/internal";
 import { describe, expect, it } from "vitest";
 import { loadReference } from "./helpers.js";
 

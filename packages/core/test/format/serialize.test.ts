@@ -5,7 +5,7 @@ import {
   serializeDocumentLines,
   serializeRecord,
   serializeRecords,
-} from "@pi-sessions/core";
+} from "@pi-sessions/core/internal";
 import { describe, expect, it } from "vitest";
 import { corpus } from "./helpers.js";
 

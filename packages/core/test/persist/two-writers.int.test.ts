@@ -227,7 +227,7 @@ describe("a second process writes behind our back (W7)", () => {
     const file = baseFile();
     const sm = SessionManager.open(file);
     const out = inChild(
-      `import { acquireLock } from "@pi-sessions/core";
+      `import { acquireLock } from "@pi-sessions/core/internal";
        acquireLock(process.env.SESSION_FILE); process.kill(process.pid, "SIGKILL");`,
       file,
     );

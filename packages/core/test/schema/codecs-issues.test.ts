@@ -3,16 +3,13 @@
  * and a short actual value; nothing throws.
  */
 
+import { decodeEntry, decodeRecord, formatSchemaIssue, type SchemaIssue } from "@pi-sessions/core";
 import {
-  decodeEntry,
   decodeHeader,
-  decodeRecord,
   decodeWith,
-  formatSchemaIssue,
-  type SchemaIssue,
   SessionEntryCodec,
   UsageCodec,
-} from "@pi-sessions/core";
+} from "@pi-sessions/core/internal";
 import { describe, expect, it } from "vitest";
 import { base, ENTRIES, issues, MESSAGES, system, text, usage } from "./fixtures.js";
 

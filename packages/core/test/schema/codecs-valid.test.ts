@@ -3,13 +3,12 @@
  * kept as it is (SPEC §2.6).
  */
 
+import { decodeEntry, decodeRecord } from "@pi-sessions/core";
 import {
   CONTENT_BLOCK_CODECS,
   createEntryCodec,
-  decodeEntry,
   decodeHeader,
   decodeMessage,
-  decodeRecord,
   decodeWith,
   ENTRY_CODECS,
   isKnownEntry,
@@ -19,7 +18,7 @@ import {
   KNOWN_MESSAGE_ROLES,
   MESSAGE_CODECS,
   SessionEntryCodec,
-} from "@pi-sessions/core";
+} from "@pi-sessions/core/internal";
 import * as E from "fp-ts/lib/Either.js";
 import { pipe } from "fp-ts/lib/function.js";
 import * as t from "io-ts";

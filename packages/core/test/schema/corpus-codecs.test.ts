@@ -4,16 +4,15 @@
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { decodeEntry, decodeRecord } from "@pi-sessions/core";
 import {
   AgentMessageCodec,
-  decodeEntry,
   decodeHeader,
   decodeMessage,
-  decodeRecord,
   FileEntryCodec,
   isKnownEntry,
   KNOWN_MESSAGE_ROLES,
-} from "@pi-sessions/core";
+} from "@pi-sessions/core/internal";
 import * as E from "fp-ts/lib/Either.js";
 import { pipe } from "fp-ts/lib/function.js";
 import { describe, expect, it } from "vitest";

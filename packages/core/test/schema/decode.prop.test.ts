@@ -5,17 +5,15 @@
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { decodeEntry, decodeRecord, type SchemaIssue } from "@pi-sessions/core";
 import {
-  decodeEntry,
   decodeHeader,
   decodeMessage,
-  decodeRecord,
   FileEntryCodec,
   KNOWN_CONTENT_BLOCK_TYPES,
   KNOWN_ENTRY_TYPES,
   KNOWN_MESSAGE_ROLES,
-  type SchemaIssue,
-} from "@pi-sessions/core";
+} from "@pi-sessions/core/internal";
 import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { pipe } from "fp-ts/lib/function.js";

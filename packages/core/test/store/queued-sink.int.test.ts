@@ -8,7 +8,6 @@ import { readFileSync, rmSync } from "node:fs";
 import { appendFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
-  loadText,
   type QueuedWrite,
   queuedSink,
   type SessionEntry,
@@ -18,6 +17,7 @@ import {
   SessionStoreFailedError,
   systemEnv,
 } from "@pi-sessions/core";
+import { loadText } from "@pi-sessions/core/internal";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "./helpers.js";

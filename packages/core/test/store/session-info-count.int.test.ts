@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildSessionInfo } from "@pi-sessions/core";
+import { buildSessionInfo } from "@pi-sessions/core/internal";
 import { afterAll, describe, expect, it } from "vitest";
 
 /**

@@ -7,13 +7,8 @@
  * never rewritten: an older payload is upcast each time it is read. The key `v` is therefore
  * reserved in the data of a custom type.
  */
-import {
-  type CustomEntry,
-  type CustomMessage,
-  type ImageContent,
-  type TextContent,
-  UserContentCodec,
-} from "@pi-sessions/core";
+import type { CustomEntry, CustomMessage, ImageContent, TextContent } from "@pi-sessions/core";
+import { UserContentCodec } from "@pi-sessions/core/internal";
 import type * as t from "io-ts";
 import type { RenderContext } from "../render/types.js";
 

@@ -6,10 +6,10 @@
 import {
   type CustomEntry,
   type CustomMessageEntry,
-  decodeWith,
   formatSchemaIssue,
   type SchemaIssue,
 } from "@pi-sessions/core";
+import { decodeWith } from "@pi-sessions/core/internal";
 import type { Either } from "fp-ts/lib/Either.js";
 import { isLeft, left, right } from "fp-ts/lib/Either.js";
 import type {

@@ -2,7 +2,7 @@
  * I5, round trip: write → reopen gives equal entries, tree, labels, name and context; for
  * files we wrote, `serialize(parse(text)) === text`.
  */
-import { parseJsonl, serializeDocument } from "@pi-sessions/core";
+import { parseJsonl, serializeDocument } from "@pi-sessions/core/internal";
 import type { SessionHarness } from "./harness.js";
 import { jsonEqual, preview } from "./json.js";
 import {

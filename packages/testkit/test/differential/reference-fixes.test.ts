@@ -6,7 +6,6 @@
 import {
   buildSessionContext,
   type FileEntry,
-  memorySink,
   memoryStore,
   parseSessionEntries,
   type SessionEntry,
@@ -14,6 +13,7 @@ import {
   type SessionSink,
   type SessionTreeNode,
 } from "@pi-sessions/core";
+import { memorySink } from "@pi-sessions/core/internal";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadReferenceModule, type ReferenceModule } from "../conformance-reference.js";
 

@@ -6,31 +6,33 @@
  */
 import {
   buildSessionContext,
-  type ContextCache,
-  contextProjection,
   defineProjection,
   foldEntries,
-  initialState,
-  type LabelIndex,
-  labelOf,
   labelOfId,
-  labelsProjection,
-  leafSummary,
   nameOf,
-  type PathSummary,
   projectionState,
   replayProjection,
   replayState,
-  resolveLabels,
   type SessionEntry,
-  type SessionNameState,
   type SessionState,
+  walkPath,
+} from "@pi-sessions/core";
+import {
+  type ContextCache,
+  contextProjection,
+  initialState,
+  type LabelIndex,
+  labelOf,
+  labelsProjection,
+  leafSummary,
+  type PathSummary,
+  resolveLabels,
+  type SessionNameState,
   sessionNameOf,
   sessionNameProjection,
   summarizePath,
-  walkPath,
   withLeaf,
-} from "@pi-sessions/core";
+} from "@pi-sessions/core/internal";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { params, runs } from "../arbitraries-run.js";

@@ -4,21 +4,23 @@
  */
 import {
   branchOf,
-  childrenOfId,
-  entriesOf,
-  type LabelIndex,
   labelOfId,
-  leafSummary,
   nameOf,
-  type PathSummary,
   projectionState,
-  resolveLabels,
   type SessionEntry,
   type SessionState,
   type SessionTreeNode,
   treeOf,
-  type Vec,
 } from "@pi-sessions/core";
+import {
+  childrenOfId,
+  entriesOf,
+  type LabelIndex,
+  leafSummary,
+  type PathSummary,
+  resolveLabels,
+  type Vec,
+} from "@pi-sessions/core/internal";
 import { MISSING_ID } from "./arbitraries.js";
 
 // --- observable answers ------------------------------------------------------------------

@@ -5,13 +5,11 @@
  */
 import {
   buildSessionContext,
-  entriesOf,
-  foldEntry,
   replayState,
   type SessionEntry,
   type SessionState,
-  withLeaf,
 } from "@pi-sessions/core";
+import { entriesOf, foldEntry, withLeaf } from "@pi-sessions/core/internal";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { params, runs } from "../arbitraries-run.js";
