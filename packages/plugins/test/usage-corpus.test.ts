@@ -43,7 +43,7 @@ describe("usage totals of every corpus session vs an independent naive sum", () 
       const entries = sm.getEntries();
       const state = replayProjection(usageTotals, entries);
       for (const entry of entries) {
-        const branch = branchUsageTotals(state, entry.id);
+        const branch = branchUsageTotals(state, entry.id, (id) => sm.getBranch(id));
         expect(branch).toBeDefined();
         const path = sm.getBranch(entry.id);
         expect(naivePath(entries, entry.id)).toEqual(path);

@@ -1,9 +1,11 @@
 import {
+  branchOf,
   foldEntries,
   projectionState,
   replayProjection,
   replayState,
   type SessionEntry,
+  type SessionState,
 } from "@pi-sessions/core";
 import { initialState } from "@pi-sessions/core/internal";
 import {
@@ -114,35 +116,46 @@ const logArb = fc
     return entries;
   });
 
+/** A usage state with the session state that folded the same entries (it answers paths). */
+interface Folded {
+  readonly usage: UsageTotalsState;
+  readonly session: SessionState;
+}
+
+function usageOf(session: SessionState): Folded {
+  const usage = projectionState(session, USAGE_TOTALS_PROJECTION_NAME) as UsageTotalsState;
+  return { usage, session };
+}
+
+function branchAt({ usage, session }: Folded, id: string | null) {
+  return branchUsageTotals(usage, id, (p) => branchOf(session, p));
+}
+
 /** Everything a state answers: tree totals and branch totals at every id and at null. */
-function view(state: UsageTotalsState, entries: readonly SessionEntry[]) {
+function view(state: Folded, entries: readonly SessionEntry[]) {
   const ids = [...new Set(entries.map((e) => e.id))];
   return {
-    tree: treeUsageTotals(state),
-    branches: [null, ...ids, "missing"].map((id) => branchUsageTotals(state, id)),
+    tree: treeUsageTotals(state.usage),
+    branches: [null, ...ids, "missing"].map((id) => branchAt(state, id)),
   };
 }
 
-function folded(entries: readonly SessionEntry[]): UsageTotalsState {
-  const state = foldEntries(initialState(null, [usageTotals]), entries);
-  return projectionState(state, USAGE_TOTALS_PROJECTION_NAME) as UsageTotalsState;
+/** The one-shot runner's state, with a session over the same entries for the paths. */
+function replayed(entries: readonly SessionEntry[]): Folded {
+  return { usage: replayProjection(usageTotals, entries), session: replayState(null, entries) };
 }
 
 describe("usageTotals projection laws (I6, I9)", () => {
   it(`incremental fold = replay = the naive oracle on random logs (${runs} runs)`, () => {
     fc.assert(
       fc.property(logArb, (entries) => {
-        const incremental = folded(entries);
-        const replayed = replayProjection(usageTotals, entries);
-        const viaCore = projectionState(
-          replayState(null, entries, [usageTotals]),
-          USAGE_TOTALS_PROJECTION_NAME,
-        ) as UsageTotalsState;
-        expect(view(incremental, entries)).toEqual(view(replayed, entries));
-        expect(view(viaCore, entries)).toEqual(view(replayed, entries));
-        expect(comparable(treeUsageTotals(incremental))).toEqual(naiveTotals(entries));
+        const incremental = usageOf(foldEntries(initialState(null, [usageTotals]), entries));
+        const viaCore = usageOf(replayState(null, entries, [usageTotals]));
+        expect(view(incremental, entries)).toEqual(view(replayed(entries), entries));
+        expect(view(viaCore, entries)).toEqual(view(replayed(entries), entries));
+        expect(comparable(treeUsageTotals(incremental.usage))).toEqual(naiveTotals(entries));
         for (const e of entries) {
-          const branch = branchUsageTotals(incremental, e.id);
+          const branch = branchAt(incremental, e.id);
           expect(comparable(branch as NonNullable<typeof branch>)).toEqual(
             naiveTotals(naivePath(entries, e.id)),
           );
@@ -157,29 +170,16 @@ describe("usageTotals projection laws (I6, I9)", () => {
       fc.property(logArb, logArb, fc.nat(), (entries, other, cut) => {
         const k = entries.length === 0 ? 0 : cut % (entries.length + 1);
         const prefix = entries.slice(0, k);
-        const snapshot = replayProjection(usageTotals, prefix);
-        const before = view(snapshot, prefix);
-        // Continue the newest snapshot, then branch off the old one with another suffix.
-        let full = snapshot;
-        entries.slice(k).forEach((e, i) => {
-          full = usageTotals.apply(full, e, {
-            position: k + i,
-            getEntry: () => undefined,
-            pathTo: () => [],
-          });
-        });
-        let forked = snapshot;
-        other.forEach((e, i) => {
-          forked = usageTotals.apply(forked, e, {
-            position: k + i,
-            getEntry: () => undefined,
-            pathTo: () => [],
-          });
-        });
-        expect(view(snapshot, prefix)).toEqual(before);
-        expect(view(full, entries)).toEqual(view(replayProjection(usageTotals, entries), entries));
+        const snapshot = replayState(null, prefix, [usageTotals]);
+        const before = view(usageOf(snapshot), prefix);
+        // Continue the newest snapshot, then branch off the old one with another suffix: the
+        // core runner hands the projection's apply a context over each snapshot's own log.
+        const full = usageOf(foldEntries(snapshot, entries.slice(k)));
+        const forked = usageOf(foldEntries(snapshot, other));
+        expect(view(usageOf(snapshot), prefix)).toEqual(before);
+        expect(view(full, entries)).toEqual(view(replayed(entries), entries));
         const both = [...prefix, ...other];
-        expect(view(forked, both)).toEqual(view(replayProjection(usageTotals, both), both));
+        expect(view(forked, both)).toEqual(view(replayed(both), both));
       }),
       { numRuns: runs, seed },
     );

@@ -1,8 +1,13 @@
 import {
+  branchOf,
   createDeterministicEnv,
   type FileEntry,
+  foldEntries,
+  projectionState,
+  replayState,
   type SessionEntry,
   SessionManager,
+  type SessionState,
 } from "@pi-sessions/core";
 import {
   branchUsageTotals,
@@ -31,6 +36,12 @@ function usageEntry(id: string, parentId: string | null, n: number, model = `m${
     model,
     usage: usage(n),
   } as unknown as SessionEntry;
+}
+
+/** Branch totals of a core session state with the projection installed, paths from core. */
+function branchAt(session: SessionState, id: string) {
+  const state = projectionState(session, USAGE_TOTALS_PROJECTION_NAME) as UsageTotalsState;
+  return branchUsageTotals(state, id, (p) => branchOf(session, p));
 }
 
 /** A session using every place pi records usage, with a second branch. */
@@ -182,16 +193,48 @@ describe("computeUsageTotals", () => {
     expect(computeUsageTotals(entries, "y").branch.records).toBe(3);
   });
 
+  it('a leaf with the id "" still gets its branch (getBranch reads "" as no entry)', () => {
+    const header = { type: "session", version: 3, id: "s", timestamp: "t", cwd: "/p" };
+    const records = [
+      header,
+      usageEntry("r", null, 1),
+      usageEntry("", "r", 2),
+      usageEntry("x", null, 4),
+    ];
+    for (const projections of [[], [usageTotals]]) {
+      const sm = SessionManager.inMemory("/p", { env: env(), projections }, records as FileEntry[]);
+      sm.branch(""); // not the entry folded last, so the answer is a walk
+      expect(sm.getLeafId()).toBe("");
+      expect(computeUsageTotals(sm).branch.input).toBe(10 * (1 + 2));
+      expect(computeUsageTotals(sm, "r").branch.input).toBe(10);
+    }
+  });
+
   it("a remembered walk is not reused once a later entry completes an orphan's path", () => {
     const rec = (id: string, parentId: string | null, n: number) =>
       usageEntry(id, parentId, n, "m");
-    const ctx = { position: 0, getEntry: () => undefined, pathTo: () => [] };
-    let state = usageTotals.apply(usageTotals.init(), rec("orphan", "late", 1), ctx);
-    state = usageTotals.apply(state, rec("other", null, 2), ctx);
-    expect(branchUsageTotals(state, "orphan")?.records).toBe(1); // walked and remembered
-    state = usageTotals.apply(state, rec("late", null, 3), ctx);
-    expect(branchUsageTotals(state, "orphan")?.records).toBe(2);
-    state = usageTotals.apply(state, rec("child", "orphan", 4), ctx);
-    expect(branchUsageTotals(state, "child")?.input).toBe(10 * (3 + 1 + 4));
+    let session = replayState(
+      null,
+      [rec("orphan", "late", 1), rec("other", null, 2)],
+      [usageTotals],
+    );
+    expect(branchAt(session, "orphan")?.records).toBe(1); // walked and remembered
+    session = foldEntries(session, [rec("late", null, 3)]);
+    expect(branchAt(session, "orphan")?.records).toBe(2);
+    session = foldEntries(session, [rec("child", "orphan", 4)]);
+    expect(branchAt(session, "child")?.input).toBe(10 * (3 + 1 + 4));
+  });
+
+  it("two appends onto one snapshot never share a remembered walk", () => {
+    const rec = (id: string, parentId: string | null, n: number) =>
+      usageEntry(id, parentId, n, "m");
+    const base = replayState(null, [rec("a", null, 1), rec("b", null, 2)], [usageTotals]);
+    // Same length, same ids, different paths to c; c is not the entry folded last, so each
+    // answer is a walk that the state remembers.
+    const left = foldEntries(base, [rec("c", "a", 3), rec("d", null, 5)]);
+    const right = foldEntries(base, [rec("c", "b", 4), rec("d", null, 5)]);
+    expect(branchAt(left, "c")?.input).toBe(10 * (1 + 3));
+    expect(branchAt(right, "c")?.input).toBe(10 * (2 + 4));
+    expect(branchAt(left, "c")?.input).toBe(10 * (1 + 3));
   });
 });

@@ -6,6 +6,7 @@ import {
   type FileEntry,
   replayProjection,
   type SessionEntry,
+  walkPath,
 } from "@pi-sessions/core";
 import {
   branchUsageTotals,
@@ -29,6 +30,8 @@ export interface UsageTotalsResult {
 export interface UsageTotalsSession {
   getEntries(): SessionEntry[];
   getLeafId(): string | null;
+  /** The path root → `fromId`; without it, paths are walked over `getEntries()`. */
+  getBranch?(fromId?: string): SessionEntry[];
   /** When the manager was built with the `usageTotals` projection, its state is reused. */
   getProjectionState?<S = unknown>(name: string): S | undefined;
 }
@@ -47,6 +50,20 @@ function entriesOnly(records: readonly FileEntry[]): SessionEntry[] {
   return records.filter(
     (r): r is SessionEntry => (r as { type?: unknown } | null)?.type !== "session",
   );
+}
+
+/**
+ * Paths over an entry list as a loaded session answers them: the last entry with an id wins
+ * (SPEC W15), cycle-safe. Builds its index when first asked, so a cached answer costs nothing.
+ */
+function pathsOver(entries: () => readonly SessionEntry[]): (id: string) => SessionEntry[] {
+  return (id) => {
+    const list = entries();
+    const byId = new Map<unknown, SessionEntry>();
+    for (const entry of list) byId.set((entry as { id?: unknown } | null)?.id, entry);
+    const leaf = byId.get(id);
+    return leaf ? walkPath(leaf, (p) => byId.get(p), list.length) : [];
+  };
 }
 
 function lastId(entries: readonly SessionEntry[]): string | null {
@@ -72,16 +89,24 @@ export function computeUsageTotals(
 ): UsageTotalsResult {
   let state: UsageTotalsState | undefined;
   let leaf: string | null;
+  let getBranch: (id: string) => readonly SessionEntry[];
   if (isSession(source)) {
     leaf = leafId === undefined ? source.getLeafId() : leafId;
     const installed = source.getProjectionState?.<UsageTotalsState>(USAGE_TOTALS_PROJECTION_NAME);
     state = installed ?? replayProjection(usageTotals, source.getEntries());
+    // getBranch("") starts at no entry (it reads a falsy id as "none"), yet "" is a valid id.
+    const branchOf = source.getBranch;
+    getBranch =
+      branchOf && leaf !== ""
+        ? (id) => branchOf.call(source, id)
+        : pathsOver(() => source.getEntries());
   } else {
     const entries = entriesOnly(source);
     leaf = leafId === undefined ? lastId(entries) : leafId;
     state = replayProjection(usageTotals, entries);
+    getBranch = pathsOver(() => entries);
   }
-  const branch = branchUsageTotals(state, leaf);
+  const branch = branchUsageTotals(state, leaf, getBranch);
   if (branch === undefined) throw new EntryNotFoundError(leaf as string);
   return { tree: state.tree, branch, leafId: leaf };
 }

@@ -3,18 +3,20 @@
  * whole-file totals, plus what is needed to answer branch totals for any leaf.
  *
  * Cost follows the work (DESIGN rule 7). Per append: O(number of models) for an entry with
- * usage, O(1) otherwise; the store keeps a reference to each entry and each id's position.
- * Branch totals: the projection keeps the totals of the path to the entry just folded while
- * appends extend that path, so the agent-loop case (append at the leaf, read the totals) is
- * O(1). Any other leaf costs one O(path) walk, which is remembered, so appending on from that
- * leaf is O(1) again. Per-entry path totals are not stored: with a per-model breakdown they
- * would cost O(models) memory per entry and dominate a replay's time in garbage collection.
+ * usage, O(1) otherwise; the state keeps no copy of the log (the runner's fold context
+ * answers whether an id was seen, and the caller answers paths). Branch totals: the
+ * projection keeps the totals of the path to the entry just folded while appends extend that
+ * path, so the agent-loop case (append at the leaf, read the totals) is O(1). Any other leaf
+ * costs one path lookup from the caller (O(path) for a session's `getBranch`) and an O(path)
+ * sum, which is remembered, so appending on from that leaf is O(1) again. Per-entry path
+ * totals are not stored: with a per-model breakdown they would cost O(models) memory per
+ * entry and dominate a replay's time in garbage collection.
  *
  * Damage never changes the answer, only the speed: after a reused id (SPEC W15) every branch
  * query walks, and a cache is only used for the snapshot it was computed for, so an orphan
  * whose parent comes later is walked again.
  */
-import { defineProjection, type SessionEntry, walkPath } from "@pi-sessions/core";
+import { defineProjection, type SessionEntry } from "@pi-sessions/core";
 import { usageRecordOf } from "./usage-records.js";
 import { addToTotals, emptyUsageTotals, type UsageTotals } from "./usage-sums.js";
 
@@ -27,47 +29,31 @@ interface BranchCache {
 }
 
 /**
- * Shared, append-only store: the folded entries in file order and the position of each id
- * (last occurrence). Snapshots read only the first `count` entries. `folded` counts the
- * entries the newest snapshot has seen; `memo` remembers the last walked branch (a cache of a
- * pure function of the snapshot). Entries are kept by reference (the log holds them anyway):
- * retaining a normalised record per entry made a replay spend most of its time in the GC.
+ * The remembered last walk, shared by the snapshots of one line of appends (a cache of a
+ * pure function of the snapshot, so writing it never changes an answer). `folded` counts the
+ * entries the newest of those snapshots has seen: extending an older one starts a new slot,
+ * or two snapshots with the same count but different entries would share a cache.
  */
-interface UsageStore {
-  readonly entries: SessionEntry[];
-  readonly positions: Map<string, number>;
+interface WalkMemo {
   folded: number;
-  memo: BranchCache | undefined;
+  last: BranchCache | undefined;
 }
 
 /** State of the {@link usageTotals} projection. Read it with the query functions. */
 export interface UsageTotalsState {
   /** Totals over every entry of the file (all branches). */
   readonly tree: UsageTotals;
-  readonly store: UsageStore;
   /** Entries folded into this snapshot. */
   readonly count: number;
   /** True once an id was reused: branch queries then always walk. */
   readonly reusedIds: boolean;
   /** Branch totals at the entry folded last, when its parent's totals were known. */
   readonly leaf: BranchCache | undefined;
+  readonly memo: WalkMemo;
 }
 
 /** The name the projection is registered under (`getProjectionState("usage-totals")`). */
 export const USAGE_TOTALS_PROJECTION_NAME = "usage-totals";
-
-/** A copy of the store as a snapshot sees it (for writes that must not show in others). */
-function copyStore(store: UsageStore, count: number): UsageStore {
-  const positions = new Map<string, number>();
-  for (const [id, pos] of store.positions) if (pos < count) positions.set(id, pos);
-  return { entries: store.entries.slice(0, count), positions, folded: count, memo: undefined };
-}
-
-/** Position of the entry with this id in the snapshot, or undefined. */
-function positionOf(state: UsageTotalsState, id: string): number | undefined {
-  const pos = state.store.positions.get(id);
-  return pos !== undefined && pos < state.count ? pos : undefined;
-}
 
 function parentOf(entry: SessionEntry): string | null {
   const raw: unknown = (entry as { parentId?: unknown }).parentId;
@@ -78,8 +64,8 @@ function parentOf(entry: SessionEntry): string | null {
 function cached(state: UsageTotalsState, id: string): UsageTotals | undefined {
   if (state.reusedIds) return undefined;
   if (state.leaf?.id === id) return state.leaf.totals;
-  const memo = state.store.memo;
-  return memo?.id === id && memo.count === state.count ? memo.totals : undefined;
+  const last = state.memo.last;
+  return last?.id === id && last.count === state.count ? last.totals : undefined;
 }
 
 /**
@@ -91,40 +77,30 @@ export const usageTotals = defineProjection<UsageTotalsState>({
   name: USAGE_TOTALS_PROJECTION_NAME,
   init: () => ({
     tree: emptyUsageTotals(),
-    store: { entries: [], positions: new Map(), folded: 0, memo: undefined },
     count: 0,
     reusedIds: false,
     leaf: undefined,
+    memo: { folded: 0, last: undefined },
   }),
-  apply(state, entry: SessionEntry) {
+  apply(state, entry: SessionEntry, ctx) {
     const own = usageRecordOf(entry);
     const tree = own ? addToTotals(state.tree, own.key, own.usage) : state.tree;
-    // Extending an older snapshot: copy its part first so newer snapshots stay unchanged.
-    let store =
-      state.store.folded === state.count ? state.store : copyStore(state.store, state.count);
+    const count = state.count + 1;
+    const memo =
+      state.memo.folded === state.count ? state.memo : { folded: count, last: undefined };
+    memo.folded = count;
     const id: unknown = (entry as { id?: unknown } | null)?.id;
-    let reusedIds = state.reusedIds;
+    // A reused id (W15) re-points lookups, so no path totals computed before it can be trusted.
+    const reusedIds = state.reusedIds || (typeof id === "string" && ctx.getEntry(id) !== undefined);
     let leaf: BranchCache | undefined;
-    if (typeof id === "string") {
-      if (store.positions.has(id)) {
-        // Overwriting the position would change what older snapshots see (damage only, W15).
-        if (store === state.store) store = copyStore(store, state.count);
-        reusedIds = true;
-      }
-      store.positions.set(id, state.count);
+    if (typeof id === "string" && !reusedIds) {
       const parentId = parentOf(entry);
       const base = parentId === null ? emptyUsageTotals() : cached(state, parentId);
-      if (base && !reusedIds && parentId !== id) {
-        leaf = {
-          id,
-          count: state.count + 1,
-          totals: own ? addToTotals(base, own.key, own.usage) : base,
-        };
+      if (base && parentId !== id) {
+        leaf = { id, count, totals: own ? addToTotals(base, own.key, own.usage) : base };
       }
     }
-    store.entries.push(entry);
-    store.folded = state.count + 1;
-    return { tree, store, count: state.count + 1, reusedIds, leaf };
+    return { tree, count, reusedIds, leaf, memo };
   },
 });
 
@@ -135,27 +111,22 @@ export function treeUsageTotals(state: UsageTotalsState): UsageTotals {
 
 /**
  * Totals along the path root → `leafId` (SPEC §7.6 `getBranch`): zero totals for a `null`
- * leaf, undefined when no entry has that id. O(1) at the entry folded last or the leaf asked
- * before, otherwise O(path). Sums always run root → leaf, so every route gives the same
- * floating-point result.
+ * leaf, undefined when the id is unknown (`getBranch` gives an empty path). `getBranch`
+ * answers paths over the same entries the state folded: `(id) => manager.getBranch(id)` for
+ * the manager the projection is installed in, or core's `branchOf(state, id)`. O(1) at the
+ * entry folded last or the leaf asked before, otherwise one `getBranch` and an O(path) sum.
+ * Sums always run root → leaf, so every route gives the same floating-point result.
  */
 export function branchUsageTotals(
   state: UsageTotalsState,
   leafId: string | null,
+  getBranch: (id: string) => readonly SessionEntry[],
 ): UsageTotals | undefined {
   if (leafId === null) return emptyUsageTotals();
-  const leafPos = positionOf(state, leafId);
-  if (leafPos === undefined) return undefined;
   const hit = cached(state, leafId);
   if (hit) return hit;
-  const path = walkPath(
-    state.store.entries[leafPos] as SessionEntry,
-    (id) => {
-      const pos = positionOf(state, id);
-      return pos === undefined ? undefined : state.store.entries[pos];
-    },
-    state.count,
-  );
+  const path = getBranch(leafId);
+  if (path.length === 0) return undefined;
   let totals = emptyUsageTotals();
   for (const entry of path) {
     const own = usageRecordOf(entry);
@@ -163,6 +134,6 @@ export function branchUsageTotals(
   }
   // Remembered for this snapshot only (the count): a later entry may complete an orphan's
   // path. Writing the shared slot is safe, as it only caches what this function returns.
-  if (!state.reusedIds) state.store.memo = { id: leafId, count: state.count, totals };
+  if (!state.reusedIds) state.memo.last = { id: leafId, count: state.count, totals };
   return totals;
 }
