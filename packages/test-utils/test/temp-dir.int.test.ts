@@ -1,7 +1,7 @@
 /** Temp directories exist while their owner runs and are gone after it. */
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { removeTempDir, tempDir } from "../src/temp-dir.js";
 
 let fileLong: string;
@@ -32,5 +32,21 @@ describe("tempDir", () => {
     removeTempDir(dir);
     expect(existsSync(dir)).toBe(false);
     expect(() => removeTempDir(dir)).not.toThrow();
+  });
+});
+
+describe("tempDir in beforeEach", () => {
+  const made: string[] = [];
+  beforeEach(() => {
+    made.push(tempDir("pi-test-utils-each-"));
+  });
+
+  it("gives the test its directory", () => {
+    expect(existsSync(made[0] as string)).toBe(true);
+  });
+
+  it("removed the previous test's directory when that test finished", () => {
+    expect(existsSync(made[0] as string)).toBe(false);
+    expect(existsSync(made[1] as string)).toBe(true);
   });
 });
