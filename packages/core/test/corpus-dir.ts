@@ -1,9 +1,3 @@
-import { fileURLToPath } from "node:url";
-
-/**
- * The folder of real pi session files: `$PI_SESSIONS_CORPUS`, else the repository's own copy
- * in `fixtures/corpus/` (a plain clone needs nothing beside it).
- */
-export const CORPUS_DIR =
-  process.env.PI_SESSIONS_CORPUS ??
-  fileURLToPath(new URL("../../../fixtures/corpus/", import.meta.url));
+// The corpus location, for the suites that still import it from here; new code imports
+// CORPUS_DIR from @pi-sessions/test-utils.
+export { CORPUS_DIR } from "@pi-sessions/test-utils";

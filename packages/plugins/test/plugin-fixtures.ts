@@ -16,11 +16,8 @@ import {
 } from "@pi-sessions/plugins";
 import * as t from "io-ts";
 
-/** fast-check run settings: `FC_RUNS` overrides the count, `FC_SEED` replays a failure. */
-export function fcParams(defaultRuns: number): { numRuns: number; seed?: number } {
-  const numRuns = Number(process.env.FC_RUNS ?? defaultRuns);
-  return process.env.FC_SEED ? { numRuns, seed: Number(process.env.FC_SEED) } : { numRuns };
-}
+// fast-check run settings (`FC_RUNS`, `FC_SEED`, `FC_PATH`), under the name the suites use.
+export { fcOptions as fcParams } from "@pi-sessions/test-utils";
 
 /** Tally data of the current version (v2). */
 export const TallyV2 = t.type({ amount: t.number, tag: t.string }, "TallyV2");

@@ -2,17 +2,13 @@
  * Shared helpers of the usage and render tests: the corpus location (same rule as core's
  * tests), temp copies of corpus files (opening a v1 file rewrites it), and message builders.
  */
-import { copyFileSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { AssistantMessage, Usage, UserMessage } from "@pi-sessions/core";
-import { afterEach } from "vitest";
+import { CORPUS_DIR, tempDir } from "@pi-sessions/test-utils";
 
-/** `$PI_SESSIONS_CORPUS`, else the repository's own copy in `fixtures/corpus/`. */
-export const CORPUS_DIR =
-  process.env.PI_SESSIONS_CORPUS ??
-  fileURLToPath(new URL("../../../fixtures/corpus/", import.meta.url));
+// Re-exported for the suites that import them from here with the other fixtures.
+export { CORPUS_DIR, tempDir } from "@pi-sessions/test-utils";
 
 /** Every `.jsonl` file of the corpus. */
 export function corpusFiles(): string[] {
@@ -21,22 +17,9 @@ export function corpusFiles(): string[] {
     .sort();
 }
 
-const made: string[] = [];
-
-/** A fresh temp directory, removed after the current test. */
-export function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "pi-plugins-"));
-  made.push(dir);
-  return dir;
-}
-
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
 /** A copy of a corpus file in a temp dir (never open the original). */
 export function corpusCopy(name: string): { dir: string; file: string } {
-  const dir = tempDir();
+  const dir = tempDir("pi-plugins-");
   const file = join(dir, name);
   copyFileSync(join(CORPUS_DIR, name), file);
   return { dir, file };

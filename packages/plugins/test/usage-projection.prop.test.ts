@@ -15,12 +15,13 @@ import {
   type UsageTotalsState,
   usageTotals,
 } from "@pi-sessions/plugins";
+import { fcOptions } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { comparable, naivePath, naiveTotals } from "./usage-oracle.js";
 
-const runs = Number(process.env.FC_RUNS ?? 300);
-const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
+const settings = fcOptions(300);
+const runs = settings.numRuns;
 
 /** Numbers as files hold them, plus the garbage foreign writers produce. */
 const num = fc.oneof(
@@ -161,7 +162,7 @@ describe("usageTotals projection laws (I6, I9)", () => {
           );
         }
       }),
-      { numRuns: runs, seed },
+      settings,
     );
   });
 
@@ -181,7 +182,7 @@ describe("usageTotals projection laws (I6, I9)", () => {
         const both = [...prefix, ...other];
         expect(view(forked, both)).toEqual(view(replayed(both), both));
       }),
-      { numRuns: runs, seed },
+      settings,
     );
   });
 });

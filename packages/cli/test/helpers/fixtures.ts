@@ -7,26 +7,19 @@ import {
   chmodSync,
   copyFileSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
-  rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { encodeCwd, readHeader } from "@pi-sessions/core/internal";
-import { afterEach } from "vitest";
 
-/**
- * The folder of real pi session files: `$PI_SESSIONS_CORPUS`, else the repository's own copy
- * in `fixtures/corpus/` (as core's tests find it).
- */
-export const CORPUS_DIR =
-  process.env.PI_SESSIONS_CORPUS ??
-  fileURLToPath(new URL("../../../../fixtures/corpus/", import.meta.url));
+import { CORPUS_DIR } from "@pi-sessions/test-utils";
+
+// Re-exported for the suites that still import them from here (check, export-cli, export
+// fixtures); the others import @pi-sessions/test-utils directly.
+export { CORPUS_DIR, fcOptions as fcParams, tempDir } from "@pi-sessions/test-utils";
 
 /** The corpus files and what the tests rely on about each. */
 export const CORPUS = {
@@ -37,19 +30,6 @@ export const CORPUS = {
   /** v1 with compactions and `firstKeptEntryIndex`. */
   beforeCompaction: "before-compaction.jsonl",
 } as const;
-
-const made: string[] = [];
-
-/** A fresh temp directory, removed after the test. */
-export function tempDir(prefix = "pi-sessions-cli-"): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-}
-
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 /** The project directory of `cwd` under `root`, created. */
 export function projectDir(root: string, cwd: string): string {
@@ -94,10 +74,4 @@ export function snapshot(dir: string): Map<string, Buffer> {
   };
   walk(dir);
   return out;
-}
-
-/** fast-check settings honouring FC_RUNS and FC_SEED, as every property test here does. */
-export function fcParams(runs: number): { numRuns: number; seed?: number } {
-  const numRuns = Number(process.env.FC_RUNS ?? runs);
-  return process.env.FC_SEED ? { numRuns, seed: Number(process.env.FC_SEED) } : { numRuns };
 }

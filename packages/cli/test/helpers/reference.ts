@@ -6,7 +6,7 @@
 
 import { copyFileSync, cpSync } from "node:fs";
 import { basename, join } from "node:path";
-import { tempDir } from "./fixtures.js";
+import { loadReference, tempDir } from "@pi-sessions/test-utils";
 
 /** The part of the reference's SessionManager these tests call. */
 export interface ReferenceManager {
@@ -34,7 +34,7 @@ export interface ReferenceInfo {
 
 /** The reference's `list(cwd, dir)` over a COPY of `dir` (paths mapped back to `dir`). */
 export async function listWithReference(cwd: string, dir: string): Promise<ReferenceInfo[]> {
-  const { SessionManager } = (await import(url.href)) as ReferenceModule;
+  const { SessionManager } = await loadReference<ReferenceModule>();
   const copy = tempDir("pi-sessions-ref-");
   cpSync(dir, copy, { recursive: true });
   const infos = await SessionManager.list(cwd, copy);
@@ -55,14 +55,9 @@ interface ReferenceModule {
   };
 }
 
-const url = new URL(
-  "../../node_modules/@earendil-works/pi-coding-agent/dist/core/session-manager.js",
-  import.meta.url,
-);
-
 /** Opens a COPY of `path` with the reference (the original is never touched). */
 export async function openWithReference(path: string): Promise<ReferenceManager> {
-  const { SessionManager } = (await import(url.href)) as ReferenceModule;
+  const { SessionManager } = await loadReference<ReferenceModule>();
   const dir = tempDir("pi-sessions-ref-");
   const copy = join(dir, basename(path));
   copyFileSync(path, copy);

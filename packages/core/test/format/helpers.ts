@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FileEntry } from "@pi-sessions/core";
-import { CORPUS_DIR } from "../corpus-dir.js";
+import { CORPUS_DIR, loadReference as loadReferenceModule } from "@pi-sessions/test-utils";
 
 /** The part of the reference's session module these tests call. */
 export interface ReferenceSessionModule {
@@ -14,14 +14,9 @@ export interface ReferenceSessionModule {
   CURRENT_SESSION_VERSION: number;
 }
 
-const url = new URL(
-  "../../node_modules/@earendil-works/pi-coding-agent/dist/core/session-manager.js",
-  import.meta.url,
-);
-
 /** Imports the reference's session module. */
 export async function loadReference(): Promise<ReferenceSessionModule> {
-  return (await import(url.href)) as ReferenceSessionModule;
+  return loadReferenceModule<ReferenceSessionModule>();
 }
 
 /**

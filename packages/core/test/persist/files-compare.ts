@@ -1,5 +1,5 @@
 /**
- * Helpers of the file conformance property (conformance-files.prop.test.ts): a view of a
+ * Helpers of the file conformance property (conformance-files.prop.int.test.ts): a view of a
  * file-backed manager whose paths do not depend on the temp dir or the random session ids,
  * and a normaliser that turns every session file of one side into text that can be compared
  * line by line with the other side's.

@@ -11,12 +11,12 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { SessionConflictError, SessionLockedError, SessionManager } from "@pi-sessions/core";
+import { fcOptions } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fcSettings } from "../conformance/reference.js";
 import { assistant, tempDir, user } from "./helpers.js";
 
-const settings = fcSettings(100);
+const settings = fcOptions(100);
 const PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));
 
 /** A flushed session file with two entries, its writer closed. */

@@ -1,23 +1,10 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach } from "vitest";
 import { nodeStoreFs, type StoreFs } from "../../src/store/store-fs.js";
 
-const made: string[] = [];
-
-/** A fresh temp directory, removed after the current test. */
-export function tempDir(): string {
-  const dir = fs.mkdtempSync(join(tmpdir(), "pi-store-"));
-  made.push(dir);
-  return dir;
-}
-
-afterEach(() => {
-  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
+// The store suites import tempDir from here with their other helpers.
+export { tempDir } from "@pi-sessions/test-utils";
 
 /** Permission bits of a path. */
 export function modeOf(path: string): number {

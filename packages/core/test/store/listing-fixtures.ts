@@ -3,23 +3,21 @@
  * line by line, a seeded generator of varied session files, the reference loaded as a black
  * box, and comparable forms of what both implementations return.
  */
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { removeTempDir, tempDir } from "@pi-sessions/test-utils";
 import type { SessionInfo } from "../../src/schema/types.js";
 
 /** A line of a test file: an object (serialised) or raw text (written as it is). */
 export type Line = object | string;
 
-/** A fresh temp directory; remove it with {@link removeDir}. */
+/** A fresh temp directory, removed when its test (or, made in beforeAll, its file) is done. */
 export function makeTempDir(prefix: string): string {
-  return mkdtempSync(join(tmpdir(), `pi-sessions-${prefix}-`));
+  return tempDir(`pi-sessions-${prefix}-`);
 }
 
-/** Removes a directory tree. */
-export function removeDir(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
-}
+/** Removes a directory tree before the temp dir's own cleanup would. */
+export const removeDir = removeTempDir;
 
 /** Options of {@link writeLines}. */
 export interface WriteOptions {

@@ -1,15 +1,14 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildSessionInfo } from "@pi-sessions/core/internal";
-import { afterAll, describe, expect, it } from "vitest";
+import { tempDir } from "@pi-sessions/test-utils";
+import { describe, expect, it } from "vitest";
 
 /**
  * messageCount counts whole message entries of every role and nothing for damaged lines
  * (SPEC §2.1, §10.5) — including lines that look like messages: glued (W1) or torn ones.
  */
-const dir = mkdtempSync(join(tmpdir(), "pi-info-skip-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("pi-info-skip-");
 
 const header =
   '{"type":"session","version":3,"id":"s","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/p"}';

@@ -6,6 +6,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fcOptions } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDeterministicEnv } from "../../src/env/env.js";
@@ -18,8 +19,8 @@ import { readSessionInfoSync } from "../../src/store/session-info.js";
 import type { SessionShape } from "../../src/store/session-shape.js";
 import { header, makeTempDir, messageEntry, removeDir, writeLines } from "./listing-fixtures.js";
 
-const NUM_RUNS = Number(process.env.FC_RUNS ?? 300);
-const SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
+const SETTINGS = fcOptions(300);
+const NUM_RUNS = SETTINGS.numRuns;
 
 let work: string;
 let fileNo = 0;
@@ -202,7 +203,7 @@ describe("shape against a full load (property)", () => {
           if (full.problems === 0) expect(shape.irregularity).toBe("parent-not-seen");
         }
       }),
-      { numRuns: NUM_RUNS, seed: SEED },
+      SETTINGS,
     );
     // Both paths were exercised, not just one.
     expect(regular).toBeGreaterThan(NUM_RUNS / 10);

@@ -1,24 +1,14 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fcOptions } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SessionFileWriter } from "../../src/store/session-writer.js";
 import { faultFs, tempDir } from "./helpers.js";
 
-/** Runs per property (FC_RUNS overrides); FC_SEED and FC_PATH replay a reported failure. */
-function fcParams(defaultRuns: number): { numRuns: number; seed?: number; path?: string } {
-  const runs = Number(process.env.FC_RUNS);
-  const seed = process.env.FC_SEED;
-  const path = process.env.FC_PATH;
-  return {
-    numRuns: Number.isFinite(runs) && runs > 0 ? runs : defaultRuns,
-    ...(seed ? { seed: Number(seed) } : {}),
-    ...(path ? { path } : {}),
-  };
-}
-
-const RUNS = fcParams(300);
+// Runs per property (FC_RUNS overrides); FC_SEED and FC_PATH replay a reported failure.
+const RUNS = fcOptions(300);
 const HEADER = '{"type":"session","version":3,"id":"p"}\n';
 const TORN = '{"type":"custom","id":"tor';
 

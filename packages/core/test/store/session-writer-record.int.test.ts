@@ -1,14 +1,14 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fcOptions } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SessionFileWriter } from "../../src/store/session-writer.js";
 import { nodeStoreFs, type StoreFs } from "../../src/store/store-fs.js";
-import { fcSettings } from "../conformance/reference.js";
 import { faultFs, tempDir } from "./helpers.js";
 
 // FC_RUNS overrides the run count and FC_SEED / FC_PATH replay a failure, as everywhere.
-const settings = fcSettings(200);
+const settings = fcOptions(200);
 
 const HEADER = '{"type":"session","version":3,"id":"p"}\n';
 const TORN = '{"type":"custom","id":"tor';

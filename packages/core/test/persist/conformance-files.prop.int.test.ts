@@ -16,15 +16,14 @@
  *
  * Runs: `FC_RUNS` (default 100); replay with `FC_SEED=<seed> FC_PATH=<path>`.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { SessionManager, systemEnv } from "@pi-sessions/core";
+import { fcOptions, loadReference, removeTempDir, tempDir } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { expectSameView, IdMap, observe, treeShape } from "../conformance/compare.js";
 import { type Op, opArb, step, type World } from "../conformance/ops.js";
-import { fcSettings, loadReference } from "../conformance/reference.js";
 import {
   type FileManager,
   isConversation,
@@ -33,7 +32,7 @@ import {
   strayFiles,
 } from "./files-compare.js";
 
-const settings = fcSettings(100);
+const settings = fcOptions(100);
 const START = Date.UTC(2025, 0, 1);
 const CWD = "/tmp/pi-conformance-proj";
 let RefSM: { create(cwd: string, dir: string): FileManager };
@@ -122,7 +121,7 @@ function expectFileIffConversation(side: Side, label: string): void {
 
 function runSequence(ops: readonly FileOp[]): void {
   vi.setSystemTime(START);
-  const root = mkdtempSync(join(tmpdir(), "pi-conf-files-"));
+  const root = tempDir("pi-conf-files-");
   const [dirA, dirB] = [join(root, "a"), join(root, "b")];
   const ours = SessionManager.create(CWD, dirA, { env: systemEnv });
   try {
@@ -165,7 +164,7 @@ function runSequence(ops: readonly FileOp[]): void {
     for (const [k, s] of snapshots) expectReopenEqual(s, `reopen s${k}`);
   } finally {
     ours.close();
-    rmSync(root, { recursive: true, force: true });
+    removeTempDir(root);
   }
 }
 

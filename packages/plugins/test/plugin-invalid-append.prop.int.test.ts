@@ -4,18 +4,17 @@
  * (any JSON that does not read as a tally or note) interleaved with valid appends on a
  * persisted session.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createDeterministicEnv, EntryRejectedError, SessionManager } from "@pi-sessions/core";
 import { decodePayload, installPlugins } from "@pi-sessions/plugins";
+import { tempDir } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { isLeft } from "fp-ts/lib/Either.js";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { assistant, fcParams, note, tally, tallyPlugin, user } from "./plugin-fixtures.js";
 
-const root = mkdtempSync(join(tmpdir(), "plugins-invalid-"));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const root = tempDir("plugins-invalid-");
 
 type Step =
   | { kind: "valid"; amount: number }

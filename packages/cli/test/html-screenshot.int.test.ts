@@ -6,10 +6,10 @@
  * non-trivial PNG. Chromium is `/usr/bin/chromium` (CI installs it with apt) unless
  * `CHROMIUM_PATH` says otherwise.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { tempDir } from "@pi-sessions/test-utils";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type TempRoot, tempRoot, writeDemoSession } from "./export-fixtures.js";
@@ -32,11 +32,10 @@ let tmp: TempRoot;
 let profile: string;
 beforeAll(() => {
   tmp = tempRoot();
-  profile = mkdtempSync(join(tmpdir(), "pi-sessions-chromium-"));
+  profile = tempDir("pi-sessions-chromium-");
 });
 afterAll(() => {
   tmp.cleanup();
-  rmSync(profile, { recursive: true, force: true });
 });
 
 /** Width and height from a PNG's IHDR chunk, after checking the signature. */

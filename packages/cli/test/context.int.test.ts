@@ -6,10 +6,11 @@
 
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fcOptions, tempDir } from "@pi-sessions/test-utils";
 import { sessionLogArb } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CORPUS, copyCorpus, fcParams, snapshot, tempDir } from "./helpers/fixtures.js";
+import { CORPUS, copyCorpus, snapshot } from "./helpers/fixtures.js";
 import { openWithReference } from "./helpers/reference.js";
 import { runBin } from "./helpers/run-bin.js";
 
@@ -92,7 +93,7 @@ describe("context on v1 corpus files", () => {
 });
 
 describe("context on generated sessions", () => {
-  const CONTEXT_PARAMS = fcParams(6);
+  const CONTEXT_PARAMS = fcOptions(6);
   it(`equals the reference's context for random logs (numRuns ${CONTEXT_PARAMS.numRuns})`, async () => {
     const arb = sessionLogArb({ minEntries: 1, maxEntries: 30 });
     await fc.assert(

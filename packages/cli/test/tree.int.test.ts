@@ -5,10 +5,11 @@
 
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fcOptions, tempDir } from "@pi-sessions/test-utils";
 import { sessionLogArb } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CORPUS, copyCorpus, fcParams, snapshot, tempDir } from "./helpers/fixtures.js";
+import { CORPUS, copyCorpus, snapshot } from "./helpers/fixtures.js";
 import { flattenReferenceTree, openWithReference } from "./helpers/reference.js";
 import { runBin } from "./helpers/run-bin.js";
 
@@ -119,7 +120,7 @@ describe("tree reads only", () => {
 });
 
 describe("tree on generated sessions", () => {
-  const TREE_PARAMS = fcParams(6);
+  const TREE_PARAMS = fcOptions(6);
   it(`matches the reference's tree, leaf and path for random branched logs (numRuns ${TREE_PARAMS.numRuns})`, async () => {
     const arb = sessionLogArb({ minEntries: 1, maxEntries: 40, shape: "bushy", multiRoot: true });
     await fc.assert(

@@ -7,10 +7,11 @@
 
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fcOptions, tempDir } from "@pi-sessions/test-utils";
 import { legacySessionArb } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CORPUS, copyCorpus, fcParams, projectDir, snapshot, tempDir } from "./helpers/fixtures.js";
+import { CORPUS, copyCorpus, projectDir, snapshot } from "./helpers/fixtures.js";
 import { unparseableLines } from "./helpers/lines.js";
 import { openWithReference } from "./helpers/reference.js";
 import { runBin } from "./helpers/run-bin.js";
@@ -89,7 +90,7 @@ describe("migrate on the corpus", () => {
 });
 
 describe("migrate on generated legacy files", () => {
-  const MIGRATE_PARAMS = fcParams(4);
+  const MIGRATE_PARAMS = fcOptions(4);
   it(`keeps garbage lines verbatim and in place, backs up exactly, and matches the expected v2 records (numRuns ${MIGRATE_PARAMS.numRuns}, 10 files each)`, async () => {
     const batch = fc.array(legacySessionArb({ garbageLines: true, versionless: true }), {
       minLength: 10,

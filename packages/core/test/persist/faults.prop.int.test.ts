@@ -16,13 +16,12 @@
  * Sessions for (a): 30, sampled with `FC_SEED` (default fixed). Cases for (b, c): `FC_RUNS`
  * (default 200); replay with `FC_SEED=<seed> FC_PATH=<path>`. The case total is printed.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SessionManager, type SessionTreeNode } from "@pi-sessions/core";
+import { fcOptions, tempDir } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { fcSettings } from "../conformance/reference.js";
 import { sessionArb, user, writeSession } from "./fault-sessions.js";
 import {
   type Damaged,
@@ -35,10 +34,10 @@ import {
   truncate,
 } from "./faults-helpers.js";
 
-const settings = fcSettings(200);
+const settings = fcOptions(200);
 const SESSIONS = 30;
 const SAMPLE_SEED = settings.seed ?? 424242;
-const root = mkdtempSync(join(tmpdir(), "pi-faults-"));
+const root = tempDir("pi-faults-");
 const counts = new Map<string, number>();
 const injected = new Map<string, number>();
 const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
@@ -51,7 +50,6 @@ afterAll(() => {
     "injected lines by kind:",
     Object.fromEntries(injected),
   );
-  rmSync(root, { recursive: true, force: true });
 });
 
 // (a)'s sessions are written before the tests are defined, so the title can give the count.

@@ -7,9 +7,10 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { CORPUS_DIR, tempDir } from "@pi-sessions/test-utils";
 import { describe, expect, it } from "vitest";
 import { writeDemoSessions } from "../scripts/demo-sessions.js";
-import { CORPUS_DIR, snapshot, tempDir } from "./helpers/fixtures.js";
+import { snapshot } from "./helpers/fixtures.js";
 import { CLI_DIR } from "./helpers/run-bin.js";
 
 const DEMO = join(CLI_DIR, "demo", "sessions");

@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { EntryRejectedError, SessionManager } from "@pi-sessions/core";
 import { BUILTIN_PROJECTIONS } from "@pi-sessions/core/internal";
@@ -10,6 +9,7 @@ import {
   installPlugins,
   pluginProjections,
 } from "@pi-sessions/plugins";
+import { removeTempDir, tempDir } from "@pi-sessions/test-utils";
 import * as t from "io-ts";
 import { describe, expect, it } from "vitest";
 import {
@@ -132,7 +132,7 @@ describe("installPlugins: state", () => {
       '{"type":"session","version":3,"id":"s1","timestamp":"2025-01-01T10:00:00.000Z","cwd":"/tmp"}';
     const line = (amount: number) =>
       `{"type":"custom","id":"e1","parentId":null,"timestamp":"2025-01-01T10:00:01.000Z","customType":"tally","data":{"v":2,"amount":${amount},"tag":"t"}}`;
-    const dir = mkdtempSync(join(tmpdir(), "plugins-"));
+    const dir = tempDir("plugins-");
     try {
       const file = join(dir, "other.jsonl");
       writeFileSync(file, `${header}\n${line(100)}\n`);
@@ -143,7 +143,7 @@ describe("installPlugins: state", () => {
       expect(sm.getLeafId()).toBe("e1");
       expect(host.branchState<TallyState>(tallyPlugin).total).toBe(100);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      removeTempDir(dir);
     }
   });
 

@@ -16,10 +16,10 @@ import {
   splitLines,
 } from "@pi-sessions/cli";
 import { createDeterministicEnv } from "@pi-sessions/core";
+import { fcOptions, tempDir } from "@pi-sessions/test-utils";
 import { damagedSessionArb, legacySessionArb } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fcParams, tempDir } from "./helpers/fixtures.js";
 import { unparseableLines } from "./helpers/lines.js";
 
 const env = () => createDeterministicEnv({ seed: 7 });
@@ -66,8 +66,8 @@ function checkPlan(text: string): void {
 }
 
 describe("planRepair", () => {
-  const DAMAGED_PARAMS = fcParams(200);
-  const LEGACY_PARAMS = fcParams(100);
+  const DAMAGED_PARAMS = fcOptions(200);
+  const LEGACY_PARAMS = fcOptions(100);
 
   it(`never loses a line and fixes what it claims on damaged files (numRuns ${DAMAGED_PARAMS.numRuns})`, () => {
     fc.assert(

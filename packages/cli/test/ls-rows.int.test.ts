@@ -15,10 +15,11 @@ import {
   listSessions,
   listSessionsInDir,
 } from "@pi-sessions/core/internal";
+import { fcOptions, tempDir } from "@pi-sessions/test-utils";
 import { damagedSessionArb, legacySessionArb, sessionLogArb } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fcParams, projectDir, tempDir, writeSession } from "./helpers/fixtures.js";
+import { projectDir, writeSession } from "./helpers/fixtures.js";
 import { CLI_DIR, runBin } from "./helpers/run-bin.js";
 
 /** Newest first, stable: the order `ls` prints. */
@@ -127,7 +128,7 @@ const textArb = fc.oneof(
 );
 
 describe("rowOf (one pass) against fullRowOf (full load)", () => {
-  const params = fcParams(150);
+  const params = fcOptions(150);
   it(`agree on every random file (numRuns ${params.numRuns})`, async () => {
     const dir = tempDir();
     let n = 0; // one directory per run

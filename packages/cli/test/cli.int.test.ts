@@ -8,8 +8,9 @@
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempDir } from "@pi-sessions/test-utils";
 import { describe, expect, it } from "vitest";
-import { CORPUS, copyCorpus, tempDir, writeSession } from "./helpers/fixtures.js";
+import { CORPUS, copyCorpus, writeSession } from "./helpers/fixtures.js";
 import { binCommand, runBin } from "./helpers/run-bin.js";
 
 /** stderr is exactly one line, `pi-sessions: <reason>`; returns it. */

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { removeTempDir, tempDir } from "@pi-sessions/test-utils";
 import { describe, expect, it } from "vitest";
 import { runStart } from "../../run-start.js";
 import { CORPUS_DIR, openCopy, resolveSession } from "../src/corpus.js";
@@ -78,7 +78,7 @@ describe("transcript example", () => {
     const run = runStart(import.meta.url);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("## Whole tree");
-    const dir = mkdtempSync(join(tmpdir(), "pi-transcript-test-"));
+    const dir = tempDir("pi-transcript-test-");
     try {
       const out = join(dir, "t.md");
       const v1 = runStart(import.meta.url, "before-compaction.jsonl", "--no-tree", "--out", out);
@@ -88,7 +88,7 @@ describe("transcript example", () => {
       expect(written).not.toContain("## Whole tree");
       expect(written).toContain("### Compaction");
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      removeTempDir(dir);
     }
   });
 });

@@ -1,0 +1,13 @@
+/**
+ * @pi-sessions/test-utils — what the workspace's tests share instead of writing it per suite:
+ * fast-check run settings from `FC_RUNS`/`FC_SEED`/`FC_PATH`, temp directories removed after
+ * use, the reference session module, and the corpus location. Private: never published.
+ *
+ * @packageDocumentation
+ */
+
+export { CORPUS_DIR, corpusFile } from "./corpus.js";
+export type { FcOptions } from "./fc-options.js";
+export { fcOptions, fcRuns } from "./fc-options.js";
+export { loadReference, REFERENCE_SESSION_MODULE } from "./reference.js";
+export { removeTempDir, tempDir } from "./temp-dir.js";
