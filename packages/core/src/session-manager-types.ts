@@ -5,7 +5,6 @@
 import type { HandlerErrorReporter } from "./bus/session-events.js";
 import type { SessionEnv } from "./env/env.js";
 import type { NewSessionOptions } from "./schema/types.js";
-import type { SessionManager } from "./session-manager.js";
 import type { Projection } from "./state/projection.js";
 import type { Durability } from "./store/session-writer.js";
 
@@ -32,23 +31,3 @@ export interface SessionManagerOptions extends NewSessionOptions {
    */
   onHandlerError?: HandlerErrorReporter;
 }
-
-/** The read-only view of a manager the reference hands to extensions (same member list). */
-export type ReadonlySessionManager = Pick<
-  SessionManager,
-  | "getCwd"
-  | "getSessionDir"
-  | "getSessionId"
-  | "getSessionFile"
-  | "getLeafId"
-  | "getLeafEntry"
-  | "getEntry"
-  | "getLabel"
-  | "getBranch"
-  | "buildContextEntries"
-  | "buildSessionProjection"
-  | "getHeader"
-  | "getEntries"
-  | "getTree"
-  | "getSessionName"
->;

@@ -37,7 +37,7 @@ import {
   type StoredSession,
 } from "./store/session-store.js";
 
-export type { ReadonlySessionManager, SessionManagerOptions } from "./session-manager-types.js";
+export type { SessionManagerOptions } from "./session-manager-types.js";
 
 const notFound = (id: string) => new build.EntryNotFoundError(id);
 const copy = <V>(value: V): V => JSON.parse(JSON.stringify(value)) as V;
@@ -686,3 +686,23 @@ export class SessionManager {
       this.bus.emit("diagnostics", () => ({ sessionId, file, diagnostics }));
   }
 }
+
+/** The read-only view of a manager the reference hands to extensions (same member list). */
+export type ReadonlySessionManager = Pick<
+  SessionManager,
+  | "getCwd"
+  | "getSessionDir"
+  | "getSessionId"
+  | "getSessionFile"
+  | "getLeafId"
+  | "getLeafEntry"
+  | "getEntry"
+  | "getLabel"
+  | "getBranch"
+  | "buildContextEntries"
+  | "buildSessionProjection"
+  | "getHeader"
+  | "getEntries"
+  | "getTree"
+  | "getSessionName"
+>;
