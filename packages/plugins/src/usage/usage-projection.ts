@@ -49,6 +49,7 @@ export interface UsageTotalsState {
   readonly reusedIds: boolean;
   /** Branch totals at the entry folded last, when its parent's totals were known. */
   readonly leaf: BranchCache | undefined;
+  /** The last walked branch, shared with the snapshots this one was extended from or to. */
   readonly memo: WalkMemo;
 }
 
