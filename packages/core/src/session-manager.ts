@@ -64,6 +64,8 @@ export class SessionManager {
   private store: SessionStore = memoryStore;
   private sink: SessionSink = memorySink;
   private loadDiagnostics: LoadDiagnostic[] = [];
+  /** The outcome of the queued writes of sessions switched away from, for `flush()`. */
+  private retired: Promise<Error | undefined>[] = [];
   /** File line of each loaded entry (by position), when the session came from text. */
   private entryLines: LineMap | undefined;
   private readonly bus = new SessionBus();
@@ -192,7 +194,7 @@ export class SessionManager {
     const { entries } = fileStore(dir, { env: sm.env }).read(source);
     sm.useDir(dir);
     const header = copy(sm.newHeader({ id: options?.id }, source));
-    sm.adopt({ header, entries, diagnostics: [] }, sm.store.create(header, entries, "now"));
+    sm.adopt({ header, entries, diagnostics: [] }, sm.store.create(header, entries.slice(), "now"));
     return sm;
   }
 
@@ -237,7 +239,9 @@ export class SessionManager {
     const c = copy({ header: this.newHeader(undefined, parent), entries });
     // The store writes (when due) before the switch: if it fails, the manager is still on
     // the old session, as after any failed append.
-    const sink = this.store.create(c.header, c.entries, "conversation");
+    // The store gets its own array: the adopted one becomes the log and grows with later
+    // appends, which a store that writes later (queued) must not see in its first write.
+    const sink = this.store.create(c.header, c.entries.slice(), "conversation");
     this.adopt({ header: c.header, entries: c.entries, diagnostics: [] }, sink);
     this.emitSwitched("branched", previous);
     return sink.location;
@@ -257,8 +261,17 @@ export class SessionManager {
    * Resolves once every append so far is durable in the store (at once for memory and JSONL
    * files, which write before an append returns); rejects with a queued write's failure.
    */
-  flush(): Promise<void> {
-    return this.sink.flush();
+  async flush(): Promise<void> {
+    const pending = [
+      ...this.retired,
+      this.sink.flush().then(
+        () => undefined,
+        (e: Error) => e,
+      ),
+    ];
+    this.retired = [];
+    const failure = (await Promise.all(pending)).find((e) => e !== undefined);
+    if (failure) throw failure;
   }
 
   /** Makes this manager file-backed in `dir` (created with mode 0700 if missing). */
@@ -275,7 +288,18 @@ export class SessionManager {
 
   /** Replaces the session: the old sink is closed, the new content replayed. */
   private adopt(session: StoredSession, sink: SessionSink): void {
-    if (sink !== this.sink) this.sink.close();
+    if (sink !== this.sink) {
+      // Writes the old session's sink still has queued count for the next flush().
+      if (this.sink.location !== undefined) {
+        this.retired.push(
+          this.sink.flush().then(
+            () => undefined,
+            (e: Error) => e,
+          ),
+        );
+      }
+      this.sink.close();
+    }
     this.sink = sink;
     this.state = q.replayState(session.header, session.entries, this.projections, true);
     this.loadDiagnostics = session.diagnostics;

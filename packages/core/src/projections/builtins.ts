@@ -125,6 +125,13 @@ export const BUILTIN_PROJECTIONS: readonly Projection<unknown>[] = [
   builtinContext,
 ] as readonly Projection<unknown>[];
 
+/** The queries each role must answer, checked when a projection replaces a built-in. */
+const ROLE_QUERIES: Readonly<Record<string, readonly string[]>> = {
+  labels: ["labelOf", "labels"],
+  sessionName: ["nameOf"],
+  context: ["context"],
+};
+
 /** Whether `name` is a built-in role's (its projection can be replaced, never removed). */
 export function isBuiltinName(name: string): boolean {
   return BUILTIN_PROJECTIONS.some((b) => b.name === name);
@@ -138,7 +145,19 @@ export function sessionProjections(
   extra: readonly Projection<unknown>[] = [],
 ): Projection<unknown>[] {
   const byName = new Map(extra.map((p) => [p.name, p]));
-  const builtins = BUILTIN_PROJECTIONS.map((b) => byName.get(b.name) ?? b);
+  const builtins = BUILTIN_PROJECTIONS.map((b) => {
+    const replacement = byName.get(b.name);
+    if (replacement === undefined) return b;
+    const missing = ROLE_QUERIES[b.name]?.filter(
+      (q) => typeof (replacement as unknown as Record<string, unknown>)[q] !== "function",
+    );
+    if (missing && missing.length > 0) {
+      throw new Error(
+        `Projection "${b.name}" replaces the built-in one of that name and must implement ${missing.join(", ")}`,
+      );
+    }
+    return replacement;
+  });
   return [...builtins, ...extra.filter((p) => !builtins.includes(p))];
 }
 
