@@ -1,7 +1,7 @@
+import { fcOptions } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { jsonClone } from "../../src/format/json-clone.js";
-import { params as fcParams } from "../properties/arbitraries.js";
 
 /** What the fast copy must always equal. */
 const roundTrip = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
@@ -43,7 +43,7 @@ describe("jsonClone", () => {
         expect(actual).toStrictEqual(expected);
         expect(JSON.stringify(actual)).toBe(JSON.stringify(v));
       }),
-      fcParams(2000),
+      fcOptions(2000),
     );
   });
 
@@ -69,7 +69,7 @@ describe("jsonClone", () => {
         walk(copy);
         expect(shared).toEqual([]);
       }),
-      fcParams(1000),
+      fcOptions(1000),
     );
   });
 

@@ -5,9 +5,38 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { type AgentMessage, createDeterministicEnv, SessionManager } from "@pi-sessions/core";
 import fc from "fast-check";
-import * as A from "../conformance/arbitraries.js";
 
 type Json = Record<string, unknown>;
+
+/**
+ * The payloads. The faults act on bytes, so what matters is that lines vary: empty, escaped
+ * (`\n`, `\r`, tab) and multi-byte text, so a truncation can cut inside an escape or a UTF-8
+ * sequence, and messages of every role, block content and null content.
+ */
+const text: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom("", "hello", " padded ", "line\nbreak", "é ünï 🙂", "tab\tcr\r"),
+  fc.string({ maxLength: 6 }),
+);
+const block = fc.oneof(
+  fc.record({ type: fc.constant("text"), text }),
+  fc.record({ type: fc.constant("thinking"), thinking: text }),
+  fc.constant({ type: "image", data: "aGVsbG8=", mimeType: "image/png" }),
+  fc.constant({ type: "toolCall", id: "call_1", name: "bash", arguments: { cmd: "ls" } }),
+);
+const ROLES = ["user", "assistant", "toolResult", "bashExecution", "custom", "system", "hologram"];
+const message: fc.Arbitrary<Json> = fc.record(
+  {
+    role: fc.constantFrom(...ROLES),
+    content: fc.oneof(text, fc.array(block, { maxLength: 3 }), fc.constant(null)),
+    provider: fc.constantFrom("anthropic", "openai"),
+    usage: fc.record({ input: fc.nat(999), output: fc.nat(999), totalTokens: fc.nat(9999) }),
+    timestamp: fc.integer({ min: 1_700_000_000_000, max: 1_800_000_000_000 }),
+  },
+  { requiredKeys: ["role", "content", "timestamp"] },
+);
+const data = fc.constantFrom(undefined, null, 0, "s", [1, 2], { a: { b: [true] } });
+const label = fc.constantFrom("start", " spaced ", "   ", undefined, "", null);
+const sessionName = fc.oneof(fc.constantFrom("name", "  My\r\nSession \n name  ", ""), text);
 
 /** One call that grows a session; targets are indexes into the entries so far. */
 export type SessionOp =
@@ -25,24 +54,24 @@ export type SessionOp =
 
 const pick = fc.nat(99);
 export const sessionOpArb: fc.Arbitrary<SessionOp> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ op: fc.constant("user" as const), text: A.text }) },
-  { weight: 6, arbitrary: fc.record({ op: fc.constant("message" as const), message: A.message }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant("custom" as const), data: A.data }) },
+  { weight: 4, arbitrary: fc.record({ op: fc.constant("user" as const), text: text }) },
+  { weight: 6, arbitrary: fc.record({ op: fc.constant("message" as const), message: message }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant("custom" as const), data: data }) },
   {
     weight: 1,
-    arbitrary: fc.record({ op: fc.constant("customMessage" as const), content: A.text }),
+    arbitrary: fc.record({ op: fc.constant("customMessage" as const), content: text }),
   },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant("label" as const), pick, label: A.label }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant("info" as const), name: A.sessionName }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant("label" as const), pick, label: label }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant("info" as const), name: sessionName }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant("branch" as const), pick }) },
   { weight: 1, arbitrary: fc.constant({ op: "resetLeaf" as const }) },
   {
     weight: 1,
-    arbitrary: fc.record({ op: fc.constant("compaction" as const), pick, summary: A.text }),
+    arbitrary: fc.record({ op: fc.constant("compaction" as const), pick, summary: text }),
   },
   {
     weight: 1,
-    arbitrary: fc.record({ op: fc.constant("branchSummary" as const), pick, summary: A.text }),
+    arbitrary: fc.record({ op: fc.constant("branchSummary" as const), pick, summary: text }),
   },
   {
     weight: 1,

@@ -1,16 +1,15 @@
 /**
- * Helpers of the file conformance property (conformance-files.prop.int.test.ts): a view of a
+ * Helpers of the file conformance property (files.prop.int.test.ts): a view of a
  * file-backed manager whose paths do not depend on the temp dir or the random session ids,
  * and a normaliser that turns every session file of one side into text that can be compared
  * line by line with the other side's.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename } from "node:path";
-import type { SessionHeader } from "@pi-sessions/core";
-import type { ManagerApi } from "../conformance/reference.js";
+import type { JsonObject, SessionManagerLike } from "../../src/index.js";
 
 /** The members both sides have beyond the shared op surface. */
-export type FileManager = ManagerApi & {
+export type FileManager = SessionManagerLike & {
   newSession(options?: { parentSession?: string }): string | undefined;
 };
 
@@ -38,7 +37,7 @@ export class Side {
    * leaves the field out. Only this case is excused from the comparison.
    */
   readonly orphanParent = new Set<string>();
-  readonly view: ManagerApi;
+  readonly view: SessionManagerLike;
 
   constructor(
     readonly sm: FileManager,
@@ -72,7 +71,7 @@ export class Side {
         const value = Reflect.get(target, key, target) as unknown;
         return typeof value === "function" ? value.bind(target) : value;
       },
-    }) as ManagerApi;
+    }) as SessionManagerLike;
   }
 
   /** Records the current session (after create, newSession or createBranchedSession). */
@@ -89,13 +88,13 @@ export class Side {
   }
 
   /** The header as compared: paths canonical, W24's never-written parent left out. */
-  headerView(h: SessionHeader | null): SessionHeader | null {
+  headerView(h: JsonObject | null): JsonObject | null {
     if (!h) return h;
-    const copy = { ...h } as Record<string, unknown>;
-    if (this.excuseOrphanParent && this.orphanParent.has(h.id)) delete copy.parentSession;
+    const copy = { ...h };
+    if (this.excuseOrphanParent && this.orphanParent.has(String(h.id))) delete copy.parentSession;
     else if (typeof copy.parentSession === "string")
       copy.parentSession = this.canonPath(copy.parentSession);
-    return copy as unknown as SessionHeader;
+    return copy;
   }
 }
 

@@ -3,7 +3,7 @@
  * `SessionManager.create(cwd, dirA)` and the reference's `SessionManager.create(cwd, dirB)`
  * must leave the same files, byte for byte once ids are normalised.
  *
- * - After every op: everything observable agrees (the shared conformance `step`, with paths
+ * - After every op: everything observable agrees (the testkit's `differentialStep`, with paths
  *   made dir- and id-independent), and on both sides the current session's file exists iff
  *   its entries hold a user or assistant message (no file before the first one, §6.2).
  * - At the end: the same set of files (names normalised), no lock or temporary file left
@@ -22,8 +22,16 @@ import { SessionManager, systemEnv } from "@pi-sessions/core";
 import { fcOptions, loadReference, removeTempDir, tempDir } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { expectSameView, IdMap, observe, treeShape } from "../conformance/compare.js";
-import { type Op, opArb, step, type World } from "../conformance/ops.js";
+import {
+  type DifferentialOp,
+  type DifferentialWorld,
+  differentialOpArb,
+  differentialStep,
+  expectSameView,
+  IdMap,
+  observe,
+  treeShape,
+} from "../../src/index.js";
 import {
   type FileManager,
   isConversation,
@@ -37,7 +45,7 @@ const START = Date.UTC(2025, 0, 1);
 const CWD = "/tmp/pi-conformance-proj";
 let RefSM: { create(cwd: string, dir: string): FileManager };
 
-type FileOp = Op | { dt: number; op: "newSession"; parentSession?: string };
+type FileOp = DifferentialOp | { dt: number; op: "newSession"; parentSession?: string };
 
 const newSessionArb: fc.Arbitrary<FileOp> = fc.record(
   {
@@ -49,7 +57,7 @@ const newSessionArb: fc.Arbitrary<FileOp> = fc.record(
 );
 /** The shared op model plus `newSession` (~4% of ops). */
 const fileOpArb: fc.Arbitrary<FileOp> = fc.oneof(
-  { arbitrary: opArb as fc.Arbitrary<FileOp>, weight: 25 },
+  { arbitrary: differentialOpArb as fc.Arbitrary<FileOp>, weight: 25 },
   { arbitrary: newSessionArb, weight: 1 },
 );
 
@@ -129,7 +137,13 @@ function runSequence(ops: readonly FileOp[]): void {
     const keep = () => snapshots.set(a.sessions.length - 1, snapshot(ours));
     const a: Side = new Side(ours, dirA, false, keep);
     const b = new Side(RefSM.create(CWD, dirB), dirB, true);
-    const w: World = { ours: a.view, ref: b.view, map: new IdMap(), clock: START };
+    const w: DifferentialWorld = {
+      ours: a.view,
+      ref: b.view,
+      map: new IdMap(),
+      clock: START,
+      setClock: (ms) => vi.setSystemTime(ms),
+    };
     ops.forEach((op, i) => {
       const label = `op #${i} ${op.op}`;
       if (op.op === "newSession") {
@@ -143,7 +157,7 @@ function runSequence(ops: readonly FileOp[]): void {
         b.track();
         expectSameView(w.map, observe(a.view, w.map, 0), observe(b.view, w.map, 1), label);
       } else {
-        step(w, op, label);
+        differentialStep(w, op, label);
       }
       expectFileIffConversation(a, `ours ${label}`);
       expectFileIffConversation(b, `reference ${label}`);
@@ -168,7 +182,7 @@ function runSequence(ops: readonly FileOp[]): void {
   }
 }
 
-const user = (content: string): Op => ({
+const user = (content: string): DifferentialOp => ({
   dt: 1,
   op: "appendMessage",
   message: { role: "user", content, timestamp: 1 },
