@@ -3,28 +3,19 @@
  * replaced files are read again, callers get copies, and the least recently used entry goes.
  */
 import { appendFileSync, renameSync, unlinkSync, utimesSync } from "node:fs";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { listSessionsInDir } from "../../src/store/listing.js";
 import { SessionInfoCache } from "../../src/store/listing-cache.js";
 import {
   generateSessions,
   header,
-  makeTempDir,
   messageEntry,
   plainInfos,
-  removeDir,
+  useTempDirs,
   writeLines,
 } from "./listing-fixtures.js";
 
-let work: string;
-let sub = 0;
-const fresh = () => join(work, `d${sub++}`);
-
-beforeAll(() => {
-  work = makeTempDir("listing-cache");
-});
-afterAll(() => removeDir(work));
+const { root, fresh } = useTempDirs("listing-cache");
 
 describe("cache", () => {
   it("a second listing reads nothing; changed files are read again", async () => {
@@ -53,7 +44,7 @@ describe("cache", () => {
     // Replaced by rename with the same size and mtime: the inode differs.
     const same = writeLines(dir, "same.jsonl", [header("s1", "/w")], { mtime: 1_700_000_000 });
     await listSessionsInDir(dir, { cache });
-    const tmp = writeLines(work, "tmp.jsonl", [header("s2", "/w")], { mtime: 1_700_000_000 });
+    const tmp = writeLines(root(), "tmp.jsonl", [header("s2", "/w")], { mtime: 1_700_000_000 });
     renameSync(tmp, same);
     utimesSync(same, 1_700_000_000, 1_700_000_000);
     expect((await listSessionsInDir(dir, { cache })).find((i) => i.path === same)?.id).toBe("s2");

@@ -6,6 +6,7 @@
 import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { removeTempDir, tempDir } from "@pi-sessions/test-utils";
+import { afterAll, beforeAll } from "vitest";
 import type { SessionInfo } from "../../src/schema/types.js";
 
 /** A line of a test file: an object (serialised) or raw text (written as it is). */
@@ -18,6 +19,25 @@ export function makeTempDir(prefix: string): string {
 
 /** Removes a directory tree before the temp dir's own cleanup would. */
 export const removeDir = removeTempDir;
+
+/** One test file's temp root and a new subdirectory of it per call. */
+export interface TempDirs {
+  /** The root, made before the file's tests and removed after them. */
+  root: () => string;
+  /** A path under the root not used before (created by whoever writes into it). */
+  fresh: () => string;
+}
+
+/** Registers the file's temp root (beforeAll/afterAll) and hands out fresh directories in it. */
+export function useTempDirs(prefix: string): TempDirs {
+  let work = "";
+  let sub = 0;
+  beforeAll(() => {
+    work = makeTempDir(prefix);
+  });
+  afterAll(() => removeDir(work));
+  return { root: () => work, fresh: () => join(work, `d${sub++}`) };
+}
 
 /** Options of {@link writeLines}. */
 export interface WriteOptions {

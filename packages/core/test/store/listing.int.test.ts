@@ -13,30 +13,22 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { listAllSessions, listSessions, listSessionsInDir } from "../../src/store/listing.js";
 import { buildSessionInfo, messageText } from "../../src/store/session-info.js";
 import {
   generateSessions,
   header,
   loadReferenceDiscovery,
-  makeTempDir,
   messageEntry,
   plainInfo,
   progressShape,
   recordProgress,
-  removeDir,
+  useTempDirs,
   writeLines,
 } from "./listing-fixtures.js";
 
-let work: string;
-let sub = 0;
-const fresh = () => join(work, `d${sub++}`);
-
-beforeAll(() => {
-  work = makeTempDir("listing");
-});
-afterAll(() => removeDir(work));
+const { root, fresh } = useTempDirs("listing");
 
 describe("SessionInfo of one file", () => {
   it("follows every rule of SPEC §10.5", () => {
@@ -218,7 +210,7 @@ describe("progress, abort and failures", () => {
   });
 
   it("a missing directory or root lists as []", async () => {
-    const missing = join(work, "no", "such");
+    const missing = join(root(), "no", "such");
     expect(await listSessions(missing)).toEqual([]);
     expect(await listAllSessions(missing)).toEqual([]);
     expect(existsSync(missing)).toBe(false);
@@ -259,7 +251,7 @@ describe("W13: reading writes nothing", () => {
     const before = snapshot();
     await listSessions(dir, { filterCwd: "/w/a" });
     await listSessionsInDir(dir, { cache: null });
-    await listAllSessions(work);
+    await listAllSessions(root());
     for (const n of readdirSync(dir)) buildSessionInfo(join(dir, n));
     expect(snapshot()).toEqual(before);
   });

@@ -19,6 +19,20 @@ abstract class Base implements SessionCommand {
   }
   abstract run(model: SessionModel, sm: SessionManagerLike): void;
   abstract toString(): string;
+
+  /** Runs an append that cannot fail: the model's entry is the common fields plus `fields`. */
+  protected runPlain(
+    m: SessionModel,
+    sm: SessionManagerLike,
+    type: string,
+    call: () => unknown,
+    fields: () => JsonObject,
+  ): void {
+    runAppend(this.toString(), m, sm, undefined, call, (id, ts) => ({
+      ...m.base(type, id, ts),
+      ...fields(),
+    }));
+  }
 }
 
 /** `appendMessage(message)`: any role, stored as given (SPEC §5.4). */
@@ -27,14 +41,12 @@ export class AppendMessageCommand extends Base {
     super();
   }
   run(m: SessionModel, sm: SessionManagerLike): void {
-    runAppend(
-      this.toString(),
+    this.runPlain(
       m,
       sm,
-      undefined,
+      "message",
       () => sm.appendMessage(copyArg(this.message)),
-      (id, ts) => ({
-        ...m.base("message", id, ts),
+      () => ({
         message: copyArg(this.message),
       }),
     );
@@ -50,14 +62,12 @@ export class AppendThinkingLevelChangeCommand extends Base {
     super();
   }
   run(m: SessionModel, sm: SessionManagerLike): void {
-    runAppend(
-      this.toString(),
+    this.runPlain(
       m,
       sm,
-      undefined,
+      "thinking_level_change",
       () => sm.appendThinkingLevelChange(this.level),
-      (id, ts) => ({
-        ...m.base("thinking_level_change", id, ts),
+      () => ({
         thinkingLevel: this.level,
       }),
     );
@@ -76,14 +86,12 @@ export class AppendModelChangeCommand extends Base {
     super();
   }
   run(m: SessionModel, sm: SessionManagerLike): void {
-    runAppend(
-      this.toString(),
+    this.runPlain(
       m,
       sm,
-      undefined,
+      "model_change",
       () => sm.appendModelChange(this.provider, this.modelId),
-      (id, ts) => ({
-        ...m.base("model_change", id, ts),
+      () => ({
         provider: this.provider,
         modelId: this.modelId,
       }),
@@ -212,14 +220,12 @@ export class AppendSessionInfoCommand extends Base {
     super();
   }
   run(m: SessionModel, sm: SessionManagerLike): void {
-    runAppend(
-      this.toString(),
+    this.runPlain(
       m,
       sm,
-      undefined,
+      "session_info",
       () => sm.appendSessionInfo(this.name),
-      (id, ts) => ({
-        ...m.base("session_info", id, ts),
+      () => ({
         name: this.name.replace(/[\r\n]+/g, " ").trim(),
       }),
     );

@@ -176,12 +176,27 @@ export function runSessionModel(
   factory: SessionManagerFactory,
   options: RunSessionModelOptions = {},
 ): SessionModelReport {
-  const numRuns = options.numRuns ?? 100;
-  const details = fc.check(sessionModelProperty(factory, options), {
-    numRuns,
+  return modelReport(
+    options,
+    fc.check(sessionModelProperty(factory, options), checkParameters(options)),
+  );
+}
+
+/** The `fc.check` parameters of a model run: its run count, and a seed and path to replay. */
+export function checkParameters(options: RunSessionModelOptions): fc.Parameters<[unknown]> {
+  return {
+    numRuns: options.numRuns ?? 100,
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     ...(options.path === undefined ? {} : { path: options.path }),
-  });
+  };
+}
+
+/** The report of a finished model run; a failure keeps its seed, path and shrunk counterexample. */
+export function modelReport(
+  options: RunSessionModelOptions,
+  details: fc.RunDetails<[unknown]>,
+): SessionModelReport {
+  const numRuns = options.numRuns ?? 100;
   if (!details.failed)
     return { numRuns, passed: details.numRuns, failed: false, seed: details.seed };
   const error = details.errorInstance;

@@ -11,8 +11,9 @@ import { checkI5ReopenEquals } from "../invariants/round-trip.js";
 import { formatViolation, type SessionView } from "../invariants/types.js";
 import type { SessionStoreFactory } from "../stores/session-store.js";
 import type { SessionCommand } from "./append-commands.js";
-import { describeThrown } from "./json.js";
 import {
+  checkParameters,
+  modelReport,
   type RunSessionModelOptions,
   type SessionModelOptions,
   type SessionModelReport,
@@ -58,25 +59,11 @@ export async function runStoreModel(
   store: SessionStoreFactory,
   options: RunSessionModelOptions = {},
 ): Promise<SessionModelReport> {
-  const numRuns = options.numRuns ?? 100;
   try {
-    const details = await fc.check(storeModelProperty(store, options), {
-      numRuns,
-      ...(options.seed === undefined ? {} : { seed: options.seed }),
-      ...(options.path === undefined ? {} : { path: options.path }),
-    });
-    if (!details.failed)
-      return { numRuns, passed: details.numRuns, failed: false, seed: details.seed };
-    const error = details.errorInstance;
-    return {
-      numRuns,
-      passed: Math.max(0, details.numRuns - 1),
-      failed: true,
-      seed: details.seed,
-      ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}),
-      ...(details.counterexample ? { counterexample: String(details.counterexample[0]) } : {}),
-      error: error === undefined ? "failed" : describeThrown(error),
-    };
+    return modelReport(
+      options,
+      await fc.check(storeModelProperty(store, options), checkParameters(options)),
+    );
   } finally {
     await store.dispose?.();
   }

@@ -215,6 +215,11 @@ export function validLog(maxLength = 30): fc.Arbitrary<SessionEntry[]> {
 /** Ids of the damaged variant without duplicates: parents still dangle, self-refer and cycle. */
 export const UNIQUE_DAMAGED_IDS = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"] as const;
 
+/** Every id a generated log may hold, plus one it never holds: what the queries are asked about. */
+export const ID_POOL: readonly string[] = [
+  ...new Set<string>([...DAMAGED_IDS, ...UNIQUE_DAMAGED_IDS, MISSING_ID]),
+];
+
 /**
  * A damaged log: dangling parents, self-parents, cycles, a missing parentId and (unless
  * `unique`) duplicate ids. Parents may name later entries.

@@ -16,19 +16,11 @@ import {
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { params, runs } from "../arbitraries-run.js";
-import {
-  anyLog,
-  DAMAGED_IDS,
-  damagedLog,
-  MISSING_ID,
-  UNIQUE_DAMAGED_IDS,
-  validLog,
-} from "./arbitraries.js";
+import { anyLog, damagedLog, ID_POOL, validLog } from "./arbitraries.js";
 import { applyOp, envSpec, loadManager, newManager, type Op, ops } from "./operations.js";
 import { indexById, walkIds } from "./oracles.js";
 
 const RUNS = runs(300);
-const POOL = [...new Set<string>([...DAMAGED_IDS, ...UNIQUE_DAMAGED_IDS, MISSING_ID])];
 
 const isSystem = (e: SessionEntry): boolean => e.type === "message" && e.message?.role === "system";
 
@@ -160,7 +152,7 @@ describe("I8: context is drawn from the leaf's path and the cache agrees with a 
       fc.property(anyLog, (entries) => {
         const byId = indexById(entries);
         const last = entries.at(-1);
-        for (const leaf of [...POOL, undefined, null]) {
+        for (const leaf of [...ID_POOL, undefined, null]) {
           const start = leaf === null ? undefined : leaf && byId.has(leaf) ? leaf : last?.id;
           // §8.1: an unknown or undefined leaf walks from the last element (always indexed).
           const path = start === undefined ? [] : walkIds(byId, start).map((id) => byId.get(id));

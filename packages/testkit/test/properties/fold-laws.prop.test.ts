@@ -36,7 +36,7 @@ import {
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { params, runs } from "../arbitraries-run.js";
-import { anyLog, DAMAGED_IDS, HEADER, MISSING_ID, UNIQUE_DAMAGED_IDS } from "./arbitraries.js";
+import { anyLog, HEADER, ID_POOL } from "./arbitraries.js";
 import {
   answers,
   indexById,
@@ -47,7 +47,6 @@ import {
 } from "./oracles.js";
 
 const RUNS = runs(300);
-const POOL = [...new Set<string>([...DAMAGED_IDS, ...UNIQUE_DAMAGED_IDS, MISSING_ID])];
 
 /** A log, a split point, and whether to query the state between the two parts. */
 const splitLog = fc.tuple(anyLog, fc.nat(), fc.boolean()).map(([entries, k, query]) => {
@@ -59,7 +58,7 @@ const splitLog = fc.tuple(anyLog, fc.nat(), fc.boolean()).map(([entries, k, quer
 function fullAnswers(state: SessionState, entries: readonly SessionEntry[]): unknown {
   const ids = [...indexById(entries).keys()];
   return {
-    answers: answers(state, POOL),
+    answers: answers(state, ID_POOL),
     contexts: ids.map((id) => summaryAnswers(leafSummary(withLeaf(state, id)) as PathSummary)),
     nullLeaf: summaryAnswers(leafSummary(withLeaf(state, null)) as PathSummary),
   };
@@ -120,7 +119,7 @@ describe("I6: fold laws", () => {
             [l.label, l.timestamp],
           ]),
         ).toEqual([...labels]);
-        for (const id of POOL) expect(labelOfId(state, id)).toBe(labels.get(id)?.[0]);
+        for (const id of ID_POOL) expect(labelOfId(state, id)).toBe(labels.get(id)?.[0]);
         for (const id of [...indexById(entries).keys(), null]) {
           const s = leafSummary(withLeaf(state, id)) as PathSummary;
           const expected = buildSessionContext(entries, id);
@@ -146,7 +145,7 @@ describe("I6: fold laws", () => {
         expect([...resolveLabels(projectionState(inc, "labels") as LabelIndex)]).toEqual([
           ...resolveLabels(labels),
         ]);
-        for (const id of POOL)
+        for (const id of ID_POOL)
           expect(labelOf(projectionState(inc, "labels") as LabelIndex, id)).toEqual(
             labelOf(labels, id),
           );

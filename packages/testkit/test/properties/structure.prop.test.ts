@@ -11,18 +11,11 @@ import {
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { params, runs } from "../arbitraries-run.js";
-import {
-  DAMAGED_IDS,
-  damagedLog,
-  MISSING_ID,
-  UNIQUE_DAMAGED_IDS,
-  validLog,
-} from "./arbitraries.js";
+import { damagedLog, ID_POOL, MISSING_ID, validLog } from "./arbitraries.js";
 import { applyOp, envSpec, loadManager, newManager, ops } from "./operations.js";
 import { cyclesOf, indexById, walkIds } from "./oracles.js";
 
 const RUNS = runs(1000);
-const POOL = [...new Set<string>([...DAMAGED_IDS, ...UNIQUE_DAMAGED_IDS, MISSING_ID])];
 
 /** I2 on a manager whose entries should be well formed. */
 function expectWellFormed(sm: SessionManager): void {
@@ -128,7 +121,7 @@ describe("I2: unique ids, existing parents, no cycles", () => {
         expectDiagnostics(entries, sm.getLoadDiagnostics());
         const stored = sm.getEntries();
         const byId = indexById(stored);
-        for (const id of POOL) sm.getBranch(id);
+        for (const id of ID_POOL) sm.getBranch(id);
         sm.getTree();
         for (const id of byId.keys()) {
           sm.branch(id);
@@ -175,7 +168,7 @@ describe("I3: getBranch runs root → x; the leaf is null or existing", () => {
         expect(sm.getLeafId()).toBe(entries.at(-1)?.id ?? null);
         expectLeaf(sm);
         const byId = indexById(sm.getEntries());
-        for (const id of POOL) expectBranch(sm, byId, id);
+        for (const id of ID_POOL) expectBranch(sm, byId, id);
       }),
       params(RUNS),
     );

@@ -7,18 +7,11 @@ import type { SessionEntry, SessionManager, SessionTreeNode } from "@pi-sessions
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { params, runs } from "../arbitraries-run.js";
-import {
-  DAMAGED_IDS,
-  damagedLog,
-  MISSING_ID,
-  UNIQUE_DAMAGED_IDS,
-  validLog,
-} from "./arbitraries.js";
+import { damagedLog, ID_POOL, validLog } from "./arbitraries.js";
 import { applyOp, envSpec, loadManager, newManager, ops } from "./operations.js";
 import { cyclesOf, indexById, labelOracle } from "./oracles.js";
 
 const RUNS = runs(1000);
-const POOL = [...new Set<string>([...DAMAGED_IDS, ...UNIQUE_DAMAGED_IDS, MISSING_ID])];
 
 /** Sort key of §7.8: Date.parse, unparseable after every valid one. */
 const key = (e: SessionEntry): number => {
@@ -93,7 +86,7 @@ function expectTreeBasics(sm: SessionManager, entries: readonly SessionEntry[]):
     expect(cycle.filter((id) => rootIds.has(id))).toHaveLength(1);
   }
   // getChildren: indexed entries naming the parent, in the reference's Map order (§7.7).
-  for (const id of [...byId.keys(), ...POOL]) {
+  for (const id of [...byId.keys(), ...ID_POOL]) {
     const expected = [...byId.values()].filter((e) => e.parentId === id);
     expect(sm.getChildren(id)).toEqual(expected);
   }
