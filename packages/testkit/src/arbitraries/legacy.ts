@@ -4,6 +4,7 @@
  * optionally without a `version` key or with garbage lines a rewrite must keep word for word.
  */
 import fc from "fast-check";
+import { ENTRY_KINDS } from "./entry-specs.js";
 import { garbageLineArb, isInvalidJsonLine } from "./garbage.js";
 import { type LegacyCompaction, v1RecordsArb } from "./legacy-v1.js";
 import { sessionLogArb } from "./session-log.js";
@@ -46,18 +47,8 @@ export interface LegacyOptions {
   versionless?: boolean;
 }
 
-/** Entry types and roles a v2 file can hold (no R1.6 additions). */
-const V2_KINDS = [
-  "message",
-  "thinking_level_change",
-  "model_change",
-  "compaction",
-  "branch_summary",
-  "custom",
-  "custom_message",
-  "label",
-  "session_info",
-] as const;
+/** Entry types and roles a v2 file can hold: the built-in ones without the R1.6 additions. */
+const V2_KINDS = ENTRY_KINDS.filter((kind) => kind !== "usage" && kind !== "context_edit");
 const V2_ROLES = ["user", "assistant", "toolResult", "bashExecution", "custom"] as const;
 
 interface Records {

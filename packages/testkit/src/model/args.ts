@@ -6,6 +6,7 @@
  * replacements. Small value sets keep counterexamples short.
  */
 import fc from "fast-check";
+import { ASSISTANT_REQUIRED_KEYS } from "../arbitraries/messages.js";
 
 type Json = Record<string, unknown>;
 
@@ -76,16 +77,7 @@ const assistantMsg = fc.record(
     timestamp: ts,
   },
   {
-    requiredKeys: [
-      "role",
-      "content",
-      "api",
-      "provider",
-      "model",
-      "usage",
-      "stopReason",
-      "timestamp",
-    ],
+    requiredKeys: [...ASSISTANT_REQUIRED_KEYS],
   },
 );
 const toolResultMsg = fc.record({
