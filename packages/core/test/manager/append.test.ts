@@ -4,6 +4,9 @@ import { assistant, fresh, U, user } from "./fixtures.js";
 /** Key order of the stored entry, as a serialised line would show it. */
 const keys = (o: object) => Object.keys(JSON.parse(JSON.stringify(o)));
 
+/** The fields every entry type but the custom ones starts with (SPEC §3.1). */
+const COMMON = ["type", "id", "parentId", "timestamp"] as const;
+
 describe("append methods (SPEC §5, §13 item 5)", () => {
   it("appendMessage: shape, key order, 8-hex id, parent = leaf, leaf moves", () => {
     const sm = fresh();
@@ -11,7 +14,7 @@ describe("append methods (SPEC §5, §13 item 5)", () => {
     const b = sm.appendMessage(assistant("yo"));
     expect(a).toMatch(/^[0-9a-f]{8}$/);
     const e = sm.getEntry(b);
-    expect(keys(e as object)).toEqual(["type", "id", "parentId", "timestamp", "message"]);
+    expect(keys(e as object)).toEqual([...COMMON, "message"]);
     expect(e).toMatchObject({ type: "message", parentId: a, message: assistant("yo") });
     expect(e?.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(sm.getLeafId()).toBe(b);
@@ -36,21 +39,8 @@ describe("append methods (SPEC §5, §13 item 5)", () => {
     const c = sm.appendCustomEntry("ext", { n: 1 });
     const c2 = sm.appendCustomEntry("ext");
     const cm = sm.appendCustomMessageEntry("ext", "hello", false, { k: 2 });
-    expect(keys(sm.getEntry(t) as object)).toEqual([
-      "type",
-      "id",
-      "parentId",
-      "timestamp",
-      "thinkingLevel",
-    ]);
-    expect(keys(sm.getEntry(m) as object)).toEqual([
-      "type",
-      "id",
-      "parentId",
-      "timestamp",
-      "provider",
-      "modelId",
-    ]);
+    expect(keys(sm.getEntry(t) as object)).toEqual([...COMMON, "thinkingLevel"]);
+    expect(keys(sm.getEntry(m) as object)).toEqual([...COMMON, "provider", "modelId"]);
     expect(keys(sm.getEntry(c) as object)).toEqual([
       "type",
       "customType",
@@ -84,20 +74,14 @@ describe("append methods (SPEC §5, §13 item 5)", () => {
     const k = sm.appendCompaction("S", null, 100);
     expect(sm.getEntry(k)).toMatchObject({ firstKeptEntryId: k, tokensBefore: 100, summary: "S" });
     expect(keys(sm.getEntry(k) as object)).toEqual([
-      "type",
-      "id",
-      "parentId",
-      "timestamp",
+      ...COMMON,
       "summary",
       "firstKeptEntryId",
       "tokensBefore",
     ]);
     const k2 = sm.appendCompaction("S2", "nope", 5, { readFiles: [] }, true, U);
     expect(keys(sm.getEntry(k2) as object)).toEqual([
-      "type",
-      "id",
-      "parentId",
-      "timestamp",
+      ...COMMON,
       "summary",
       "firstKeptEntryId",
       "tokensBefore",
@@ -151,16 +135,7 @@ describe("append methods (SPEC §5, §13 item 5)", () => {
     const sm = fresh();
     const e1 = sm.appendUsage("cache_warm", "anthropic", "claude-x", U, "");
     const e2 = sm.appendUsage("cache_warm", "anthropic", "claude-x", U, "warm");
-    expect(keys(e1)).toEqual([
-      "type",
-      "id",
-      "parentId",
-      "timestamp",
-      "kind",
-      "provider",
-      "model",
-      "usage",
-    ]);
+    expect(keys(e1)).toEqual([...COMMON, "kind", "provider", "model", "usage"]);
     expect(e2.note).toBe("warm");
     expect(e2.parentId).toBe(e1.id);
     expect(sm.getLeafId()).toBe(e2.id);
