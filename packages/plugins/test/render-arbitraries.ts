@@ -44,14 +44,16 @@ const wild = fc.anything({
   withUnicodeString: true,
 });
 
-/** Mostly the right type, sometimes anything at all. */
-function field<T>(good: fc.Arbitrary<T>): fc.Arbitrary<unknown> {
-  return fc.oneof({ weight: 5, arbitrary: good }, { weight: 1, arbitrary: wild });
-}
-
-const num = field(fc.oneof(fc.integer(), fc.double()));
-const usage = field(
-  fc.record({
+/**
+ * A usage record with every count and cost drawn from `num`; `cost` wraps the cost record (to
+ * add garbage or null), `requiredKeys` leaves the other fields out at times.
+ */
+export function usageRecordArb(
+  num: fc.Arbitrary<unknown>,
+  cost: (record: fc.Arbitrary<unknown>) => fc.Arbitrary<unknown>,
+  requiredKeys?: ("input" | "output" | "cost")[],
+): fc.Arbitrary<unknown> {
+  const fields = {
     input: num,
     output: num,
     cacheRead: num,
@@ -59,11 +61,18 @@ const usage = field(
     cacheWrite1h: num,
     reasoning: num,
     totalTokens: num,
-    cost: field(
-      fc.record({ input: num, output: num, cacheRead: num, cacheWrite: num, total: num }),
-    ),
-  }),
-);
+    cost: cost(fc.record({ input: num, output: num, cacheRead: num, cacheWrite: num, total: num })),
+  };
+  return requiredKeys === undefined ? fc.record(fields) : fc.record(fields, { requiredKeys });
+}
+
+/** Mostly the right type, sometimes anything at all. */
+function field<T>(good: fc.Arbitrary<T>): fc.Arbitrary<unknown> {
+  return fc.oneof({ weight: 5, arbitrary: good }, { weight: 1, arbitrary: wild });
+}
+
+const num = field(fc.oneof(fc.integer(), fc.double()));
+const usage = field(usageRecordArb(num, field));
 
 const block = fc.oneof(
   fc.record({ type: fc.constant("text"), text: field(oddString) }),

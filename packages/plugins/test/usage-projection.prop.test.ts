@@ -18,6 +18,7 @@ import {
 import { fcOptions } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { usageRecordArb } from "./render-arbitraries.js";
 import { comparable, naivePath, naiveTotals } from "./usage-oracle.js";
 
 const settings = fcOptions(300);
@@ -35,22 +36,11 @@ const num = fc.oneof(
 const usageArb = fc.oneof(
   {
     weight: 8,
-    arbitrary: fc.record(
-      {
-        input: num,
-        output: num,
-        cacheRead: num,
-        cacheWrite: num,
-        cacheWrite1h: num,
-        reasoning: num,
-        totalTokens: num,
-        cost: fc.oneof(
-          fc.record({ input: num, output: num, cacheRead: num, cacheWrite: num, total: num }),
-          fc.constant(null),
-        ),
-      },
-      { requiredKeys: ["input", "output", "cost"] },
-    ),
+    arbitrary: usageRecordArb(num, (cost) => fc.oneof(cost, fc.constant(null)), [
+      "input",
+      "output",
+      "cost",
+    ]),
   },
   { weight: 1, arbitrary: fc.constantFrom<unknown>(undefined, null, "x", 3, []) },
 );
