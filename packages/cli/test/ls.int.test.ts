@@ -20,17 +20,13 @@ import {
 import {
   listWithReference,
   openWithReference,
+  type ReferenceInfo,
   type ReferenceTreeNode,
 } from "./helpers/reference.js";
 import { runBin } from "./helpers/run-bin.js";
 
-interface Row {
-  path: string;
-  id: string;
-  cwd: string;
-  name?: string;
-  firstMessage: string;
-  messageCount: number;
+/** A row of `ls --json`: the reference's SessionInfo with the modified time as text, plus counts. */
+interface Row extends Omit<ReferenceInfo, "modified" | "created"> {
   modified: string;
   entries: number;
   branches: number;
