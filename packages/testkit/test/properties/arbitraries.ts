@@ -5,6 +5,7 @@
  */
 import type { SessionEntry, SessionHeader } from "@pi-sessions/core";
 import fc from "fast-check";
+import { USAGE } from "../../src/conformance/fixtures.js";
 
 // --- entry logs --------------------------------------------------------------------------
 
@@ -65,14 +66,6 @@ export const bodySpec: fc.Arbitrary<BodySpec> = fc.record({
   ts: fc.nat(TIMESTAMPS.length - 1),
 });
 
-const USAGE = {
-  input: 1,
-  output: 2,
-  cacheRead: 0,
-  cacheWrite: 0,
-  totalTokens: 3,
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
 export const PROVIDERS = ["anthropic", "openai", "google"];
 export const pick = <T>(xs: readonly T[], n: number): T => xs[n % xs.length] as T;
 
