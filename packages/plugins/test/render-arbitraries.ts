@@ -94,6 +94,14 @@ const block = fc.oneof(
 );
 const content = fc.oneof(oddString, fc.array(block, { maxLength: 4 }), fc.constant(null), wild);
 
+/** The fields a custom message and a custom_message entry share. */
+const customMessageFields = {
+  customType: field(fc.constantFrom("note", "widget")),
+  content,
+  display: field(fc.boolean()),
+  details: wild,
+};
+
 const message = fc.oneof(
   fc.record({ role: fc.constant("user"), content }),
   fc.record({
@@ -123,13 +131,7 @@ const message = fc.oneof(
     fullOutputPath: fc.option(oddString, { nil: undefined }),
     excludeFromContext: field(fc.boolean()),
   }),
-  fc.record({
-    role: fc.constant("custom"),
-    customType: field(fc.constantFrom("note", "widget")),
-    content,
-    display: field(fc.boolean()),
-    details: wild,
-  }),
+  fc.record({ role: fc.constant("custom"), ...customMessageFields }),
   fc.record({
     role: fc.constant("branchSummary"),
     summary: field(oddString),
@@ -179,13 +181,7 @@ const body = fc.oneof(
     customType: field(fc.constantFrom("note", "widget")),
     data: wild,
   }),
-  fc.record({
-    type: fc.constant("custom_message"),
-    customType: field(fc.constantFrom("note", "widget")),
-    content,
-    display: field(fc.boolean()),
-    details: wild,
-  }),
+  fc.record({ type: fc.constant("custom_message"), ...customMessageFields }),
   fc.record({ type: fc.constant("label"), targetId: field(oddString), label: field(oddString) }),
   fc.record({ type: fc.constant("session_info"), name: field(oddString) }),
   fc.record({
