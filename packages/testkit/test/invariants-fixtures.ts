@@ -15,6 +15,14 @@ const USAGE = {
   cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
 };
 const at = (s: number) => `2025-01-01T10:00:${String(s).padStart(2, "0")}.000Z`;
+/** An entry with the common fields first, then the type's own `fields`. */
+const entry = (
+  type: string,
+  id: string,
+  parentId: string | null,
+  s: number,
+  fields: Record<string, unknown>,
+) => ({ type, id, parentId, timestamp: at(s), ...fields });
 const user = (id: string, parentId: string | null, s: number, text: string) => ({
   type: "message",
   id,
@@ -54,25 +62,10 @@ export const FIXTURE_RECORDS: readonly Record<string, unknown>[] = [
   assistant("a1", "u1", 1, "r1"),
   user("u2", "a1", 2, "q2"),
   assistant("a2", "u2", 3, "r2"),
-  {
-    type: "compaction",
-    id: "k1",
-    parentId: "a2",
-    timestamp: at(4),
-    summary: "S1",
-    firstKeptEntryId: "u2",
-    tokensBefore: 500,
-  },
+  entry("compaction", "k1", "a2", 4, { summary: "S1", firstKeptEntryId: "u2", tokensBefore: 500 }),
   user("u3", "k1", 5, "q3"),
   user("x1", "u2", 6, "side"),
-  {
-    type: "branch_summary",
-    id: "b1",
-    parentId: "a1",
-    timestamp: at(7),
-    fromId: "x1",
-    summary: "Tried a side path",
-  },
+  entry("branch_summary", "b1", "a1", 7, { fromId: "x1", summary: "Tried a side path" }),
   user("u4", "b1", 8, "q4"),
   { type: "label", id: "l1", parentId: "u4", timestamp: at(9), targetId: "u1", label: "start" },
   { type: "session_info", id: "s1", parentId: "l1", timestamp: at(10), name: "Example" },
