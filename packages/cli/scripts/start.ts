@@ -10,7 +10,7 @@ import { chmodSync, cpSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { processIo } from "../src/io.js";
+import { processIo } from "../src/io/io.js";
 import { runCli } from "../src/program.js";
 
 const cliDir = join(dirname(fileURLToPath(import.meta.url)), "..");

@@ -7,18 +7,11 @@
  * @packageDocumentation
  */
 
-export type { FileReport, ReportedProblem } from "./check-file.js";
-export { checkFile } from "./check-file.js";
-export { resolveEntryRef } from "./entry-ref.js";
-export { contentText, entrySummary, messageSummary } from "./entry-summary.js";
-export type { ExitCodeValue } from "./errors.js";
-export { CliError, ExitCode, notFoundError, oneLine, usageError } from "./errors.js";
-export { CHARS_PER_TOKEN, estimateTokens, IMAGE_TOKENS, messageBytes } from "./estimate.js";
-export type { CliIo, OutputStream } from "./io.js";
-export { processIo } from "./io.js";
-export type { LoadedSession } from "./load-session.js";
-export { countLeaves, legacyIdEnv, loadSession, NotASessionError } from "./load-session.js";
-export type { Colors } from "./output.js";
+export type { ExitCodeValue } from "./io/errors.js";
+export { CliError, ExitCode, notFoundError, oneLine, usageError } from "./io/errors.js";
+export type { CliIo, OutputStream } from "./io/io.js";
+export { processIo } from "./io/io.js";
+export type { Colors } from "./io/output.js";
 export {
   colorEnabled,
   colorsFor,
@@ -29,24 +22,31 @@ export {
   truncate,
   writeJson,
   writeLine,
-} from "./output.js";
-export { parsePositiveInt } from "./parse-args.js";
-export type { Problem, ProblemKind } from "./problems.js";
-export { isFixable, problemsOf } from "./problems.js";
+} from "./io/output.js";
+export { parsePositiveInt } from "./io/parse-args.js";
+export type { Progress } from "./io/progress.js";
+export { noProgress, PROGRESS_MIN_TOTAL, ProgressBar, progressOn } from "./io/progress.js";
+export type { CommandContext, CommonOptions } from "./io/runtime.js";
+export { CliRuntime, sessionsRootOf, withCommonOptions } from "./io/runtime.js";
+export { isDirectory, jsonlFilesIn, sessionFilesUnder } from "./io/session-files.js";
 export { createProgram, runCli, VERSION } from "./program.js";
-export type { Progress } from "./progress.js";
-export { noProgress, PROGRESS_MIN_TOTAL, ProgressBar, progressOn } from "./progress.js";
+export type { FileReport, ReportedProblem } from "./repair/check-file.js";
+export { checkFile } from "./repair/check-file.js";
 export { backupPathFor, commitRepair, replaceFileAtomic } from "./repair/commit.js";
 export { joinLines, splitLines } from "./repair/lines.js";
 export type { RepairAction, RepairOptions, RepairPlan } from "./repair/plan.js";
 export { NotRepairableError, planRepair } from "./repair/plan.js";
-export { resolveSessionArg } from "./resolve-session.js";
-export type { CommandContext, CommonOptions } from "./runtime.js";
-export { CliRuntime, sessionsRootOf, withCommonOptions } from "./runtime.js";
-export { isDirectory, jsonlFilesIn, sessionFilesUnder } from "./session-files.js";
-export type { ListScope, SessionRow } from "./session-rows.js";
-export { fullRowOf, listSessionRows, rowOf } from "./session-rows.js";
-export type { Targets } from "./targets.js";
-export { resolveTargets } from "./targets.js";
-export type { TreeRow } from "./tree-view.js";
-export { treeRows } from "./tree-view.js";
+export { resolveEntryRef } from "./session/entry-ref.js";
+export { contentText, entrySummary, messageSummary } from "./session/entry-summary.js";
+export { CHARS_PER_TOKEN, estimateTokens, IMAGE_TOKENS, messageBytes } from "./session/estimate.js";
+export type { LoadedSession } from "./session/load-session.js";
+export { countLeaves, legacyIdEnv, loadSession, NotASessionError } from "./session/load-session.js";
+export type { Problem, ProblemKind } from "./session/problems.js";
+export { isFixable, problemsOf } from "./session/problems.js";
+export { resolveSessionArg } from "./session/resolve-session.js";
+export type { ListScope, SessionRow } from "./session/session-rows.js";
+export { fullRowOf, listSessionRows, rowOf } from "./session/session-rows.js";
+export type { Targets } from "./session/targets.js";
+export { resolveTargets } from "./session/targets.js";
+export type { TreeRow } from "./session/tree-view.js";
+export { treeRows } from "./session/tree-view.js";

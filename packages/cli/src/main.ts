@@ -4,7 +4,7 @@
  * flushed before the process ends.
  */
 
-import { processIo } from "./io.js";
+import { processIo } from "./io/io.js";
 import { runCli } from "./program.js";
 
 // `pi-sessions ls | head`: the reader went away; stop quietly, as Unix tools do, rather than

@@ -12,9 +12,9 @@ import { registerLs } from "./commands/ls.js";
 import { registerMigrate } from "./commands/migrate.js";
 import { registerTree } from "./commands/tree.js";
 import { registerUsage } from "./commands/usage.js";
-import { CliError, ExitCode, oneLine } from "./errors.js";
-import type { CliIo } from "./io.js";
-import { CliRuntime, type CommonOptions, withCommonOptions } from "./runtime.js";
+import { CliError, ExitCode, oneLine } from "./io/errors.js";
+import type { CliIo } from "./io/io.js";
+import { CliRuntime, type CommonOptions, withCommonOptions } from "./io/runtime.js";
 
 /** The program's version, printed by `--version`. */
 export const VERSION = "0.1.0";

@@ -8,7 +8,7 @@
 import { sessionLogArb } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fieldProblems, type LinedRecord } from "../src/problems.js";
+import { fieldProblems, type LinedRecord } from "../src/session/problems.js";
 import { fcParams } from "./helpers/fixtures.js";
 
 /** A log's records as a file holds them: the header on line 1, entry i on line i + 2. */

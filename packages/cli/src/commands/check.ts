@@ -6,16 +6,16 @@
  */
 
 import type { Command } from "commander";
-import { checkFile, type FileReport, type ReportedProblem } from "../check-file.js";
-import { pad } from "../output.js";
-import { progressOn } from "../progress.js";
+import { pad } from "../io/output.js";
+import { progressOn } from "../io/progress.js";
 import {
   type CliRuntime,
   type CommandContext,
   type CommonOptions,
   withCommonOptions,
-} from "../runtime.js";
-import { resolveTargets } from "../targets.js";
+} from "../io/runtime.js";
+import { checkFile, type FileReport, type ReportedProblem } from "../repair/check-file.js";
+import { resolveTargets } from "../session/targets.js";
 
 /** Options of `check`. */
 interface CheckOptions extends CommonOptions {

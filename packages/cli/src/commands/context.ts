@@ -5,14 +5,14 @@
 
 import { buildSessionProjection, type SessionEntry } from "@pi-sessions/core";
 import type { Command } from "commander";
-import { resolveEntryRef } from "../entry-ref.js";
-import { messageSummary } from "../entry-summary.js";
-import { estimateTokens, messageBytes } from "../estimate.js";
-import { loadSession } from "../load-session.js";
-import { formatBytes, formatCount, pad, truncate } from "../output.js";
-import { resolveSessionArg } from "../resolve-session.js";
-import { type CliRuntime, type CommonOptions, withCommonOptions } from "../runtime.js";
-import { printSessionHeader } from "../session-header.js";
+import { formatBytes, formatCount, pad, truncate } from "../io/output.js";
+import { type CliRuntime, type CommonOptions, withCommonOptions } from "../io/runtime.js";
+import { resolveEntryRef } from "../session/entry-ref.js";
+import { messageSummary } from "../session/entry-summary.js";
+import { estimateTokens, messageBytes } from "../session/estimate.js";
+import { loadSession } from "../session/load-session.js";
+import { resolveSessionArg } from "../session/resolve-session.js";
+import { printSessionHeader } from "../session/session-header.js";
 
 /** Options of `context`. */
 interface ContextOptions extends CommonOptions {

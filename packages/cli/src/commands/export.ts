@@ -16,15 +16,15 @@ import { resolve } from "node:path";
 import { systemEnv } from "@pi-sessions/core";
 import { serializeRecords, writeFileAtomic } from "@pi-sessions/core/internal";
 import { type Command, Option } from "commander";
-import { resolveEntryRef } from "../entry-ref.js";
-import { oneLine, usageError } from "../errors.js";
 import { renderHtmlPage } from "../export/html-page.js";
 import { jsonlExportRecords } from "../export/jsonl.js";
 import { renderMarkdownTranscript } from "../export/markdown.js";
 import { type SessionView, viewOf } from "../export/session-view.js";
-import { loadSession } from "../load-session.js";
-import { resolveSessionArg } from "../resolve-session.js";
-import { type CliRuntime, type CommonOptions, withCommonOptions } from "../runtime.js";
+import { oneLine, usageError } from "../io/errors.js";
+import { type CliRuntime, type CommonOptions, withCommonOptions } from "../io/runtime.js";
+import { resolveEntryRef } from "../session/entry-ref.js";
+import { loadSession } from "../session/load-session.js";
+import { resolveSessionArg } from "../session/resolve-session.js";
 
 /** Export formats. */
 type ExportFormat = "md" | "html" | "jsonl";

@@ -5,17 +5,17 @@
 
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { ExitCode } from "../errors.js";
-import { formatBytes, formatDate, pad, truncate } from "../output.js";
-import { progressOn } from "../progress.js";
+import { ExitCode } from "../io/errors.js";
+import { formatBytes, formatDate, pad, truncate } from "../io/output.js";
+import { progressOn } from "../io/progress.js";
 import {
   type CliRuntime,
   type CommandContext,
   type CommonOptions,
   withCommonOptions,
-} from "../runtime.js";
-import { sessionFilesUnder } from "../session-files.js";
-import { type ListScope, listSessionRows, type SessionRow } from "../session-rows.js";
+} from "../io/runtime.js";
+import { sessionFilesUnder } from "../io/session-files.js";
+import { type ListScope, listSessionRows, type SessionRow } from "../session/session-rows.js";
 
 /** Options of `ls`. */
 interface LsOptions extends CommonOptions {

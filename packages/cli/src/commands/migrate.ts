@@ -7,16 +7,16 @@
 import { readFileSync } from "node:fs";
 import { systemEnv } from "@pi-sessions/core";
 import type { Command } from "commander";
-import { CliError, ExitCode, oneLine } from "../errors.js";
-import { commitRepair } from "../repair/commit.js";
-import { NotRepairableError, planRepair, type RepairAction } from "../repair/plan.js";
+import { CliError, ExitCode, oneLine } from "../io/errors.js";
 import {
   type CliRuntime,
   type CommandContext,
   type CommonOptions,
   withCommonOptions,
-} from "../runtime.js";
-import { resolveTargets } from "../targets.js";
+} from "../io/runtime.js";
+import { commitRepair } from "../repair/commit.js";
+import { NotRepairableError, planRepair, type RepairAction } from "../repair/plan.js";
+import { resolveTargets } from "../session/targets.js";
 
 /** Options of `migrate`. */
 interface MigrateOptions extends CommonOptions {

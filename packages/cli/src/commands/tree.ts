@@ -5,20 +5,20 @@
 
 import { treeOf } from "@pi-sessions/core";
 import type { Command } from "commander";
-import { resolveEntryRef } from "../entry-ref.js";
-import { loadSession } from "../load-session.js";
-import { truncate } from "../output.js";
-import { parsePositiveInt } from "../parse-args.js";
-import { problemsOf } from "../problems.js";
-import { resolveSessionArg } from "../resolve-session.js";
+import { truncate } from "../io/output.js";
+import { parsePositiveInt } from "../io/parse-args.js";
 import {
   type CliRuntime,
   type CommandContext,
   type CommonOptions,
   withCommonOptions,
-} from "../runtime.js";
-import { printSessionHeader } from "../session-header.js";
-import { type TreeRow, treeRows } from "../tree-view.js";
+} from "../io/runtime.js";
+import { resolveEntryRef } from "../session/entry-ref.js";
+import { loadSession } from "../session/load-session.js";
+import { problemsOf } from "../session/problems.js";
+import { resolveSessionArg } from "../session/resolve-session.js";
+import { printSessionHeader } from "../session/session-header.js";
+import { type TreeRow, treeRows } from "../session/tree-view.js";
 
 /** Options of `tree`. */
 interface TreeOptions extends CommonOptions {

@@ -19,19 +19,19 @@ import {
   type UsageTotals,
 } from "@pi-sessions/plugins";
 import { type Command, Option } from "commander";
-import { resolveEntryRef } from "../entry-ref.js";
-import { CliError, ExitCode, usageError } from "../errors.js";
 import { type SessionView, viewOf } from "../export/session-view.js";
-import { type LoadedSession, loadSession } from "../load-session.js";
-import { progressOn } from "../progress.js";
-import { resolveSessionArg } from "../resolve-session.js";
+import { CliError, ExitCode, usageError } from "../io/errors.js";
+import { progressOn } from "../io/progress.js";
 import {
   type CliRuntime,
   type CommandContext,
   type CommonOptions,
   withCommonOptions,
-} from "../runtime.js";
-import { sessionFilesUnder } from "../session-files.js";
+} from "../io/runtime.js";
+import { sessionFilesUnder } from "../io/session-files.js";
+import { resolveEntryRef } from "../session/entry-ref.js";
+import { type LoadedSession, loadSession } from "../session/load-session.js";
+import { resolveSessionArg } from "../session/resolve-session.js";
 import {
   type DirectorySession,
   directoryGroups,

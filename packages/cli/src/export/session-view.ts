@@ -3,7 +3,7 @@
  * (`../load-session.ts`), over its replayed state.
  */
 import { branchOf, labelOfId, nameOf, type SessionEntry } from "@pi-sessions/core";
-import type { LoadedSession } from "../load-session.js";
+import type { LoadedSession } from "../session/load-session.js";
 
 /** A loaded session plus its leaf, name, branch paths and labels. */
 export interface SessionView extends LoadedSession {

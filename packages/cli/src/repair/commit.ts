@@ -10,7 +10,7 @@ import { readFileSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { SessionLockedError } from "@pi-sessions/core";
 import { acquireLock, writeFileAtomic } from "@pi-sessions/core/internal";
-import { CliError, ExitCode, oneLine } from "../errors.js";
+import { CliError, ExitCode, oneLine } from "../io/errors.js";
 import type { RepairPlan } from "./plan.js";
 
 /** Longest part of the file name kept in the backup's name, so it stays far below 255 bytes. */

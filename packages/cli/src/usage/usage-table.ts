@@ -3,7 +3,7 @@
  * and cost in dollars. Pure; the command writes the lines.
  */
 import type { UsageTotals } from "@pi-sessions/plugins";
-import { formatCount, pad } from "../output.js";
+import { formatCount, pad } from "../io/output.js";
 
 /** One table row: a label and the totals it shows. */
 export interface UsageRow {

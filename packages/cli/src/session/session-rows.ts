@@ -17,9 +17,9 @@ import {
   type SessionShape,
   type ShapedSessionInfo,
 } from "@pi-sessions/core/internal";
+import type { Progress } from "../io/progress.js";
 import { countLeaves, loadSession } from "./load-session.js";
 import { problemsOf } from "./problems.js";
-import type { Progress } from "./progress.js";
 
 /** One session as `ls` shows it; `ls --json` prints an array of these. */
 export interface SessionRow {

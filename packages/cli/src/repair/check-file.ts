@@ -6,13 +6,18 @@
 import { readFileSync } from "node:fs";
 import { systemEnv } from "@pi-sessions/core";
 import { readSessionFile } from "@pi-sessions/core/internal";
-import { CliError, ExitCode } from "./errors.js";
-import { type LoadedSession, legacyIdEnv, loadSession, NotASessionError } from "./load-session.js";
-import { truncate } from "./output.js";
-import { fieldProblems, type LinedRecord, type Problem, problemsOf } from "./problems.js";
-import { commitRepair } from "./repair/commit.js";
-import { splitLines } from "./repair/lines.js";
-import { planRepair, type RepairAction } from "./repair/plan.js";
+import { CliError, ExitCode } from "../io/errors.js";
+import { truncate } from "../io/output.js";
+import {
+  type LoadedSession,
+  legacyIdEnv,
+  loadSession,
+  NotASessionError,
+} from "../session/load-session.js";
+import { fieldProblems, type LinedRecord, type Problem, problemsOf } from "../session/problems.js";
+import { commitRepair } from "./commit.js";
+import { splitLines } from "./lines.js";
+import { planRepair, type RepairAction } from "./plan.js";
 
 /** A problem as `check` reports it: with a quote of the line for damaged lines. */
 export interface ReportedProblem extends Omit<Problem, "kind"> {

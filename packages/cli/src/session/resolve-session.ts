@@ -6,9 +6,9 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { buildSessionInfo, readHeader } from "@pi-sessions/core/internal";
-import { CliError, notFoundError, oneLine, usageError } from "./errors.js";
-import type { CommandContext } from "./runtime.js";
-import { sessionFilesUnder } from "./session-files.js";
+import { CliError, notFoundError, oneLine, usageError } from "../io/errors.js";
+import type { CommandContext } from "../io/runtime.js";
+import { sessionFilesUnder } from "../io/session-files.js";
 
 /** How many candidates an "ambiguous" message names before it says "…". */
 const SHOWN_CANDIDATES = 5;

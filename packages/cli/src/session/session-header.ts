@@ -1,9 +1,9 @@
 /** The few lines that introduce one session in `tree`, `context` and `check` output. */
 
 import { nameOf } from "@pi-sessions/core";
+import { formatBytes } from "../io/output.js";
+import type { CommandContext } from "../io/runtime.js";
 import { countLeaves, type LoadedSession } from "./load-session.js";
-import { formatBytes } from "./output.js";
-import type { CommandContext } from "./runtime.js";
 
 /** Prints `Session <id> "<name>"`, then the file, cwd, version and counts, dimmed. */
 export function printSessionHeader(ctx: CommandContext, session: LoadedSession): void {

@@ -5,10 +5,10 @@
  */
 
 import { resolve } from "node:path";
-import { notFoundError } from "./errors.js";
+import { notFoundError } from "../io/errors.js";
+import type { CommandContext } from "../io/runtime.js";
+import { isDirectory, sessionFilesUnder } from "../io/session-files.js";
 import { resolveSessionArg } from "./resolve-session.js";
-import type { CommandContext } from "./runtime.js";
-import { isDirectory, sessionFilesUnder } from "./session-files.js";
 
 /** The files to work on, and whether they came from a directory (reports differ). */
 export interface Targets {

@@ -1,7 +1,7 @@
 /** Resolving an entry id given on the command line (`--leaf ID`): the id or a unique prefix. */
 
 import { entryOf, type SessionEntry } from "@pi-sessions/core";
-import { notFoundError, usageError } from "./errors.js";
+import { notFoundError, usageError } from "../io/errors.js";
 import type { LoadedSession } from "./load-session.js";
 
 /**

@@ -14,7 +14,7 @@ import {
   type SessionOnDisk,
   type SessionState,
 } from "@pi-sessions/core";
-import { CliError, ExitCode, oneLine, usageError } from "./errors.js";
+import { CliError, ExitCode, oneLine, usageError } from "../io/errors.js";
 
 /** A session read from disk (core's read-only {@link readSession}) with its replayed state. */
 export interface LoadedSession extends Omit<SessionOnDisk, "needsMigration"> {
