@@ -40,6 +40,12 @@ import {
 export type { SessionManagerOptions } from "./session-manager-types.js";
 
 const notFound = (id: string) => new build.EntryNotFoundError(id);
+/** A sink's flush as a value: undefined once durable, or the failure (never rejects). */
+const outcomeOf = (sink: SessionSink): Promise<Error | undefined> =>
+  sink.flush().then(
+    () => undefined,
+    (e: Error) => e,
+  );
 const copy = <V>(value: V): V => JSON.parse(JSON.stringify(value)) as V;
 type SessionRef = { readonly sessionId: string; readonly file: string | undefined };
 
@@ -65,7 +71,7 @@ export class SessionManager {
   private sink: SessionSink = memorySink;
   private loadDiagnostics: LoadDiagnostic[] = [];
   /** The outcome of the queued writes of sessions switched away from, for `flush()`. */
-  private retired: Promise<Error | undefined>[] = [];
+  private readonly retired = new Set<Promise<Error | undefined>>();
   /** File line of each loaded entry (by position), when the session came from text. */
   private entryLines: LineMap | undefined;
   private readonly bus = new SessionBus();
@@ -124,7 +130,11 @@ export class SessionManager {
   }
 
   /** A new session in any store (a database, a custom folder layout). */
-  static withStore(store: SessionStore, cwd: string, options?: SessionManagerOptions) {
+  static withStore(
+    store: SessionStore,
+    cwd: string,
+    options?: SessionManagerOptions,
+  ): SessionManager {
     const sm = new SessionManager(cwd, options ?? {}, store);
     sm.newSession(options);
     return sm;
@@ -262,14 +272,8 @@ export class SessionManager {
    * files, which write before an append returns); rejects with a queued write's failure.
    */
   async flush(): Promise<void> {
-    const pending = [
-      ...this.retired,
-      this.sink.flush().then(
-        () => undefined,
-        (e: Error) => e,
-      ),
-    ];
-    this.retired = [];
+    const pending = [...this.retired, outcomeOf(this.sink)];
+    this.retired.clear();
     const failure = (await Promise.all(pending)).find((e) => e !== undefined);
     if (failure) throw failure;
   }
@@ -289,15 +293,11 @@ export class SessionManager {
   /** Replaces the session: the old sink is closed, the new content replayed. */
   private adopt(session: StoredSession, sink: SessionSink): void {
     if (sink !== this.sink) {
-      // Writes the old session's sink still has queued count for the next flush().
-      if (this.sink.location !== undefined) {
-        this.retired.push(
-          this.sink.flush().then(
-            () => undefined,
-            (e: Error) => e,
-          ),
-        );
-      }
+      // Writes the old session's sink still has queued count for the next flush(); one that
+      // succeeds drops out at once, so a manager that never flushes keeps nothing.
+      const outcome = outcomeOf(this.sink);
+      this.retired.add(outcome);
+      void outcome.then((e) => e === undefined && this.retired.delete(outcome));
       this.sink.close();
     }
     this.sink = sink;

@@ -12,7 +12,7 @@ import {
   replayLog,
   type SessionState,
 } from "../state/session-state.js";
-import { buildTree, walkPath } from "../state/tree.js";
+import { buildTree, pathInLog } from "../state/tree.js";
 import { vecToArray } from "../state/vec.js";
 import {
   type ContextCache,
@@ -191,7 +191,7 @@ function role<R extends Projection<unknown>>(state: SessionState, name: string) 
 
 /** Path from the root to `entry` (cycle-safe). O(path). */
 export function pathOf(state: SessionState, entry: SessionEntry): SessionEntry[] {
-  return walkPath(entry, (id) => getLogEntry(state.log, id), state.log.length);
+  return pathInLog(state.log, entry);
 }
 
 /** The built-in context summary at the leaf, or undefined when the builder was replaced. */

@@ -1,6 +1,6 @@
 import type { SessionEntry } from "../schema/types.js";
 import { type EntryLog, entryAt, getLogEntry, logFromEntries, positionOf } from "./entry-log.js";
-import { walkPath } from "./tree.js";
+import { pathInLog } from "./tree.js";
 
 /**
  * Read access to the log while a projection folds one entry: the entries already folded
@@ -81,7 +81,7 @@ class LogContext implements FoldContext {
   pathTo(id: string): SessionEntry[] {
     const log = this.log;
     const pos = positionOf(log, id);
-    return pos < 0 ? [] : walkPath(entryAt(log, pos), (p) => getLogEntry(log, p), log.length);
+    return pos < 0 ? [] : pathInLog(log, entryAt(log, pos));
   }
 }
 

@@ -1,5 +1,5 @@
 import type { SessionEntry, SessionTreeNode } from "../schema/types.js";
-import { type EntryLog, entryAt, positionOf } from "./entry-log.js";
+import { type EntryLog, entryAt, getLogEntry, positionOf } from "./entry-log.js";
 
 /**
  * What the tree index reads from a sequence of records, by position in file order. The
@@ -287,4 +287,9 @@ export function buildTree(
     for (const child of index.children(pos)) made.children.push(node(child));
   }
   return index.roots().map(node);
+}
+
+/** The path root → `entry` among the entries of `log` (cycle-safe). O(path). */
+export function pathInLog(log: EntryLog, entry: SessionEntry): SessionEntry[] {
+  return walkPath(entry, (id) => getLogEntry(log, id), log.length);
 }
