@@ -1,17 +1,11 @@
-import { AppendTail } from "./append-tail.js";
+import { AppendTail, SessionConflictError, SessionFileDeletedError } from "./append-tail.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { acquireLock, inProcessLockOwner, type Lock, type LockOptions } from "./lock.js";
 import { FILE_MODE } from "./paths.js";
 import { nodeStoreFs, type StoreFs } from "./store-fs.js";
-import {
-  chunksByteLength,
-  chunksEndWithNewline,
-  SessionConflictError,
-  SessionFileDeletedError,
-} from "./tail-check.js";
 
 // The writer's errors live with the checks that throw them; callers import them from here.
-export { SessionConflictError, SessionFileDeletedError } from "./tail-check.js";
+export { SessionConflictError, SessionFileDeletedError } from "./append-tail.js";
 
 /**
  * When appends reach the disk (W9). `"never"`: one `write` per append, no fsync (the
@@ -32,18 +26,23 @@ export interface SessionWriterOptions {
   fs?: StoreFs;
 }
 
-/** What a load learned about a file the writer attaches to. */
-export interface AttachedFileState {
-  /** Size in bytes of the file as read. */
-  readonly size: number;
-  /** False when the file (if not empty) lacks a final `\n`: the next append writes one first. */
-  readonly endsWithNewline: boolean;
+/** Per-call options of an append: `fsync` overrides the writer's durability. */
+type AppendOptions = { fsync?: boolean };
+
+/** Total UTF-8 size of `chunks`. */
+function chunksByteLength(chunks: readonly string[]): number {
+  let total = 0;
+  for (const chunk of chunks) total += Buffer.byteLength(chunk, "utf8");
+  return total;
 }
 
-/** Per-call options of {@link SessionFileWriter.append}. */
-export interface AppendOptions {
-  /** fsync this append (overrides the writer's durability). */
-  fsync?: boolean;
+/** True when the concatenation of `chunks` is non-empty and does not end in `\n`. */
+function chunksNeedNewline(chunks: readonly string[]): boolean {
+  for (let i = chunks.length - 1; i >= 0; i--) {
+    const chunk = chunks[i] ?? "";
+    if (chunk.length > 0) return !chunk.endsWith("\n");
+  }
+  return false;
 }
 
 /** The last {@link SessionFileWriter} generation handed out in this process. */
@@ -98,7 +97,7 @@ export class SessionFileWriter {
     const writer = new SessionFileWriter(
       path,
       chunksByteLength(lines),
-      !chunksEndWithNewline(lines),
+      chunksNeedNewline(lines),
       options,
     );
     writer.takeLock(false); // a new file has no earlier writer to take over from
@@ -119,7 +118,7 @@ export class SessionFileWriter {
    */
   static attach(
     path: string,
-    state: AttachedFileState,
+    state: { readonly size: number; readonly endsWithNewline: boolean },
     options: SessionWriterOptions = {},
   ): SessionFileWriter {
     return new SessionFileWriter(
@@ -199,7 +198,7 @@ export class SessionFileWriter {
     }
     this.tail.check();
     writeFileAtomic(this.path, lines, this.atomicOptions(false));
-    this.tail.replaced(chunksByteLength(lines), !chunksEndWithNewline(lines));
+    this.tail.replaced(chunksByteLength(lines), chunksNeedNewline(lines));
   }
 
   /** Closes the fd and releases the lock. Later appends throw; calling it again does nothing. */
