@@ -167,7 +167,11 @@ function removeIfUnchanged(lockPath: string, fsApi: StoreFs, text: string): void
 function tryCreate(lockPath: string, fsApi: StoreFs, text: string): boolean {
   let fd: number;
   try {
-    fd = fsApi.openSync(lockPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, FILE_MODE);
+    fd = fsApi.openSync(
+      lockPath,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
+      FILE_MODE,
+    );
   } catch (error) {
     if (errorCode(error) === "EEXIST") return false;
     throw error;
