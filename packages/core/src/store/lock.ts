@@ -1,8 +1,7 @@
 /**
- * The advisory single-writer lock of a session file (W7): `<session>.lock`, created with
- * O_EXCL and holding who took it. This process keeps one lock file per session file, with one
- * refresh timer, handed from one acquisition to the next when a newer writer of this process
- * takes the file over.
+ * The advisory single-writer lock of a session file (W7). This process keeps one lock file
+ * per session file, with one refresh timer, handed from one acquisition to the next when a
+ * newer writer of this process takes the file over.
  */
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
@@ -38,17 +37,15 @@ export interface Lock {
 /** Options of {@link acquireLock}. */
 export interface LockOptions {
   /**
-   * A lock whose file was not refreshed for this long is stale (default 10 minutes). A live
-   * holder refreshes the mtime every `staleMs / 3`, so this only expires hung or dead holders,
-   * including those on another host, whose pid cannot be probed.
+   * A lock not refreshed for this long is stale (default 10 minutes). A live holder refreshes
+   * it every `staleMs / 3`, so this only expires hung or dead holders, and those on another
+   * host, whose pid cannot be probed.
    */
   staleMs?: number;
   /**
-   * When this process already holds the lock through an acquisition that yields (one with
-   * `onLost`): `true` takes it over (the lock file stays on disk, so other processes never
-   * see it free; the previous handle stops being held and its `onLost` runs), `false`
-   * (default) throws {@link SessionLockedError}. A lock held without `onLost` (a repair) and
-   * another process's lock are never taken over.
+   * Take over a lock this process holds through an acquisition with `onLost` (the lock file
+   * stays, so other processes never see it free; the previous `onLost` runs) instead of
+   * throwing {@link SessionLockedError}. A repair's lock and another process's never yield.
    */
   takeOver?: boolean;
   /** Makes this acquisition yield to a later `takeOver` in this process, and runs then. */
