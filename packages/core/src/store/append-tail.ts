@@ -1,12 +1,26 @@
 import { constants } from "node:fs";
-import { encodeLine, lineByteLength, releaseLine } from "./line-bytes.js";
-import { closeQuietly, errorCode, type FileIdentity, type StoreFs } from "./store-fs.js";
-import {
-  assertPathNames,
-  assertUnopenedSize,
-  fstatExpected,
-  SessionFileDeletedError,
-} from "./tail-check.js";
+import { closeQuietly, errorCode, type StoreFs, type StoreStats, writeAll } from "./store-fs.js";
+
+/** Thrown when the file is not what this writer last left: another writer got in (W7). */
+export class SessionConflictError extends Error {
+  /** Builds the error for the session file `path`; `detail` says what differed. */
+  constructor(
+    readonly path: string,
+    detail: string,
+  ) {
+    super(`Session file was changed by another writer (${detail}); nothing was written: ${path}`);
+    this.name = "SessionConflictError";
+  }
+}
+
+/** Thrown when a flushed session's file has been deleted; it is not recreated (W8). */
+export class SessionFileDeletedError extends Error {
+  /** Builds the error for the session file `path`. */
+  constructor(readonly path: string) {
+    super(`Session file was deleted; it will not be recreated: ${path}`);
+    this.name = "SessionFileDeletedError";
+  }
+}
 
 /**
  * Appends between two path `stat`s when the fd's link count has not changed. The link count
@@ -17,6 +31,35 @@ import {
 const PATH_CHECK_EVERY = 64;
 
 /**
+ * Each appended line is encoded into one reused buffer. Handing `write(2)` a string makes Node
+ * flatten `json + "\n"` into a new string and encode it on every append; encoding the JSON
+ * text straight into bytes kept from one append to the next spares both (about 0.7 KB of
+ * garbage and a few hundred ns per append). Appends are synchronous, so one buffer serves
+ * every writer; lines above {@link SCRATCH_MAX} get their own so one huge line does not pin
+ * memory.
+ */
+const SCRATCH_BYTES = 64 * 1024;
+const SCRATCH_MAX = 1024 * 1024;
+let scratch: Buffer | undefined;
+
+/** `stat` of `path`, turning ENOENT into {@link SessionFileDeletedError}. */
+function statExisting(fsApi: StoreFs, path: string): StoreStats {
+  try {
+    return fsApi.statSync(path);
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") throw new SessionFileDeletedError(path);
+    throw error;
+  }
+}
+
+/** Throws {@link SessionConflictError} unless the file has exactly the bytes we last left. */
+function assertSize(path: string, actual: number, expected: number): void {
+  if (actual !== expected) {
+    throw new SessionConflictError(path, `${actual} bytes, expected ${expected}`);
+  }
+}
+
+/**
  * The open end of one session file as this process last left it: the append-only fd (opened
  * without O_CREAT, W8), the size and identity it must still have (W7), and whether it ends in
  * a torn line (W1). It checks and writes; who may write (the lock) is the writer's business.
@@ -24,22 +67,18 @@ const PATH_CHECK_EVERY = 64;
 export class AppendTail {
   /** The append fd, once opened. */
   fd: number | undefined;
-  /** Bytes the file has as far as this process knows (what it last read or wrote). */
-  size: number;
-  /** True when the file ends in an unfinished line: the next append writes `\n` first. */
-  needsNewline: boolean;
-  private identity: (FileIdentity & { nlink: number }) | undefined;
+  private identity: StoreStats | undefined;
   private appendsSincePathCheck = 0;
+  private readonly progress = { written: 0 };
 
   constructor(
     readonly path: string,
     private readonly fsApi: StoreFs,
-    size: number,
-    needsNewline: boolean,
-  ) {
-    this.size = size;
-    this.needsNewline = needsNewline;
-  }
+    /** Bytes the file has as far as this process knows (what it last read or wrote). */
+    public size: number,
+    /** True when the file ends in an unfinished line: the next append writes `\n` first. */
+    public needsNewline: boolean,
+  ) {}
 
   /**
    * Opens the file for appending *without* O_CREAT (W8) and checks its size. Throws
@@ -54,8 +93,7 @@ export class AppendTail {
       throw error;
     }
     try {
-      const stats = fstatExpected(this.fsApi, this.path, fd, this.size);
-      this.identity = { dev: stats.dev, ino: stats.ino, nlink: stats.nlink };
+      this.identity = this.fstatExpected(fd);
       this.appendsSincePathCheck = 0;
     } catch (error) {
       closeQuietly(this.fsApi, fd);
@@ -67,13 +105,14 @@ export class AppendTail {
 
   /**
    * Opens the fd right after this process wrote the whole file. The file is committed, so a
-   * failure here must not report the write as failed; the next append retries and reports it.
+   * failure here must not report the write as failed: the next append opens again and throws
+   * the real error then.
    */
   openQuietly(): void {
     try {
       this.open();
     } catch {
-      // Deferred, not lost: the next append opens again and throws the real error then.
+      // Deferred, not lost (see above).
     }
   }
 
@@ -92,10 +131,10 @@ export class AppendTail {
    */
   check(): void {
     if (this.fd === undefined) {
-      assertUnopenedSize(this.fsApi, this.path, this.size);
+      assertSize(this.path, statExisting(this.fsApi, this.path).size, this.size);
       return;
     }
-    const stats = fstatExpected(this.fsApi, this.path, this.fd, this.size);
+    const stats = this.fstatExpected(this.fd);
     const known = this.identity;
     this.appendsSincePathCheck++;
     if (
@@ -106,8 +145,11 @@ export class AppendTail {
     ) {
       return;
     }
-    assertPathNames(this.fsApi, this.path, stats);
-    this.identity = { dev: stats.dev, ino: stats.ino, nlink: stats.nlink };
+    const onDisk = statExisting(this.fsApi, this.path);
+    if (onDisk.ino !== stats.ino || onDisk.dev !== stats.dev) {
+      throw new SessionConflictError(this.path, "the path now names a different file");
+    }
+    this.identity = stats;
     this.appendsSincePathCheck = 0;
   }
 
@@ -133,32 +175,43 @@ export class AppendTail {
 
   /**
    * Writes `text` (plus `\n` when `trail`) to the fd. The separator for a torn tail goes in
-   * the same write as the line, so one truncate undoes both; a failed write is undone (W2).
+   * the same write as the line, so one truncate undoes both; a failed write is undone (W2):
+   * truncated back, or, if even that fails, remembered as the bytes now on disk, so the next
+   * append checks against the real size and starts with `\n` after an unfinished line (W1).
    */
   write(fd: number, text: string, trail: boolean, fsync: boolean): void {
     const lead = this.needsNewline;
-    const size = lineByteLength(text, lead, trail);
-    const bytes = encodeLine(text, lead, trail, size);
+    const size = Buffer.byteLength(text, "utf8") + (lead ? 1 : 0) + (trail ? 1 : 0);
+    // Taken out of the pool while in use: a nested append (a test's fs hook) gets its own.
+    const bytes =
+      size <= SCRATCH_MAX && scratch !== undefined && scratch.length >= size
+        ? scratch
+        : Buffer.allocUnsafe(size <= SCRATCH_MAX ? Math.max(SCRATCH_BYTES, size) : size);
+    if (bytes === scratch) scratch = undefined;
+    let at = 0;
+    if (lead) bytes[at++] = 0x0a;
+    at += bytes.write(text, at, "utf8");
+    if (trail) bytes[at] = 0x0a;
     const before = this.size;
-    // Read before the buffer goes back to the shared pool in `finally`.
-    const endsWithNewline = size > 0 && bytes[size - 1] === 0x0a;
-    let written = 0;
     try {
-      while (written < size) {
-        const n = this.fsApi.writeSync(fd, bytes, written, size - written);
-        // A regular file never accepts 0 bytes without an error; guard against spinning forever.
-        if (n <= 0) throw new Error(`write returned ${n} with ${size - written} bytes left`);
-        written += n;
-      }
+      writeAll(this.fsApi, fd, bytes, size, this.progress);
       if (fsync) this.fsApi.fsyncSync(fd);
     } catch (error) {
-      if (written > 0) this.undo(fd, before, bytes[written - 1] === 0x0a, written);
+      const written = this.progress.written;
+      if (written > 0) {
+        try {
+          this.fsApi.ftruncateSync(fd, before);
+        } catch {
+          this.size = before + written;
+          this.needsNewline = bytes[written - 1] !== 0x0a;
+        }
+      }
       throw error;
     } finally {
-      releaseLine(bytes);
+      if (size <= SCRATCH_MAX) scratch = bytes;
     }
     this.size = before + size;
-    if (size > 0) this.needsNewline = !endsWithNewline;
+    if (size > 0) this.needsNewline = bytes[size - 1] !== 0x0a;
   }
 
   /** After this process replaced the whole file: the new size and tail, fd reopened. */
@@ -176,17 +229,10 @@ export class AppendTail {
     this.fd = undefined;
   }
 
-  /**
-   * Undoes a partial append (W2): truncate back to `before`. If even that fails, remember what
-   * is on disk, the first `written` bytes of the line, so the next append checks against the
-   * real size and starts with `\n` when the fragment is an unfinished line (W1).
-   */
-  private undo(fd: number, before: number, endsWithNewline: boolean, written: number): void {
-    try {
-      this.fsApi.ftruncateSync(fd, before);
-    } catch {
-      this.size = before + written;
-      this.needsNewline = !endsWithNewline;
-    }
+  /** `fstat` of the fd, which must have the size we last left: a foreign append changes it. */
+  private fstatExpected(fd: number): StoreStats {
+    const stats = this.fsApi.fstatSync(fd);
+    assertSize(this.path, stats.size, this.size);
+    return stats;
   }
 }

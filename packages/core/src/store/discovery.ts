@@ -4,14 +4,13 @@
  * tolerates files that vanish while the directory is scanned (§1.6).
  */
 
-import { readdirSync, statSync } from "node:fs";
+import { fstatSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { StringDecoder } from "node:string_decoder";
 import { resolveCwd } from "../env/paths.js";
 import { JsonlScanner, type JsonRecord } from "../format/parse.js";
 import { isValidHeader } from "../format/record-rules.js";
 import type { SessionHeader } from "../schema/types.js";
-import { readChunks, readOrNull } from "./read-chunks.js";
+import { readOrNull, readText } from "./read-chunks.js";
 import { samePath } from "./session-files.js";
 
 /** How far {@link readHeader} looks for the first record by default: 1 MiB, as R1.6 does. */
@@ -42,21 +41,9 @@ export function readHeader(path: string, limit: number = HEADER_SCAN_LIMIT): Ses
       },
       issue: () => true,
     });
-    const decoder = new StringDecoder("utf8");
-    // One byte past the limit tells "the file ends at the limit" from "it goes on".
-    let seen = 0;
-    const read = readChunks(
-      fd,
-      headerBuffer,
-      (chunk) => {
-        const usable = Math.min(chunk.length, limit - seen);
-        seen += chunk.length;
-        return scanner.push(decoder.write(chunk.subarray(0, usable))) && seen <= limit;
-      },
-      limit + 1,
-    );
+    const read = readText(fd, headerBuffer, (text) => scanner.push(text), limit);
     // The whole file lies within the limit: its last line counts without a `\n`.
-    if (!read.stopped && scanner.push(decoder.end())) scanner.end();
+    if (!read.stopped && (read.bytes < limit || fstatSync(fd).size <= limit)) scanner.end();
     return first !== undefined && isValidHeader(first) ? first : null;
   });
 }

@@ -1,9 +1,9 @@
 /**
  * Listing sessions with their {@link SessionInfo} (SPEC §10.5): one directory (`list`,
  * `listAll(dir)`) or every project directory under the sessions root (`listAll()`). Files are
- * read one after another (yielding to the event loop every few ms), each streamed in chunks, and unchanged files come from a
- * {@link SessionInfoCache}. Only reads (W13); a missing directory lists as `[]`. With
- * `withShape`, each info also carries its file's {@link SessionShape} from the same pass.
+ * read one after another (yielding to the event loop every few ms), each streamed in chunks;
+ * unchanged files come from a {@link SessionInfoCache}. Only reads (W13); a missing directory
+ * lists as `[]`. With `withShape`, each info also carries its file's `SessionShape`.
  */
 
 import type { Dirent } from "node:fs";
@@ -12,16 +12,21 @@ import { basename, join } from "node:path";
 import { resolveCwd } from "../env/paths.js";
 import type { SessionInfo } from "../schema/types.js";
 import { cwdMatches } from "./discovery.js";
-import { defaultSessionInfoCache, type FileStamp, type SessionInfoCache } from "./listing-cache.js";
 import {
-  type Candidate,
+  defaultSessionInfoCache,
+  type FileStamp,
   loadInfo,
-  loadShapedInfo,
+  type SessionInfoCache,
   type ShapedSessionInfo,
-  stampOf,
-} from "./listing-read.js";
+} from "./listing-cache.js";
 
-export type { ShapedSessionInfo } from "./listing-read.js";
+export type { ShapedSessionInfo } from "./listing-cache.js";
+
+/** A file to list, with its stat when the candidate search already took one. */
+interface Candidate {
+  readonly path: string;
+  readonly stamp?: FileStamp;
+}
 
 /**
  * Progress of a listing: called once per processed file with how many are done and how many
@@ -42,10 +47,7 @@ export interface ListingOptions {
   signal?: AbortSignal;
   /** Where unchanged files' infos are remembered; `null` reads every file. */
   cache?: SessionInfoCache | null;
-  /**
-   * Also give each info the {@link SessionShape} of its file (as `shape`), gathered in the
-   * same pass. Off by default: the plain listing does not pay for it.
-   */
+  /** Also give each info its file's shape (as `shape`), from the same pass; off by default. */
   withShape?: boolean;
 }
 
@@ -106,50 +108,35 @@ const yieldToEventLoop = (): Promise<void> => new Promise((done) => setImmediate
 /**
  * Processes candidates in order and reports each as it completes, yielding to the event loop
  * every few milliseconds so progress callbacks, timers and aborts stay live. Resolves the
- * infos in candidate order (index-aligned, `null` for dropped files).
+ * infos that pass `filter`, newest first (stable in candidate order).
  */
 async function processCandidates(
   candidates: readonly Candidate[],
   filter: ((info: SessionInfo) => boolean) | undefined,
   rule: PartialRule,
   options: ListingOptions,
-): Promise<(SessionInfo | null)[]> {
+): Promise<SessionInfo[]> {
   const { onProgress, signal } = options;
   const cache = options.cache === undefined ? defaultSessionInfoCache : options.cache;
-  const load = options.withShape === true ? loadShapedInfo : loadInfo;
   const total = candidates.length;
-  const results = new Array<SessionInfo | null>(total).fill(null);
-  // Sessions loaded so far (filtered), newest first, in completion order among equals.
+  const kept: SessionInfo[] = [];
+  // Sessions loaded so far, newest first, in completion order among equals.
   const soFar: SessionInfo[] = [];
   let lastYield = performance.now();
-  for (let index = 0; index < total; index++) {
-    const candidate = candidates[index];
-    if (candidate === undefined) continue;
+  for (const [index, { path, stamp }] of candidates.entries()) {
     signal?.throwIfAborted();
-    const info = load(candidate, cache);
-    results[index] = info;
-    if (onProgress !== undefined) {
-      if (info !== null && (filter === undefined || filter(info))) insertByModified(soFar, info);
-      onProgress(index + 1, total, rule(index + 1, total, index) ? soFar.slice() : undefined);
+    const info = loadInfo(cache, path, stamp, options.withShape === true);
+    if (info !== null && (filter === undefined || filter(info))) {
+      kept.push(info);
+      if (onProgress !== undefined) insertByModified(soFar, info);
     }
+    onProgress?.(index + 1, total, rule(index + 1, total, index) ? soFar.slice() : undefined);
     if (performance.now() - lastYield > YIELD_EVERY_MS) {
       await yieldToEventLoop();
       lastYield = performance.now();
     }
   }
   signal?.throwIfAborted();
-  return results;
-}
-
-/** Drops the missing infos, applies the filter, and sorts newest first (stable). */
-function finish(
-  infos: readonly (SessionInfo | null)[],
-  filter: ((info: SessionInfo) => boolean) | undefined,
-): SessionInfo[] {
-  const kept: SessionInfo[] = [];
-  for (const info of infos) {
-    if (info !== null && (filter === undefined || filter(info))) kept.push(info);
-  }
   return kept.sort(byModifiedDesc);
 }
 
@@ -194,9 +181,7 @@ export async function listSessions(
     wanted === undefined
       ? undefined
       : (info: SessionInfo) => cwdMatches(info.cwd, wanted, emptyCwdMatches);
-  const candidates = await directoryCandidates(dir);
-  const infos = await processCandidates(candidates, filter, listPartialRule, options);
-  return finish(infos, filter);
+  return processCandidates(await directoryCandidates(dir), filter, listPartialRule, options);
 }
 
 /**
@@ -247,7 +232,7 @@ async function rootCandidates(root: string): Promise<RootCandidate[]> {
   const stamped = await Promise.all(
     perDir.flat().map(async (path): Promise<RootCandidate | null> => {
       try {
-        return { path, name: basename(path), stamp: stampOf(await stat(path)) };
+        return { path, name: basename(path), stamp: await stat(path) };
       } catch {
         return null;
       }
@@ -282,6 +267,5 @@ export async function listAllSessions(
     if (firstNow) firstDone = true;
     return firstDone && (firstNow || loaded % 100 === 0 || loaded === total);
   };
-  const infos = await processCandidates(candidates, undefined, rule, options);
-  return finish(infos, undefined);
+  return processCandidates(candidates, undefined, rule, options);
 }

@@ -1,38 +1,54 @@
+/**
+ * The advisory single-writer lock of a session file (W7). This process keeps one lock file
+ * per session file, with one refresh timer, handed from one acquisition to the next when a
+ * newer writer of this process takes the file over.
+ */
 import { randomBytes } from "node:crypto";
+import { constants } from "node:fs";
 import { hostname } from "node:os";
-import {
-  type LockHolder,
-  lockPathFor,
-  parseHolder,
-  removeIfUnchanged,
-  tryCreate,
-} from "./lock-file.js";
-import { HeldLockFile, heldLocks, installExitHook, type Lock, LockHandle } from "./lock-held.js";
-import { errorCode, nodeStoreFs, type StoreFs } from "./store-fs.js";
+import { FILE_MODE } from "./paths.js";
+import { closeQuietly, errorCode, nodeStoreFs, type StoreFs, writeAll } from "./store-fs.js";
 
-export { LOCK_SUFFIX, type LockHolder, lockPathFor } from "./lock-file.js";
-export type { Lock } from "./lock-held.js";
+/** Who holds a lock: the JSON content of a `<session>.lock` file. */
+export interface LockHolder {
+  readonly pid: number;
+  /** Host name of the holder (pids only mean something on the same host). */
+  readonly host: string;
+  /** ISO-8601 time the lock was taken (informational; staleness uses the file's mtime). */
+  readonly acquiredAt: string;
+  /**
+   * Random tag of this acquisition. Tells our own live lock from a stale one however the
+   * session path was spelled (symlinks, relative paths), and makes every lock's text unique
+   * so a release never removes a lock taken by someone else in the same millisecond.
+   */
+  readonly token?: string;
+}
+
+/** An advisory single-writer lock on one session file (W7). */
+export interface Lock {
+  /** The lock file, `<sessionPath>.lock`. */
+  readonly path: string;
+  /** True until {@link Lock.release} runs or another acquisition in this process takes it over. */
+  readonly held: boolean;
+  /** Removes the lock file if this handle still holds it; safe to call more than once. */
+  release(): void;
+}
 
 /** Options of {@link acquireLock}. */
 export interface LockOptions {
   /**
-   * A lock whose file was not refreshed for this long is stale (default 10 minutes). A live
-   * holder refreshes the mtime every `staleMs / 3`, so this only expires hung or dead holders,
-   * including those on another host, whose pid cannot be probed.
+   * A lock not refreshed for this long is stale (default 10 minutes). A live holder refreshes
+   * it every `staleMs / 3`, so this only expires hung or dead holders, and those on another
+   * host, whose pid cannot be probed.
    */
   staleMs?: number;
   /**
-   * When this process already holds the lock through an acquisition that yields (one with
-   * `onLost`): `true` takes it over (the lock file stays on disk, so other processes never
-   * see it free; the previous handle stops being held and its `onLost` runs), `false`
-   * (default) throws {@link SessionLockedError}. A lock held without `onLost` (a repair) and
-   * another process's lock are never taken over.
+   * Take over a lock this process holds through an acquisition with `onLost` (the lock file
+   * stays, so other processes never see it free; the previous `onLost` runs) instead of
+   * throwing {@link SessionLockedError}. A repair's lock and another process's never yield.
    */
   takeOver?: boolean;
-  /**
-   * Makes this acquisition yield to a later `takeOver` in this process, and runs then (the
-   * session writer closes its fd and refuses further appends).
-   */
+  /** Makes this acquisition yield to a later `takeOver` in this process, and runs then. */
   onLost?: () => void;
   /** Who holds this acquisition, for {@link inProcessLockOwner} (the session writer). */
   owner?: object;
@@ -42,28 +58,135 @@ export interface LockOptions {
 
 /** Thrown when another live writer holds the session's lock (W7). */
 export class SessionLockedError extends Error {
-  /** The lock file. */
-  readonly lockPath: string;
-  /** The holder, when the lock file could be read. */
-  readonly holder: LockHolder | undefined;
-
-  /** Builds the error for `lockPath` held by `holder`. */
-  constructor(lockPath: string, holder: LockHolder | undefined) {
+  /** Builds the error for `lockPath` held by `holder` (when the lock file could be read). */
+  constructor(
+    readonly lockPath: string,
+    readonly holder: LockHolder | undefined,
+  ) {
     const who = holder
       ? `pid ${holder.pid} on host ${holder.host} since ${holder.acquiredAt}`
       : "an unknown holder";
     super(`Session file is locked by another writer (${who}): ${lockPath}`);
     this.name = "SessionLockedError";
-    this.lockPath = lockPath;
-    this.holder = holder;
   }
 }
 
-/** Default {@link LockOptions.staleMs}. */
-export const DEFAULT_LOCK_STALE_MS = 10 * 60 * 1000;
+/** Suffix of a lock file; the session id validator must leave room for it (W18, SPEC §1.4). */
+export const LOCK_SUFFIX = ".lock";
+
+/** The lock file of a session file. */
+export function lockPathFor(sessionPath: string): string {
+  return sessionPath + LOCK_SUFFIX;
+}
+
+const DEFAULT_STALE_MS = 10 * 60 * 1000;
 
 /** An unreadable lock younger than this may be one whose holder has not written it yet. */
 const UNPARSEABLE_GRACE_MS = 2000;
+
+/** A lock file this process holds; the newest acquisition ({@link LockHandle}) owns it. */
+interface HeldLockFile {
+  readonly path: string;
+  readonly text: string;
+  readonly token: string;
+  readonly fsApi: StoreFs;
+  readonly timer: NodeJS.Timeout;
+  owner: LockHandle | undefined;
+}
+
+/** Lock files this process holds, by token: tells our own live lock from a reused pid's. */
+const heldLocks = new Map<string, HeldLockFile>();
+let exitHookInstalled = false;
+
+/** One acquisition of a {@link HeldLockFile}; taking it over tells the previous owner. */
+class LockHandle implements Lock {
+  constructor(
+    private readonly file: HeldLockFile,
+    readonly onLost: (() => void) | undefined,
+    readonly owner: object | undefined,
+  ) {
+    const previous = file.owner;
+    file.owner = this;
+    previous?.onLost?.();
+  }
+
+  get path(): string {
+    return this.file.path;
+  }
+
+  get held(): boolean {
+    return this.file.owner === this && heldLocks.get(this.file.token) === this.file;
+  }
+
+  release(): void {
+    if (this.held) dropLock(this.file);
+  }
+}
+
+/** Stops refreshing and removes the lock file if it is still ours. */
+function dropLock(file: HeldLockFile): void {
+  if (heldLocks.get(file.token) !== file) return;
+  heldLocks.delete(file.token);
+  file.owner = undefined;
+  clearInterval(file.timer);
+  removeIfUnchanged(file.path, file.fsApi, file.text);
+}
+
+/** Reads and validates a lock file's content; `undefined` if it is not a holder record. */
+function parseHolder(text: string): LockHolder | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== "object" || value === null) return undefined;
+    const { pid, host, acquiredAt, token } = value as Record<string, unknown>;
+    if (typeof pid !== "number" || typeof host !== "string" || typeof acquiredAt !== "string") {
+      return undefined;
+    }
+    return { pid, host, acquiredAt, token: typeof token === "string" ? token : undefined };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Removes a stale lock if its content is still what was judged stale (re-read just before the
+ * unlink, so a lock a competitor took in the meantime is left alone; the window between the
+ * read and the unlink remains, which is why appends also check size and inode).
+ */
+function removeIfUnchanged(lockPath: string, fsApi: StoreFs, text: string): void {
+  try {
+    if (fsApi.readFileSync(lockPath) === text) fsApi.unlinkSync(lockPath);
+  } catch (error) {
+    if (errorCode(error) !== "ENOENT") throw error;
+  }
+}
+
+/** Creates the lock file with O_EXCL; false if it already exists. */
+function tryCreate(lockPath: string, fsApi: StoreFs, text: string): boolean {
+  let fd: number;
+  try {
+    fd = fsApi.openSync(
+      lockPath,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
+      FILE_MODE,
+    );
+  } catch (error) {
+    if (errorCode(error) === "EEXIST") return false;
+    throw error;
+  }
+  try {
+    writeAll(fsApi, fd, Buffer.from(text, "utf8"));
+  } catch (error) {
+    closeQuietly(fsApi, fd);
+    try {
+      fsApi.unlinkSync(lockPath); // a half-written lock of ours would block until it aged out
+    } catch {
+      // Keep the write error: it is the cause. An unreadable lock goes stale after a grace period.
+    }
+    throw error;
+  }
+  closeQuietly(fsApi, fd);
+  return true;
+}
 
 /** True unless probing `pid` says it does not exist (EPERM means alive, another user's). */
 function isProcessAlive(pid: number): boolean {
@@ -80,6 +203,8 @@ interface LockFileState {
   readonly text: string;
   readonly holder: LockHolder | undefined;
   readonly stale: boolean;
+  /** The lock file this process holds, when the holder recorded is one of its acquisitions. */
+  readonly own: HeldLockFile | undefined;
 }
 
 /**
@@ -100,24 +225,14 @@ function inspectLock(lockPath: string, fsApi: StoreFs, staleMs: number): LockFil
   }
   const age = Date.now() - mtimeMs;
   const holder = parseHolder(text);
-  if (!holder) return { text, holder, stale: age > UNPARSEABLE_GRACE_MS };
+  if (!holder) return { text, holder, stale: age > UNPARSEABLE_GRACE_MS, own: undefined };
   const sameHost = holder.host === hostname();
+  const ours = sameHost && holder.pid === process.pid;
+  const own = ours && holder.token !== undefined ? heldLocks.get(holder.token) : undefined;
   let stale = age > staleMs;
-  if (sameHost && holder.pid === process.pid) {
-    stale ||= holder.token === undefined || !heldLocks.has(holder.token);
-  } else if (sameHost) stale ||= !isProcessAlive(holder.pid);
-  return { text, holder, stale };
-}
-
-/**
- * The lock file this process holds for `found`, if the holder recorded there is this process
- * and one of its live acquisitions (not a dead process whose pid we reused).
- */
-function ownHeldLock(found: LockFileState): HeldLockFile | undefined {
-  const holder = found.holder;
-  if (holder?.token === undefined || holder.pid !== process.pid) return undefined;
-  if (holder.host !== hostname()) return undefined;
-  return heldLocks.get(holder.token);
+  if (ours) stale ||= own === undefined;
+  else if (sameHost) stale ||= !isProcessAlive(holder.pid);
+  return { text, holder, stale, own };
 }
 
 /**
@@ -130,36 +245,60 @@ function ownHeldLock(found: LockFileState): HeldLockFile | undefined {
  */
 export function acquireLock(sessionPath: string, options: LockOptions = {}): Lock {
   const fsApi = options.fs ?? nodeStoreFs;
-  const staleMs = options.staleMs ?? DEFAULT_LOCK_STALE_MS;
+  const staleMs = options.staleMs ?? DEFAULT_STALE_MS;
   const lockPath = lockPathFor(sessionPath);
+  const token = randomBytes(8).toString("hex");
   const holder: LockHolder = {
     pid: process.pid,
     host: hostname(),
     acquiredAt: new Date().toISOString(),
-    token: randomBytes(8).toString("hex"),
+    token,
   };
   const text = `${JSON.stringify(holder)}\n`;
   for (let attempt = 0; attempt < 2; attempt++) {
     if (tryCreate(lockPath, fsApi, text)) {
-      const file = new HeldLockFile(lockPath, text, fsApi, staleMs, holder.token as string);
-      heldLocks.set(file.token, file);
+      // Keep the mtime fresh while this process lives, so an idle session is not judged
+      // stale; unref'd so an open session never keeps the process alive.
+      const timer = setInterval(
+        () => {
+          try {
+            fsApi.utimesSync(lockPath, new Date(), new Date());
+          } catch {
+            // Harmless: the next append's tail check reports any foreign writer.
+          }
+        },
+        Math.max(1, Math.floor(staleMs / 3)),
+      );
+      timer.unref();
+      const file: HeldLockFile = { path: lockPath, text, token, fsApi, timer, owner: undefined };
+      heldLocks.set(token, file);
       installExitHook();
-      const handle = new LockHandle(file, options.onLost, options.owner);
-      file.transferTo(handle);
-      return handle;
+      return new LockHandle(file, options.onLost, options.owner);
     }
     const found = inspectLock(lockPath, fsApi, staleMs);
     if (found === undefined) continue; // released between our create and our read
-    const own = ownHeldLock(found);
-    if (own?.owner?.yields === true && options.takeOver === true) {
-      const handle = new LockHandle(own, options.onLost, options.owner);
-      own.transferTo(handle);
-      return handle;
+    if (found.own?.owner?.onLost !== undefined && options.takeOver === true) {
+      return new LockHandle(found.own, options.onLost, options.owner);
     }
     if (!found.stale || attempt > 0) throw new SessionLockedError(lockPath, found.holder);
     removeIfUnchanged(lockPath, fsApi, found.text);
   }
   throw new SessionLockedError(lockPath, inspectLock(lockPath, fsApi, staleMs)?.holder);
+}
+
+/** Releases every lock this process holds when it exits (best effort; never needed for safety). */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const lock of [...heldLocks.values()]) {
+      try {
+        dropLock(lock);
+      } catch {
+        // Exiting anyway; a leftover lock is recovered as stale (dead pid).
+      }
+    }
+  });
 }
 
 /**
@@ -172,13 +311,9 @@ export function inProcessLockOwner(
   options: Pick<LockOptions, "fs" | "staleMs"> = {},
 ): object | undefined {
   const fsApi = options.fs ?? nodeStoreFs;
-  const found = inspectLock(
-    lockPathFor(sessionPath),
-    fsApi,
-    options.staleMs ?? DEFAULT_LOCK_STALE_MS,
-  );
-  const owner = found === undefined ? undefined : ownHeldLock(found)?.owner;
-  return owner?.yields === true ? owner.owner : undefined;
+  const found = inspectLock(lockPathFor(sessionPath), fsApi, options.staleMs ?? DEFAULT_STALE_MS);
+  const handle = found?.own?.owner;
+  return handle?.onLost !== undefined ? handle.owner : undefined;
 }
 
 /**
@@ -188,7 +323,7 @@ export function inProcessLockOwner(
 export function removeStaleLock(sessionPath: string, options: LockOptions = {}): boolean {
   const fsApi = options.fs ?? nodeStoreFs;
   const lockPath = lockPathFor(sessionPath);
-  const found = inspectLock(lockPath, fsApi, options.staleMs ?? DEFAULT_LOCK_STALE_MS);
+  const found = inspectLock(lockPath, fsApi, options.staleMs ?? DEFAULT_STALE_MS);
   if (!found?.stale) return false;
   removeIfUnchanged(lockPath, fsApi, found.text);
   return true;

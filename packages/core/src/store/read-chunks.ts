@@ -1,24 +1,27 @@
 import { closeSync, openSync, readSync } from "node:fs";
+import { StringDecoder } from "node:string_decoder";
 
 /**
- * Reads an open file from the start in `buffer`-sized chunks, handing each to `onChunk`,
- * until end of file, `limit` bytes, or `onChunk` returns false. Returns the bytes read and
- * whether it stopped early. The chunk is a view of `buffer`: consume it before returning.
+ * Reads an open file from the start as UTF-8 text, in `buffer`-sized chunks (so a file of
+ * hundreds of MB never becomes one string), handing each piece to `onText` until end of file,
+ * `limit` bytes, or `onText` returns false; the decoder's remainder is the last piece. Returns
+ * the bytes read and whether `onText` stopped the read.
  */
-export function readChunks(
+export function readText(
   fd: number,
   buffer: Buffer,
-  onChunk: (bytes: Buffer) => boolean,
+  onText: (text: string) => boolean,
   limit = Number.POSITIVE_INFINITY,
 ): { bytes: number; stopped: boolean } {
+  const decoder = new StringDecoder("utf8");
   let position = 0;
   while (position < limit) {
     const n = readSync(fd, buffer, 0, Math.min(buffer.length, limit - position), position);
     if (n === 0) break;
     position += n;
-    if (!onChunk(buffer.subarray(0, n))) return { bytes: position, stopped: true };
+    if (!onText(decoder.write(buffer.subarray(0, n)))) return { bytes: position, stopped: true };
   }
-  return { bytes: position, stopped: false };
+  return { bytes: position, stopped: !onText(decoder.end()) };
 }
 
 /**

@@ -1,11 +1,10 @@
 import { closeSync, fstatSync, openSync } from "node:fs";
-import { StringDecoder } from "node:string_decoder";
 import { type SessionEnv, systemEnv } from "../env/env.js";
 import { InvalidSessionError, type LoadedText, SessionLoader } from "../format/load-text.js";
 import type { SessionEntry, SessionHeader } from "../schema/types.js";
 import { type LoadDiagnostic, structuralDiagnostics } from "../state/diagnostics.js";
 import { logFromEntries } from "../state/entry-log.js";
-import { readChunks } from "./read-chunks.js";
+import { readText } from "./read-chunks.js";
 
 /** What is on disk at a session path (SPEC §6.5 steps 1–3). */
 export type SessionFileRead =
@@ -43,13 +42,11 @@ export function readSessionFile(path: string, env: SessionEnv, label = path): Se
     const size = fstatSync(fd).size;
     if (size === 0) return { kind: "empty" };
     const loader = new SessionLoader(env, label);
-    const decoder = new StringDecoder("utf8");
     const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size));
-    const read = readChunks(fd, buffer, (chunk) => {
-      loader.push(decoder.write(chunk));
+    const read = readText(fd, buffer, (text) => {
+      loader.push(text);
       return true;
     });
-    loader.push(decoder.end());
     return { kind: "loaded", loaded: loader.finish(), size: read.bytes };
   } finally {
     closeSync(fd);

@@ -5,11 +5,10 @@
  */
 
 import { fstatSync, type Stats } from "node:fs";
-import { StringDecoder } from "node:string_decoder";
 import { JsonlScanner, type JsonlVisitor, type JsonRecord } from "../format/parse.js";
 import { isValidHeader } from "../format/record-rules.js";
 import type { SessionHeader, SessionInfo } from "../schema/types.js";
-import { readChunks, readOrNull } from "./read-chunks.js";
+import { readOrNull, readText } from "./read-chunks.js";
 import { type SessionShape, SessionShapeFold } from "./session-shape.js";
 
 /** `firstMessage` of a session without any user text (SPEC §10.5). */
@@ -123,36 +122,6 @@ class SessionInfoFold implements JsonlVisitor {
   }
 }
 
-/** One file being folded: scanner, decoder and fold (and, if asked, the shape) wired together. */
-class InfoReader {
-  readonly fold = new SessionInfoFold();
-  /** Present only when the shape was asked for: the plain path keeps its one visitor. */
-  private readonly shapeFold: SessionShapeFold | undefined;
-  private readonly scanner: JsonlScanner;
-  private readonly decoder = new StringDecoder("utf8");
-
-  constructor(withShape = false) {
-    this.shapeFold = withShape ? new SessionShapeFold(this.fold) : undefined;
-    this.scanner = new JsonlScanner(this.shapeFold ?? this.fold);
-  }
-
-  /** Feeds bytes; false once the file is known to be no session. */
-  push(bytes: Uint8Array): boolean {
-    return this.scanner.push(this.decoder.write(bytes));
-  }
-
-  /** Ends the input and returns the info, or `null`. */
-  finish(path: string, mtime: Date): SessionInfo | null {
-    if (this.scanner.push(this.decoder.end())) this.scanner.end();
-    return this.fold.finish(path, mtime);
-  }
-
-  /** The shape after {@link finish}, when it was asked for; `size` is the bytes read. */
-  shape(size: number): SessionShape | undefined {
-    return this.shapeFold?.finish(this.scanner.endsWithNewline, size);
-  }
-}
-
 /** Buffer for the synchronous reader; safe to share because nothing else runs meanwhile. */
 let syncBuffer: Buffer | undefined;
 
@@ -169,18 +138,22 @@ export function buildSessionInfo(path: string): SessionInfo | null {
 /**
  * {@link buildSessionInfo} with the stat it was built from (for the listing cache). `null`
  * when the file cannot be opened or read. With `withShape`, the same pass also gathers the
- * file's {@link SessionShape} (given whenever the info is).
+ * file's {@link SessionShape} (given whenever the info is); the plain path keeps its one
+ * visitor.
  */
 export function readSessionInfoSync(path: string, withShape = false): SessionInfoRead | null {
   return readOrNull(path, (fd) => {
     const stats = fstatSync(fd);
     if (!stats.isFile()) return { info: null, stats };
     syncBuffer ??= Buffer.allocUnsafe(CHUNK_BYTES);
-    const reader = new InfoReader(withShape);
-    const read = readChunks(fd, syncBuffer, (chunk) => reader.push(chunk), stats.size);
-    if (read.stopped) return { info: null, stats };
-    const info = reader.finish(path, stats.mtime);
-    const shape = withShape && info !== null ? reader.shape(read.bytes) : undefined;
+    const fold = new SessionInfoFold();
+    const shapeFold = withShape ? new SessionShapeFold(fold) : undefined;
+    const scanner = new JsonlScanner(shapeFold ?? fold);
+    const read = readText(fd, syncBuffer, (text) => scanner.push(text), stats.size);
+    if (read.stopped || !scanner.end()) return { info: null, stats };
+    const info = fold.finish(path, stats.mtime);
+    const shape =
+      info === null ? undefined : shapeFold?.finish(scanner.endsWithNewline, read.bytes);
     return shape === undefined ? { info, stats } : { info, stats, shape };
   });
 }

@@ -1,17 +1,11 @@
-import { AppendTail } from "./append-tail.js";
+import { AppendTail, SessionConflictError, SessionFileDeletedError } from "./append-tail.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { acquireLock, inProcessLockOwner, type Lock, type LockOptions } from "./lock.js";
 import { FILE_MODE } from "./paths.js";
 import { nodeStoreFs, type StoreFs } from "./store-fs.js";
-import {
-  chunksByteLength,
-  chunksEndWithNewline,
-  SessionConflictError,
-  SessionFileDeletedError,
-} from "./tail-check.js";
 
 // The writer's errors live with the checks that throw them; callers import them from here.
-export { SessionConflictError, SessionFileDeletedError } from "./tail-check.js";
+export { SessionConflictError, SessionFileDeletedError } from "./append-tail.js";
 
 /**
  * When appends reach the disk (W9). `"never"`: one `write` per append, no fsync (the
@@ -32,18 +26,15 @@ export interface SessionWriterOptions {
   fs?: StoreFs;
 }
 
-/** What a load learned about a file the writer attaches to. */
-export interface AttachedFileState {
-  /** Size in bytes of the file as read. */
-  readonly size: number;
-  /** False when the file (if not empty) lacks a final `\n`: the next append writes one first. */
-  readonly endsWithNewline: boolean;
-}
+/** Per-call options of an append: `fsync` overrides the writer's durability. */
+type AppendOptions = { fsync?: boolean };
 
-/** Per-call options of {@link SessionFileWriter.append}. */
-export interface AppendOptions {
-  /** fsync this append (overrides the writer's durability). */
-  fsync?: boolean;
+/** Total UTF-8 size of `lines` and whether they end in an unfinished line. */
+function tailOf(lines: readonly string[]): [size: number, needsNewline: boolean] {
+  let size = 0;
+  for (const line of lines) size += Buffer.byteLength(line, "utf8");
+  const last = lines.findLast((line) => line.length > 0);
+  return [size, last !== undefined && !last.endsWith("\n")];
 }
 
 /** The last {@link SessionFileWriter} generation handed out in this process. */
@@ -58,10 +49,7 @@ let writerGeneration = 0;
  * synchronous, like the reference.
  */
 export class SessionFileWriter {
-  /** The session file. */
-  readonly path: string;
   private readonly fsApi: StoreFs;
-  private readonly options: SessionWriterOptions;
   private readonly tail: AppendTail;
   private lock: Lock | undefined;
   private closed = false;
@@ -74,13 +62,11 @@ export class SessionFileWriter {
   private readonly generation = ++writerGeneration;
 
   private constructor(
-    path: string,
-    size: number,
-    needsNewline: boolean,
-    options: SessionWriterOptions,
+    /** The session file. */
+    readonly path: string,
+    [size, needsNewline]: [number, boolean],
+    private readonly options: SessionWriterOptions,
   ) {
-    this.path = path;
-    this.options = options;
     this.fsApi = options.fs ?? nodeStoreFs;
     this.tail = new AppendTail(path, this.fsApi, size, needsNewline);
   }
@@ -95,15 +81,10 @@ export class SessionFileWriter {
     lines: readonly string[],
     options: SessionWriterOptions = {},
   ): SessionFileWriter {
-    const writer = new SessionFileWriter(
-      path,
-      chunksByteLength(lines),
-      !chunksEndWithNewline(lines),
-      options,
-    );
+    const writer = new SessionFileWriter(path, tailOf(lines), options);
     writer.takeLock(false); // a new file has no earlier writer to take over from
     try {
-      writeFileAtomic(path, lines, writer.atomicOptions(true));
+      writer.writeWhole(lines, true);
     } catch (error) {
       writer.close();
       throw error;
@@ -119,15 +100,11 @@ export class SessionFileWriter {
    */
   static attach(
     path: string,
-    state: AttachedFileState,
+    state: { readonly size: number; readonly endsWithNewline: boolean },
     options: SessionWriterOptions = {},
   ): SessionFileWriter {
-    return new SessionFileWriter(
-      path,
-      state.size,
-      state.size > 0 && !state.endsWithNewline,
-      options,
-    );
+    const torn = state.size > 0 && !state.endsWithNewline;
+    return new SessionFileWriter(path, [state.size, torn], options);
   }
 
   /** Bytes the file has as far as this writer knows (what it last read or wrote). */
@@ -171,17 +148,12 @@ export class SessionFileWriter {
    * content is unchanged (SPEC §0.1 invariant 4).
    */
   append(line: string, opts?: AppendOptions): void {
-    const fd = this.prepareAppend();
-    this.tail.write(fd, line, false, this.fsyncs(opts));
+    this.tail.write(this.prepareAppend(), line, false, this.fsyncs(opts));
   }
 
-  /**
-   * Appends one record: `json` (a JSON text without a newline) and `\n`, exactly as
-   * {@link append} would append `json + "\n"`, without building that string.
-   */
+  /** Appends `json` (a JSON text without a newline) and `\n`, without building that string. */
   appendRecord(json: string, opts?: AppendOptions): void {
-    const fd = this.prepareAppend();
-    this.tail.write(fd, json, true, this.fsyncs(opts));
+    this.tail.write(this.prepareAppend(), json, true, this.fsyncs(opts));
   }
 
   /**
@@ -190,16 +162,10 @@ export class SessionFileWriter {
    * not held yet, then reopens the fd on the new file.
    */
   rewrite(lines: readonly string[]): void {
-    this.assertCurrent();
-    if (!this.isLocked) {
-      // Before a takeover: a stale or older writer must not dispossess a current one.
-      this.tail.check();
-      this.assertNotOlderThanHolder();
-      this.takeLock();
-    }
+    this.claim();
     this.tail.check();
-    writeFileAtomic(this.path, lines, this.atomicOptions(false));
-    this.tail.replaced(chunksByteLength(lines), !chunksEndWithNewline(lines));
+    this.writeWhole(lines, false);
+    this.tail.replaced(...tailOf(lines));
   }
 
   /** Closes the fd and releases the lock. Later appends throw; calling it again does nothing. */
@@ -218,37 +184,29 @@ export class SessionFileWriter {
 
   /** Another writer of this process that holds this file's lock now, if any. */
   private inProcessHolder(): SessionFileWriter | undefined {
-    const holder = inProcessLockOwner(this.path, {
-      fs: this.fsApi,
-      staleMs: this.options.lock?.staleMs,
-    });
+    const staleMs = this.options.lock?.staleMs;
+    const holder = inProcessLockOwner(this.path, { fs: this.fsApi, staleMs });
     return holder instanceof SessionFileWriter && holder !== this ? holder : undefined;
-  }
-
-  /**
-   * Before this writer takes the lock: a writer of this process created after this one holds
-   * the file, so this one is the older manager and must conflict rather than take it over.
-   */
-  private assertNotOlderThanHolder(): void {
-    const holder = this.inProcessHolder();
-    if (holder !== undefined && holder.generation > this.generation) {
-      throw new SessionConflictError(
-        this.path,
-        "a newer session manager in this process holds the file",
-      );
-    }
   }
 
   private fsyncs(opts: AppendOptions | undefined): boolean {
     return opts?.fsync ?? this.options.durability === "always";
   }
 
-  private atomicOptions(exclusive: boolean): { mode: number; exclusive: boolean; fs: StoreFs } {
-    return { mode: this.options.mode ?? FILE_MODE, exclusive, fs: this.fsApi };
+  private writeWhole(lines: readonly string[], exclusive: boolean): void {
+    const mode = this.options.mode ?? FILE_MODE;
+    writeFileAtomic(this.path, lines, { mode, exclusive, fs: this.fsApi });
   }
 
-  /** Throws unless this writer may still write: not closed, not taken over. */
-  private assertCurrent(): void {
+  /**
+   * Makes sure this writer may write and holds the lock. Within this process the newest
+   * writer takes the file over from an older one (pi never closes the manager it leaves when
+   * it resumes a session), which then loses its fd and conflicts on its next append; another
+   * process's lock is refused. Before a takeover the file is checked, and a writer created
+   * after this one must not hold it: a stale or older writer must conflict rather than
+   * dispossess the current one.
+   */
+  private claim(): void {
     if (this.closed) throw new Error(`Session file writer is closed: ${this.path}`);
     if (this.superseded) {
       throw new SessionConflictError(
@@ -256,41 +214,36 @@ export class SessionFileWriter {
         "a newer session manager in this process took the file over",
       );
     }
+    if (this.isLocked) return;
+    if (!this.isOpen) this.tail.check();
+    const holder = this.inProcessHolder();
+    if (holder !== undefined && holder.generation > this.generation) {
+      throw new SessionConflictError(
+        this.path,
+        "a newer session manager in this process holds the file",
+      );
+    }
+    this.takeLock();
   }
 
-  /**
-   * Takes the lock if not held. Within this process the newest writer takes the file over
-   * from an older one (pi never closes the manager it leaves when it resumes a session), which
-   * then loses its fd and conflicts on its next append; another process's lock is refused.
-   */
   private takeLock(takeOver = true): void {
-    if (this.lock?.held) return;
     this.lock = acquireLock(this.path, {
       ...this.options.lock,
       fs: this.fsApi,
       takeOver,
-      onLost: () => this.onTakenOver(),
+      // A newer writer in this process has the file: let go of the fd; the lock is theirs.
+      onLost: () => {
+        this.superseded = true;
+        this.lock = undefined;
+        this.tail.closeFd();
+      },
       owner: this,
     });
   }
 
-  /** A newer writer in this process has the file: let go of the fd; the lock is already theirs. */
-  private onTakenOver(): void {
-    this.superseded = true;
-    this.lock = undefined;
-    this.tail.closeFd();
-  }
-
   /** Lock, fd and tail check before an append; returns the fd to write to. */
   private prepareAppend(): number {
-    this.assertCurrent();
-    // Checked before taking the lock so that a stale writer of this process cannot take the
-    // file over from the current one (its view is older: it must conflict instead).
-    if (!this.isLocked) {
-      if (!this.isOpen) this.tail.check();
-      this.assertNotOlderThanHolder();
-    }
-    this.takeLock();
+    this.claim();
     const opening = !this.isOpen;
     try {
       return this.tail.ready();
