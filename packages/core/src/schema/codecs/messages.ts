@@ -8,6 +8,7 @@
 import * as t from "io-ts";
 import {
   AnyArray,
+  type IdCodec,
   knownTags,
   type MemberOf,
   NullableString,
@@ -190,7 +191,7 @@ export type AgentMessage = KnownAgentMessage;
 export const KNOWN_MESSAGE_ROLES = knownTags(MESSAGE_CODECS);
 
 /** Any message, dispatched on `role`; an unknown `role` is kept (switch with a default). */
-export const AgentMessageCodec = taggedUnion<AgentMessage>(
+export const AgentMessageCodec: IdCodec<AgentMessage> = taggedUnion(
   "AgentMessage",
   "role",
   MESSAGE_CODECS,
