@@ -2,22 +2,21 @@
  * Line-level parsing of a session file (SPEC §2.1). Pure: text in, values out.
  *
  * There is one parser, {@link JsonlScanner}, which streams lines to a visitor. The document
- * form, {@link parseJsonl}, is built on it for migration and rewrites: it keeps every non-blank
- * line, in order, as either a parsed record or the raw text plus a {@link LineIssue}. Nothing
- * is dropped: the projection skips the issues, the load reports them (W5), and a rewrite puts
- * them back word for word (W4).
+ * form, {@link parseJsonl}, keeps every non-blank line, in order, as either a parsed record or
+ * the raw text plus a {@link LineIssue}. Nothing is dropped: the projection skips the issues,
+ * the load reports them (W5), and a rewrite puts them back word for word (W4).
  */
 
-import type { Either } from "fp-ts/lib/Either.js";
-import { left, right } from "fp-ts/lib/Either.js";
+import { lefts, rights } from "fp-ts/lib/Array.js";
+import { type Either, left, right } from "fp-ts/lib/Either.js";
 import type { FileEntry } from "../schema/types.js";
 
 /** A parsed JSON object: one record of a session file, header or entry. */
 export type JsonRecord = Record<string, unknown>;
 
 /**
- * Why a line is not a record: it is not JSON at all, or it is JSON but not an object
- * (SPEC §2.1 [Fix], W6 — R1.6 would have kept `42` or `[1]` as an "entry").
+ * Why a line is not a record: it is not JSON at all, or JSON but not an object ([Fix] W6:
+ * R1.6 would have kept `42` or `[1]` as an "entry").
  */
 export type LineIssueKind = "invalid-json" | "not-an-object";
 
@@ -37,29 +36,24 @@ export function isJsonRecord(value: unknown): value is JsonRecord {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Receives the lines of a JSONL text as {@link scanJsonl} finds them. */
+/** Receives the lines of a JSONL text from a {@link JsonlScanner}; `false` stops the scan. */
 export interface JsonlVisitor {
-  /**
-   * A line that parsed to a JSON object, with the line as read (`raw`, for the few readers
-   * that keep lines). Return `false` to stop scanning.
-   */
+  /** A line that parsed to a JSON object, with the line as read (for readers that keep lines). */
   record(record: JsonRecord, line: number, raw: string): boolean | undefined;
-  /** A non-blank line that is not a JSON object. Return `false` to stop scanning. */
+  /** A non-blank line that is not a JSON object. */
   issue(issue: LineIssue): boolean | undefined;
 }
 
-/** `\n` and `{` as char codes. */
 const NEWLINE = 10;
 const OPEN_BRACE = 123;
 
 /**
  * The one line parser of session files (SPEC §2.1): split on `\n`, a trailing `\r` is JSON
  * whitespace and tolerated, blank lines (`trim`'s idea of blank) are skipped, the last line
- * counts without `\n`, and a line that is not JSON, or JSON but not an object ([Fix] W6: R1.6
- * would keep `42` as an "entry"), is an issue. Each good line costs one `JSON.parse` and
- * nothing else, so the hot load path streams through it; `parseJsonl` builds the document
- * form on it. Text arrives in chunks of any size (a file read piece by piece never becomes
- * one string); a line split across chunks is joined.
+ * counts without `\n`, and a line that is not a JSON object is an issue. Each good line costs
+ * one `JSON.parse` and nothing else, so the hot load path streams through it. Text arrives in
+ * chunks of any size (a file read piece by piece never becomes one string); a line split
+ * across chunks is joined.
  */
 export class JsonlScanner {
   private carry = "";
@@ -111,7 +105,7 @@ export class JsonlScanner {
 
   private handle(raw: string): boolean {
     const line = ++this.line;
-    // Almost every line starts with `{`; anything else may be blank (trim's idea of blank).
+    // Almost every line starts with `{`; anything else may be blank.
     if (raw.charCodeAt(0) !== OPEN_BRACE && raw.trim().length === 0) return true;
     let value: unknown;
     try {
@@ -133,17 +127,11 @@ export class JsonlScanner {
   }
 }
 
-/** Scans a whole text with a {@link JsonlScanner}. Returns whether it reached the end. */
-export function scanJsonl(text: string, visitor: JsonlVisitor): boolean {
-  const scanner = new JsonlScanner(visitor);
-  return scanner.push(text) && scanner.end();
-}
-
 /** One non-blank line of a document. */
 export interface DocLine {
   /** 1-based line number in the text. */
   readonly line: number;
-  /** The line as read from the text, without its `\n` (a trailing `\r` stays). */
+  /** The line as read, without its `\n` (a trailing `\r` stays). */
   readonly raw: string;
   /** The record, or the reason there is none. */
   readonly value: Either<LineIssue, JsonRecord>;
@@ -151,22 +139,18 @@ export interface DocLine {
 
 /** A session file split into lines, every non-blank line kept in file order. */
 export interface ParsedDocument {
-  /** Non-blank lines in order; blank and whitespace-only lines are not kept. */
   readonly lines: readonly DocLine[];
   /** Whether the text ends with `\n`. If not, the next append must write one first (W1). */
   readonly endsWithNewline: boolean;
-  /**
-   * Whether the last line is a torn fragment: the text does not end with `\n` and its last
-   * line is not valid JSON (a writer stopped mid-line).
-   */
+  /** Whether the last line is a torn fragment: no final `\n` and not valid JSON. */
   readonly tornTail: boolean;
   /** Length of the source text in UTF-16 units; `0` tells a 0-byte file apart (§6.5). */
   readonly textLength: number;
 }
 
 /**
- * A visitor that keeps every line it is shown as a {@link DocLine}: the document form. The
- * streaming loader hands a legacy file's lines to one, so migration needs no second read.
+ * A visitor that keeps every line as a {@link DocLine}: the document form. The streaming
+ * loader hands a legacy file's lines to one, so migration needs no second read.
  */
 export class DocumentBuilder implements JsonlVisitor {
   readonly lines: DocLine[] = [];
@@ -184,22 +168,17 @@ export class DocumentBuilder implements JsonlVisitor {
   /** The document once `scanner` has seen the whole text of `textLength` units. */
   finish(scanner: JsonlScanner, textLength: number): ParsedDocument {
     const endsWithNewline = scanner.endsWithNewline;
-    const last = this.lines[this.lines.length - 1];
+    const last = this.lines.at(-1);
     const tornTail =
       !endsWithNewline &&
-      last !== undefined &&
-      last.line === scanner.lineCount &&
+      last?.line === scanner.lineCount &&
       last.value._tag === "Left" &&
       last.value.left.kind === "invalid-json";
     return { lines: this.lines, endsWithNewline, tornTail, textLength };
   }
 }
 
-/**
- * Splits a session file into lines and parses each (SPEC §2.1), with the scanner's rules.
- * Lines that do not parse, or parse to something other than an object, are kept with a
- * {@link LineIssue}. Never throws.
- */
+/** Splits a session file into lines and parses each (SPEC §2.1), as the scanner does. Never throws. */
 export function parseJsonl(text: string): ParsedDocument {
   const builder = new DocumentBuilder();
   const scanner = new JsonlScanner(builder);
@@ -210,23 +189,15 @@ export function parseJsonl(text: string): ParsedDocument {
 
 /** The records of a document, in file order (the header, if any, among them). */
 export function documentRecords(doc: ParsedDocument): JsonRecord[] {
-  const out: JsonRecord[] = [];
-  for (const l of doc.lines) if (l.value._tag === "Right") out.push(l.value.right);
-  return out;
+  return rights(doc.lines.map((l) => l.value));
 }
 
 /** The issues of a document, in file order: the load diagnostics of W5. */
 export function documentIssues(doc: ParsedDocument): LineIssue[] {
-  const out: LineIssue[] = [];
-  for (const l of doc.lines) if (l.value._tag === "Left") out.push(l.value.left);
-  return out;
+  return lefts(doc.lines.map((l) => l.value));
 }
 
-/** How many characters of a line or parser message {@link formatIssue} shows. */
-const SHOWN_RAW = 40;
-const SHOWN_MESSAGE = 120;
-
-/** Shortens `text` to `max` characters, marking the cut with `…`. */
+/** `text` cut to `max` characters, the cut marked with `…`. */
 function shorten(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
@@ -238,22 +209,24 @@ function shorten(text: string, max: number): string {
  */
 export function formatIssue(issue: LineIssue): string {
   const what = issue.kind === "invalid-json" ? "invalid JSON" : "not a JSON object";
-  const reason = shorten(issue.message, SHOWN_MESSAGE);
-  return `line ${issue.line}: ${what} (${reason}): ${JSON.stringify(shorten(issue.raw, SHOWN_RAW))}`;
+  const raw = JSON.stringify(shorten(issue.raw, 40));
+  return `line ${issue.line}: ${what} (${shorten(issue.message, 120)}): ${raw}`;
 }
 
 /**
  * Reference-compatible helper (SPEC §8.6): trims the text, splits it on `\n`, parses each
- * line and skips blank and malformed ones. Does not look for a header. [Fix] Values that are
- * not objects are skipped too (W6). Because the whole text is trimmed first, a leading BOM is
- * ignored here, as in R1.6 (the load path, {@link parseJsonl}, reports it as invalid JSON).
+ * line and skips blank and malformed ones, without looking for a header or checking shapes
+ * (callers narrow by `type`). [Fix] Values that are not objects are skipped too (W6). As the
+ * whole text is trimmed first, a leading BOM is ignored here, as in R1.6 (the load path,
+ * {@link parseJsonl}, reports it as invalid JSON).
  */
 export function parseSessionEntries(text: string): FileEntry[] {
   const out: FileEntry[] = [];
-  // The shape is not checked here, as in the reference; callers narrow by `type`.
-  scanJsonl(text.trim(), {
+  const scanner = new JsonlScanner({
     record: (record) => void out.push(record as unknown as FileEntry),
     issue: () => true,
   });
+  scanner.push(text.trim());
+  scanner.end();
   return out;
 }

@@ -1,58 +1,23 @@
 /**
  * Static types of the pi session format (SPEC §2–§3), named as the reference names them, and
- * the few shapes the engine builds from them.
+ * the few views the engine builds from them.
  *
  * Every record type (header, entries, messages, content blocks, usage) is derived from its
- * io-ts codec in `./codecs`, so the type and the check cannot drift: there is one definition.
- * They are re-exported here so the rest of the engine imports types from one module. Unknown
- * fields are allowed everywhere at run time (the format is open: SPEC §2.6).
- *
- * The interfaces below are not records of the file: they are views the engine returns.
+ * io-ts codec in `./codecs`, so the type and the check cannot drift; they are re-exported here
+ * so the rest of the engine imports types from one module. Unknown fields are allowed
+ * everywhere at run time (the format is open: SPEC §2.6). The interfaces below are not records
+ * of the file but views the engine returns.
  */
 
 import type { SessionEntry } from "./codecs/entries.js";
 import type { AgentMessage } from "./codecs/messages.js";
 
-export type {
-  ContextEditableContent,
-  ImageContent,
-  TextContent,
-  ThinkingContent,
-  ToolCall,
-} from "./codecs/content-blocks.js";
+export type * from "./codecs/content-blocks.js";
 export type { FileEntry } from "./codecs/decode.js";
-export type {
-  BranchSummaryEntry,
-  CompactionEntry,
-  ContextEditEntry,
-  CustomEntry,
-  CustomMessageEntry,
-  LabelEntry,
-  ModelChangeEntry,
-  SessionEntry,
-  SessionEntryBase,
-  SessionEntryType,
-  SessionInfoEntry,
-  SessionMessageEntry,
-  ThinkingLevelChangeEntry,
-  UsageEntry,
-} from "./codecs/entries.js";
-export type { SessionHeader } from "./codecs/header.js";
-export type {
-  AgentMessage,
-  AssistantMessage,
-  BashExecutionMessage,
-  BranchSummaryMessage,
-  CompactionSummaryMessage,
-  CustomMessage,
-  KnownAgentMessage,
-  StopReason,
-  SystemMessage,
-  ToolDefinition,
-  ToolResultMessage,
-  UserMessage,
-} from "./codecs/messages.js";
-export type { Usage } from "./codecs/usage.js";
+export type * from "./codecs/entries.js";
+export type * from "./codecs/header.js";
+export type * from "./codecs/messages.js";
+export type * from "./codecs/usage.js";
 
 /** Options for a new session. */
 export interface NewSessionOptions {
@@ -74,25 +39,22 @@ export interface ModelRef {
   modelId: string;
 }
 
+/** What is sent to the model. */
+export interface SessionContext {
+  messages: AgentMessage[];
+  thinkingLevel: string;
+  model: ModelRef | null;
+}
+
 /** What one context entry contributes after context edits. */
 export interface ProjectedSessionEntry {
   sourceEntry: SessionEntry;
   messages: AgentMessage[];
 }
 
-/** Provenance-preserving, compaction-aware context (SPEC §8.5). */
-export interface SessionProjection {
+/** Provenance-preserving, compaction-aware context (SPEC §8.5): the context with its sources. */
+export interface SessionProjection extends SessionContext {
   entries: ProjectedSessionEntry[];
-  messages: AgentMessage[];
-  thinkingLevel: string;
-  model: ModelRef | null;
-}
-
-/** What is sent to the model. */
-export interface SessionContext {
-  messages: AgentMessage[];
-  thinkingLevel: string;
-  model: ModelRef | null;
 }
 
 /** Summary of one session file, as `list()` returns it. */

@@ -1,37 +1,33 @@
 /**
- * The few io-ts building blocks the schema codecs share.
+ * The io-ts building blocks the schema codecs share, internal to `schema/codecs`.
  *
- * Every codec here checks a value and hands back the very same object when it is valid: no
- * field is added, stripped or copied (io-ts `t.type`/`t.partial`/`t.array` return their input
- * unchanged when nothing in it was transformed). That is how unknown fields survive a decode
- * (SPEC §2.6). Nothing here transforms, so every `encode` is the identity.
- *
- * The module is internal to `schema/codecs`; only the codecs built with it are public.
+ * Every codec here hands back the very object it checked, no field added, stripped or copied
+ * (`t.type`/`t.partial`/`t.array` return their input when nothing inside was transformed, and
+ * nothing here transforms, so every `encode` is the identity). That is how unknown fields
+ * survive a decode (SPEC §2.6).
  */
 
 import { isRight } from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 
 /** Makes an intersection of object types display (and compare) as one object type. */
-export type Simplify<T> = { [K in keyof T]: T[K] } & {};
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
 /**
- * `A` with its opaque field `K` (an extension's `data` or `details`) typed as `T`: the generic
- * entry and message types (`CustomEntry<T>`, …) let an extension name its own payload while the
- * codec, which cannot know it, checks nothing inside it.
+ * The type of codec `C` with its opaque field `K` (an extension's `data` or `details`) typed
+ * as `T`: an extension names its own payload, which the codec cannot know and does not check.
  */
-export type WithOpaque<A, K extends keyof A, T> = Simplify<Omit<A, K> & { [P in K]?: T }>;
+export type WithOpaque<C extends t.Any, K extends keyof t.TypeOf<C>, T> = Simplify<
+  Omit<t.TypeOf<C>, K> & { [P in K]?: T }
+>;
 
 /** The union of the types a registry's codecs decode to. */
 export type MemberOf<M> = {
   [K in keyof M]: M[K] extends t.Decoder<unknown, infer A> ? A : never;
 }[keyof M];
 
-/**
- * Static type of {@link objectCodec}: required, optional, and "required in the type but may be
- * missing on read" props.
- */
-export type ObjectOf<R extends t.Props, O extends t.Props, M extends t.Props> = Simplify<
+/** Static type of {@link objectCodec}: required, optional, and "missing on read" props. */
+type ObjectOf<R extends t.Props, O extends t.Props, M extends t.Props> = Simplify<
   t.TypeOfProps<R> & t.TypeOfPartialProps<O> & t.TypeOfProps<M>
 >;
 
@@ -39,16 +35,13 @@ export type ObjectOf<R extends t.Props, O extends t.Props, M extends t.Props> = 
 export type IdCodec<A> = t.Type<A, A, unknown>;
 
 /**
- * An object codec with unknown fields kept: `t.type(required)` plus `t.partial(optional)`.
+ * An object codec with unknown fields kept: `t.type(required)` plus `t.partial(optional)`,
+ * both named `name` so issues say `Usage`, not io-ts's generated `{ input: number, … }`.
  *
- * `missingOk` props are checked like optional ones at run time (absent is fine, a wrong type
- * is not) but typed as *required* keys, because writers always write them while SPEC or real
- * files say they can be absent on read (each use says why). They cannot go in `t.type`:
- * io-ts copies the object to add an explicit `undefined` for a missing key, and the decoded
- * value would no longer be the input.
- *
- * The runtime codec is a plain `t.intersection` named `name` (both members carry the same name
- * so issues say `Usage`, not io-ts's generated `{ input: number, … }`).
+ * `missingOk` props are checked like optional ones (absent is fine, a wrong type is not) but
+ * typed as required keys: writers always write them, while SPEC or real files say they can be
+ * absent on read (each use says why). They cannot go in `t.type`, which copies the object to
+ * add an explicit `undefined` for a missing key, so the decoded value would not be the input.
  */
 export function objectCodec<
   R extends t.Props,
@@ -65,148 +58,99 @@ export function objectCodec<
 }
 
 /**
- * Re-types `runtime` as `A`: for the few fields where SPEC lets the file hold more than the
- * static type admits (e.g. `label: null`) or where the static type is a named subset of what is
- * checked (`StopReason`). Each use cites SPEC or says why.
+ * Re-types `runtime` as `A`, where SPEC lets the file hold more than the static type admits
+ * (`label: null`) or the static type names a subset of what is checked (`StopReason`).
  */
 export function widerAtRuntime<A>(runtime: t.Mixed): IdCodec<A> {
   return runtime as IdCodec<A>;
 }
 
 /**
- * Types `codec`'s value as open (any extra field, of any type), for the records whose
- * versions add fields the session layer passes on without reading. The runtime is unchanged:
- * every codec here keeps unknown fields; this only lets the static type say so.
+ * Types `codec`'s value as open (any extra field), for records whose versions add fields the
+ * session layer passes on without reading. Only the static type changes.
  */
 export function open<A>(codec: IdCodec<A>): IdCodec<A & { [extra: string]: unknown }> {
   return codec as IdCodec<A & { [extra: string]: unknown }>;
 }
 
+/** The tag values of a registry of codecs, in its order, frozen. */
+export function knownTags<M extends object>(codecs: M): readonly (keyof M & string)[] {
+  return Object.freeze(Object.keys(codecs) as (keyof M & string)[]);
+}
+
+/** `codec` under another name, as issues show it. */
+function renamed<A>(name: string, codec: IdCodec<A>): IdCodec<A> {
+  return new t.Type<A, A, unknown>(name, codec.is, codec.validate, t.identity);
+}
+
+/** What a {@link DispatchType} checks a value with: one codec, `"keep"` (as it is), or a failure. */
+type Pick = t.Decoder<unknown, unknown> | "keep" | t.Validation<never>;
+
 /**
- * Chooses one of two codecs with a cheap test, so a failure is reported by that branch only.
- * (`t.union` reports every member's failure, which buries the real issue under noise.)
+ * Checks a value with the one codec `pick` chooses, so a failure is reported by that codec
+ * only (`t.union` reports every member's failure, which buries the real issue under noise).
+ * The caller states the static type `A`.
  */
-export function choice<A, B>(
-  name: string,
-  test: (u: unknown) => boolean,
-  ifTrue: IdCodec<A>,
-  ifFalse: IdCodec<B>,
-): IdCodec<A | B> {
-  const pick = (u: unknown): IdCodec<A> | IdCodec<B> => (test(u) ? ifTrue : ifFalse);
-  return new t.Type<A | B, A | B, unknown>(
-    name,
-    (u): u is A | B => pick(u).is(u),
-    (u, c) => {
-      const codec = pick(u);
-      // The empty key adds no path segment but records which codec checked the value.
-      return codec.validate(u, t.appendContext(c, "", codec, u));
-    },
-    t.identity,
-  );
+class DispatchType<A> extends t.Type<A, A, unknown> {
+  /** Lets issue paths treat a key under this codec (a union's tag) as a field name. */
+  readonly _tag = "DispatchType" as const;
+
+  constructor(name: string, pick: (u: unknown, c: t.Context) => Pick) {
+    const validate = (u: unknown, c: t.Context): t.Validation<A> => {
+      const chosen = pick(u, c);
+      if (chosen === "keep") return t.success(u as A);
+      if (!("validate" in chosen)) return chosen;
+      // Sound by construction: A is the union of what the choices decode to. The empty key
+      // adds no path segment but records which codec checked the value.
+      return chosen.validate(u, t.appendContext(c, "", chosen, u)) as t.Validation<A>;
+    };
+    super(name, (u): u is A => isRight(validate(u, [])), validate, t.identity);
+  }
 }
 
 /** `null`, or a value `codec` accepts; named `<codec> | null`. */
 export function orNull<A>(codec: IdCodec<A>): IdCodec<A | null> {
-  return choice(`${codec.name} | null`, (u) => u === null, t.null, codec);
+  return new DispatchType(`${codec.name} | null`, (u) => (u === null ? t.null : codec));
 }
 
 /** A string, or a value `codec` accepts (used for `content: string | block[]`). */
 export function stringOr<A>(name: string, codec: IdCodec<A>): IdCodec<string | A> {
-  return choice(name, (u) => typeof u === "string", t.string, codec);
+  return new DispatchType(name, (u) => (typeof u === "string" ? t.string : codec));
 }
 
 /** `string | null`, as `parentId` and `fromId` are. */
 export const NullableString: IdCodec<string | null> = orNull(t.string);
 
 /** Any plain object (contents opaque), named `object` in issues. */
-export const AnyObject: IdCodec<Record<string, unknown>> = new t.Type<
-  Record<string, unknown>,
-  Record<string, unknown>,
-  unknown
->("object", t.UnknownRecord.is, t.UnknownRecord.validate, t.identity);
+export const AnyObject: IdCodec<Record<string, unknown>> = renamed("object", t.UnknownRecord);
 
 /** Any array (contents opaque), named `unknown[]` in issues. */
-export const AnyArray: IdCodec<unknown[]> = new t.Type<unknown[], unknown[], unknown>(
-  "unknown[]",
-  t.UnknownArray.is,
-  t.UnknownArray.validate,
-  t.identity,
-);
-
-/** What a {@link TaggedDispatchType} does with an object whose tag it has no codec for. */
-export type UnknownTagPolicy =
-  /** Accept it as it is (SPEC §2.6: unknown roles and blocks pass through). */
-  | "keep"
-  /** Check it with this codec (unknown entry types still need id/parentId/timestamp). */
-  | t.Decoder<unknown, unknown>;
-
-/** Plain (JSON-like) object test, the same one io-ts uses: arrays and `null` are not. */
-export function isPlainRecord(u: unknown): u is Record<string, unknown> {
-  return Object.prototype.toString.call(u) === "[object Object]";
-}
+export const AnyArray: IdCodec<unknown[]> = renamed("unknown[]", t.UnknownArray);
 
 /**
- * An open tagged union: reads `tagKey`, looks its codec up in `members`, and validates with that
- * one codec only. Unknown tags follow `unknownTag`. A lookup instead of `t.union` keeps decoding
- * one value cheap and its errors specific to the member that applies.
+ * An open tagged union: reads `tagKey` (`type` for entries and blocks, `role` for messages),
+ * and checks the value with that tag's codec in `members` only: a lookup keeps decoding cheap
+ * and errors specific. A string tag without a member follows `unknownTag`: `"keep"` accepts
+ * the value as it is (SPEC §2.6: unknown roles and blocks pass through), a codec checks it
+ * (unknown entry types still need id/parentId/timestamp).
  *
- * The caller states the static type `A`: the union of the members' types ({@link MemberOf}),
- * plus the fallback codec's type if there is one. With `"keep"`, values with an unknown tag are
- * accepted but not part of `A`: the static unions are closed, so consumers must keep a default
- * branch for tags they do not know (they exist at run time, SPEC §2.6).
- *
- * @param name - names the union in issues (`expected SessionEntry`).
- * @param tagKey - the discriminating field: `type` for entries and blocks, `role` for messages.
- * @param members - codec per tag value.
- * @param unknownTag - what to do with a string tag that has no member.
+ * The caller states the static type `A`, the union of the members' types ({@link MemberOf})
+ * plus the fallback's. Values kept with `"keep"` are not part of `A`: the static unions are
+ * closed, so consumers keep a default branch for tags they do not know.
  */
-export class TaggedDispatchType<A> extends t.Type<A, A, unknown> {
-  /** Lets issue paths treat the tag key as a field of this object. */
-  readonly _tag = "TaggedDispatchType" as const;
-  /** The codec registered for each tag value. */
-  readonly members: ReadonlyMap<string, t.Decoder<unknown, unknown>>;
-
-  constructor(
-    name: string,
-    readonly tagKey: string,
-    members: Readonly<Record<string, t.Decoder<unknown, unknown>>>,
-    readonly unknownTag: UnknownTagPolicy,
-  ) {
-    // A Map, not the record: a tag such as "constructor" or "__proto__" must not find
-    // Object.prototype members.
-    const lookup = new Map(Object.entries(members));
-    const tagCodec = new t.Type<string, string, unknown>(
-      `string (${name} ${tagKey})`,
-      t.string.is,
-      t.string.validate,
-      t.identity,
-    );
-    const codecFor = (tag: string) => lookup.get(tag) ?? unknownTag;
-    super(
-      name,
-      (u): u is A => {
-        if (!isPlainRecord(u)) return false;
-        const tag = u[tagKey];
-        if (typeof tag !== "string") return false;
-        const codec = codecFor(tag);
-        if (codec === "keep") return true;
-        return codec instanceof t.Type ? codec.is(u) : isRight(codec.decode(u));
-      },
-      (u, c) => {
-        if (!isPlainRecord(u)) return t.failure(u, c);
-        const tag = u[tagKey];
-        if (typeof tag !== "string") {
-          return t.failure(tag, t.appendContext(c, tagKey, tagCodec, tag));
-        }
-        const codec = codecFor(tag);
-        // "keep": SPEC §2.6, an unknown tag passes through as it is (see the class comment).
-        if (codec === "keep") return t.success(u as A);
-        // Sound by construction: A is the union of the members' output types. The empty key
-        // adds no path segment but records which member checked the value.
-        return codec.validate(u, t.appendContext(c, "", codec, u)) as t.Validation<A>;
-      },
-      t.identity,
-    );
-    this.members = lookup;
-  }
+export function taggedUnion<A>(
+  name: string,
+  tagKey: string,
+  members: Readonly<Record<string, t.Decoder<unknown, unknown>>>,
+  unknownTag: t.Decoder<unknown, unknown> | "keep",
+): IdCodec<A> {
+  // A Map, not the record: a tag such as "constructor" must not find Object.prototype members.
+  const lookup = new Map(Object.entries(members));
+  const tagCodec = renamed(`string (${name} ${tagKey})`, t.string);
+  return new DispatchType<A>(name, (u, c) => {
+    if (!t.UnknownRecord.is(u)) return t.failure(u, c);
+    const tag = u[tagKey];
+    if (typeof tag !== "string") return t.failure(tag, t.appendContext(c, tagKey, tagCodec, tag));
+    return lookup.get(tag) ?? unknownTag;
+  });
 }

@@ -1,12 +1,10 @@
 /**
- * The decoding API: header, entry, record and message decoders that never throw and report
- * tagged {@link SchemaIssue}s. A valid value is returned as the very same object, unknown
- * fields included.
+ * The decoding API: decoders that never throw and report tagged {@link SchemaIssue}s. A valid
+ * value is returned as the very same object, unknown fields included.
  */
 
 import * as E from "fp-ts/lib/Either.js";
-import { pipe } from "fp-ts/lib/function.js";
-import { type IdCodec, TaggedDispatchType } from "./combinators.js";
+import { taggedUnion } from "./combinators.js";
 import {
   ENTRY_CODECS,
   type SessionEntry,
@@ -25,32 +23,28 @@ export type FileEntry = SessionHeader | SessionEntry;
  * Any record of a file: the header (`type: "session"`), a built-in entry, or an unknown entry.
  * Which one a line must be (the header comes first) is the format layer's rule, not this one's.
  */
-export const FileEntryCodec: IdCodec<SessionHeader | SessionEntry | UnknownEntry> =
-  new TaggedDispatchType<SessionHeader | SessionEntry | UnknownEntry>(
-    "FileEntry",
-    "type",
-    { ...ENTRY_CODECS, session: SessionHeaderCodec },
-    UnknownEntryCodec,
-  );
+export const FileEntryCodec = taggedUnion<SessionHeader | SessionEntry | UnknownEntry>(
+  "FileEntry",
+  "type",
+  { ...ENTRY_CODECS, session: SessionHeaderCodec },
+  UnknownEntryCodec,
+);
 
 /** Decodes a header record (SPEC §2.2). */
 export function decodeHeader(u: unknown): E.Either<SchemaIssue[], SessionHeader> {
   return decodeWith(SessionHeaderCodec, u);
 }
 
-/**
- * Decodes an entry: a built-in type is checked by its codec, any other string `type` with the
- * common fields is an {@link UnknownEntry} (SPEC §2.6).
- */
+/** Decodes an entry: a built-in type by its codec, any other as an {@link UnknownEntry}. */
 export function decodeEntry(u: unknown): E.Either<SchemaIssue[], SessionEntry | UnknownEntry> {
   return decodeWith(SessionEntryCodec, u);
 }
 
 /**
- * Decodes any record: a header when `type` is `"session"`, an entry otherwise. This is the
- * field-level check `check` runs on every line: the issues name the field and what was there
- * (`message.usage.input: expected number, got "400"`); unknown entry types, roles, blocks and
- * fields are accepted (SPEC §2.6), only the common entry fields of an unknown type are checked.
+ * Decodes any record, a header when `type` is `"session"`: the field-level check `check` runs
+ * on every line (`message.usage.input: expected number, got "400"`). Unknown entry types,
+ * roles, blocks and fields are accepted (SPEC §2.6); only an unknown type's common fields are
+ * checked.
  */
 export function decodeRecord(
   u: unknown,
@@ -58,39 +52,25 @@ export function decodeRecord(
   return decodeWith(FileEntryCodec, u);
 }
 
-/**
- * Decodes a message on its own (for example the `message` of a v1 entry, which has no id yet).
- * Unknown roles are kept.
- */
+/** Decodes a message on its own (the `message` of a v1 entry, which has no id yet). */
 export function decodeMessage(u: unknown): E.Either<SchemaIssue[], AgentMessage> {
   return decodeWith(AgentMessageCodec, u);
 }
 
-/**
- * The field-level issues of one record ({@link decodeRecord}'s failures), empty when it is
- * valid: for reports that list every issue of every line, as `check` does.
- */
+/** The field-level issues of one record, empty when it is valid (`check` lists them all). */
 export function recordIssues(record: unknown): readonly SchemaIssue[] {
-  return pipe(
-    decodeRecord(record),
-    E.fold(
-      (issues): readonly SchemaIssue[] => issues,
-      () => [],
-    ),
-  );
+  return E.match(
+    (issues: readonly SchemaIssue[]) => issues,
+    () => [],
+  )(decodeRecord(record));
 }
 
 /**
  * Why `entry` does not match its type's codec, as one line (`message.usage.input: expected
- * number, got "400"; …`), or undefined when it does. For an opt-in strict append, which refuses
- * such an entry before it is written; the default append checks nothing, to stay cheap.
+ * number, got "400"; …`), or undefined when it does. For the opt-in strict append, which
+ * refuses such an entry before it is written; the default append checks nothing, to stay cheap.
  */
 export function entryShapeProblem(entry: unknown): string | undefined {
-  return pipe(
-    decodeEntry(entry),
-    E.fold(
-      (issues) => issues.map(formatSchemaIssue).join("; "),
-      () => undefined,
-    ),
-  );
+  const describe = (issues: SchemaIssue[]) => issues.map(formatSchemaIssue).join("; ");
+  return E.match(describe, () => undefined)(decodeEntry(entry));
 }

@@ -1,16 +1,12 @@
-/**
- * Codec for the header record (SPEC §2.2).
- */
+/** Codec for the header record (SPEC §2.2). */
 
 import * as t from "io-ts";
 import { objectCodec } from "./combinators.js";
 
 /**
- * The first record of a session file. SPEC §2.2 makes a header valid when `type` is `"session"`
- * and `id` is a string: `timestamp` and `cwd` are declared required (writers always write them)
- * but may be missing from very old files, so only their type is checked when present. Unknown
- * header fields (v1 headers carry `provider`, `modelId`, `thinkingLevel`, `branchedFrom`) are
- * kept.
+ * Checks a {@link SessionHeader}. SPEC §2.2 makes a header valid when `type` is `"session"` and
+ * `id` is a string: `timestamp` and `cwd` are declared required (writers write them) but may be
+ * missing from very old files. Unknown fields (v1's `provider`, `modelId`, …) are kept.
  */
 export const SessionHeaderCodec = objectCodec(
   "SessionHeader",
@@ -18,6 +14,5 @@ export const SessionHeaderCodec = objectCodec(
   { version: t.number, parentSession: t.string },
   { timestamp: t.string, cwd: t.string },
 );
-
 /** The first record of every session file. */
 export type SessionHeader = t.TypeOf<typeof SessionHeaderCodec>;

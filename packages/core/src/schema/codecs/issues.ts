@@ -4,7 +4,6 @@
  */
 
 import * as E from "fp-ts/lib/Either.js";
-import { pipe } from "fp-ts/lib/function.js";
 import type * as t from "io-ts";
 
 /** One reason a value does not match a schema codec. */
@@ -31,24 +30,18 @@ export function formatSchemaIssue(issue: SchemaIssue): string {
 }
 
 const MAX_STRING = 60;
-/** io-ts codec tags whose child keys are field names. */
+/** io-ts codec tags whose child keys are field names (`DispatchType`: a union's tag key). */
 const FIELD_PARENTS = new Set([
   "InterfaceType",
   "PartialType",
   "StrictType",
   "ExactType",
   "DictionaryType",
-  "TaggedDispatchType",
+  "DispatchType",
 ]);
 /** io-ts codec tags whose child keys are indices. */
 const INDEX_PARENTS = new Set(["ArrayType", "ReadonlyArrayType", "TupleType"]);
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
-
-function tagOf(d: t.Decoder<unknown, unknown>): string | undefined {
-  // io-ts codecs carry a `_tag` naming their kind; custom decoders may not.
-  const tag = (d as { readonly _tag?: unknown })._tag;
-  return typeof tag === "string" ? tag : undefined;
-}
 
 /** A short stand-in for `u`, safe to log and to keep in memory. */
 function shortActual(u: unknown): unknown {
@@ -80,44 +73,35 @@ function locate(context: t.Context): { path: string; expected: string } {
   let path = "";
   let at = 0;
   for (let i = 1; i < context.length; i++) {
-    const entry = context[i];
-    const parent = context[i - 1];
-    if (entry === undefined || parent === undefined || entry.key === "") continue;
-    const parentTag = tagOf(parent.type);
-    if (parentTag !== undefined && INDEX_PARENTS.has(parentTag)) {
-      path += `[${entry.key}]`;
-    } else if (parentTag !== undefined && FIELD_PARENTS.has(parentTag)) {
-      path += IDENTIFIER.test(entry.key)
-        ? `${path === "" ? "" : "."}${entry.key}`
-        : `[${JSON.stringify(entry.key)}]`;
-    } else {
-      continue;
-    }
+    const key = context[i]?.key ?? "";
+    if (key === "") continue;
+    // io-ts codecs carry a `_tag` naming their kind; custom decoders may not.
+    const parent = context[i - 1]?.type as { readonly _tag?: unknown } | undefined;
+    const parentTag = String(parent?._tag);
+    if (INDEX_PARENTS.has(parentTag)) path += `[${key}]`;
+    else if (!FIELD_PARENTS.has(parentTag)) continue;
+    else if (IDENTIFIER.test(key)) path += `${path === "" ? "" : "."}${key}`;
+    else path += `[${JSON.stringify(key)}]`;
     at = i;
   }
   return { path, expected: context[at]?.type.name ?? "unknown" };
 }
 
 /** io-ts errors as schema issues, one per (path, expected) pair, in the order found. */
-export function toSchemaIssues(errors: t.Errors): SchemaIssue[] {
+function toSchemaIssues(errors: t.Errors): SchemaIssue[] {
   const seen = new Set<string>();
   const issues: SchemaIssue[] = [];
-  for (const error of errors) {
-    const { path, expected } = locate(error.context);
+  for (const { context, value, message } of errors) {
+    const { path, expected } = locate(context);
     const key = `${path}\u0000${expected}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const value = error.value;
-    const message =
-      error.message ??
-      (value === undefined
-        ? `missing; expected ${expected}`
-        : `expected ${expected}, got ${describe(value)}`);
-    issues.push(
-      value === undefined
-        ? { path, expected, message }
-        : { path, expected, actual: shortActual(value), message },
-    );
+    if (value === undefined) {
+      issues.push({ path, expected, message: message ?? `missing; expected ${expected}` });
+    } else {
+      const text = message ?? `expected ${expected}, got ${describe(value)}`;
+      issues.push({ path, expected, actual: shortActual(value), message: text });
+    }
   }
   return issues;
 }
@@ -131,7 +115,7 @@ export function decodeWith<A>(
   u: unknown,
 ): E.Either<SchemaIssue[], A> {
   try {
-    return pipe(codec.decode(u), E.mapLeft(toSchemaIssues));
+    return E.mapLeft(toSchemaIssues)(codec.decode(u));
   } catch (error) {
     const message = `could not be checked: ${error instanceof Error ? error.message : String(error)}`;
     return E.left([{ path: "", expected: codec.name, message }]);

@@ -2,18 +2,19 @@
  * Codecs for the message roles of SPEC §3.3 (`AgentMessage`), dispatched on `role`.
  *
  * Message timestamps are Unix milliseconds (numbers), unlike entry timestamps. Unknown roles
- * (e.g. a newer role, or `hookMessage` in a v2 file before migration) are kept as they are.
+ * (a newer role, or `hookMessage` in a v2 file before migration) are kept as they are.
  */
 
 import * as t from "io-ts";
 import {
   AnyArray,
   type IdCodec,
+  knownTags,
   type MemberOf,
   NullableString,
   objectCodec,
   open,
-  TaggedDispatchType,
+  taggedUnion,
   type WithOpaque,
   widerAtRuntime,
 } from "./combinators.js";
@@ -25,13 +26,19 @@ import {
 } from "./content-blocks.js";
 import { UsageCodec } from "./usage.js";
 
-/** A message typed by the user: `{role: "user", content, timestamp}`. */
-export const UserMessageCodec = objectCodec("UserMessage", {
-  role: t.literal("user"),
-  content: UserContentCodec,
-  timestamp: t.number,
-});
+/** A message codec named `name`: `role`, the role's own fields, then `timestamp`. */
+function message<
+  K extends string,
+  R extends t.Props,
+  O extends t.Props = Record<never, never>,
+  M extends t.Props = Record<never, never>,
+>(name: string, role: K, required: R, optional?: O, missingOk?: M) {
+  const props = { role: t.literal(role), ...required, timestamp: t.number };
+  return objectCodec(name, props, optional, missingOk);
+}
 
+/** Checks a {@link UserMessage}. */
+export const UserMessageCodec = message("UserMessage", "user", { content: UserContentCodec });
 /** A message typed by the user. */
 export type UserMessage = t.TypeOf<typeof UserMessageCodec>;
 
@@ -47,22 +54,20 @@ export type StopReason =
   | (string & {});
 
 /**
- * A model response. `stopReason` is any string (SPEC §3.3: the session layer must not
- * validate it); `diagnostics` and `deferred` are provider data and only their outer shape is
- * checked.
+ * Checks an {@link AssistantMessage}. `stopReason` is any string (SPEC §3.3: the session layer
+ * must not validate it); `diagnostics` and `deferred` are provider data, only their outer shape
+ * is checked.
  */
-export const AssistantMessageCodec = objectCodec(
+export const AssistantMessageCodec = message(
   "AssistantMessage",
+  "assistant",
   {
-    role: t.literal("assistant"),
     content: AssistantContentCodec,
     api: t.string,
     provider: t.string,
     model: t.string,
     usage: UsageCodec,
-    // Any string is accepted; the type only names the common values for completion.
     stopReason: widerAtRuntime<StopReason>(t.string),
-    timestamp: t.number,
   },
   {
     responseModel: t.string,
@@ -77,116 +82,87 @@ export const AssistantMessageCodec = objectCodec(
     durationMs: t.number,
   },
 );
-
 /** A model response. */
 export type AssistantMessage = t.TypeOf<typeof AssistantMessageCodec>;
 
 /**
- * The result of one tool call. `details` is the tool's own data (opaque). The seed's
- * `addedToolNames` and R1.6's `nestedCalls` are kept but not checked: neither is read by the
- * session layer, and the shapes are not settled across versions.
+ * Checks a {@link ToolResultMessage}; `details` is the tool's own data. The seed's
+ * `addedToolNames` and R1.6's `nestedCalls` are kept but not checked: the session layer reads
+ * neither, and their shapes are not settled across versions.
  */
 export const ToolResultMessageCodec = open(
-  objectCodec(
+  message(
     "ToolResultMessage",
+    "toolResult",
     {
-      role: t.literal("toolResult"),
       toolCallId: t.string,
       toolName: t.string,
       content: ToolResultContentCodec,
       isError: t.boolean,
-      timestamp: t.number,
     },
     { details: t.unknown, usage: UsageCodec, durationMs: t.number },
   ),
 );
-
-/**
- * The result of one tool call; `usage` is nested LLM work done by the tool. Open: versions add
- * fields here (see the codec), so the type admits any extra field.
- */
+/** The result of one tool call; `usage` is nested LLM work done by the tool. Open to extra fields. */
 export type ToolResultMessage = t.TypeOf<typeof ToolResultMessageCodec>;
 
 /**
- * A `!`/`!!` shell command. `exitCode` is `number | undefined` in the type; the key may be
- * absent, and `null` (a process killed by a signal reports no code) is tolerated on read.
+ * Checks a {@link BashExecutionMessage}. `exitCode` is `number | undefined` in the type; the
+ * key may be absent, and `null` (a process killed by a signal has no code) is tolerated on read.
  */
-export const BashExecutionMessageCodec = objectCodec(
+export const BashExecutionMessageCodec = message(
   "BashExecutionMessage",
-  {
-    role: t.literal("bashExecution"),
-    command: t.string,
-    output: t.string,
-    cancelled: t.boolean,
-    truncated: t.boolean,
-    timestamp: t.number,
-  },
+  "bashExecution",
+  { command: t.string, output: t.string, cancelled: t.boolean, truncated: t.boolean },
   { fullOutputPath: t.string, excludeFromContext: t.boolean },
   { exitCode: widerAtRuntime<number | undefined>(t.union([t.number, t.null], "number | null")) },
 );
-
 /** A `!`/`!!` shell command run by the user. */
 export type BashExecutionMessage = t.TypeOf<typeof BashExecutionMessageCodec>;
 
-/** An extension message that reaches the model. `details` is the extension's own data. */
-export const CustomMessageCodec = objectCodec(
+/** Checks a {@link CustomMessage}; `details` is the extension's own data. */
+export const CustomMessageCodec = message(
   "CustomMessage",
-  {
-    role: t.literal("custom"),
-    customType: t.string,
-    content: UserContentCodec,
-    display: t.boolean,
-    timestamp: t.number,
-  },
+  "custom",
+  { customType: t.string, content: UserContentCodec, display: t.boolean },
   { details: t.unknown },
 );
-
 /** Extension-produced message that reaches the model; `T` names its `details`. */
-export type CustomMessage<T = unknown> = WithOpaque<
-  t.TypeOf<typeof CustomMessageCodec>,
-  "details",
-  T
->;
+export type CustomMessage<T = unknown> = WithOpaque<typeof CustomMessageCodec, "details", T>;
 
-/** A branch summary as context building produces it (SPEC §8.4). */
-export const BranchSummaryMessageCodec = objectCodec("BranchSummaryMessage", {
-  role: t.literal("branchSummary"),
+/** Checks a {@link BranchSummaryMessage}. */
+export const BranchSummaryMessageCodec = message("BranchSummaryMessage", "branchSummary", {
   summary: t.string,
   fromId: NullableString,
-  timestamp: t.number,
 });
-
-/** Summary of an abandoned branch, produced when context is built. */
+/** Summary of an abandoned branch, as context building produces it (SPEC §8.4). */
 export type BranchSummaryMessage = t.TypeOf<typeof BranchSummaryMessageCodec>;
 
-/** A compaction summary as context building produces it (SPEC §8.4). */
-export const CompactionSummaryMessageCodec = objectCodec("CompactionSummaryMessage", {
-  role: t.literal("compactionSummary"),
-  summary: t.string,
-  tokensBefore: t.number,
-  timestamp: t.number,
-});
-
-/** Summary of compacted history, produced when context is built. */
+/** Checks a {@link CompactionSummaryMessage}. */
+export const CompactionSummaryMessageCodec = message(
+  "CompactionSummaryMessage",
+  "compactionSummary",
+  { summary: t.string, tokensBefore: t.number },
+);
+/** Summary of compacted history, as context building produces it (SPEC §8.4). */
 export type CompactionSummaryMessage = t.TypeOf<typeof CompactionSummaryMessageCodec>;
 
-/** A tool definition in a system message: a `name`, the rest is provider data. */
+/** Checks a {@link ToolDefinition}. */
 export const ToolDefinitionCodec = open(objectCodec("ToolDefinition", { name: t.string }));
-
-/** A tool definition carried by a system message (open: the rest is provider data). */
+/** A tool definition in a system message: a `name`, the rest is provider data. */
 export type ToolDefinition = t.TypeOf<typeof ToolDefinitionCodec>;
 
-/** [R1.6] A system prompt and tool-set checkpoint. */
-export const SystemMessageCodec = objectCodec(
+/** Checks a {@link SystemMessage}. */
+export const SystemMessageCodec = message(
   "SystemMessage",
-  { role: t.literal("system"), content: SystemContentCodec, timestamp: t.number },
+  "system",
+  { content: SystemContentCodec },
   {
     sections: t.record(t.string, NullableString, "Record<string, string | null>"),
     toolsAdded: t.array(ToolDefinitionCodec, "ToolDefinition[]"),
     toolsRemoved: t.array(objectCodec("ToolRef", { name: t.string }), "{ name: string }[]"),
   },
 );
-
 /** [R1.6] System prompt and tool set checkpoint. */
 export type SystemMessage = t.TypeOf<typeof SystemMessageCodec>;
 
@@ -212,16 +188,10 @@ export type KnownAgentMessage = MemberOf<typeof MESSAGE_CODECS>;
 export type AgentMessage = KnownAgentMessage;
 
 /** The wire names of the built-in message roles. */
-export const KNOWN_MESSAGE_ROLES: readonly AgentMessage["role"][] = Object.freeze(
-  Object.keys(MESSAGE_CODECS) as AgentMessage["role"][],
-);
+export const KNOWN_MESSAGE_ROLES = knownTags(MESSAGE_CODECS);
 
-/**
- * Any message, dispatched on `role`. A message with an unknown string `role` is kept as it is
- * (SPEC §2.6: passed through to context) and is not part of the static type: switch on `role`
- * with a default branch.
- */
-export const AgentMessageCodec: IdCodec<AgentMessage> = new TaggedDispatchType<AgentMessage>(
+/** Any message, dispatched on `role`; an unknown `role` is kept (switch with a default). */
+export const AgentMessageCodec: IdCodec<AgentMessage> = taggedUnion(
   "AgentMessage",
   "role",
   MESSAGE_CODECS,

@@ -6,23 +6,19 @@
 import * as t from "io-ts";
 import { objectCodec } from "./combinators.js";
 
-/** `usage.cost`: required numbers, plus R1.6's optional `totalFromProvider` flag. */
+/** Checks a {@link UsageCost}. */
 export const UsageCostCodec = objectCodec(
   "UsageCost",
-  {
-    input: t.number,
-    output: t.number,
-    cacheRead: t.number,
-    cacheWrite: t.number,
-    total: t.number,
-  },
+  { input: t.number, output: t.number, cacheRead: t.number, cacheWrite: t.number, total: t.number },
   { totalFromProvider: t.boolean },
 );
+/** `usage.cost`: the cost of one model call, by token kind; R1.6 adds `totalFromProvider`. */
+export type UsageCost = t.TypeOf<typeof UsageCostCodec>;
 
 /**
- * `Usage`: token counts and cost. `totalTokens` is declared required (and writers write it) but
- * may be absent on read: files written by older pi lack it (about half the assistant messages
- * in the v1 corpus do), and those files are valid.
+ * Checks a {@link Usage}. `totalTokens` is declared required (writers write it) but may be
+ * absent on read: older pi did not write it (about half the assistant messages of the v1
+ * corpus lack it), and those files are valid.
  */
 export const UsageCodec = objectCodec(
   "Usage",
@@ -36,12 +32,8 @@ export const UsageCodec = objectCodec(
   { cacheWrite1h: t.number, reasoning: t.number },
   { totalTokens: t.number },
 );
-
-/** `usage.cost`: the cost of one model call, by token kind (SPEC §3.5). */
-export type UsageCost = t.TypeOf<typeof UsageCostCodec>;
-
 /**
- * Token and cost accounting of one model call (SPEC §3.5). `cacheWrite1h` is the part of
- * `cacheWrite` written with 1-hour retention; `reasoning` tokens are already counted in `output`.
+ * Token and cost accounting of one model call. `cacheWrite1h` is the part of `cacheWrite`
+ * written with 1-hour retention; `reasoning` tokens are already counted in `output`.
  */
 export type Usage = t.TypeOf<typeof UsageCodec>;
