@@ -3,7 +3,6 @@ import {
   appendToLog,
   childrenOf,
   type EntryLog,
-  emptyLog,
   getLogEntry,
   logEntries,
   logFromEntries,
@@ -17,10 +16,9 @@ import {
 } from "./projection.js";
 
 /**
- * An immutable snapshot of one session: the header, the entry log and the state of every
- * registered projection (the built-ins first, then plugins', all folded by one runner), plus
- * the leaf pointer (the one piece of state that is not a fold: `branch` moves it). Every
- * transition returns a new state; old states stay valid and unchanged.
+ * An immutable snapshot of one session: the header, the entry log, every registered
+ * projection's state (the built-ins first, then plugins'), and the leaf, the one piece of
+ * state that is not a fold (`branch` moves it). Old states stay valid and unchanged.
  */
 export interface SessionState {
   readonly header: SessionHeader | null;
@@ -28,14 +26,6 @@ export interface SessionState {
   /** Every projection with its state, in registration order. */
   readonly slots: readonly ProjectionSlot[];
   readonly leafId: string | null;
-}
-
-/** A session with a header, no entries, and `projections` at their initial states. */
-export function emptyState(
-  header: SessionHeader | null,
-  projections: readonly Projection<unknown>[],
-): SessionState {
-  return { header, log: emptyLog(), slots: initialSlots(projections), leafId: null };
 }
 
 /**
@@ -61,10 +51,8 @@ export function foldEntries(state: SessionState, entries: readonly SessionEntry[
 
 /**
  * Replays a whole log at once (a load): the log's indexes are built in one pass, then the
- * same runner folds every projection over it. Equal in every answer to `foldEntries` from an
- * initial state (a law the tests check). `entries` is copied unless `owned` says the caller
- * hands the array over (a load that just built it), in which case it becomes the log's
- * store and must not be touched afterwards.
+ * runner folds every projection over it; equal to `foldEntries` from an initial state (a law
+ * the tests check). `owned` hands the array over as the log's store instead of copying it.
  */
 export function replayLog(
   header: SessionHeader | null,
@@ -72,10 +60,9 @@ export function replayLog(
   projections: readonly Projection<unknown>[],
   owned = false,
 ): SessionState {
-  if (entries.length === 0) return emptyState(header, projections);
   const log = logFromEntries(owned ? (entries as SessionEntry[]) : entries.slice());
   const slots = replaySlots(initialSlots(projections), log);
-  return { header, log, slots, leafId: (entries[entries.length - 1] as SessionEntry).id };
+  return { header, log, slots, leafId: entries[entries.length - 1]?.id ?? null };
 }
 
 /** The state with the leaf moved (no entry is written). */
@@ -88,7 +75,7 @@ export function projectionState(state: SessionState, name: string): unknown {
   return state.slots.find((slot) => slot.projection.name === name)?.state;
 }
 
-/** The state with a projection added (replayed over the log) or `undefined` if the name is taken. */
+/** The state with a projection added (replayed over the log), or undefined if the name is taken. */
 export function withProjection(
   state: SessionState,
   projection: Projection<unknown>,
