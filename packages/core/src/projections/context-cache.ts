@@ -32,30 +32,21 @@ export interface ContextRole<S = unknown> extends Projection<S> {
   context(state: S, leaf: LeafView): SessionContext;
 }
 
-/**
- * Everything context building needs about the path that ends at one entry, kept up to date
- * as entries are appended there (SPEC W21: context costs the path, not the file, and
- * appending at the leaf extends it in O(1)).
- */
+/** What context building needs about the path to one entry; extended in O(1) per append (W21). */
 export interface PathSummary {
-  /** Entries from the root to the tip. */
   readonly path: Vec<SessionEntry>;
   readonly settings: ContextSettings;
   /** Index in `path` of the last compaction, or -1. */
   readonly compactionIndex: number;
   /** The flattened context messages, context edits applied. */
   readonly messages: Vec<AgentMessage>;
-  /**
-   * The system messages among `messages`: what a compaction's prompt checkpoint folds (SPEC
-   * §5.4), kept so that `appendCompaction` costs their number, not the context's (W21).
-   */
+  /** The system messages among `messages`: a compaction checkpoint (§5.4) costs their number. */
   readonly systemMessages: Vec<AgentMessage>;
 }
 
 /**
- * The context builder's fold state: the path summary of the last appended entry (the tip;
- * every append moves the leaf there). An entry not appended at the tip leaves the summary
- * stale, rebuilt in O(path) the first time it is needed.
+ * The context builder's fold state: the summary of the path to the last appended entry (the
+ * tip); an entry not appended at the tip leaves it stale, rebuilt in O(path) when needed.
  */
 export interface ContextCache {
   readonly tip: SessionEntry | undefined;
@@ -80,11 +71,9 @@ function isSystem(message: AgentMessage): boolean {
 }
 
 /**
- * The summary of `summary.path + entry`, sharing storage with `summary`. A compaction or a
- * context edit changes what earlier entries contribute, so the messages are rebuilt from the
- * path (O(context), once per such entry); any other entry only adds its own messages — it
- * cannot be the target of an earlier edit, because extension only happens for new ids. This
- * runs on every append, so the common case (one message) allocates only the new vectors.
+ * The summary of `summary.path + entry`, sharing storage. A compaction or context edit changes
+ * what earlier entries contribute, so the messages are rebuilt; any other entry only adds its
+ * own (it cannot be an earlier edit's target: only new ids extend). Runs on every append.
  */
 function extendSummary(summary: PathSummary, entry: SessionEntry): PathSummary {
   const path = vecPush(summary.path, entry);
@@ -107,9 +96,8 @@ function extendSummary(summary: PathSummary, entry: SessionEntry): PathSummary {
 }
 
 /**
- * The empty path's summary (leaf `null`). Fresh every time: vectors grow in place when they
- * are the newest snapshot of their array, so a shared empty one would keep the first entry
- * ever appended alive (and make unrelated sessions share storage).
+ * The empty path's summary, fresh every time: a shared empty vector would grow in place with
+ * the first entry ever appended to it (and make unrelated sessions share storage).
  */
 export function emptySummary(): PathSummary {
   return {
@@ -128,9 +116,8 @@ export function contextOfSummary(summary: PathSummary): SessionContext {
 }
 
 /**
- * The built-in context builder: follows appends at the tip, goes stale otherwise. The summary
- * is built on first use (a load, or a session nobody asks for context, pays nothing per
- * entry) and extended from then on while appends stay at the tip.
+ * The built-in context builder. The summary is built on first use (a load, or a session nobody
+ * asks for context, pays nothing per entry), then extended while appends stay at the tip.
  */
 export const contextProjection: ContextRole<ContextCache> = {
   name: "context",
@@ -152,10 +139,7 @@ export const contextProjection: ContextRole<ContextCache> = {
 /** Snapshots whose leaf summary was computed off the tip; weak so states can be freed. */
 const leafMemo = new WeakMap<SessionState, PathSummary>();
 
-/**
- * The leaf's path summary from the built-in's `cache` in `state`: the fold's tip summary when
- * the leaf is the tip (O(1) amortised while appending at the leaf), else once per snapshot.
- */
+/** The leaf's summary: the fold's when the leaf is the tip, else computed once per snapshot. */
 export function leafSummaryOf(cache: ContextCache, state: SessionState): PathSummary {
   const leafId = state.leafId;
   if (leafId === null) return emptySummary();

@@ -31,7 +31,7 @@ export function applySetting(settings: ContextSettings, entry: SessionEntry): Co
     return { thinkingLevel: settings.thinkingLevel, model };
   }
   const m = entry.type === "message" ? (entry as SessionMessageEntry).message : undefined;
-  if (!m || m.role !== "assistant") return settings;
+  if (m?.role !== "assistant") return settings;
   // Most turns keep the model: share the settings (callers get a copy of the model).
   const model = settings.model;
   if (model !== null && model.provider === m.provider && model.modelId === m.model) return settings;

@@ -6,7 +6,7 @@ export interface ResolvedLabel {
   readonly timestamp: string;
 }
 
-/** One label change in file order; `label` undefined clears it. */
+/** One label change; `label` undefined clears it. */
 interface LabelChange {
   readonly targetId: string;
   readonly label: string | undefined;
@@ -20,9 +20,8 @@ interface LabelStore {
 }
 
 /**
- * Labels resolved over the whole file in file order (SPEC §7.10). A snapshot reads the newest
- * map in O(1); an older snapshot replays its prefix of the history, which only happens when
- * someone inspects history that has moved on.
+ * Labels resolved over the file in file order (SPEC §7.10): the newest snapshot reads the map
+ * in O(1); an older one replays its prefix of the history (only when inspecting the past).
  */
 export interface LabelIndex {
   readonly store: LabelStore;
@@ -39,11 +38,9 @@ export interface LabelsRole<S = unknown> extends Projection<S> {
 }
 
 /**
- * The label change a record makes, or undefined when it is not a `label` record with a string
- * target (SPEC §7.10). A truthy label sets and anything falsy (missing, "", null) clears, as
- * the reference's truthiness test does; a truthy non-string from a foreign writer is kept
- * rather than taken for a clear. Never throws, so raw records of a damaged file go through the
- * same rule as the manager's entries.
+ * The change a `label` record with a string target makes (SPEC §7.10): a truthy label sets
+ * (a truthy non-string from a foreign writer too), anything falsy clears, as the reference's
+ * truthiness test does. Never throws, so raw records of a damaged file follow the same rule.
  */
 function changeOf(record: unknown): LabelChange | undefined {
   if (typeof record !== "object" || record === null) return undefined;
@@ -106,9 +103,8 @@ export function labelOf(index: LabelIndex, id: string): ResolvedLabel | undefine
 }
 
 /**
- * The resolved labels of records in file order with the projection's rule, for callers
- * holding records rather than a state (renderers over parsed lines, tools reading a damaged
- * file); anything that is not a label record is skipped. Insertion order as {@link resolve}.
+ * The resolved labels of raw records with the projection's rule (renderers over parsed lines,
+ * tools reading a damaged file); non-label records are skipped. Order as {@link resolve}.
  */
 export function labelsOfRecords(records: Iterable<unknown>): Map<string, ResolvedLabel> {
   const map = new Map<string, ResolvedLabel>();

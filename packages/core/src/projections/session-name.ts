@@ -1,20 +1,14 @@
 import type { Projection } from "../state/projection.js";
 
-/**
- * The session name: the latest `session_info` in file order, on any branch (SPEC §7.11).
- * Its state is that entry's raw `name`, so folding is O(1) and snapshots are plain values.
- */
+/** The raw `name` of the latest `session_info` in file order, on any branch (SPEC §7.11). */
 export interface SessionNameState {
-  /** Whether any session_info entry was seen. */
   readonly seen: boolean;
-  /** The raw `name` of the latest session_info entry. */
   readonly raw: unknown;
 }
 
 /** The session name role (`getSessionName`). */
 export interface SessionNameRole<S = unknown> extends Projection<S> {
   readonly name: "sessionName";
-  /** The display name, or undefined. */
   nameOf(state: S): string | undefined;
 }
 

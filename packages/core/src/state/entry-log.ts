@@ -43,7 +43,7 @@ function indexChild(children: Map<string, number | number[]>, entry: SessionEntr
   else list.push(pos);
 }
 
-/** Indexes the id of the store's entry at `pos`; returns whether the id was new. */
+/** Indexes the id at `pos`; returns whether it was new. */
 function indexId(store: LogStore, pos: number): boolean {
   const id = (store.entries[pos] as SessionEntry).id;
   const prev = store.latest.get(id);
@@ -103,7 +103,7 @@ export function logFromEntries(entries: SessionEntry[]): EntryLog {
 /** Position of the indexed (latest) entry with this id within the snapshot, or -1. */
 export function positionOf(log: EntryLog, id: string): number {
   let pos = log.store.latest.get(id);
-  // Walk back past occurrences appended after this snapshot was taken.
+  // Back past occurrences appended after this snapshot was taken.
   while (pos !== undefined && pos >= log.length) pos = log.store.previous.get(pos);
   return pos ?? -1;
 }

@@ -7,14 +7,11 @@ import { pathInLog } from "./tree.js";
  * `apply` call it is passed to: a replay reuses one context for every entry.
  */
 export interface FoldContext {
-  /** Zero-based position of the entry being applied among all entries of the log. */
+  /** Zero-based position in the log of the entry being applied. */
   readonly position: number;
   /** The indexed entry with this id (last one wins). */
   getEntry(id: string): SessionEntry | undefined;
-  /**
-   * The path root → `id` (cycle-safe), `[]` for an unknown id. O(path): a projection that
-   * needs its entry's branch asks here instead of keeping a copy of the log.
-   */
+  /** The path root → `id` (cycle-safe; `[]` if unknown) in O(path): no copy of the log needed. */
   pathTo(id: string): SessionEntry[];
 }
 
@@ -27,12 +24,8 @@ export interface FoldContext {
 export interface Projection<S> {
   /** Unique name; plugins address their state by it, and a built-in is replaced by it. */
   readonly name: string;
-  /**
-   * The entry types it folds, when only some: the runner skips the others (the state stays
-   * the same object), so a label index costs nothing on messages. Omitted: every entry.
-   */
+  /** The entry types it folds when only some (default all): the others cost it nothing. */
   readonly types?: readonly string[];
-  /** The state of an empty log. */
   init(): S;
   /** The state after one more entry. */
   apply(state: S, entry: SessionEntry, ctx: FoldContext): S;
@@ -58,7 +51,6 @@ class LogContext implements FoldContext {
     private log: EntryLog,
     public position: number,
   ) {}
-  /** Moves the context to the prefix before `position` of `log`. */
   at(log: EntryLog, position: number): this {
     this.log = position === log.length ? log : { ...log, length: position };
     this.position = position;
@@ -120,9 +112,8 @@ export function replayProjection<S>(
 }
 
 /**
- * Folds every entry of `log` into `slots` in file order, each seeing only the entries before
- * it: the runner's replay use (a load, a projection added to a live session). Equal to one
- * entry at a time, the fold law the tests check.
+ * Folds every entry of `log` into `slots`, each seeing the entries before it (a load, a
+ * projection added to a live session); equal to one at a time, a law the tests check.
  */
 export function replaySlots(
   slots: readonly ProjectionSlot[],

@@ -28,10 +28,7 @@ export interface SessionState {
   readonly leafId: string | null;
 }
 
-/**
- * Folds one entry: every projection sees it with lookups over the entries before it, then
- * the leaf moves to it (SPEC §5.1, §6.5 step 7). O(projections), O(1) for the built-ins.
- */
+/** Folds one entry into every projection, then moves the leaf to it (SPEC §5.1, §6.5 step 7). */
 export function foldEntry(state: SessionState, entry: SessionEntry): SessionState {
   const before = state.log;
   return {
@@ -50,9 +47,8 @@ export function foldEntries(state: SessionState, entries: readonly SessionEntry[
 }
 
 /**
- * Replays a whole log at once (a load): the log's indexes are built in one pass, then the
- * runner folds every projection over it; equal to `foldEntries` from an initial state (a law
- * the tests check). `owned` hands the array over as the log's store instead of copying it.
+ * Replays a whole log (a load): indexes built in one pass, then every projection folded;
+ * equal to `foldEntries` (a law the tests check). `owned` hands the array over uncopied.
  */
 export function replayLog(
   header: SessionHeader | null,

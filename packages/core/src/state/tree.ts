@@ -18,9 +18,8 @@ export interface TreeSource {
 }
 
 /**
- * The entry tree over a {@link TreeSource} (SPEC §7.6–§7.8): which records are indexed, their
- * parent links, the parent cycles and where they are cut, children in timestamp order and
- * the path walk. Positions are file positions in the source. Immutable once built.
+ * The entry tree over a {@link TreeSource} (SPEC §7.6–§7.8), by file position: indexed
+ * records, parent links, cycles and their cuts, children order, path walk. Immutable.
  */
 export interface TreeIndex {
   /** Number of records in the source, indexed or not. */
@@ -54,16 +53,6 @@ function timeKey(value: unknown): number {
     // A value without a string form (a symbol, a throwing toString) has no time.
   }
   return Number.isNaN(t) ? Number.POSITIVE_INFINITY : t;
-}
-
-/** The last position of each string id, for sources without an id index. */
-function lastPositions(source: TreeSource): (id: string) => number {
-  const latest = new Map<string, number>();
-  for (let pos = 0; pos < source.length; pos++) {
-    const id = source.idAt(pos);
-    if (typeof id === "string") latest.set(id, pos);
-  }
-  return (id) => latest.get(id) ?? -1;
 }
 
 /**
@@ -127,10 +116,18 @@ export function walkPath(
   return walkUp(leaf, parentOf, (e) => e.id, limit);
 }
 
-/** Builds the {@link TreeIndex} of a source. O(n); children are sorted on first use. */
+/** Builds the {@link TreeIndex} of a source in O(n); children are sorted on first use. */
 export function treeIndex(source: TreeSource): TreeIndex {
   const n = source.length;
-  const find = source.positionOf ? source.positionOf.bind(source) : lastPositions(source);
+  let find = source.positionOf?.bind(source);
+  if (!find) {
+    const latest = new Map<string, number>();
+    for (let pos = 0; pos < n; pos++) {
+      const id = source.idAt(pos);
+      if (typeof id === "string") latest.set(id, pos);
+    }
+    find = (id) => latest.get(id) ?? -1;
+  }
   const parent = new Int32Array(n).fill(-1);
   const indexed: number[] = [];
   for (let pos = 0; pos < n; pos++) {
