@@ -25,10 +25,9 @@ export type { LabelsRole } from "./labels.js";
 export type { SessionNameRole } from "./session-name.js";
 
 /**
- * The three projections the pi API answers from (label index, session name, context
- * builder), registered in every session like a plugin's, in this order. Each is a role: a
- * projection plus the queries the manager asks of its state; an embedder replaces one by
- * passing a projection with the role's name and queries in `options.projections`.
+ * The projections the pi API answers from, registered in every session like a plugin's. Each
+ * is a role: a projection plus the queries the manager asks of its state; an embedder replaces
+ * one by passing a projection with the role's name and queries in `options.projections`.
  */
 export const BUILTIN_PROJECTIONS: readonly Projection<unknown>[] = [
   labelsProjection,
@@ -85,7 +84,7 @@ export function replayState(
   return replayLog(header, entries, sessionProjections(extra), owned);
 }
 
-/** The slot of a role in a state: its projection (the built-in or its replacement) and state. */
+/** A role's projection (the built-in or its replacement) and state. */
 function role<R extends Projection<unknown>>(state: SessionState, name: string) {
   const slot = state.slots.find((s) => s.projection.name === name);
   if (!slot) throw new Error(`Session state has no "${name}" projection`);

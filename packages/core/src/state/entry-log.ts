@@ -60,11 +60,6 @@ function pushToStore(store: LogStore, entry: SessionEntry): boolean {
   return indexId(store, pos);
 }
 
-/** The empty log. */
-export function emptyLog(): EntryLog {
-  return { store: emptyStore(), length: 0, distinct: 0 };
-}
-
 /** The log with `entry` appended: O(1) amortised, O(length) once when forking an older snapshot. */
 export function appendToLog(log: EntryLog, entry: SessionEntry): EntryLog {
   let store = log.store;

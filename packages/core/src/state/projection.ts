@@ -87,11 +87,6 @@ function step(
   return out ?? slots;
 }
 
-/** Fresh slots for `projections`, each at its initial state. */
-export function initialSlots(projections: readonly Projection<unknown>[]): ProjectionSlot[] {
-  return projections.map((projection) => ({ projection, state: projection.init() }));
-}
-
 /** Folds one entry appended to `before` into `slots`: the runner's incremental use. */
 export function foldSlots(
   slots: readonly ProjectionSlot[],
@@ -106,22 +101,23 @@ export function replayProjection<S>(
   projection: Projection<S>,
   entries: readonly SessionEntry[],
 ): S {
-  const log = logFromEntries(entries.slice());
-  const [slot] = replaySlots(initialSlots([projection as Projection<unknown>]), log);
+  const [slot] = replaySlots([projection as Projection<unknown>], logFromEntries(entries.slice()));
   return (slot as ProjectionSlot).state as S;
 }
 
 /**
- * Folds every entry of `log` into `slots`, each seeing the entries before it (a load, a
- * projection added to a live session); equal to one at a time, a law the tests check.
+ * The slots of `projections` after folding every entry of `log` from their initial states,
+ * each entry seeing those before it (a load, a projection added to a live session); equal to
+ * one entry at a time, a law the tests check.
  */
 export function replaySlots(
-  slots: readonly ProjectionSlot[],
+  projections: readonly Projection<unknown>[],
   log: EntryLog,
 ): readonly ProjectionSlot[] {
-  let out = slots;
-  if (out.length === 0) return out;
+  let out: readonly ProjectionSlot[] = projections.map((p) => ({ projection: p, state: p.init() }));
   const ctx = new LogContext(log, 0);
-  for (let i = 0; i < log.length; i++) out = step(out, entryAt(log, i), ctx.at(log, i));
+  for (let i = 0; i < log.length && out.length > 0; i++) {
+    out = step(out, entryAt(log, i), ctx.at(log, i));
+  }
   return out;
 }

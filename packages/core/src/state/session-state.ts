@@ -7,13 +7,7 @@ import {
   logEntries,
   logFromEntries,
 } from "./entry-log.js";
-import {
-  foldSlots,
-  initialSlots,
-  type Projection,
-  type ProjectionSlot,
-  replaySlots,
-} from "./projection.js";
+import { foldSlots, type Projection, type ProjectionSlot, replaySlots } from "./projection.js";
 
 /**
  * An immutable snapshot of one session: the header, the entry log, every registered
@@ -57,7 +51,7 @@ export function replayLog(
   owned = false,
 ): SessionState {
   const log = logFromEntries(owned ? (entries as SessionEntry[]) : entries.slice());
-  const slots = replaySlots(initialSlots(projections), log);
+  const slots = replaySlots(projections, log);
   return { header, log, slots, leafId: entries[entries.length - 1]?.id ?? null };
 }
 
@@ -77,7 +71,7 @@ export function withProjection(
   projection: Projection<unknown>,
 ): SessionState | undefined {
   if (state.slots.some((s) => s.projection.name === projection.name)) return undefined;
-  const [slot] = replaySlots(initialSlots([projection]), state.log);
+  const [slot] = replaySlots([projection], state.log);
   return { ...state, slots: [...state.slots, slot as ProjectionSlot] };
 }
 
