@@ -1,4 +1,4 @@
-import mittImport, { type Emitter, type Handler, type WildcardHandler } from "mitt";
+import mittImport, { type Emitter } from "mitt";
 import type {
   HandlerErrorReporter,
   SessionEventBus,
@@ -15,6 +15,8 @@ const mitt: MittFactory =
     : (mittImport as { default: MittFactory }).default;
 
 type Queued = { [K in SessionEventName]: readonly [K, SessionEventMap[K]] }[SessionEventName];
+/** Any handler, own or wildcard: the overloads of `on`/`off` say which goes with which type. */
+type AnyHandler = (...args: never[]) => void;
 
 /** The default reporter when nobody listens for handler errors: never silent. */
 const consoleReporter: HandlerErrorReporter = (error, event) => {
@@ -22,34 +24,30 @@ const consoleReporter: HandlerErrorReporter = (error, event) => {
 };
 
 /**
- * The manager's side of its {@link SessionEventBus}: handlers are stored by a mitt emitter,
- * while dispatch is ours so that (1) each handler runs in its own try/catch, (2) events
- * emitted while a dispatch is running (a handler that appends) are queued and delivered after
- * it, in commit order, and (3) nothing is built when nobody listens. Emitting costs O(number
- * of handlers) and never depends on the session's size.
+ * The manager's side of its {@link SessionEventBus}: a mitt emitter stores the handlers, while
+ * dispatch is ours so that (1) each handler runs in its own try/catch, (2) events emitted
+ * during a dispatch (a handler that appends) are queued and delivered after it, in commit
+ * order, and (3) nothing is built when nobody listens. O(handlers), never O(session).
  */
 export class SessionBus implements SessionEventBus {
-  private readonly emitter: Emitter<SessionEventMap> = mitt<SessionEventMap>();
+  // One untyped view of mitt: its overloads cannot be picked for a union type.
+  private readonly emitter = mitt<SessionEventMap>() as unknown as Emitter<SessionEventMap> & {
+    on(type: string, handler: AnyHandler): void;
+    off(type: string, handler?: AnyHandler): void;
+  };
   private readonly queue: Queued[] = [];
   private draining = false;
-  /** Receives handler errors when no `handlerError`/`*` handler is registered, and errors of those. */
+  /** Receives handler errors when no `handlerError`/`*` handler is registered, and theirs. */
   reportError: HandlerErrorReporter | undefined;
 
-  on<K extends SessionEventName>(type: K, handler: Handler<SessionEventMap[K]>): () => void;
-  on(type: "*", handler: WildcardHandler<SessionEventMap>): () => void;
-  on(type: SessionEventName | "*", handler: Handler<never> | WildcardHandler<SessionEventMap>) {
-    // One overload-free call into mitt: its overloads cannot be picked for a union type.
-    const em = this.emitter as unknown as { on(t: string, h: unknown): void };
-    em.on(type, handler);
-    return () => this.off(type as "*", handler as WildcardHandler<SessionEventMap>);
-  }
+  readonly on: SessionEventBus["on"] = (type: SessionEventName | "*", handler: AnyHandler) => {
+    this.emitter.on(type, handler);
+    return () => this.emitter.off(type, handler);
+  };
 
-  off<K extends SessionEventName>(type: K, handler?: Handler<SessionEventMap[K]>): void;
-  off(type: "*", handler?: WildcardHandler<SessionEventMap>): void;
-  off(type: SessionEventName | "*", handler?: unknown): void {
-    const em = this.emitter as unknown as { off(t: string, h?: unknown): void };
-    em.off(type, handler);
-  }
+  readonly off: SessionEventBus["off"] = (type: SessionEventName | "*", handler?: AnyHandler) => {
+    this.emitter.off(type, handler);
+  };
 
   listenerCount(type: SessionEventName | "*"): number {
     return this.emitter.all.get(type)?.length ?? 0;
@@ -57,8 +55,7 @@ export class SessionBus implements SessionEventBus {
 
   /** Whether an event of this type would reach anyone (its own or wildcard handlers). */
   wants(type: SessionEventName): boolean {
-    const all = this.emitter.all;
-    return (all.get(type)?.length ?? 0) > 0 || (all.get("*")?.length ?? 0) > 0;
+    return this.listenerCount(type) > 0 || this.listenerCount("*") > 0;
   }
 
   /**
@@ -72,31 +69,23 @@ export class SessionBus implements SessionEventBus {
     this.draining = true;
     try {
       for (let item = this.queue.shift(); item !== undefined; item = this.queue.shift()) {
-        this.dispatch(item);
+        const [type, payload] = item;
+        const own = this.emitter.all.get(type) ?? [];
+        const ownCount = own.length;
+        // A copy, as mitt makes: handlers added or removed during dispatch apply from the next event.
+        const handlers = [...own, ...(this.emitter.all.get("*") ?? [])] as AnyHandler[];
+        for (let i = 0; i < handlers.length; i++) {
+          const handler = handlers[i] as (...args: unknown[]) => void;
+          try {
+            if (i < ownCount) handler(payload);
+            else handler(type, payload);
+          } catch (error) {
+            this.handlerFailed(type, error);
+          }
+        }
       }
     } finally {
       this.draining = false;
-    }
-  }
-
-  private dispatch([type, payload]: Queued): void {
-    const all = this.emitter.all;
-    // Copies, as mitt does: handlers added or removed during dispatch apply from the next event.
-    const handlers = (all.get(type) ?? []).slice() as Handler<Queued[1]>[];
-    const wildcards = (all.get("*") ?? []).slice() as WildcardHandler<SessionEventMap>[];
-    for (const handler of handlers) {
-      try {
-        handler(payload);
-      } catch (error) {
-        this.handlerFailed(type, error);
-      }
-    }
-    for (const handler of wildcards) {
-      try {
-        handler(type, payload);
-      } catch (error) {
-        this.handlerFailed(type, error);
-      }
     }
   }
 
@@ -104,14 +93,9 @@ export class SessionBus implements SessionEventBus {
   private handlerFailed(type: SessionEventName, error: unknown): void {
     if (type !== "handlerError" && this.wants("handlerError")) {
       this.queue.push(["handlerError", { event: type, error }]);
-      if (this.reportError) this.safeReport(error, type);
-      return;
+      if (!this.reportError) return;
     }
     // A failing handlerError handler is not re-emitted (no loops): it goes to the reporter.
-    this.safeReport(error, type);
-  }
-
-  private safeReport(error: unknown, type: SessionEventName): void {
     try {
       (this.reportError ?? consoleReporter)(error, type);
     } catch {

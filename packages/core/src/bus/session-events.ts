@@ -3,65 +3,54 @@ import type { SessionEntry } from "../schema/types.js";
 import type { LoadDiagnostic } from "../state/diagnostics.js";
 
 /**
- * Payload of `entryAppended`: one entry was folded into the state (and written, when the
- * session is persisted and flushed). The entry is the new leaf; its `parentId` is the leaf
- * it was appended to (for `branchWithSummary`, the entry the leaf moved to first, announced
- * by a `leafMoved` event just before this one).
+ * Payload of `entryAppended`: one entry was folded (and written, once flushed, when
+ * persisted). It is the new leaf; its `parentId` is the leaf it was appended to (for
+ * `branchWithSummary`, the entry a `leafMoved` event just before moved the leaf to).
  */
 export interface EntryAppendedEvent {
   /** The entry exactly as stored (the JSON value of its line). Treat as read-only. */
   readonly entry: SessionEntry;
-  /** The leaf after the append: always `entry.id`. */
+  /** Always `entry.id`. */
   readonly leafId: string;
 }
 
 /** Payload of `leafMoved`: `branch`, `resetLeaf` or `branchWithSummary` moved the leaf. */
 export interface LeafMovedEvent {
-  /** The leaf before the move (null: before the first entry). */
+  /** null: before the first entry. */
   readonly from: string | null;
-  /** The leaf after the move (null: the next append starts a new root). */
+  /** null: the next append starts a new root. */
   readonly to: string | null;
 }
 
-/** Why the manager now holds another session (or a newer state of the same file). */
+/**
+ * Why the manager now holds another session: `"new"` newSession, `"open"` setSessionFile,
+ * `"branched"` createBranchedSession, `"reload"` another manager of this process had
+ * appended to the file, so the next append reloaded it first and continues from there.
+ */
 export type SessionSwitchReason = "new" | "open" | "branched" | "reload";
 
-/**
- * Payload of `sessionSwitched`: `newSession`, `setSessionFile` or `createBranchedSession`
- * replaced the whole session (state, file, leaf), or an append reloaded the file first.
- */
+/** Payload of `sessionSwitched`: the whole session (state, file, leaf) was replaced. */
 export interface SessionSwitchedEvent {
-  /**
-   * `"new"`: newSession; `"open"`: setSessionFile; `"branched"`: createBranchedSession;
-   * `"reload"`: another manager of this process had appended to the file since this one
-   * read it, so the next append reloaded the file first and continues from those entries.
-   */
   readonly reason: SessionSwitchReason;
-  /** The id of the session now held. */
   readonly sessionId: string;
-  /** Its file (undefined in memory). */
+  /** undefined in memory. */
   readonly file: string | undefined;
-  /** The id of the session held before. */
   readonly previousSessionId: string;
-  /** Its file (undefined in memory). */
+  /** undefined in memory. */
   readonly previousFile: string | undefined;
 }
 
 /** Payload of `diagnostics`: a session loaded by `setSessionFile` has load problems. */
 export interface DiagnosticsEvent {
-  /** The id of the session loaded. */
   readonly sessionId: string;
-  /** Its file. */
   readonly file: string | undefined;
-  /** What `getLoadDiagnostics()` returns for it (never empty: no event when clean). */
+  /** What `getLoadDiagnostics()` returns (never empty: no event when clean). */
   readonly diagnostics: readonly LoadDiagnostic[];
 }
 
-/** Payload of `handlerError`: a handler of another event threw; the others still ran. */
+/** Payload of `handlerError`: a handler of `event` threw `error`; the others still ran. */
 export interface HandlerErrorEvent {
-  /** The event whose handler threw. */
   readonly event: Exclude<SessionEventName, "handlerError">;
-  /** What it threw. */
   readonly error: unknown;
 }
 
@@ -77,20 +66,15 @@ export type SessionEventMap = {
 /** The name of a bus event. */
 export type SessionEventName = keyof SessionEventMap;
 
-/**
- * Where handler errors go when no `handlerError` listener (or `*` listener) is registered;
- * see `SessionManagerOptions.onHandlerError`.
- */
+/** Where handler errors go when no `handlerError` or `*` handler listens (`onHandlerError`). */
 export type HandlerErrorReporter = (error: unknown, event: SessionEventName) => void;
 
 /**
  * The typed event bus of a `SessionManager` (a mitt emitter underneath). Events fire after
- * the change is committed — the state replaced and, when persisting, the line written — so a
- * handler that reads the manager sees the change. Events are delivered in commit order, also
- * when a handler itself appends (that append's events wait until the current event has
- * reached every handler). A handler that throws is isolated: the other handlers still run,
- * the append still succeeded, and the error is reported as a `handlerError` event.
- * Only the manager emits; this view can only subscribe.
+ * the change is committed (state replaced, line written when persisting), in commit order,
+ * also when a handler itself appends: that append's events wait until the current event has
+ * reached every handler. A handler that throws is isolated: the others still run, the append
+ * still succeeded, and the error is reported as a `handlerError` event. Subscribe-only.
  */
 export interface SessionEventBus {
   /** Subscribes a handler; returns a function that unsubscribes it. */

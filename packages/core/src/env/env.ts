@@ -1,9 +1,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
 
 /**
- * The only sources of time and randomness the engine uses. The pure middle never calls
- * `Date.now()` or `Math.random()`; it receives a `SessionEnv`, so tests can make ids and
- * timestamps deterministic.
+ * The only sources of time and randomness the engine uses: the pure middle never calls
+ * `Date.now()` or `Math.random()`, so tests can make ids and timestamps deterministic.
  */
 export interface SessionEnv {
   /** Current wall-clock time. */
@@ -14,16 +13,15 @@ export interface SessionEnv {
   uuidv7(): string;
 }
 
-/** Formats 16 bytes as a lowercase 8-4-4-4-12 UUID string. */
-function formatUuid(bytes: Uint8Array): string {
+/** 16 bytes as a lowercase 8-4-4-4-12 UUID with the given version nibble and variant bits 10. */
+function formatUuid(bytes: Uint8Array, version: number): string {
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | (version << 4);
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
   const hex = Buffer.from(bytes).toString("hex");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/**
- * Builds a UUIDv7 from a millisecond time and 10 random bytes (RFC 9562 §5.7): 48-bit
- * big-endian time, version nibble 7, variant bits 10.
- */
+/** A UUIDv7 from a millisecond time and 10 random bytes (RFC 9562 §5.7): 48-bit big-endian time. */
 export function uuidv7From(ms: number, random: Uint8Array): string {
   const bytes = new Uint8Array(16);
   let t = Math.max(0, Math.floor(ms));
@@ -32,9 +30,7 @@ export function uuidv7From(ms: number, random: Uint8Array): string {
     t = Math.floor(t / 256);
   }
   for (let i = 0; i < 10; i++) bytes[6 + i] = random[i] ?? 0;
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x70;
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
-  return formatUuid(bytes);
+  return formatUuid(bytes, 7);
 }
 
 /** The real clock and the OS random source. */
@@ -54,10 +50,7 @@ export interface DeterministicEnvOptions {
   stepMs?: number;
 }
 
-/**
- * A reproducible env for tests and examples: a seeded xorshift stream for ids and a clock
- * that advances by a fixed step on every read.
- */
+/** A reproducible env: a seeded xorshift stream for ids, a clock that steps on every read. */
 export function createDeterministicEnv(options: DeterministicEnvOptions = {}): SessionEnv {
   let state = (options.seed ?? 1) >>> 0 || 1;
   let ms = options.startMs ?? Date.UTC(2025, 0, 1);
@@ -77,12 +70,7 @@ export function createDeterministicEnv(options: DeterministicEnvOptions = {}): S
       ms += step;
       return d;
     },
-    randomUUID: () => {
-      const b = bytes(16);
-      b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
-      b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
-      return formatUuid(b);
-    },
+    randomUUID: () => formatUuid(bytes(16), 4),
     uuidv7: () => uuidv7From(ms, bytes(10)),
   };
 }

@@ -1,15 +1,12 @@
 import type { SessionEnv } from "./env.js";
 
-/** How many short ids are drawn before falling back to a full UUID (SPEC §5.2). */
-const SHORT_ID_ATTEMPTS = 100;
-
 /**
- * Draws a new entry id: the first 8 hex characters of a random v4 UUID, redrawn while
- * `isTaken` says the id is in use, and a full v4 UUID after 100 collisions (SPEC §5.2).
- * `isTaken` must cover every id ever seen in the file, shadowed duplicates included (W15).
+ * Draws a new entry id (SPEC §5.2): the first 8 hex characters of a random v4 UUID, redrawn
+ * while `isTaken`, and a full v4 UUID after 100 collisions. `isTaken` must cover every id
+ * ever seen in the file, shadowed duplicates included (W15).
  */
 export function generateEntryId(env: SessionEnv, isTaken: (id: string) => boolean): string {
-  for (let i = 0; i < SHORT_ID_ATTEMPTS; i++) {
+  for (let i = 0; i < 100; i++) {
     const id = env.randomUUID().slice(0, 8);
     if (!isTaken(id)) return id;
   }
@@ -33,8 +30,8 @@ export const INVALID_SESSION_ID_MESSAGE =
   "Session id must be non-empty, contain only alphanumeric characters, '-', '_', and '.', and start and end with an alphanumeric character";
 
 /**
- * Throws if `id` cannot be used as a custom session id: the reference's rule (SPEC §1.4) plus
- * our length cap, so that the first write can never fail with ENAMETOOLONG (W18).
+ * Throws if `id` cannot be a custom session id: the reference's rule (SPEC §1.4) plus our
+ * length cap, so that the first write can never fail with ENAMETOOLONG (W18).
  */
 export function assertValidSessionId(id: string): void {
   if (typeof id !== "string" || !SESSION_ID_PATTERN.test(id)) {

@@ -1,43 +1,52 @@
-import type { AgentMessage, SessionEntry, SessionMessageEntry } from "../schema/types.js";
-import { defineProjection } from "../state/projection.js";
+import type {
+  AgentMessage,
+  SessionContext,
+  SessionEntry,
+  SessionMessageEntry,
+} from "../schema/types.js";
+import { getLogEntry } from "../state/entry-log.js";
+import type { Projection } from "../state/projection.js";
+import type { SessionState } from "../state/session-state.js";
+import { pathInLog } from "../state/tree.js";
 import { emptyVec, type Vec, vecOwning, vecPush, vecToArray } from "../state/vec.js";
 import {
   applySetting,
   type ContextSettings,
-  contextEntriesOfPath,
-  flattenMessages,
   INITIAL_SETTINGS,
   lastCompactionIndex,
-  projectContextEntries,
-  settingsOfPath,
+  projectionOfPath,
 } from "./context.js";
 import { contextMessageOf, sessionEntryToContextMessages } from "./context-messages.js";
 
-/**
- * Everything context building needs about the path that ends at one entry, kept up to date
- * as entries are appended at that entry (SPEC W21: context costs the path, not the file, and
- * appending at the leaf extends it in O(1)).
- */
+/** What a context builder is asked about the leaf. */
+export interface LeafView {
+  readonly leafId: string | null;
+  /** The path root → leaf. O(path) unless the builder keeps it. */
+  path(): SessionEntry[];
+}
+
+/** The context builder role (`buildSessionContext`, and the compaction's prompt checkpoint). */
+export interface ContextRole<S = unknown> extends Projection<S> {
+  readonly name: "context";
+  /** What is sent to the model at the leaf. */
+  context(state: S, leaf: LeafView): SessionContext;
+}
+
+/** What context building needs about the path to one entry; extended in O(1) per append (W21). */
 export interface PathSummary {
-  /** Entries from the root to the tip. */
   readonly path: Vec<SessionEntry>;
   readonly settings: ContextSettings;
   /** Index in `path` of the last compaction, or -1. */
   readonly compactionIndex: number;
   /** The flattened context messages, context edits applied. */
   readonly messages: Vec<AgentMessage>;
-  /**
-   * The system messages among `messages`, in order: what a compaction's prompt checkpoint
-   * folds (SPEC §5.4), kept so that `appendCompaction` costs their number, not the context's
-   * (W21).
-   */
+  /** The system messages among `messages`: a compaction checkpoint (§5.4) costs their number. */
   readonly systemMessages: Vec<AgentMessage>;
 }
 
 /**
- * The context builder's fold state: the path summary of the most recently appended entry
- * (the tip; every append moves the leaf there). When an entry is not appended at the tip
- * the summary goes stale and is rebuilt lazily, in O(path), the first time it is needed.
+ * The context builder's fold state: the summary of the path to the last appended entry (the
+ * tip); an entry not appended at the tip leaves it stale, rebuilt in O(path) when needed.
  */
 export interface ContextCache {
   readonly tip: SessionEntry | undefined;
@@ -47,10 +56,10 @@ export interface ContextCache {
 
 /** Builds the summary of a whole path in O(path). */
 export function summarizePath(path: SessionEntry[]): PathSummary {
-  const messages = flattenMessages(projectContextEntries(contextEntriesOfPath(path)));
+  const { messages, thinkingLevel, model } = projectionOfPath(path);
   return {
     path: vecOwning(path),
-    settings: settingsOfPath(path),
+    settings: { thinkingLevel, model },
     compactionIndex: lastCompactionIndex(path),
     messages: vecOwning(messages),
     systemMessages: vecOwning(messages.filter(isSystem)),
@@ -62,19 +71,16 @@ function isSystem(message: AgentMessage): boolean {
 }
 
 /**
- * The summary of `summary.path + entry`, sharing storage with `summary`. A compaction or a
- * context edit changes what earlier entries contribute, so the messages are rebuilt from the
- * path (O(context), once per such entry); any other entry only adds its own messages — it
- * cannot be the target of an earlier edit, because extension only happens for new ids. This
- * runs on every append, so the common case (one message) allocates only the new vectors.
+ * The summary of `summary.path + entry`, sharing storage. A compaction or context edit changes
+ * what earlier entries contribute, so the messages are rebuilt; any other entry only adds its
+ * own (it cannot be an earlier edit's target: only new ids extend). Runs on every append.
  */
-export function extendSummary(summary: PathSummary, entry: SessionEntry): PathSummary {
+function extendSummary(summary: PathSummary, entry: SessionEntry): PathSummary {
   const path = vecPush(summary.path, entry);
   if (entry.type === "compaction" || entry.type === "context_edit") {
     return summarizePath(vecToArray(path));
   }
-  let messages = summary.messages;
-  let systemMessages = summary.systemMessages;
+  let { messages, systemMessages } = summary;
   if (entry.type === "message") {
     const message = contextMessageOf(entry as SessionMessageEntry);
     messages = vecPush(messages, message);
@@ -85,19 +91,13 @@ export function extendSummary(summary: PathSummary, entry: SessionEntry): PathSu
       if (isSystem(message)) systemMessages = vecPush(systemMessages, message);
     }
   }
-  return {
-    path,
-    settings: applySetting(summary.settings, entry),
-    compactionIndex: summary.compactionIndex,
-    messages,
-    systemMessages,
-  };
+  const settings = applySetting(summary.settings, entry);
+  return { path, settings, compactionIndex: summary.compactionIndex, messages, systemMessages };
 }
 
 /**
- * The empty path's summary (leaf `null`). Fresh every time: vectors grow in place when they
- * are the newest snapshot of their array, so a shared empty one would keep the first entry
- * ever appended alive (and make unrelated sessions share storage).
+ * The empty path's summary, fresh every time: a shared empty vector would grow in place with
+ * the first entry ever appended to it (and make unrelated sessions share storage).
  */
 export function emptySummary(): PathSummary {
   return {
@@ -109,36 +109,49 @@ export function emptySummary(): PathSummary {
   };
 }
 
-/**
- * The context cache after `entry`, given whether its id is new to the log (`isNewId`): the
- * summary is extended when the entry hangs off the tip, else it goes stale. A reused id
- * changes what lookups along the path return, so then extension would be unsafe.
- */
-export function advanceContext(
-  cache: ContextCache,
-  entry: SessionEntry,
-  isNewId: boolean,
-): ContextCache {
-  const atTip =
-    cache.summary !== undefined &&
-    isNewId &&
-    (cache.tip === undefined ? entry.parentId === null : entry.parentId === cache.tip.id);
-  return {
-    tip: entry,
-    summary: atTip ? extendSummary(cache.summary as PathSummary, entry) : undefined,
-  };
+/** What is sent to the model, from a summary. */
+export function contextOfSummary(summary: PathSummary): SessionContext {
+  const { thinkingLevel, model } = summary.settings;
+  return { messages: vecToArray(summary.messages), thinkingLevel, model: model && { ...model } };
 }
 
-/** Context builder projection: follows appends at the tip, goes stale otherwise. */
-export const contextProjection = defineProjection<ContextCache>({
+/**
+ * The built-in context builder. The summary is built on first use (a load, or a session nobody
+ * asks for context, pays nothing per entry), then extended while appends stay at the tip.
+ */
+export const contextProjection: ContextRole<ContextCache> = {
   name: "context",
-  // The summary is built on first use (a load or a session nobody asks for context pays
-  // nothing per entry) and extended from then on while appends stay at the tip.
   init: () => ({ tip: undefined, summary: undefined }),
-  apply: (cache, entry, ctx) => advanceContext(cache, entry, ctx.getEntry(entry.id) === undefined),
-});
+  apply(cache, entry, ctx) {
+    // Only a new id extends: a reused one changes what lookups along the path return.
+    const atTip =
+      cache.summary !== undefined &&
+      (cache.tip === undefined ? entry.parentId === null : entry.parentId === cache.tip.id) &&
+      ctx.getEntry(entry.id) === undefined;
+    return {
+      tip: entry,
+      summary: atTip ? extendSummary(cache.summary as PathSummary, entry) : undefined,
+    };
+  },
+  context: (_cache, leaf) => contextOfSummary(summarizePath(leaf.path())),
+};
 
-/** The flattened context messages of a summary, as a new array. */
-export function summaryMessages(summary: PathSummary): AgentMessage[] {
-  return vecToArray(summary.messages);
+/** Snapshots whose leaf summary was computed off the tip; weak so states can be freed. */
+const leafMemo = new WeakMap<SessionState, PathSummary>();
+
+/** The leaf's summary: the fold's when the leaf is the tip, else computed once per snapshot. */
+export function leafSummaryOf(cache: ContextCache, state: SessionState): PathSummary {
+  const leafId = state.leafId;
+  if (leafId === null) return emptySummary();
+  if (cache.tip !== undefined && cache.tip.id === leafId) {
+    cache.summary ??= summarizePath(pathInLog(state.log, cache.tip));
+    return cache.summary;
+  }
+  let summary = leafMemo.get(state);
+  if (!summary) {
+    const leaf = getLogEntry(state.log, leafId);
+    summary = leaf ? summarizePath(pathInLog(state.log, leaf)) : emptySummary();
+    leafMemo.set(state, summary);
+  }
+  return summary;
 }

@@ -16,10 +16,7 @@ function ms(timestamp: unknown): number {
 /** Roles whose missing content is replaced by an empty array in context. */
 const ARRAY_CONTENT_ROLES = new Set(["user", "assistant", "toolResult"]);
 
-/**
- * The one context message of a `message` entry (SPEC §8.4), as `sessionEntryToContextMessages`
- * gives it but without the array; the entry is not changed.
- */
+/** The one context message of a `message` entry (SPEC §8.4); the entry is not changed. */
 export function contextMessageOf(entry: SessionMessageEntry): AgentMessage {
   const message = entry.message as AgentMessage & { content?: unknown };
   if (message === null || typeof message !== "object") return message;
@@ -38,24 +35,15 @@ export function sessionEntryToContextMessages(entry: SessionEntry): AgentMessage
     case "message":
       return [contextMessageOf(entry as SessionMessageEntry)];
     case "custom_message": {
-      const e = entry as CustomMessageEntry;
+      const { customType, content, display, details, timestamp } = entry as CustomMessageEntry;
+      const t = ms(timestamp);
       return [
-        {
-          role: "custom",
-          customType: e.customType,
-          content: e.content ?? [],
-          display: e.display,
-          details: e.details,
-          timestamp: ms(e.timestamp),
-        },
+        { role: "custom", customType, content: content ?? [], display, details, timestamp: t },
       ];
     }
     case "branch_summary": {
-      const e = entry as BranchSummaryEntry;
-      if (!e.summary) return [];
-      return [
-        { role: "branchSummary", summary: e.summary, fromId: e.fromId, timestamp: ms(e.timestamp) },
-      ];
+      const { summary, fromId, timestamp } = entry as BranchSummaryEntry;
+      return summary ? [{ role: "branchSummary", summary, fromId, timestamp: ms(timestamp) }] : [];
     }
     case "compaction": {
       const e = entry as CompactionEntry;
@@ -78,9 +66,8 @@ const EDITABLE_ROLES = new Set(["user", "assistant", "toolResult", "custom"]);
 const BLOCK_ROLES = new Set(["assistant", "toolResult"]);
 
 /**
- * One context entry's messages after its latest context edit, if any (SPEC §8.5): `null`
- * removes the entry from context; otherwise the content of its editable messages is replaced
- * and every other field kept.
+ * One context entry's messages after its latest context edit (SPEC §8.5): a `null`
+ * replacement removes them; otherwise editable messages get the new content, all else kept.
  */
 export function projectContextEntry(
   entry: SessionEntry,

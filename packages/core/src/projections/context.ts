@@ -23,32 +23,22 @@ export const INITIAL_SETTINGS: ContextSettings = { thinkingLevel: "off", model: 
 
 /** The settings after one more path entry; the last change on the path wins. */
 export function applySetting(settings: ContextSettings, entry: SessionEntry): ContextSettings {
-  switch (entry.type) {
-    case "thinking_level_change":
-      return { thinkingLevel: entry.thinkingLevel, model: settings.model };
-    case "model_change":
-      return {
-        thinkingLevel: settings.thinkingLevel,
-        model: { provider: entry.provider, modelId: entry.modelId },
-      };
-    case "message": {
-      const m = (entry as SessionMessageEntry).message;
-      if (m && m.role === "assistant") {
-        // Most turns keep the model: share the settings (callers get a copy of the model).
-        const model = settings.model;
-        if (model !== null && model.provider === m.provider && model.modelId === m.model) {
-          return settings;
-        }
-        return {
-          thinkingLevel: settings.thinkingLevel,
-          model: { provider: m.provider, modelId: m.model },
-        };
-      }
-      return settings;
-    }
-    default:
-      return settings;
+  if (entry.type === "thinking_level_change") {
+    return { thinkingLevel: entry.thinkingLevel, model: settings.model };
   }
+  if (entry.type === "model_change") {
+    const model = { provider: entry.provider, modelId: entry.modelId };
+    return { thinkingLevel: settings.thinkingLevel, model };
+  }
+  const m = entry.type === "message" ? (entry as SessionMessageEntry).message : undefined;
+  if (m?.role !== "assistant") return settings;
+  // Most turns keep the model: share the settings (callers get a copy of the model).
+  const model = settings.model;
+  if (model !== null && model.provider === m.provider && model.modelId === m.model) return settings;
+  return {
+    thinkingLevel: settings.thinkingLevel,
+    model: { provider: m.provider, modelId: m.model },
+  };
 }
 
 /** Settings over a whole path; compactions do not reset them. */
@@ -58,17 +48,15 @@ export function settingsOfPath(path: readonly SessionEntry[]): ContextSettings {
   return s;
 }
 
-/** The one path walk lives with the tree index; re-exported here for existing callers. */
+function isSystemMessageEntry(entry: SessionEntry): boolean {
+  return entry.type === "message" && (entry as SessionMessageEntry).message?.role === "system";
+}
 
 /** Index of the last compaction in `path`, or -1. */
 export function lastCompactionIndex(path: readonly SessionEntry[]): number {
   for (let i = path.length - 1; i >= 0; i--)
     if ((path[i] as SessionEntry).type === "compaction") return i;
   return -1;
-}
-
-function isSystemMessage(entry: SessionEntry): boolean {
-  return entry.type === "message" && (entry as SessionMessageEntry).message?.role === "system";
 }
 
 /**
@@ -81,20 +69,11 @@ export function contextEntriesOfPath(path: readonly SessionEntry[]): SessionEntr
   if (c < 0) return path.slice();
   const compaction = path[c] as CompactionEntry;
   const out: SessionEntry[] = [compaction];
-  let start = -1;
-  for (let i = 0; i < c; i++) {
-    if ((path[i] as SessionEntry).id === compaction.firstKeptEntryId) {
-      start = i;
-      break;
-    }
-  }
-  if (start >= 0) {
-    for (let i = start; i < c; i++) {
-      const e = path[i] as SessionEntry;
-      if (!isSystemMessage(e)) out.push(e);
-    }
-  }
-  for (let i = c + 1; i < path.length; i++) out.push(path[i] as SessionEntry);
+  let i = 0;
+  while (i < c && (path[i] as SessionEntry).id !== compaction.firstKeptEntryId) i++;
+  for (; i < c; i++)
+    if (!isSystemMessageEntry(path[i] as SessionEntry)) out.push(path[i] as SessionEntry);
+  for (i = c + 1; i < path.length; i++) out.push(path[i] as SessionEntry);
   return out;
 }
 
@@ -102,10 +81,9 @@ export function contextEntriesOfPath(path: readonly SessionEntry[]): SessionEntr
 function editsOf(entries: readonly SessionEntry[]): Map<string, ContextEditEntry> | undefined {
   let edits: Map<string, ContextEditEntry> | undefined;
   for (const e of entries) {
-    if (e.type === "context_edit" && typeof (e as ContextEditEntry).targetId === "string") {
-      edits ??= new Map();
-      edits.set((e as ContextEditEntry).targetId, e as ContextEditEntry);
-    }
+    if (e.type !== "context_edit" || typeof e.targetId !== "string") continue;
+    edits ??= new Map();
+    edits.set(e.targetId, e);
   }
   return edits;
 }
@@ -114,7 +92,7 @@ function editsOf(entries: readonly SessionEntry[]): Map<string, ContextEditEntry
  * What each context entry contributes (SPEC §8.5): only a compaction at index 0 produces a
  * summary, and the latest context edit of a target replaces or removes its content.
  */
-export function projectContextEntries(entries: readonly SessionEntry[]): ProjectedSessionEntry[] {
+function projectContextEntries(entries: readonly SessionEntry[]): ProjectedSessionEntry[] {
   const edits = editsOf(entries);
   return entries.map((sourceEntry, i) => ({
     sourceEntry,
@@ -125,18 +103,13 @@ export function projectContextEntries(entries: readonly SessionEntry[]): Project
   }));
 }
 
-/** Flattens projected entries into the message list. */
-export function flattenMessages(projected: readonly ProjectedSessionEntry[]): AgentMessage[] {
-  const messages: AgentMessage[] = [];
-  for (const p of projected) for (const m of p.messages) messages.push(m);
-  return messages;
-}
-
 /** The projection of a path: context entries, their messages and the settings. */
 export function projectionOfPath(path: readonly SessionEntry[]): SessionProjection {
   const entries = projectContextEntries(contextEntriesOfPath(path));
+  const messages: AgentMessage[] = [];
+  for (const p of entries) for (const m of p.messages) messages.push(m);
   const { thinkingLevel, model } = settingsOfPath(path);
-  return { entries, messages: flattenMessages(entries), thinkingLevel, model };
+  return { entries, messages, thinkingLevel, model };
 }
 
 /**
@@ -192,9 +165,5 @@ export function buildSessionContext(
 
 /** The last compaction in array order, ignoring paths (SPEC §8.6). */
 export function getLatestCompactionEntry(entries: SessionEntry[]): CompactionEntry | null {
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const e = entries[i];
-    if (e && e.type === "compaction") return e as CompactionEntry;
-  }
-  return null;
+  return (entries.findLast((e) => e?.type === "compaction") as CompactionEntry) ?? null;
 }

@@ -1,5 +1,4 @@
-import type { SessionEntry } from "../schema/types.js";
-import { defineProjection } from "../state/projection.js";
+import type { Projection } from "../state/projection.js";
 
 /** A resolved label and the timestamp of the label entry that set it. */
 export interface ResolvedLabel {
@@ -7,7 +6,7 @@ export interface ResolvedLabel {
   readonly timestamp: string;
 }
 
-/** One label change, in file order. `label` is undefined when the change clears it. */
+/** One label change; `label` undefined clears it. */
 interface LabelChange {
   readonly targetId: string;
   readonly label: string | undefined;
@@ -21,21 +20,27 @@ interface LabelStore {
 }
 
 /**
- * Labels resolved over the whole file in file order (SPEC §7.10). A snapshot reads the newest
- * map in O(1); an older snapshot replays its prefix of the history, which only happens when
- * someone inspects history that has moved on.
+ * Labels resolved over the file in file order (SPEC §7.10): the newest snapshot reads the map
+ * in O(1); an older one replays its prefix of the history (only when inspecting the past).
  */
 export interface LabelIndex {
   readonly store: LabelStore;
   readonly count: number;
 }
 
+/** The label index role (`getLabel`, labels in `getTree`, labels kept by a branched session). */
+export interface LabelsRole<S = unknown> extends Projection<S> {
+  readonly name: "labels";
+  /** The current label of an entry. */
+  labelOf(state: S, id: string): ResolvedLabel | undefined;
+  /** Every current label, in the order a branched session recreates them (SPEC §9). */
+  labels(state: S): Map<string, ResolvedLabel>;
+}
+
 /**
- * The label change a record makes, or undefined when it is not a `label` record with a string
- * target (SPEC §7.10). A truthy label sets and anything falsy (missing, undefined, "", null)
- * clears, as the reference's truthiness test does; a truthy non-string from a foreign writer
- * is kept as it is rather than taken for a clear. Reads any value without throwing, so raw
- * records of a damaged file go through the same rule as the manager's entries.
+ * The change a `label` record with a string target makes (SPEC §7.10): a truthy label sets
+ * (a truthy non-string from a foreign writer too), anything falsy clears, as the reference's
+ * truthiness test does. Never throws, so raw records of a damaged file follow the same rule.
  */
 function changeOf(record: unknown): LabelChange | undefined {
   if (typeof record !== "object" || record === null) return undefined;
@@ -55,12 +60,12 @@ function applyChange(map: Map<string, ResolvedLabel>, change: LabelChange): void
   else map.set(change.targetId, { label: change.label, timestamp: change.timestamp });
 }
 
-/** Label index projection: folds `label` entries; other entries leave it unchanged. */
-export const labelsProjection = defineProjection<LabelIndex>({
+/** The built-in label index: folds `label` entries. */
+export const labelsProjection: LabelsRole<LabelIndex> = {
   name: "labels",
+  types: ["label"],
   init: () => ({ store: { history: [], current: new Map() }, count: 0 }),
-  apply(state, entry: SessionEntry) {
-    if (entry.type !== "label") return state;
+  apply(state, entry) {
     const change = changeOf(entry);
     if (change === undefined) return state;
     let store = state.store;
@@ -72,12 +77,13 @@ export const labelsProjection = defineProjection<LabelIndex>({
     applyChange(store.current, change);
     return { store, count: state.count + 1 };
   },
-});
+  labelOf,
+  labels: resolve,
+};
 
 /**
- * The resolved label map of a snapshot, in the insertion order a JavaScript `Map` gives when
- * replaying the changes (a cleared label that is set again moves to the end). Returns a new
- * map; createBranchedSession recreates labels in this order (SPEC §9).
+ * The resolved label map of a snapshot (a new map), in the insertion order a JavaScript `Map`
+ * gives when replaying the changes: a cleared label set again moves to the end (SPEC §9).
  */
 export function resolve(index: LabelIndex): Map<string, ResolvedLabel> {
   if (index.count === index.store.history.length) return new Map(index.store.current);
@@ -90,21 +96,15 @@ export function resolve(index: LabelIndex): Map<string, ResolvedLabel> {
 export function labelOf(index: LabelIndex, id: string): ResolvedLabel | undefined {
   if (index.count === index.store.history.length) return index.store.current.get(id);
   for (let i = index.count - 1; i >= 0; i--) {
-    const change = index.store.history[i] as LabelChange;
-    if (change.targetId === id) {
-      return change.label === undefined
-        ? undefined
-        : { label: change.label, timestamp: change.timestamp };
-    }
+    const { targetId, label, timestamp } = index.store.history[i] as LabelChange;
+    if (targetId === id) return label === undefined ? undefined : { label, timestamp };
   }
   return undefined;
 }
 
 /**
- * The resolved labels of records in file order (SPEC §7.10), with the projection's rule, for
- * callers holding records rather than a session state: renderers over parsed lines, tools
- * reading a damaged file. Records that are not label records are skipped, whatever they are.
- * Insertion order as {@link resolve} gives it. O(n).
+ * The resolved labels of raw records with the projection's rule (renderers over parsed lines,
+ * tools reading a damaged file); non-label records are skipped. Order as {@link resolve}.
  */
 export function labelsOfRecords(records: Iterable<unknown>): Map<string, ResolvedLabel> {
   const map = new Map<string, ResolvedLabel>();

@@ -41,43 +41,31 @@ export function structuralDiagnostics(
   lineOf: (position: number) => number | undefined = () => undefined,
 ): LoadDiagnostic[] {
   const out: LoadDiagnostic[] = [];
+  const add = (kind: LoadDiagnosticKind, pos: number, message: string) =>
+    out.push({ kind, line: lineOf(pos), entryId: entryAt(log, pos).id, message });
   for (const pos of duplicatePositions(log)) {
-    const id = entryAt(log, pos).id;
-    const line = lineOf(pos);
-    out.push({
-      kind: "duplicate-id",
-      line,
-      entryId: id,
-      message: `${line === undefined ? `entry ${pos + 1}` : "this entry"} reuses id ${id}; the later entry shadows the earlier one`,
-    });
+    const where = lineOf(pos) === undefined ? `entry ${pos + 1}` : "this entry";
+    add(
+      "duplicate-id",
+      pos,
+      `${where} reuses id ${entryAt(log, pos).id}; the later entry shadows the earlier one`,
+    );
   }
   const tree = treeIndex(logTreeSource(log));
   for (const pos of tree.indexed) {
     const { id, parentId } = entryAt(log, pos);
-    if (parentId === id) {
-      out.push({
-        kind: "cycle",
-        line: lineOf(pos),
-        entryId: id,
-        message: `entry ${id} is its own parent`,
-      });
-    } else if (typeof parentId === "string" && tree.parentOf(pos) === -1) {
-      out.push({
-        kind: "dangling-parent",
-        line: lineOf(pos),
-        entryId: id,
-        message: `entry ${id} names parent ${parentId}, which does not exist; it is shown as a root`,
-      });
+    if (parentId === id) add("cycle", pos, `entry ${id} is its own parent`);
+    else if (typeof parentId === "string" && tree.parentOf(pos) === -1) {
+      add(
+        "dangling-parent",
+        pos,
+        `entry ${id} names parent ${parentId}, which does not exist; it is shown as a root`,
+      );
     }
   }
   for (const cycle of tree.cycles) {
-    const members = cycle.map((q) => entryAt(log, q).id);
-    out.push({
-      kind: "cycle",
-      line: lineOf(cycle[0] as number),
-      entryId: members[0],
-      message: `parent cycle through ${members.join(" → ")}; walks stop at the repeat`,
-    });
+    const members = cycle.map((q) => entryAt(log, q).id).join(" → ");
+    add("cycle", cycle[0] as number, `parent cycle through ${members}; walks stop at the repeat`);
   }
   return out;
 }

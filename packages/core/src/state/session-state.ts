@@ -3,24 +3,16 @@ import {
   appendToLog,
   childrenOf,
   type EntryLog,
-  emptyLog,
   getLogEntry,
   logEntries,
   logFromEntries,
 } from "./entry-log.js";
-import {
-  foldSlots,
-  initialSlots,
-  type Projection,
-  type ProjectionSlot,
-  replaySlots,
-} from "./projection.js";
+import { foldSlots, type Projection, type ProjectionSlot, replaySlots } from "./projection.js";
 
 /**
- * An immutable snapshot of one session: the header, the entry log and the state of every
- * registered projection (the built-ins first, then plugins', all folded by one runner), plus
- * the leaf pointer (the one piece of state that is not a fold: `branch` moves it). Every
- * transition returns a new state; old states stay valid and unchanged.
+ * An immutable snapshot of one session: the header, the entry log, every registered
+ * projection's state (the built-ins first, then plugins'), and the leaf, the one piece of
+ * state that is not a fold (`branch` moves it). Old states stay valid and unchanged.
  */
 export interface SessionState {
   readonly header: SessionHeader | null;
@@ -30,18 +22,7 @@ export interface SessionState {
   readonly leafId: string | null;
 }
 
-/** A session with a header, no entries, and `projections` at their initial states. */
-export function emptyState(
-  header: SessionHeader | null,
-  projections: readonly Projection<unknown>[],
-): SessionState {
-  return { header, log: emptyLog(), slots: initialSlots(projections), leafId: null };
-}
-
-/**
- * Folds one entry: every projection sees it with lookups over the entries before it, then
- * the leaf moves to it (SPEC §5.1, §6.5 step 7). O(projections), O(1) for the built-ins.
- */
+/** Folds one entry into every projection, then moves the leaf to it (SPEC §5.1, §6.5 step 7). */
 export function foldEntry(state: SessionState, entry: SessionEntry): SessionState {
   const before = state.log;
   return {
@@ -60,11 +41,8 @@ export function foldEntries(state: SessionState, entries: readonly SessionEntry[
 }
 
 /**
- * Replays a whole log at once (a load): the log's indexes are built in one pass, then the
- * same runner folds every projection over it. Equal in every answer to `foldEntries` from an
- * initial state (a law the tests check). `entries` is copied unless `owned` says the caller
- * hands the array over (a load that just built it), in which case it becomes the log's
- * store and must not be touched afterwards.
+ * Replays a whole log (a load): indexes built in one pass, then every projection folded;
+ * equal to `foldEntries` (a law the tests check). `owned` hands the array over uncopied.
  */
 export function replayLog(
   header: SessionHeader | null,
@@ -72,10 +50,9 @@ export function replayLog(
   projections: readonly Projection<unknown>[],
   owned = false,
 ): SessionState {
-  if (entries.length === 0) return emptyState(header, projections);
   const log = logFromEntries(owned ? (entries as SessionEntry[]) : entries.slice());
-  const slots = replaySlots(initialSlots(projections), log);
-  return { header, log, slots, leafId: (entries[entries.length - 1] as SessionEntry).id };
+  const slots = replaySlots(projections, log);
+  return { header, log, slots, leafId: entries[entries.length - 1]?.id ?? null };
 }
 
 /** The state with the leaf moved (no entry is written). */
@@ -88,13 +65,13 @@ export function projectionState(state: SessionState, name: string): unknown {
   return state.slots.find((slot) => slot.projection.name === name)?.state;
 }
 
-/** The state with a projection added (replayed over the log) or `undefined` if the name is taken. */
+/** The state with a projection added (replayed over the log), or undefined if the name is taken. */
 export function withProjection(
   state: SessionState,
   projection: Projection<unknown>,
 ): SessionState | undefined {
   if (state.slots.some((s) => s.projection.name === projection.name)) return undefined;
-  const [slot] = replaySlots(initialSlots([projection]), state.log);
+  const [slot] = replaySlots([projection], state.log);
   return { ...state, slots: [...state.slots, slot as ProjectionSlot] };
 }
 

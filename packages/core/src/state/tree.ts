@@ -2,30 +2,24 @@ import type { SessionEntry, SessionTreeNode } from "../schema/types.js";
 import { type EntryLog, entryAt, getLogEntry, positionOf } from "./entry-log.js";
 
 /**
- * What the tree index reads from a sequence of records, by position in file order. The
- * manager's entry log and raw parsed records (which may lack ids or carry any JSON value in
- * any field) both fit without being copied.
+ * What the tree index reads from records by file position: the entry log and raw parsed
+ * records (which may lack ids or hold any JSON value in any field) both fit without a copy.
  */
 export interface TreeSource {
-  /** Number of records. */
   readonly length: number;
-  /** The record's `id`; only a string id takes part in the tree. */
+  /** Only a string id takes part in the tree. */
   idAt(position: number): unknown;
-  /** The record's `parentId`; only a string names a parent. */
+  /** Only a string names a parent. */
   parentIdAt(position: number): unknown;
-  /** The record's `timestamp`, the children sort key of SPEC §7.8. */
+  /** The children sort key of SPEC §7.8. */
   timestampAt(position: number): unknown;
-  /**
-   * Position of the last record with this id, or -1. Optional: a source with its own id
-   * index (the entry log) gives it; otherwise the tree index builds one.
-   */
+  /** Position of the last record with this id, or -1; without it the index builds one. */
   positionOf?(id: string): number;
 }
 
 /**
- * The entry tree over a {@link TreeSource} (SPEC §7.6–§7.8): which records are indexed, their
- * parent links, the parent cycles and where they are cut, children in timestamp order and
- * the path walk. Positions are file positions in the source. Immutable once built.
+ * The entry tree over a {@link TreeSource} (SPEC §7.6–§7.8), by file position: indexed
+ * records, parent links, cycles and their cuts, children order, path walk. Immutable.
  */
 export interface TreeIndex {
   /** Number of records in the source, indexed or not. */
@@ -36,10 +30,7 @@ export interface TreeIndex {
   readonly cycles: readonly (readonly number[])[];
   /** Position of the indexed record with this id, or -1. */
   positionOf(id: string): number;
-  /**
-   * Position of the record's parent as the file links it: -1 for a root (null or missing
-   * parent, a self-parent) and for a record that is not indexed.
-   */
+  /** The parent as the file links it; -1 for a root, a self-parent or an unindexed record. */
   parentOf(position: number): number;
   /** The parent in the tree: {@link parentOf}, except -1 where a cycle is cut. */
   treeParentOf(position: number): number;
@@ -47,10 +38,7 @@ export interface TreeIndex {
   roots(): readonly number[];
   /** Children in the tree: timestamp ascending, stable, unparseable timestamps last. */
   children(position: number): readonly number[];
-  /**
-   * Indexed records whose file link ({@link parentOf}) is `position`, in file order: the
-   * tree's children plus a cycle member cut off below it (SPEC §7.7's order).
-   */
+  /** Records whose {@link parentOf} is `position`, in file order (SPEC §7.7), cut links too. */
   linkedChildren(position: number): readonly number[];
   /** Positions root → `position` along the file's links, stopping at a repeat (SPEC §7.6). */
   pathTo(position: number): number[];
@@ -67,20 +55,9 @@ function timeKey(value: unknown): number {
   return Number.isNaN(t) ? Number.POSITIVE_INFINITY : t;
 }
 
-/** The last position of each string id, for sources without an id index. O(n). */
-function lastPositions(source: TreeSource): (id: string) => number {
-  const latest = new Map<string, number>();
-  for (let pos = 0; pos < source.length; pos++) {
-    const id = source.idAt(pos);
-    if (typeof id === "string") latest.set(id, pos);
-  }
-  return (id) => latest.get(id) ?? -1;
-}
-
 /**
- * The parent cycles (SPEC W14), each as its member positions in walk order. Walks up from
- * every position not yet known to reach a root; a walk that meets itself has found a cycle.
- * Each position is visited a constant number of times, so this is O(n).
+ * The parent cycles (SPEC W14) in walk order: walks up from every position not yet known to
+ * reach a root; a walk that meets itself has found a cycle. O(n): each position is done once.
  */
 function parentCycles(indexed: readonly number[], parent: Int32Array): number[][] {
   const cycles: number[][] = [];
@@ -102,9 +79,9 @@ function parentCycles(indexed: readonly number[], parent: Int32Array): number[][
 }
 
 /**
- * Path from the root to `start` following `parentOf` until it gives undefined; stops when a
- * key repeats, so cycles and self-parents terminate (SPEC W14). Iterative. `limit` (the size
- * of the graph) lets the common acyclic walk skip the visited set: a longer walk must loop.
+ * Path root → `start` along `parentOf`, stopping at a repeated key so cycles end (SPEC W14).
+ * `limit` (the graph's size) lets the common acyclic walk skip the visited set: a longer
+ * walk must loop.
  */
 function walkUp<T>(
   start: T,
@@ -115,7 +92,6 @@ function walkUp<T>(
   const reversed: T[] = [start];
   for (let at = parentOf(start); at !== undefined; at = parentOf(at)) {
     if (reversed.length > limit) {
-      // Longer than the graph: there is a cycle. Walk again, stopping at the first repeat.
       const seen = new Set<unknown>([keyOf(start)]);
       reversed.length = 1;
       for (let p = parentOf(start); p !== undefined && !seen.has(keyOf(p)); p = parentOf(p)) {
@@ -129,11 +105,7 @@ function walkUp<T>(
   return reversed.reverse();
 }
 
-/**
- * Path from the root to `leaf`, following `parentId` through `getEntry` until a link is null
- * or missing. Stops when an id repeats, so cycles and self-parents terminate (SPEC W14).
- * `limit` (the number of entries) lets the common acyclic walk skip the visited set.
- */
+/** Path root → `leaf` along `parentId` through `getEntry` (cycle-safe); `limit` as in walkUp. */
 export function walkPath(
   leaf: SessionEntry,
   getEntry: (id: string) => SessionEntry | undefined,
@@ -144,10 +116,18 @@ export function walkPath(
   return walkUp(leaf, parentOf, (e) => e.id, limit);
 }
 
-/** Builds the {@link TreeIndex} of a source. O(n); children are sorted on first use. */
+/** Builds the {@link TreeIndex} of a source in O(n); children are sorted on first use. */
 export function treeIndex(source: TreeSource): TreeIndex {
   const n = source.length;
-  const find = source.positionOf ? source.positionOf.bind(source) : lastPositions(source);
+  let find = source.positionOf?.bind(source);
+  if (!find) {
+    const latest = new Map<string, number>();
+    for (let pos = 0; pos < n; pos++) {
+      const id = source.idAt(pos);
+      if (typeof id === "string") latest.set(id, pos);
+    }
+    find = (id) => latest.get(id) ?? -1;
+  }
   const parent = new Int32Array(n).fill(-1);
   const indexed: number[] = [];
   for (let pos = 0; pos < n; pos++) {
@@ -163,13 +143,9 @@ export function treeIndex(source: TreeSource): TreeIndex {
   if (cycles.length > 0) {
     // Cut each cycle at its member that comes first in file order; it becomes a root.
     treeParent = parent.slice();
-    for (const cycle of cycles) {
-      let first = cycle[0] as number;
-      for (const c of cycle) if (c < first) first = c;
-      treeParent[first] = -1;
-    }
+    for (const cycle of cycles) treeParent[cycle.reduce((a, b) => Math.min(a, b))] = -1;
   }
-  /** Child lists in file order along `links`, and the records without a parent there. */
+  // Child lists in file order along `links`, and the records without a parent there.
   const group = (links: Int32Array) => {
     const lists = new Map<number, number[]>();
     const top: number[] = [];
@@ -184,20 +160,18 @@ export function treeIndex(source: TreeSource): TreeIndex {
     }
     return { lists, top };
   };
-  let kids: Map<number, number[]> | undefined;
+  let sorted: ReturnType<typeof group> | undefined;
   let linked: Map<number, number[]> | undefined;
-  let roots: number[] | undefined;
-  const build = (): Map<number, number[]> => {
-    const { lists, top } = group(treeParent);
-    roots = top;
-    for (const list of lists.values()) {
+  const tree = () => {
+    if (sorted) return sorted;
+    sorted = group(treeParent);
+    for (const list of sorted.lists.values()) {
       if (list.length < 2) continue;
       const key = new Map(list.map((pos) => [pos, timeKey(source.timestampAt(pos))]));
       // Equal keys (unparseable ones too) keep file order: the sort is stable by position.
       list.sort((a, b) => (key.get(a) as number) - (key.get(b) as number) || a - b);
     }
-    kids = lists;
-    return lists;
+    return sorted;
   };
   const up = (pos: number) => ((parent[pos] as number) < 0 ? undefined : (parent[pos] as number));
   return {
@@ -210,11 +184,8 @@ export function treeIndex(source: TreeSource): TreeIndex {
     },
     parentOf: (pos) => parent[pos] ?? -1,
     treeParentOf: (pos) => treeParent[pos] ?? -1,
-    roots: () => {
-      if (!roots) build();
-      return roots as number[];
-    },
-    children: (pos) => (kids ?? build()).get(pos) ?? [],
+    roots: () => tree().top,
+    children: (pos) => tree().lists.get(pos) ?? [],
     linkedChildren: (pos) => {
       linked ??= group(parent).lists;
       return linked.get(pos) ?? [];
@@ -223,7 +194,7 @@ export function treeIndex(source: TreeSource): TreeIndex {
   };
 }
 
-/** The manager's entry log as a {@link TreeSource}; reads the log in place. */
+/** The entry log as a {@link TreeSource}, read in place. */
 export function logTreeSource(log: EntryLog): TreeSource {
   return {
     length: log.length,
@@ -244,10 +215,7 @@ function field(record: unknown, key: string): unknown {
   }
 }
 
-/**
- * Raw records in file order as a {@link TreeSource}: anything may be missing or of the wrong
- * type; a record without a string id is simply not indexed.
- */
+/** Raw records as a {@link TreeSource}: a record without a string id is not indexed. */
 export function recordsTreeSource(records: readonly unknown[]): TreeSource {
   return {
     length: records.length,
@@ -258,33 +226,28 @@ export function recordsTreeSource(records: readonly unknown[]): TreeSource {
 }
 
 /**
- * The entry tree (SPEC §7.8) as `getTree()` returns it: new nodes over the stored entries,
- * roots in file order, children by timestamp, each indexed id exactly once (W14, W15), with
- * the resolved labels. Iterative; O(n log n) for the sorts.
+ * `getTree()` (SPEC §7.8): new nodes over the stored entries with their labels, each indexed
+ * id exactly once (W14, W15). O(n log n) for the sorts.
  */
 export function buildTree(
   log: EntryLog,
   labelOf: (id: string) => { readonly label: string; readonly timestamp: string } | undefined,
 ): SessionTreeNode[] {
   const index = treeIndex(logTreeSource(log));
-  const nodes: (SessionTreeNode | undefined)[] = new Array(log.length);
-  const node = (pos: number): SessionTreeNode => {
-    let made = nodes[pos];
-    if (!made) {
-      const entry = entryAt(log, pos);
-      made = { entry, children: [] };
-      const label = labelOf(entry.id);
-      if (label) {
-        made.label = label.label;
-        made.labelTimestamp = label.timestamp;
-      }
-      nodes[pos] = made;
-    }
-    return made;
-  };
+  const nodes: SessionTreeNode[] = new Array(log.length);
   for (const pos of index.indexed) {
-    const made = node(pos);
-    for (const child of index.children(pos)) made.children.push(node(child));
+    const entry = entryAt(log, pos);
+    const node: SessionTreeNode = { entry, children: [] };
+    const label = labelOf(entry.id);
+    if (label) {
+      node.label = label.label;
+      node.labelTimestamp = label.timestamp;
+    }
+    nodes[pos] = node;
+  }
+  const node = (pos: number) => nodes[pos] as SessionTreeNode;
+  for (const pos of index.indexed) {
+    for (const child of index.children(pos)) node(pos).children.push(node(child));
   }
   return index.roots().map(node);
 }

@@ -18,7 +18,7 @@ export function vecOwning<T>(items: T[]): Vec<T> {
   return { items, length: items.length };
 }
 
-/** The vector with `value` appended (one value: an append's case, no rest array). */
+/** The vector with `value` appended. */
 export function vecPush<T>(vec: Vec<T>, value: T): Vec<T> {
   let items = vec.items as T[];
   if (items.length !== vec.length) items = items.slice(0, vec.length);
@@ -29,9 +29,4 @@ export function vecPush<T>(vec: Vec<T>, value: T): Vec<T> {
 /** A new array holding the vector's items. */
 export function vecToArray<T>(vec: Vec<T>): T[] {
   return vec.items.slice(0, vec.length);
-}
-
-/** The item at `i` (must be `< length`). */
-export function vecAt<T>(vec: Vec<T>, i: number): T {
-  return vec.items[i] as T;
 }
