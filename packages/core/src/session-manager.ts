@@ -1,10 +1,6 @@
 import { dirname, resolve } from "node:path";
 import { SessionBus } from "./bus/session-bus.js";
-import type {
-  HandlerErrorReporter,
-  SessionEventBus,
-  SessionSwitchReason,
-} from "./bus/session-events.js";
+import type * as ev from "./bus/session-events.js";
 import { type SessionEnv, systemEnv } from "./env/env.js";
 import { assertValidSessionId, generateEntryId } from "./env/ids.js";
 import { resolveCwd } from "./env/paths.js";
@@ -46,7 +42,7 @@ export interface SessionManagerOptions extends T.NewSessionOptions {
   /** Refuses appended entries that do not match their io-ts codec (off, like pi: a decode each). */
   strict?: boolean;
   /** Gets every error an `events` handler throws (default: unheard ones go to console.error). */
-  onHandlerError?: HandlerErrorReporter;
+  onHandlerError?: ev.HandlerErrorReporter;
 }
 
 const notFound = (id: string) => new build.EntryNotFoundError(id);
@@ -56,7 +52,6 @@ const outcomeOf = (sink: SessionSink): Promise<Error | undefined> =>
     () => undefined,
     (e: Error) => e,
   );
-type SessionRef = { readonly sessionId: string; readonly file: string | undefined };
 type Progress = listing.SessionListProgress;
 
 /** `sessionDir` as the reference resolves it, else the cwd's default directory (created). */
@@ -95,10 +90,10 @@ export class SessionManager {
   private readonly bus = new SessionBus();
   /** Replaced, never mutated, so a validator may remove itself while validators run. */
   private validators: readonly guard.EntryValidator[] = [];
-  /** The typed event bus ({@link SessionEventBus}); events fire after the change is committed. */
-  readonly events: SessionEventBus = this.bus;
+  /** The typed event bus ({@link ev.SessionEventBus}); events fire after the change is committed. */
+  readonly events: ev.SessionEventBus = this.bus;
 
-  protected constructor(cwd: string, options: SessionManagerOptions, store?: SessionStore) {
+  protected constructor(cwd: string, options: SessionManagerOptions = {}, store?: SessionStore) {
     this.durability = options.durability;
     this.env = options.env ?? systemEnv;
     this.projections = options.projections ?? [];
@@ -117,7 +112,7 @@ export class SessionManager {
     options?: SessionManagerOptions,
     entries?: T.FileEntry[],
   ): SessionManager {
-    const sm = new SessionManager(cwd || process.cwd(), options ?? {});
+    const sm = new SessionManager(cwd || process.cwd(), options);
     if (!entries || entries.length === 0) sm.newSession(options);
     else sm.adoptRecords(jsonClone(entries) as unknown as Record<string, unknown>[], options);
     return sm;
@@ -132,7 +127,7 @@ export class SessionManager {
     const headerCwd = loaded.header?.cwd;
     const sm = new SessionManager(
       cwd || (typeof headerCwd === "string" && headerCwd) || process.cwd(),
-      options ?? {},
+      options,
     );
     sm.adopt(loaded, sm.sink);
     return sm;
@@ -144,14 +139,14 @@ export class SessionManager {
     cwd: string,
     options?: SessionManagerOptions,
   ): SessionManager {
-    const sm = new SessionManager(cwd, options ?? {}, store);
+    const sm = new SessionManager(cwd, options, store);
     sm.newSession(options);
     return sm;
   }
 
   /** A new persisted session in `sessionDir` (default: the cwd's directory, created). */
   static create(cwd: string, sessionDir?: string, options?: SessionManagerOptions): SessionManager {
-    const sm = new SessionManager(cwd, options ?? {});
+    const sm = new SessionManager(cwd, options);
     sm.useDir(dirFor(sessionDir, sm.cwd));
     sm.newSession(options);
     return sm;
@@ -168,7 +163,7 @@ export class SessionManager {
     // No scan limit: the reference falls back to a full scan for a header over 1 MiB.
     const headerCwd = readHeader(file, Number.POSITIVE_INFINITY)?.cwd;
     const cwd = cwdOverride ?? (typeof headerCwd === "string" ? headerCwd : process.cwd());
-    const sm = new SessionManager(cwd, options ?? {});
+    const sm = new SessionManager(cwd, options);
     sm.useDir(sessionDir ? resolveSessionDir(sessionDir) : dirname(file));
     sm.openLocation(file);
     return sm;
@@ -180,7 +175,7 @@ export class SessionManager {
     sessionDir?: string,
     options?: SessionManagerOptions,
   ): SessionManager {
-    const sm = new SessionManager(cwd, options ?? {});
+    const sm = new SessionManager(cwd, options);
     const dir = dirFor(sessionDir, sm.cwd);
     sm.useDir(dir);
     const recent = findMostRecentSession(dir, sm.cwd, isDefaultDir(dir, sm.cwd));
@@ -200,7 +195,7 @@ export class SessionManager {
     options?: SessionManagerOptions,
   ): SessionManager {
     const source = resolve(sourcePath);
-    const sm = new SessionManager(targetCwd, options ?? {});
+    const sm = new SessionManager(targetCwd, options);
     const dir = dirFor(sessionDir, sm.cwd);
     const { entries } = fileStore(dir, { env: sm.env }).read(source);
     sm.useDir(dir);
@@ -257,21 +252,19 @@ export class SessionManager {
 
   /** Switches to another session file by the load rules of `open`, keeping the current cwd. */
   setSessionFile(sessionFile: string): void {
-    const previous = this.sessionRef();
-    if (!this.store.persisted) this.useDir(dirname(resolve(sessionFile)));
-    this.openLocation(resolve(sessionFile));
-    this.emitSwitched("open", previous);
+    this.switchSession("open", () => {
+      if (!this.store.persisted) this.useDir(dirname(resolve(sessionFile)));
+      this.openLocation(resolve(sessionFile));
+    });
   }
 
   /** Starts a new session, written at its first conversation message (SPEC §6.2). */
   newSession(options?: T.NewSessionOptions): string | undefined {
-    const previous = this.sessionRef();
-    const header = jsonClone(this.newHeader(options));
-    this.adopt(
-      { header, entries: [], diagnostics: [] },
-      this.store.create(header, [], "conversation"),
-    );
-    this.emitSwitched("new", previous);
+    this.switchSession("new", () => {
+      const header = jsonClone(this.newHeader(options));
+      const sink = this.store.create(header, [], "conversation");
+      this.adopt({ header, entries: [], diagnostics: [] }, sink);
+    });
     return this.sink.location;
   }
 
@@ -282,16 +275,16 @@ export class SessionManager {
   createBranchedSession(leafId: string): string | undefined {
     const path = q.branchOf(this.state, leafId);
     if (path.length === 0) throw notFound(leafId);
-    const previous = this.sessionRef();
-    const entries = branchedEntries(path, q.labelMapOf(this.state), this.env);
-    const parent = this.sink.written ? this.sink.location : undefined;
-    const c = jsonClone({ header: this.newHeader(undefined, parent), entries });
-    // The store writes before the switch, so a failure leaves the old session; with its own
-    // array, as the adopted one grows with later appends that a queued write must not see.
-    const sink = this.store.create(c.header, c.entries.slice(), "conversation");
-    this.adopt({ header: c.header, entries: c.entries, diagnostics: [] }, sink);
-    this.emitSwitched("branched", previous);
-    return sink.location;
+    this.switchSession("branched", () => {
+      const entries = branchedEntries(path, q.labelMapOf(this.state), this.env);
+      const parent = this.sink.written ? this.sink.location : undefined;
+      const c = jsonClone({ header: this.newHeader(undefined, parent), entries });
+      // The store writes before the switch, so a failure leaves the old session; with its own
+      // array, as the adopted one grows with later appends that a queued write must not see.
+      const sink = this.store.create(c.header, c.entries.slice(), "conversation");
+      this.adopt({ header: c.header, entries: c.entries, diagnostics: [] }, sink);
+    });
+    return this.sink.location;
   }
 
   /**
@@ -417,8 +410,7 @@ export class SessionManager {
   }
   /** The leaf entry, or undefined when the leaf is null. */
   getLeafEntry(): T.SessionEntry | undefined {
-    const leaf = this.state.leafId;
-    return leaf === null ? undefined : s.entryOf(this.state, leaf);
+    return this.state.leafId === null ? undefined : s.entryOf(this.state, this.state.leafId);
   }
   /** The indexed entry with this id (the last one wins for duplicates). */
   getEntry(id: string): T.SessionEntry | undefined {
@@ -504,17 +496,19 @@ export class SessionManager {
   private catchUp(): void {
     const sink = this.sink;
     if (sink.failure) throw new SessionStoreFailedError(sink.failure);
-    if (!sink.changedElsewhere() || sink.location === undefined) return;
-    const previous = this.sessionRef();
+    const location = sink.location;
+    if (!sink.changedElsewhere() || location === undefined) return;
     const leaf = this.state.leafId;
     const atTip = leaf !== null && leaf === lastEntry(this.state.log)?.id;
-    this.openLocation(sink.location);
-    const tip = this.state.leafId;
-    const follows = atTip && tip !== null && q.branchOf(this.state, tip).some((e) => e.id === leaf);
-    if (!follows && (leaf === null || s.entryOf(this.state, leaf))) {
-      this.state = s.withLeaf(this.state, leaf);
-    }
-    this.emitSwitched("reload", previous);
+    this.switchSession("reload", () => {
+      this.openLocation(location);
+      const tip = this.state.leafId;
+      const follows =
+        atTip && tip !== null && q.branchOf(this.state, tip).some((e) => e.id === leaf);
+      if (!follows && (leaf === null || s.entryOf(this.state, leaf))) {
+        this.state = s.withLeaf(this.state, leaf);
+      }
+    });
   }
 
   /** Whether an id was ever used in the current state (one function for the manager's life). */
@@ -530,18 +524,15 @@ export class SessionManager {
    * The one append path (SPEC §5.1), after `catchUp`. The entry kept is the JSON value of its
    * line: memory equals disk (SPEC invariant 3) and the caller keeps no reference into our
    * state (W20). A sink that throws leaves the state as it was. `arg` spares the hot append
-   * (messages) a closure.
+   * (messages) a closure; a `parentId` other than the leaf moves the leaf there first.
    */
   private append<E extends T.SessionEntry, A = undefined>(
     make: (b: build.EntryBase, arg: A) => E,
     arg?: A,
-    moved?: { readonly from: string | null },
+    parentId: string | null = this.state.leafId,
   ): E {
-    const base = {
-      id: generateEntryId(this.env, this.idTaken),
-      parentId: this.state.leafId,
-      timestamp: this.env.now().toISOString(),
-    };
+    const id = generateEntryId(this.env, this.idTaken);
+    const base = { id, parentId, timestamp: this.env.now().toISOString() };
     const stored = jsonClone(make(base, arg as A));
     for (const validator of this.validators) {
       const rejection = validator(stored);
@@ -556,7 +547,7 @@ export class SessionManager {
       throw error;
     }
     // Committed: only now may handlers see it (a leaf move made for this append first).
-    if (moved) this.emitLeafMoved(moved.from, base.parentId);
+    this.emitLeafMoved(before.leafId, parentId);
     this.bus.emit("entryAppended", () => ({ entry: stored, leafId: stored.id }));
     return stored;
   }
@@ -585,15 +576,8 @@ export class SessionManager {
     note?: string,
   ): T.UsageEntry {
     this.catchUp();
-    return this.append((b) => ({
-      type: "usage",
-      ...b,
-      kind,
-      provider,
-      model,
-      usage,
-      note: note || undefined,
-    }));
+    const fields = { kind, provider, model, usage, note: note || undefined };
+    return this.append((b) => ({ type: "usage", ...b, ...fields }));
   }
   /** Appends a compaction (null `firstKeptEntryId`: keep none) with the system checkpoint. */
   appendCompaction<D = unknown>(
@@ -637,14 +621,8 @@ export class SessionManager {
     details?: D,
   ): string {
     this.catchUp();
-    return this.append((b) => ({
-      type: "custom_message",
-      customType,
-      content,
-      display,
-      details,
-      ...b,
-    })).id;
+    const fields = { customType, content, display, details };
+    return this.append((b) => ({ type: "custom_message", ...fields, ...b })).id;
   }
   /** Sets (truthy) or clears (undefined, "", null: kept as given) an existing entry's label. */
   appendLabelChange(targetId: string, label: string | undefined): string {
@@ -681,17 +659,10 @@ export class SessionManager {
   ): string {
     this.catchUp();
     if (branchFromId !== null && !s.entryOf(this.state, branchFromId)) throw notFound(branchFromId);
-    const before = this.state;
-    const fromId = before.leafId ?? "root";
-    this.state = s.withLeaf(before, branchFromId);
-    try {
-      const make = (b: build.EntryBase) =>
-        ({ type: "branch_summary", ...b, fromId, summary, details, usage, fromHook }) as const;
-      return this.append(make, undefined, { from: before.leafId }).id;
-    } catch (error) {
-      this.state = before;
-      throw error;
-    }
+    const fromId = this.state.leafId ?? "root";
+    const make = (b: build.EntryBase) =>
+      ({ type: "branch_summary", ...b, fromId, summary, details, usage, fromHook }) as const;
+    return this.append(make, undefined, branchFromId).id;
   }
 
   // --- events -------------------------------------------------------------------------------
@@ -706,23 +677,22 @@ export class SessionManager {
     if (from !== to) this.bus.emit("leafMoved", () => ({ from, to }));
   }
 
-  private sessionRef(): SessionRef {
-    return { sessionId: this.getSessionId(), file: this.sink.location };
-  }
-
-  /** `sessionSwitched`, then an opened file's `diagnostics` (O(n): only if someone listens). */
-  private emitSwitched(reason: SessionSwitchReason, previous: SessionRef): void {
+  /** Replaces the session, then emits `sessionSwitched` and an opened file's `diagnostics`. */
+  private switchSession(reason: ev.SessionSwitchReason, replace: () => void): void {
+    const previousSessionId = this.getSessionId();
+    const previousFile = this.sink.location;
+    replace();
     const sessionId = this.getSessionId();
     const file = this.sink.location;
     this.bus.emit("sessionSwitched", () => ({
       reason,
       sessionId,
       file,
-      previousSessionId: previous.sessionId,
-      previousFile: previous.file,
+      previousSessionId,
+      previousFile,
     }));
     if (reason !== "open" || !this.bus.wants("diagnostics")) return;
-    const diagnostics = this.getLoadDiagnostics();
+    const diagnostics = this.getLoadDiagnostics(); // O(n): only when someone listens
     if (diagnostics.length > 0)
       this.bus.emit("diagnostics", () => ({ sessionId, file, diagnostics }));
   }
