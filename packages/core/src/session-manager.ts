@@ -1,43 +1,49 @@
 import { dirname, resolve } from "node:path";
 import { SessionBus } from "./bus/session-bus.js";
-import type { SessionEventBus, SessionSwitchReason } from "./bus/session-events.js";
+import type * as ev from "./bus/session-events.js";
 import { type SessionEnv, systemEnv } from "./env/env.js";
 import { assertValidSessionId, generateEntryId } from "./env/ids.js";
 import { resolveCwd } from "./env/paths.js";
+import { jsonClone } from "./format/json-clone.js";
 import type { LineMap } from "./format/line-map.js";
 import { splitRecords } from "./format/load-records.js";
 import { loadText } from "./format/load-text.js";
 import { branchedEntries } from "./manager/branched-session.js";
-import * as catalog from "./manager/catalog.js";
 import * as build from "./manager/entry-builders.js";
-import {
-  EntryRejectedError,
-  type EntryValidator,
-  schemaValidator,
-} from "./manager/entry-validation.js";
+import * as guard from "./manager/entry-validation.js";
 import { systemCheckpoint } from "./manager/system-checkpoint.js";
 import * as q from "./projections/builtins.js";
 import { contextEntriesOfPath, projectionOfPath } from "./projections/context.js";
 import { sanitizeSessionName } from "./projections/session-name.js";
 import type * as T from "./schema/types.js";
-import type { SessionManagerOptions } from "./session-manager-types.js";
 import { type LoadDiagnostic, structuralDiagnostics } from "./state/diagnostics.js";
 import { hasSeenId, lastEntry } from "./state/entry-log.js";
 import type { Projection } from "./state/projection.js";
 import * as s from "./state/session-state.js";
-import { findMostRecentSession, readHeader } from "./store/discovery.js";
+import { type DeleteResult, deleteSessionFile } from "./store/delete.js";
+import { findMostRecentSession, findSessionById, readHeader } from "./store/discovery.js";
 import { fileStore } from "./store/file-store.js";
+import * as listing from "./store/listing.js";
 import { memorySink, memoryStore } from "./store/memory-store.js";
-import { defaultSessionDirPath, ensureDir, getDefaultSessionDir } from "./store/paths.js";
+import * as paths from "./store/paths.js";
 import { resolveSessionDir, samePath } from "./store/session-files.js";
-import {
-  type SessionSink,
-  type SessionStore,
-  SessionStoreFailedError,
-  type StoredSession,
-} from "./store/session-store.js";
+import type { SessionSink, SessionStore, StoredSession } from "./store/session-store.js";
+import { SessionStoreFailedError } from "./store/session-store.js";
+import type { Durability } from "./store/session-writer.js";
 
-export type { SessionManagerOptions } from "./session-manager-types.js";
+/** The reference's `NewSessionOptions` plus our injection points. */
+export interface SessionManagerOptions extends T.NewSessionOptions {
+  /** Clock and random source (default: the system's); tests pass a deterministic env. */
+  env?: SessionEnv;
+  /** Extra projections folded next to the built-ins (plugins). */
+  projections?: readonly Projection<unknown>[];
+  /** W9: `"never"` (default, like pi) leaves appends to the OS, `"always"` fsyncs each. */
+  durability?: Durability;
+  /** Refuses appended entries that do not match their io-ts codec (off, like pi: a decode each). */
+  strict?: boolean;
+  /** Gets every error an `events` handler throws (default: unheard ones go to console.error). */
+  onHandlerError?: ev.HandlerErrorReporter;
+}
 
 const notFound = (id: string) => new build.EntryNotFoundError(id);
 /** A sink's flush as a value: undefined once durable, or the failure (never rejects). */
@@ -46,22 +52,29 @@ const outcomeOf = (sink: SessionSink): Promise<Error | undefined> =>
     () => undefined,
     (e: Error) => e,
   );
-const copy = <V>(value: V): V => JSON.parse(JSON.stringify(value)) as V;
-type SessionRef = { readonly sessionId: string; readonly file: string | undefined };
+type Progress = listing.SessionListProgress;
+
+/** `sessionDir` as the reference resolves it, else the cwd's default directory (created). */
+const dirFor = (sessionDir: string | undefined, cwd: string) =>
+  sessionDir ? resolveSessionDir(sessionDir) : paths.getDefaultSessionDir(cwd);
+/** Like {@link dirFor} without creating anything: discovery only reads (W13). */
+const readDirFor = (sessionDir: string | undefined, cwd: string) =>
+  sessionDir ? resolveSessionDir(sessionDir) : paths.defaultSessionDirPath(resolveCwd(cwd));
 
 /**
- * A pi session: an append-only tree of entries with a movable leaf, drop-in compatible with
- * the reference `SessionManager` (SPEC §4–§9). Every change folds one entry into a new
- * immutable `SessionState` at once, then hands it to the session's sink in its
- * `SessionStore` (memory, JSONL files, or an asynchronous store); `getState()` hands out the
- * snapshots. The reference's static discovery API (`list`, `findById`, …) is here too.
+ * Whether `dir` is the cwd's default session directory: discovery filters by header cwd
+ * everywhere ([Fix] W17), and a header without a cwd matches only there (W17) — a custom
+ * directory keeps the reference's rule that it does not.
+ */
+const isDefaultDir = (dir: string, cwd: string) =>
+  samePath(dir, paths.defaultSessionDirPath(resolveCwd(cwd)));
+
+/**
+ * A pi session, drop-in for the reference `SessionManager` (SPEC §4–§10, statics included).
+ * Every change folds one entry into a new immutable `SessionState` at once, then hands it to
+ * the sink of its `SessionStore` (memory, JSONL files, or an asynchronous store).
  */
 export class SessionManager {
-  static readonly findById = catalog.findById;
-  static readonly list = catalog.list;
-  static readonly listAll = catalog.listAll;
-  static readonly deleteSession = catalog.deleteSession;
-
   private state: s.SessionState;
   private readonly env: SessionEnv;
   private readonly durability: SessionManagerOptions["durability"];
@@ -76,14 +89,11 @@ export class SessionManager {
   private entryLines: LineMap | undefined;
   private readonly bus = new SessionBus();
   /** Replaced, never mutated, so a validator may remove itself while validators run. */
-  private validators: readonly EntryValidator[] = [];
-  /**
-   * The typed event bus: `entryAppended`, `leafMoved`, `sessionSwitched`, `diagnostics`,
-   * `handlerError` (see {@link SessionEventBus}). Events fire after the change is committed.
-   */
-  readonly events: SessionEventBus = this.bus;
+  private validators: readonly guard.EntryValidator[] = [];
+  /** The typed event bus ({@link ev.SessionEventBus}); events fire after the change is committed. */
+  readonly events: ev.SessionEventBus = this.bus;
 
-  protected constructor(cwd: string, options: SessionManagerOptions, store?: SessionStore) {
+  protected constructor(cwd: string, options: SessionManagerOptions = {}, store?: SessionStore) {
     this.durability = options.durability;
     this.env = options.env ?? systemEnv;
     this.projections = options.projections ?? [];
@@ -91,39 +101,33 @@ export class SessionManager {
     this.cwd = resolveCwd(cwd);
     this.state = q.initialState(null, this.projections);
     if (store) this.store = store;
-    if (options.strict) this.validators = [schemaValidator];
+    if (options.strict) this.validators = [guard.schemaValidator];
   }
 
-  // --- factories (SPEC §4, §6, §10) ------------------------------------------------------
+  // --- factories and discovery (SPEC §4, §6, §10); discovery only reads (W13) ---------------
 
-  /**
-   * A session that never touches the filesystem. With `entries`, a header among them is
-   * adopted (and `options` ignored); the entries are copied, migrated and replayed, and the
-   * leaf is the last one (SPEC §6.6, W20).
-   */
+  /** In memory; `entries` are copied (W20), migrated, replayed, their header adopted (§6.6). */
   static inMemory(
     cwd: string = process.cwd(),
     options?: SessionManagerOptions,
     entries?: T.FileEntry[],
   ): SessionManager {
-    const sm = new SessionManager(cwd || process.cwd(), options ?? {});
+    const sm = new SessionManager(cwd || process.cwd(), options);
     if (!entries || entries.length === 0) sm.newSession(options);
-    else sm.adoptRecords(copy(entries) as unknown as Record<string, unknown>[], options);
+    else sm.adoptRecords(jsonClone(entries) as unknown as Record<string, unknown>[], options);
     return sm;
   }
 
   /**
-   * A session loaded from JSONL text, in memory (our addition; a file opens the same way).
-   * The cwd defaults to the header's. Malformed lines are reported by
-   * {@link getLoadDiagnostics} with their line numbers; throws `InvalidSessionError` when the
-   * text has no valid header first.
+   * Our addition: JSONL text loaded in memory as a file opens; the cwd defaults to the
+   * header's. Throws `InvalidSessionError` when the text has no valid header first.
    */
   static fromJsonl(text: string, cwd?: string, options?: SessionManagerOptions): SessionManager {
     const loaded = loadText(text, options?.env ?? systemEnv);
     const headerCwd = loaded.header?.cwd;
     const sm = new SessionManager(
       cwd || (typeof headerCwd === "string" && headerCwd) || process.cwd(),
-      options ?? {},
+      options,
     );
     sm.adopt(loaded, sm.sink);
     return sm;
@@ -135,24 +139,20 @@ export class SessionManager {
     cwd: string,
     options?: SessionManagerOptions,
   ): SessionManager {
-    const sm = new SessionManager(cwd, options ?? {}, store);
+    const sm = new SessionManager(cwd, options, store);
     sm.newSession(options);
     return sm;
   }
 
   /** A new persisted session in `sessionDir` (default: the cwd's directory, created). */
   static create(cwd: string, sessionDir?: string, options?: SessionManagerOptions): SessionManager {
-    const sm = new SessionManager(cwd, options ?? {});
-    sm.useDir(sessionDir ? resolveSessionDir(sessionDir) : getDefaultSessionDir(sm.cwd));
+    const sm = new SessionManager(cwd, options);
+    sm.useDir(dirFor(sessionDir, sm.cwd));
     sm.newSession(options);
     return sm;
   }
 
-  /**
-   * Opens a session file (SPEC §6.5). The cwd is `cwdOverride`, else the header's, else the
-   * process cwd; the session directory is `sessionDir`, else the file's folder. Throws
-   * `Session file is not a valid pi session: <path>` for a file that is not one (unchanged).
-   */
+  /** Opens a session file (SPEC §6.5); `options` is our addition. */
   static open(
     path: string,
     sessionDir?: string,
@@ -163,34 +163,30 @@ export class SessionManager {
     // No scan limit: the reference falls back to a full scan for a header over 1 MiB.
     const headerCwd = readHeader(file, Number.POSITIVE_INFINITY)?.cwd;
     const cwd = cwdOverride ?? (typeof headerCwd === "string" ? headerCwd : process.cwd());
-    const sm = new SessionManager(cwd, options ?? {});
+    const sm = new SessionManager(cwd, options);
     sm.useDir(sessionDir ? resolveSessionDir(sessionDir) : dirname(file));
     sm.openLocation(file);
     return sm;
   }
 
-  /**
-   * The most recent session of `cwd` in the directory, or a new one. [Fix] W17: sessions of
-   * other working directories are filtered out in the default directory too.
-   */
+  /** The most recent session of `cwd`, or a new one. [Fix] W17: other cwds are skipped. */
   static continueRecent(
     cwd: string,
     sessionDir?: string,
     options?: SessionManagerOptions,
   ): SessionManager {
-    const sm = new SessionManager(cwd, options ?? {});
-    const dir = sessionDir ? resolveSessionDir(sessionDir) : getDefaultSessionDir(sm.cwd);
+    const sm = new SessionManager(cwd, options);
+    const dir = dirFor(sessionDir, sm.cwd);
     sm.useDir(dir);
-    const recent = findMostRecentSession(dir, sm.cwd, catalog.isDefaultDir(dir, sm.cwd));
+    const recent = findMostRecentSession(dir, sm.cwd, isDefaultDir(dir, sm.cwd));
     if (recent) sm.openLocation(recent);
     else sm.newSession(options);
     return sm;
   }
 
   /**
-   * Copies a whole session (every entry, labels and unknown types included) into a new file
-   * for `targetCwd`, written at once. The source is only read (W13) and migrated in memory
-   * first (W12); `options.id` is validated, `options.parentSession` ignored.
+   * Copies a whole session into a new file for `targetCwd`, written at once. The source is
+   * only read (W13) and migrated in memory (W12); `options.parentSession` is ignored.
    */
   static forkFrom(
     sourcePath: string,
@@ -199,78 +195,108 @@ export class SessionManager {
     options?: SessionManagerOptions,
   ): SessionManager {
     const source = resolve(sourcePath);
-    const sm = new SessionManager(targetCwd, options ?? {});
-    const dir = sessionDir ? resolveSessionDir(sessionDir) : getDefaultSessionDir(sm.cwd);
+    const sm = new SessionManager(targetCwd, options);
+    const dir = dirFor(sessionDir, sm.cwd);
     const { entries } = fileStore(dir, { env: sm.env }).read(source);
     sm.useDir(dir);
-    const header = copy(sm.newHeader({ id: options?.id }, source));
+    const header = jsonClone(sm.newHeader({ id: options?.id }, source));
     sm.adopt({ header, entries, diagnostics: [] }, sm.store.create(header, entries.slice(), "now"));
     return sm;
+  }
+
+  /** The path of the session with exactly this id among `cwd`'s (headers only), or undefined. */
+  static findById(cwd: string, id: string, sessionDir?: string): string | undefined {
+    const dir = readDirFor(sessionDir, cwd);
+    return findSessionById(dir, id, resolveCwd(cwd), isDefaultDir(dir, cwd));
+  }
+
+  /** The sessions of `cwd`, newest activity first (SPEC §10.5); unchanged files are cached. */
+  static list(
+    cwd: string,
+    sessionDir?: string,
+    onProgress?: Progress,
+    signal?: AbortSignal,
+  ): Promise<T.SessionInfo[]> {
+    const dir = readDirFor(sessionDir, cwd);
+    const filterCwd = resolveCwd(cwd);
+    const emptyCwdMatches = isDefaultDir(dir, cwd);
+    return listing.listSessions(dir, { filterCwd, emptyCwdMatches, onProgress, signal });
+  }
+
+  /** Every session of every working directory, or of one `sessionDir` (SPEC §10.5). */
+  static listAll(onProgress?: Progress, signal?: AbortSignal): Promise<T.SessionInfo[]>;
+  static listAll(
+    sessionDir?: string,
+    onProgress?: Progress,
+    signal?: AbortSignal,
+  ): Promise<T.SessionInfo[]>;
+  static listAll(
+    first?: string | Progress,
+    second?: Progress | AbortSignal,
+    third?: AbortSignal,
+  ): Promise<T.SessionInfo[]> {
+    if (typeof first !== "string") {
+      const signal = second as AbortSignal | undefined;
+      return listing.listAllSessions(paths.getSessionsRoot(), { onProgress: first, signal });
+    }
+    const onProgress = second as Progress | undefined;
+    return listing.listSessionsInDir(resolveSessionDir(first), { onProgress, signal: third });
+  }
+
+  /** Deletes a session file: to the trash when a `trash` command exists, else unlinked (§1.6). */
+  static deleteSession(path: string): DeleteResult {
+    return deleteSessionFile(resolve(path));
   }
 
   // --- switching sessions -------------------------------------------------------------------
 
   /** Switches to another session file by the load rules of `open`, keeping the current cwd. */
   setSessionFile(sessionFile: string): void {
-    const previous = this.sessionRef();
-    if (!this.store.persisted) this.useDir(dirname(resolve(sessionFile)));
-    this.openLocation(resolve(sessionFile));
-    this.emitSwitched("open", previous);
+    this.switchSession("open", () => {
+      if (!this.store.persisted) this.useDir(dirname(resolve(sessionFile)));
+      this.openLocation(resolve(sessionFile));
+    });
   }
 
-  /**
-   * Starts a new empty session; returns its file path, or undefined in memory. A persisted
-   * session's file is named after the header and written at the first conversation message
-   * (SPEC §6.2); the previous file is left alone.
-   */
+  /** Starts a new session, written at its first conversation message (SPEC §6.2). */
   newSession(options?: T.NewSessionOptions): string | undefined {
-    const previous = this.sessionRef();
-    const header = copy(this.newHeader(options));
-    this.adopt(
-      { header, entries: [], diagnostics: [] },
-      this.store.create(header, [], "conversation"),
-    );
-    this.emitSwitched("new", previous);
+    this.switchSession("new", () => {
+      const header = jsonClone(this.newHeader(options));
+      const sink = this.store.create(header, [], "conversation");
+      this.adopt({ header, entries: [], diagnostics: [] }, sink);
+    });
     return this.sink.location;
   }
 
   /**
-   * Replaces the session by a new one holding only the path to `leafId`, labels recreated
-   * (SPEC §9). Persisted: written at once when the path holds a conversation, else pending.
-   * [Fix] W24: `parentSession` names the previous file only if that file exists. Returns the
-   * new file path, or undefined in memory.
+   * A new session of the path to `leafId`, labels recreated (SPEC §9). [Fix] W24:
+   * `parentSession` names the previous file only if that file exists.
    */
   createBranchedSession(leafId: string): string | undefined {
     const path = q.branchOf(this.state, leafId);
     if (path.length === 0) throw notFound(leafId);
-    const previous = this.sessionRef();
-    const entries = branchedEntries(path, q.labelMapOf(this.state), this.env);
-    const parent = this.sink.written ? this.sink.location : undefined;
-    const c = copy({ header: this.newHeader(undefined, parent), entries });
-    // The store writes (when due) before the switch: if it fails, the manager is still on
-    // the old session, as after any failed append.
-    // The store gets its own array: the adopted one becomes the log and grows with later
-    // appends, which a store that writes later (queued) must not see in its first write.
-    const sink = this.store.create(c.header, c.entries.slice(), "conversation");
-    this.adopt({ header: c.header, entries: c.entries, diagnostics: [] }, sink);
-    this.emitSwitched("branched", previous);
-    return sink.location;
+    this.switchSession("branched", () => {
+      const entries = branchedEntries(path, q.labelMapOf(this.state), this.env);
+      const parent = this.sink.written ? this.sink.location : undefined;
+      const c = jsonClone({ header: this.newHeader(undefined, parent), entries });
+      // The store writes before the switch, so a failure leaves the old session; with its own
+      // array, as the adopted one grows with later appends that a queued write must not see.
+      const sink = this.store.create(c.header, c.entries.slice(), "conversation");
+      this.adopt({ header: c.header, entries: c.entries, diagnostics: [] }, sink);
+    });
+    return this.sink.location;
   }
 
   /**
-   * Releases the session file (fd and writer lock) so another process may write it. The
-   * manager stays usable: the next append takes the lock again and checks that nobody wrote
-   * in the meantime (else `SessionConflictError`). Closing does not make a manager newer: one
-   * that a newer manager of this process took the file over from stays refused.
+   * Our addition: releases the file (fd and lock) for other writers. The next append takes
+   * the lock again, after checking nobody wrote meanwhile (else `SessionConflictError`); a
+   * manager whose file a newer one of this process took over stays refused.
    */
   close(): void {
     this.sink.release();
   }
 
-  /**
-   * Resolves once every append so far is durable in the store (at once for memory and JSONL
-   * files, which write before an append returns); rejects with a queued write's failure.
-   */
+  /** Our addition: resolves once every append so far is durable; rejects with a failure. */
   async flush(): Promise<void> {
     const pending = [...this.retired, outcomeOf(this.sink)];
     this.retired.clear();
@@ -280,7 +306,7 @@ export class SessionManager {
 
   /** Makes this manager file-backed in `dir` (created with mode 0700 if missing). */
   private useDir(dir: string): void {
-    ensureDir(dir);
+    paths.ensureDir(dir);
     this.store = fileStore(dir, { durability: this.durability, env: this.env });
   }
 
@@ -293,8 +319,7 @@ export class SessionManager {
   /** Replaces the session: the old sink is closed, the new content replayed. */
   private adopt(session: StoredSession, sink: SessionSink): void {
     if (sink !== this.sink) {
-      // Writes the old session's sink still has queued count for the next flush(); one that
-      // succeeds drops out at once, so a manager that never flushes keeps nothing.
+      // The old sink's queued writes count for the next flush() until they succeed.
       const outcome = outcomeOf(this.sink);
       this.retired.add(outcome);
       void outcome.then((e) => e === undefined && this.retired.delete(outcome));
@@ -311,7 +336,7 @@ export class SessionManager {
     // Headerless entries join a fresh v3 header first, so they are not taken for v1 records.
     const withHeader = records.some((r) => r.type === "session")
       ? records
-      : [copy(this.newHeader(options)) as unknown as Record<string, unknown>, ...records];
+      : [jsonClone(this.newHeader(options)) as unknown as Record<string, unknown>, ...records];
     const split = splitRecords(withHeader, this.env);
     this.adopt({ ...split, entryLines: undefined }, this.sink);
   }
@@ -332,9 +357,9 @@ export class SessionManager {
     } as T.SessionHeader;
   }
 
-  // --- reading -------------------------------------------------------------------------------
+  // --- reading (the reference's names and behaviour unless said) -----------------------------
 
-  /** Whether the session is backed by a store that persists (true before the file exists). */
+  /** Whether the store persists (true before the file exists). */
   isPersisted(): boolean {
     return this.store.persisted;
   }
@@ -348,9 +373,9 @@ export class SessionManager {
   }
   /** Whether the session directory is the default one for the cwd. */
   usesDefaultSessionDir(): boolean {
-    return this.store.persisted && samePath(this.store.dir, defaultSessionDirPath(this.cwd));
+    return this.store.persisted && samePath(this.store.dir, paths.defaultSessionDirPath(this.cwd));
   }
-  /** The session id from the header. */
+  /** The header's session id. */
   getSessionId(): string {
     return this.state.header?.id ?? "";
   }
@@ -370,18 +395,12 @@ export class SessionManager {
   getProjectionState<S = unknown>(name: string): S | undefined {
     return s.projectionState(this.state, name) as S | undefined;
   }
-  /**
-   * Problems found when the session was loaded (malformed lines, entries without ids,
-   * migration notes) plus structural ones (duplicate ids, dangling parents, cycles).
-   */
+  /** Problems found at load (with line numbers), plus structural ones (duplicates, cycles). */
   getLoadDiagnostics(): LoadDiagnostic[] {
     const lineOf = (pos: number) => this.entryLines?.lineOf(pos);
     return [...this.loadDiagnostics, ...structuralDiagnostics(this.state.log, lineOf)];
   }
-  /**
-   * The 1-based file line of the entry at `position` (file order, as `FoldContext.position`),
-   * when the session was loaded from text and the entry was loaded, not appended since.
-   */
+  /** The 1-based file line of the entry at `position` (file order), if it was loaded. */
   getEntryLineNumber(position: number): number | undefined {
     return this.entryLines?.lineOf(position);
   }
@@ -391,8 +410,7 @@ export class SessionManager {
   }
   /** The leaf entry, or undefined when the leaf is null. */
   getLeafEntry(): T.SessionEntry | undefined {
-    const leaf = this.state.leafId;
-    return leaf === null ? undefined : s.entryOf(this.state, leaf);
+    return this.state.leafId === null ? undefined : s.entryOf(this.state, this.state.leafId);
   }
   /** The indexed entry with this id (the last one wins for duplicates). */
   getEntry(id: string): T.SessionEntry | undefined {
@@ -443,22 +461,14 @@ export class SessionManager {
 
   // --- extending ----------------------------------------------------------------------------
 
-  /**
-   * Adds a guard that every later append must pass: it sees the finished entry before it is
-   * folded or written and may refuse it, in which case the append throws
-   * {@link EntryRejectedError} and changes nothing. Returns a function that removes the guard.
-   */
-  addEntryValidator(validator: EntryValidator): () => void {
+  /** Adds a guard every later append must pass (else it throws and changes nothing). */
+  addEntryValidator(validator: guard.EntryValidator): () => void {
     this.validators = [...this.validators, validator];
     return () => {
       this.validators = this.validators.filter((v) => v !== validator);
     };
   }
-  /**
-   * Adds a projection: it is replayed over the current log once (O(n)), folded on every later
-   * append and replayed whenever another session is loaded. Its state is read with
-   * `getProjectionState(name)`. Throws when a projection with that name is already added.
-   */
+  /** Adds a projection, replayed over the log once (O(n)); throws for a name already in use. */
   addProjection(projection: Projection<unknown>): void {
     const next = s.withProjection(this.state, projection);
     if (!next) throw new Error(`Projection "${projection.name}" is already registered`);
@@ -477,29 +487,28 @@ export class SessionManager {
   // --- writing (SPEC §5, §7.2–§7.4) ---------------------------------------------------------
 
   /**
-   * Runs first in every public write, before it reads the state. Refuses when the store
-   * failed to persist an earlier append. When an older manager of this process appended to
-   * our file since we read it — pi's old session writing from its shutdown handler after a
-   * resume opened the same file again — the session is reloaded so the write continues from
-   * those entries: W7 allows ingesting a foreign writer's complete lines, never a silent fork,
-   * and within one process those lines are our own writer's. A leaf at the old tip follows
-   * the new entries when they continue it; any other leaf (including none) stays. O(1) while
-   * this manager holds the file.
+   * Runs first in every public write. Refuses once the store failed. When an older manager of
+   * this process appended to our file since we read it (pi's old session writing from its
+   * shutdown handler after a resume reopened the file), the session is reloaded: W7 allows
+   * taking in a foreign writer's complete lines, never a silent fork. A leaf at the old tip
+   * follows the new entries when they continue it; any other leaf stays.
    */
   private catchUp(): void {
     const sink = this.sink;
     if (sink.failure) throw new SessionStoreFailedError(sink.failure);
-    if (!sink.changedElsewhere() || sink.location === undefined) return;
-    const previous = this.sessionRef();
+    const location = sink.location;
+    if (!sink.changedElsewhere() || location === undefined) return;
     const leaf = this.state.leafId;
     const atTip = leaf !== null && leaf === lastEntry(this.state.log)?.id;
-    this.openLocation(sink.location);
-    const tip = this.state.leafId;
-    const follows = atTip && tip !== null && q.branchOf(this.state, tip).some((e) => e.id === leaf);
-    if (!follows && (leaf === null || s.entryOf(this.state, leaf))) {
-      this.state = s.withLeaf(this.state, leaf);
-    }
-    this.emitSwitched("reload", previous);
+    this.switchSession("reload", () => {
+      this.openLocation(location);
+      const tip = this.state.leafId;
+      const follows =
+        atTip && tip !== null && q.branchOf(this.state, tip).some((e) => e.id === leaf);
+      if (!follows && (leaf === null || s.entryOf(this.state, leaf))) {
+        this.state = s.withLeaf(this.state, leaf);
+      }
+    });
   }
 
   /** Whether an id was ever used in the current state (one function for the manager's life). */
@@ -512,25 +521,22 @@ export class SessionManager {
   });
 
   /**
-   * The common append (SPEC §5.1): build the entry as a child of the leaf, store the JSON
-   * value of its line, let the guards see it, fold it, hand it to the sink; if the sink
-   * throws, the previous state is restored untouched and the error rethrown. `arg` is passed
-   * on to `make`, so a builder of one argument needs no closure (the hot appends: messages).
+   * The one append path (SPEC §5.1), after `catchUp`. The entry kept is the JSON value of its
+   * line: memory equals disk (SPEC invariant 3) and the caller keeps no reference into our
+   * state (W20). A sink that throws leaves the state as it was. `arg` spares the hot append
+   * (messages) a closure; a `parentId` other than the leaf moves the leaf there first.
    */
   private append<E extends T.SessionEntry, A = undefined>(
     make: (b: build.EntryBase, arg: A) => E,
     arg?: A,
-    moved?: { readonly from: string | null },
+    parentId: string | null = this.state.leafId,
   ): E {
-    const base = {
-      id: generateEntryId(this.env, this.idTaken),
-      parentId: this.state.leafId,
-      timestamp: this.env.now().toISOString(),
-    };
-    const stored = build.storedForm(make(base, arg as A));
+    const id = generateEntryId(this.env, this.idTaken);
+    const base = { id, parentId, timestamp: this.env.now().toISOString() };
+    const stored = jsonClone(make(base, arg as A));
     for (const validator of this.validators) {
       const rejection = validator(stored);
-      if (rejection !== undefined) throw new EntryRejectedError(stored, rejection);
+      if (rejection !== undefined) throw new guard.EntryRejectedError(stored, rejection);
     }
     const before = this.state;
     this.state = s.foldEntry(before, stored);
@@ -541,7 +547,7 @@ export class SessionManager {
       throw error;
     }
     // Committed: only now may handlers see it (a leaf move made for this append first).
-    if (moved) this.emitLeafMoved(moved.from, base.parentId);
+    this.emitLeafMoved(before.leafId, parentId);
     this.bus.emit("entryAppended", () => ({ entry: stored, leafId: stored.id }));
     return stored;
   }
@@ -554,14 +560,14 @@ export class SessionManager {
   /** Appends a thinking level change. */
   appendThinkingLevelChange(thinkingLevel: string): string {
     this.catchUp();
-    return this.append(build.thinkingLevelEntry, thinkingLevel).id;
+    return this.append((b) => ({ type: "thinking_level_change", ...b, thinkingLevel })).id;
   }
   /** Appends a model change. */
   appendModelChange(provider: string, modelId: string): string {
     this.catchUp();
-    return this.append((b) => build.modelChangeEntry(b, provider, modelId)).id;
+    return this.append((b) => ({ type: "model_change", ...b, provider, modelId })).id;
   }
-  /** [R1.6] Appends model usage outside the conversation; returns the whole entry. */
+  /** [R1.6] Appends model usage outside the conversation (`note` only when non-empty). */
   appendUsage(
     kind: string,
     provider: string,
@@ -570,12 +576,10 @@ export class SessionManager {
     note?: string,
   ): T.UsageEntry {
     this.catchUp();
-    return this.append((b) => build.usageEntry(b, kind, provider, model, usage, note));
+    const fields = { kind, provider, model, usage, note: note || undefined };
+    return this.append((b) => ({ type: "usage", ...b, ...fields }));
   }
-  /**
-   * Appends a compaction. A null/undefined `firstKeptEntryId` means "keep none" (the entry's
-   * own id). Records the system-prompt checkpoint when the context has system messages.
-   */
+  /** Appends a compaction (null `firstKeptEntryId`: keep none) with the system checkpoint. */
   appendCompaction<D = unknown>(
     summary: string,
     firstKeptEntryId: string | null,
@@ -586,29 +590,30 @@ export class SessionManager {
   ): string {
     this.catchUp();
     const systemMessages = q.systemMessagesOf(this.state);
-    return this.append((b) =>
-      build.compactionEntry(b, {
-        summary,
-        firstKeptEntryId: firstKeptEntryId ?? b.id,
-        tokensBefore,
-        details,
-        usage,
-        fromHook,
-        systemMessage: systemCheckpoint(systemMessages, new Date(b.timestamp).getTime()),
-      }),
-    ).id;
+    return this.append((b) => ({
+      type: "compaction",
+      ...b,
+      summary,
+      firstKeptEntryId: firstKeptEntryId ?? b.id,
+      tokensBefore,
+      details,
+      usage,
+      fromHook,
+      systemMessage: systemCheckpoint(systemMessages, new Date(b.timestamp).getTime()),
+    })).id;
   }
-  /** Appends extension state that never reaches the model. */
+  /** Appends extension state that never reaches the model (payload keys first, as pi's). */
   appendCustomEntry(customType: string, data?: unknown): string {
     this.catchUp();
-    return this.append((b) => build.customEntry(b, customType, data)).id;
+    return this.append((b) => ({ type: "custom", customType, data, ...b })).id;
   }
   /** Appends the session name (CR/LF runs become a space, then trimmed). */
   appendSessionInfo(name: string): string {
     this.catchUp();
-    return this.append(build.sessionInfoEntry, sanitizeSessionName(name)).id;
+    const clean = sanitizeSessionName(name);
+    return this.append((b) => ({ type: "session_info", ...b, name: clean })).id;
   }
-  /** Appends extension content that reaches the model. */
+  /** Appends extension content that reaches the model (payload keys first, as pi's). */
   appendCustomMessageEntry<D = unknown>(
     customType: string,
     content: string | (T.TextContent | T.ImageContent)[],
@@ -616,25 +621,23 @@ export class SessionManager {
     details?: D,
   ): string {
     this.catchUp();
-    return this.append((b) => build.customMessageEntry(b, customType, content, display, details))
-      .id;
+    const fields = { customType, content, display, details };
+    return this.append((b) => ({ type: "custom_message", ...fields, ...b })).id;
   }
-  /** Sets (truthy) or clears (undefined, "", null) the label of an existing entry. */
+  /** Sets (truthy) or clears (undefined, "", null: kept as given) an existing entry's label. */
   appendLabelChange(targetId: string, label: string | undefined): string {
     this.catchUp();
     if (!s.entryOf(this.state, targetId)) throw notFound(targetId);
-    return this.append((b) => build.labelEntry(b, targetId, label)).id;
+    return this.append((b) => ({ type: "label", ...b, targetId, label })).id;
   }
   /** [R1.6] Appends a branch-local edit of an earlier entry's context contribution (SPEC §5.4). */
   appendContextEdit(targetId: string, replacement: T.ContextEditEntry["replacement"]): string {
     this.catchUp();
-    const stored = build.contextEditReplacement(
-      replacement,
-      targetId,
-      (id) => s.entryOf(this.state, id),
-      () => q.branchOf(this.state),
+    const target = s.entryOf(this.state, targetId);
+    const stored = build.contextEditReplacement(replacement, target, targetId, () =>
+      q.branchOf(this.state),
     );
-    return this.append((b) => build.contextEditEntry(b, targetId, stored)).id;
+    return this.append((b) => ({ type: "context_edit", ...b, targetId, replacement: stored })).id;
   }
 
   /** Moves the leaf to an existing entry. Writes nothing. */
@@ -646,10 +649,7 @@ export class SessionManager {
   resetLeaf(): void {
     this.moveLeaf(null);
   }
-  /**
-   * Moves the leaf to `branchFromId` (null: a new root) and appends a summary of the path
-   * left behind. If the append fails, the leaf is back where it was before the call (W19).
-   */
+  /** Moves the leaf and appends a summary; a failed append puts the leaf back (W19). */
   branchWithSummary(
     branchFromId: string | null,
     summary: string,
@@ -659,19 +659,10 @@ export class SessionManager {
   ): string {
     this.catchUp();
     if (branchFromId !== null && !s.entryOf(this.state, branchFromId)) throw notFound(branchFromId);
-    const before = this.state;
-    const fromId = before.leafId ?? "root";
-    this.state = s.withLeaf(before, branchFromId);
-    try {
-      return this.append(
-        (b) => build.branchSummaryEntry(b, fromId, summary, details, usage, fromHook),
-        undefined,
-        { from: before.leafId },
-      ).id;
-    } catch (error) {
-      this.state = before;
-      throw error;
-    }
+    const fromId = this.state.leafId ?? "root";
+    const make = (b: build.EntryBase) =>
+      ({ type: "branch_summary", ...b, fromId, summary, details, usage, fromHook }) as const;
+    return this.append(make, undefined, branchFromId).id;
   }
 
   // --- events -------------------------------------------------------------------------------
@@ -686,26 +677,22 @@ export class SessionManager {
     if (from !== to) this.bus.emit("leafMoved", () => ({ from, to }));
   }
 
-  private sessionRef(): SessionRef {
-    return { sessionId: this.getSessionId(), file: this.sink.location };
-  }
-
-  /**
-   * Emits `sessionSwitched` once a whole session was replaced, then `diagnostics` when a
-   * loaded file has load problems (computed only if someone listens: it costs O(n)).
-   */
-  private emitSwitched(reason: SessionSwitchReason, previous: SessionRef): void {
+  /** Replaces the session, then emits `sessionSwitched` and an opened file's `diagnostics`. */
+  private switchSession(reason: ev.SessionSwitchReason, replace: () => void): void {
+    const previousSessionId = this.getSessionId();
+    const previousFile = this.sink.location;
+    replace();
     const sessionId = this.getSessionId();
     const file = this.sink.location;
     this.bus.emit("sessionSwitched", () => ({
       reason,
       sessionId,
       file,
-      previousSessionId: previous.sessionId,
-      previousFile: previous.file,
+      previousSessionId,
+      previousFile,
     }));
     if (reason !== "open" || !this.bus.wants("diagnostics")) return;
-    const diagnostics = this.getLoadDiagnostics();
+    const diagnostics = this.getLoadDiagnostics(); // O(n): only when someone listens
     if (diagnostics.length > 0)
       this.bus.emit("diagnostics", () => ({ sessionId, file, diagnostics }));
   }

@@ -1,7 +1,7 @@
 import type { SessionEnv } from "../env/env.js";
 import { generateEntryId } from "../env/ids.js";
 import type { ResolvedLabel } from "../projections/labels.js";
-import type { CompactionEntry, LabelEntry, SessionEntry } from "../schema/types.js";
+import type { CompactionEntry, SessionEntry } from "../schema/types.js";
 
 /**
  * The entries of a session extracted from one path (SPEC §9 steps 2 and 4): label entries
@@ -15,48 +15,33 @@ export function branchedEntries(
   labels: ReadonlyMap<string, ResolvedLabel>,
   env: SessionEnv,
 ): SessionEntry[] {
-  const dropped = new Set<string>();
-  const kept: SessionEntry[] = [];
+  const out: SessionEntry[] = [];
   /** Dropped label id → the id of the next kept entry on the path. */
   const replacement = new Map<string, string>();
   const pendingLabels: string[] = [];
+  const lastId = () => (out.length === 0 ? null : (out[out.length - 1] as SessionEntry).id);
   for (const entry of path) {
     if (entry.type === "label") {
-      dropped.add(entry.id);
       pendingLabels.push(entry.id);
       continue;
     }
     for (const labelId of pendingLabels) replacement.set(labelId, entry.id);
     pendingLabels.length = 0;
-    const parentId = kept.length === 0 ? null : (kept[kept.length - 1] as SessionEntry).id;
-    kept.push({ ...entry, parentId } as SessionEntry);
+    out.push({ ...entry, parentId: lastId() } as SessionEntry);
   }
-  for (let i = 0; i < kept.length; i++) {
-    const e = kept[i] as SessionEntry;
-    if (e.type !== "compaction") continue;
-    const target = (e as CompactionEntry).firstKeptEntryId;
-    if (target === e.id || !dropped.has(target)) continue;
-    const next = replacement.get(target);
-    if (next !== undefined) kept[i] = { ...e, firstKeptEntryId: next } as SessionEntry;
+  for (let i = 0; i < out.length; i++) {
+    const e = out[i] as CompactionEntry;
+    const next = e.type === "compaction" ? replacement.get(e.firstKeptEntryId) : undefined;
+    if (next !== undefined && e.firstKeptEntryId !== e.id)
+      out[i] = { ...e, firstKeptEntryId: next };
   }
-  const keptIds = new Set(kept.map((e) => e.id));
+  const keptIds = new Set(out.map((e) => e.id));
   const taken = new Set(keptIds);
-  const out = kept.slice();
-  let parentId = out.length === 0 ? null : (out[out.length - 1] as SessionEntry).id;
-  for (const [targetId, resolved] of labels) {
+  for (const [targetId, { timestamp, label }] of labels) {
     if (!keptIds.has(targetId)) continue;
     const id = generateEntryId(env, (candidate) => taken.has(candidate));
     taken.add(id);
-    const label: LabelEntry = {
-      type: "label",
-      id,
-      parentId,
-      timestamp: resolved.timestamp,
-      targetId,
-      label: resolved.label,
-    };
-    out.push(label);
-    parentId = id;
+    out.push({ type: "label", id, parentId: lastId(), timestamp, targetId, label });
   }
   return out;
 }

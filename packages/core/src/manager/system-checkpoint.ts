@@ -1,25 +1,12 @@
 import type { AgentMessage, SystemMessage, ToolDefinition } from "../schema/types.js";
 
 /**
- * The text of one system message: string content as it is, or its `text` blocks joined by a
- * newline (other blocks ignored). Content of any other shape counts as empty text, where the
- * reference would throw mid-append.
- */
-function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  const texts: string[] = [];
-  for (const block of content) {
-    if (block?.type === "text" && typeof block.text === "string") texts.push(block.text);
-  }
-  return texts.join("\n");
-}
-
-/**
  * [R1.6] The prompt-and-tools checkpoint a compaction records (SPEC §5.4, E26): the system
- * messages of the current context merged in order — non-empty message texts joined by a blank line,
- * sections applied (`null` deletes a name), tools removed then added by name. Returns
- * undefined when the context has no system message.
+ * messages of the current context merged in order — non-empty texts joined by a blank line,
+ * sections applied (`null` deletes a name), tools removed then added by name; undefined when
+ * there is no system message. A message's text is string content, or its `text` blocks joined
+ * by a newline; content of any other shape counts as empty, where the reference would throw
+ * mid-append.
  */
 export function systemCheckpoint(
   messages: readonly AgentMessage[],
@@ -32,7 +19,16 @@ export function systemCheckpoint(
   for (const m of messages) {
     if (m?.role !== "system") continue;
     any = true;
-    const text = textOf(m.content);
+    const content: unknown = m.content;
+    const text =
+      typeof content === "string"
+        ? content
+        : Array.isArray(content)
+          ? content
+              .filter((block) => block?.type === "text" && typeof block.text === "string")
+              .map((block) => block.text)
+              .join("\n")
+          : "";
     if (text) texts.push(text);
     if (m.sections && typeof m.sections === "object") {
       for (const [name, value] of Object.entries(m.sections)) {
