@@ -203,3 +203,29 @@ export function stampVersion(type: AnyCustomType, payload: unknown): unknown {
   const stamped = { v: type.version, ...rest };
   return type.kind === "custom" ? stamped : { ...(payload as object), details: stamped };
 }
+
+/** A registered custom entry, decoded (or not) by the type that owns its customType. */
+export interface ReadCustomEntry {
+  /** The owning plugin's name. */
+  readonly plugin: string;
+  readonly type: AnyCustomType;
+  readonly entry: CustomEntry | CustomMessageEntry;
+  readonly decoded: Either<CustomDataProblem, DecodedPayload<unknown>>;
+}
+
+/** Invalid custom data found in a session: the entry is kept, and reported here. */
+export interface PluginDiagnostic {
+  /** The plugin that owns the customType. */
+  readonly plugin: string;
+  readonly entryType: "custom" | "custom_message";
+  readonly customType: string;
+  readonly entryId: string;
+  /** Position of the entry in file order. */
+  readonly position: number;
+  /** 1-based file line, when the session was loaded from a file (set by the plugin host). */
+  readonly line?: number;
+  readonly kind: CustomDataProblemKind;
+  readonly issues: readonly SchemaIssue[];
+  /** One line, e.g. `custom entry "todo" v1: data.title: expected string, got number 3`. */
+  readonly message: string;
+}

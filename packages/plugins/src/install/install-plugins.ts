@@ -2,55 +2,30 @@
  * Installing plugins into a live `SessionManager`: the explicit step that wires a registry's
  * append guard, projections, branch reducers and hooks to one manager, and can undo it.
  */
-import type { Projection, SessionEntry, SessionManager } from "@pi-sessions/core";
+import type { Projection, SessionManager } from "@pi-sessions/core";
 import type {
   CustomEntryType,
   CustomMessagePayload,
   CustomMessageType,
 } from "../custom/custom-type.js";
 import { stampVersion } from "../custom/decode.js";
-import { BranchStateTracker } from "../plugin/branch-state.js";
 import {
   customDataValidator,
   diagnosticsOf,
   PLUGIN_DIAGNOSTICS,
-  type PluginDiagnostic,
   type PluginDiagnosticsState,
   pluginDiagnosticsProjection,
-  type ReadCustomEntry,
   readCustomEntry,
 } from "../plugin/custom-data.js";
-import type { AnyPlugin, HookContext, Plugin } from "../plugin/define-plugin.js";
-import { createRegistry, PluginRegistry } from "../registry/registry.js";
-
-/** What `installPlugins` returns: the plugins' state on that manager, and the way back. */
-export interface PluginHost {
-  readonly manager: SessionManager;
-  readonly registry: PluginRegistry;
-  /** False after {@link uninstall}. */
-  readonly installed: boolean;
-  /**
-   * The plugin's branch state at the manager's current leaf (its reducer folded over its own
-   * entries, root → leaf). O(1) while appending at the leaf; O(path) once after a leaf move.
-   */
-  branchState<S>(plugin: Plugin<S, unknown> | string): S;
-  /** The state of an installed plugin projection. */
-  projectionState<S>(projection: Projection<S>): S | undefined;
-  /** Invalid custom data in the current session (entries kept), with file lines when known. */
-  diagnostics(): PluginDiagnostic[];
-  /** Reads an entry through the registry; undefined when no plugin registered its customType. */
-  read(entry: SessionEntry): ReadCustomEntry | undefined;
-  /** Appends a `custom` entry of an installed type, stamped with its current version. */
-  appendCustom<A>(type: CustomEntryType<string, A>, data: A): string;
-  /** Appends a `custom_message` entry of an installed type, stamped with its current version. */
-  appendCustomMessage<D, C>(
-    type: CustomMessageType<string, D, C>,
-    payload: CustomMessagePayload<D, C>,
-    display: boolean,
-  ): string;
-  /** Removes everything the install added (guard, projections, hooks). Idempotent. */
-  uninstall(): void;
-}
+import {
+  type AnyPlugin,
+  createRegistry,
+  type HookContext,
+  type Plugin,
+  type PluginHost,
+  PluginRegistry,
+} from "../registry/registry.js";
+import { BranchStateTracker } from "./branch-state-tracker.js";
 
 /** A diagnostics projection name not yet used on this manager. */
 function freeDiagnosticsName(manager: SessionManager): string {

@@ -1,21 +1,19 @@
 /**
  * A plugin's state along a branch: its reducer folded over its own entries on the path
- * root → leaf. `foldBranchState` is the pure definition; `BranchStateTracker` keeps it
- * current on a manager — O(1) per append at the leaf, rebuilt (O(path)) on first use after
- * the leaf moved elsewhere — and must always equal the pure fold (tested).
+ * root → leaf. `foldBranchState` is the pure definition; an install keeps it current on a
+ * manager (`BranchStateTracker`, beside `installPlugins`) and must always equal this fold.
  */
 import {
   branchOf,
   type CustomEntry,
   type CustomMessageEntry,
   type SessionEntry,
-  type SessionManager,
   type SessionState,
 } from "@pi-sessions/core";
 import { isRight } from "fp-ts/lib/Either.js";
 import type { AnyCustomType } from "../custom/custom-type.js";
 import { decodeCustomEntry } from "../custom/decode.js";
-import type { AnyPlugin, Plugin } from "./define-plugin.js";
+import type { AnyPlugin, Plugin } from "../registry/registry.js";
 
 interface OwnTypes {
   readonly entries: ReadonlyMap<string, AnyCustomType>;
@@ -82,54 +80,4 @@ export function branchStateOf<S>(
   leafId: string | null = state.leafId,
 ): S {
   return foldBranchState(plugin, leafId === null ? [] : branchOf(state, leafId));
-}
-
-/**
- * Keeps one plugin's branch state current on a manager from its bus events. The cache is
- * the state at one leaf id; since entries never change, that state stays right for as long
- * as the session does, so moving the leaf away and back costs nothing. An append onto the
- * cached leaf extends it in O(1); an append elsewhere or another session marks it stale; a
- * read at another leaf rebuilds it from `getBranch()` (O(path)).
- */
-export class BranchStateTracker<S> {
-  private valid = false;
-  private leaf: string | null = null;
-  private state: S | undefined;
-  /** Full rebuilds so far (tests check that appends at the leaf do not cause them). */
-  rebuilds = 0;
-
-  constructor(
-    private readonly plugin: Plugin<S>,
-    private readonly manager: SessionManager,
-  ) {
-    reducerOf(plugin);
-  }
-
-  /** An entry was appended: extend when it hangs off the cached leaf, else go stale. */
-  appended(entry: SessionEntry): void {
-    // getBranch() treats an empty id as "no branch", so a cache at "" cannot be extended.
-    if (this.valid && entry.parentId === this.leaf && this.leaf !== "") {
-      this.state = stepBranchState(this.plugin, this.state as S, entry);
-      this.leaf = entry.id;
-    } else {
-      this.valid = false;
-    }
-  }
-
-  /** The whole session changed (ids of another session say nothing about this cache). */
-  invalidate(): void {
-    this.valid = false;
-  }
-
-  /** The state at the manager's current leaf. */
-  current(): S {
-    const leaf = this.manager.getLeafId();
-    if (!this.valid || this.leaf !== leaf) {
-      this.state = foldBranchState(this.plugin, this.manager.getBranch());
-      this.leaf = leaf;
-      this.valid = true;
-      this.rebuilds++;
-    }
-    return this.state as S;
-  }
 }

@@ -10,32 +10,20 @@ import {
   defineProjection,
   type EntryValidator,
   type Projection,
-  type SchemaIssue,
   type SessionEntry,
   type SessionState,
 } from "@pi-sessions/core";
-import type { Either } from "fp-ts/lib/Either.js";
 import { isRight } from "fp-ts/lib/Either.js";
 import type { AnyCustomType } from "../custom/custom-type.js";
 import {
-  type CustomDataProblem,
-  type CustomDataProblemKind,
-  type DecodedPayload,
   decodeCustomEntry,
+  type PluginDiagnostic,
+  type ReadCustomEntry,
 } from "../custom/decode.js";
 import type { OwnedType, PluginRegistry } from "../registry/registry.js";
 
-/** A registered custom entry, decoded (or not) by the type that owns its customType. */
-export interface ReadCustomEntry {
-  /** The owning plugin's name. */
-  readonly plugin: string;
-  readonly type: AnyCustomType;
-  readonly entry: CustomEntry | CustomMessageEntry;
-  readonly decoded: Either<CustomDataProblem, DecodedPayload<unknown>>;
-}
-
 /** The registered type of a `custom` / `custom_message` entry, if any. O(1). */
-export function ownerOf(
+function ownerOf(
   registry: PluginRegistry,
   entry: Readonly<SessionEntry>,
 ): OwnedType<AnyCustomType> | undefined {
@@ -78,23 +66,6 @@ export function customDataValidator(registry: PluginRegistry): EntryValidator {
       issues: problem.issues,
     };
   };
-}
-
-/** Invalid custom data found in a session: the entry is kept, and reported here. */
-export interface PluginDiagnostic {
-  /** The plugin that owns the customType. */
-  readonly plugin: string;
-  readonly entryType: "custom" | "custom_message";
-  readonly customType: string;
-  readonly entryId: string;
-  /** Position of the entry in file order. */
-  readonly position: number;
-  /** 1-based file line, when the session was loaded from a file (set by the plugin host). */
-  readonly line?: number;
-  readonly kind: CustomDataProblemKind;
-  readonly issues: readonly SchemaIssue[];
-  /** One line, e.g. `custom entry "todo" v1: data.title: expected string, got number 3`. */
-  readonly message: string;
 }
 
 /** An immutable list, newest first: O(1) to extend, so a damaged file costs O(n) to load. */

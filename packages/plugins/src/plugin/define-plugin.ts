@@ -8,9 +8,7 @@ import type {
   CustomEntry,
   CustomMessageEntry,
   Projection,
-  SessionEventMap,
   SessionEventName,
-  SessionManager,
 } from "@pi-sessions/core";
 import { isRight } from "fp-ts/lib/Either.js";
 import {
@@ -21,7 +19,7 @@ import {
   PluginDefinitionError,
 } from "../custom/custom-type.js";
 import { decodeCustomEntry, decodePayload } from "../custom/decode.js";
-import type { PluginHost } from "../install/install-plugins.js";
+import type { BranchReducer, Plugin, PluginHooks } from "../registry/registry.js";
 import type { EntryRenderer, MessageRenderer } from "../render/types.js";
 
 /** One of a plugin's entries on the branch, decoded and upcast, as its reducer receives it. */
@@ -43,33 +41,6 @@ export type ItemOf<D extends AnyCustomType> =
           readonly entry: CustomMessageEntry;
         }
       : never;
-
-/**
- * Folds a plugin's state from its own entries along the current branch (root → leaf), the
- * way pi extensions rebuild state from `getBranch()`. `apply` must return a new state and
- * leave the old one unchanged. Entries whose data cannot be read are skipped (and reported
- * as plugin diagnostics).
- */
-export interface BranchReducer<S, I> {
-  /** The state of an empty branch. */
-  init(): S;
-  /** The state after one more of the plugin's entries. */
-  apply(state: S, item: I): S;
-}
-
-/** What a hook gets besides the event: the manager and the install it belongs to. */
-export interface HookContext {
-  readonly manager: SessionManager;
-  /** The plugin's name. */
-  readonly plugin: string;
-  /** The install: branch states, projection states, typed appends. */
-  readonly host: PluginHost;
-}
-
-/** Bus handlers by event name; they run after the change is committed, isolated from each other. */
-export type PluginHooks = {
-  readonly [K in SessionEventName]?: (event: SessionEventMap[K], ctx: HookContext) => void;
-};
 
 /** The object a plugin author writes; see {@link definePlugin}. */
 export interface PluginSpec<
@@ -94,24 +65,6 @@ export interface PluginSpec<
   /** Bus handlers, subscribed on install and removed on uninstall. */
   readonly hooks?: PluginHooks;
 }
-
-/** A defined plugin: frozen, with every optional part filled in. */
-export interface Plugin<S = unknown, I = unknown> {
-  readonly name: string;
-  readonly entryTypes: readonly CustomEntryType<string, unknown>[];
-  readonly messageTypes: readonly CustomMessageType<string, unknown, unknown>[];
-  readonly branchState: BranchReducer<S, I> | undefined;
-  readonly projections: readonly Projection<unknown>[];
-  /** Every entry renderer, typed `render`s of its own `custom` types included. */
-  readonly entryRenderers: Readonly<Record<string, EntryRenderer>>;
-  /** Every message renderer, typed `render`s of its own message types included. */
-  readonly messageRenderers: Readonly<Record<string, MessageRenderer>>;
-  readonly hooks: PluginHooks;
-}
-
-/** Any plugin, whatever its state and item types (for lists and registries). */
-// biome-ignore lint/suspicious/noExplicitAny: a list of plugins mixes state types.
-export type AnyPlugin = Plugin<any, any>;
 
 const EVENT_NAMES: ReadonlySet<string> = new Set<SessionEventName>([
   "entryAppended",

@@ -1,57 +1,108 @@
 /**
- * The plugin registry: an immutable value. `register` returns a new registry (or throws a
+ * The plugin model: a defined plugin, the context its hooks get, the host an install returns,
+ * and the registry that holds plugins. They refer to one another (a plugin's hooks get the
+ * host, the host holds its registry, the registry its plugins), so they are declared in this
+ * one module and every other module builds on it: `definePlugin` makes plugins, the folds and
+ * `installPlugins` use them, and nothing here imports those back.
+ *
+ * The registry is an immutable value. `register` returns a new registry (or throws a
  * {@link PluginRegistryError}); the registry it was called on never changes. Every key a
  * plugin claims — its name, entry and message customTypes, projection names, renderer keys —
  * has exactly one owner; a second claim is refused unless `override: true`, in which case
  * the newer plugin wins that key (and replaces a plugin of the same name).
  */
-import type { Projection } from "@pi-sessions/core";
+import type {
+  Projection,
+  SessionEntry,
+  SessionEventMap,
+  SessionEventName,
+  SessionManager,
+} from "@pi-sessions/core";
 import type { Either } from "fp-ts/lib/Either.js";
 import { isLeft, left, right } from "fp-ts/lib/Either.js";
-import type { CustomEntryType, CustomMessageType } from "../custom/custom-type.js";
-import type { AnyPlugin } from "../plugin/define-plugin.js";
+import type {
+  CustomEntryType,
+  CustomMessagePayload,
+  CustomMessageType,
+} from "../custom/custom-type.js";
+import type { PluginDiagnostic, ReadCustomEntry } from "../custom/decode.js";
 import { Renderers } from "../render/registry.js";
 import type { EntryRenderer, MessageRenderer } from "../render/types.js";
+import { PluginRegistryError, type PluginRegistryErrorCode } from "./registry-error.js";
 
-/** What a refused registration collided on. */
-export type PluginRegistryErrorCode =
-  | "not-a-plugin"
-  | "duplicate-plugin"
-  | "duplicate-entry-type"
-  | "duplicate-message-type"
-  | "duplicate-projection"
-  | "duplicate-entry-renderer"
-  | "duplicate-message-renderer";
-
-/** A registration the registry refused; names the key and the plugin that already owns it. */
-export class PluginRegistryError extends Error {
-  constructor(
-    readonly code: PluginRegistryErrorCode,
-    /** The plugin being registered. */
-    readonly plugin: string,
-    /** The contested key (plugin name, customType, projection name). */
-    readonly key: string,
-    /** The plugin that owns the key already. */
-    readonly owner: string | undefined,
-  ) {
-    super(
-      code === "not-a-plugin"
-        ? `Not a plugin (use definePlugin): ${plugin}`
-        : `Plugin "${plugin}": ${KEY_NAMES[code]} "${key}" is already registered by plugin "${owner}" (pass { override: true } to replace it)`,
-    );
-    this.name = "PluginRegistryError";
-  }
+/**
+ * Folds a plugin's state from its own entries along the current branch (root → leaf), the
+ * way pi extensions rebuild state from `getBranch()`. `apply` must return a new state and
+ * leave the old one unchanged. Entries whose data cannot be read are skipped (and reported
+ * as plugin diagnostics).
+ */
+export interface BranchReducer<S, I> {
+  /** The state of an empty branch. */
+  init(): S;
+  /** The state after one more of the plugin's entries. */
+  apply(state: S, item: I): S;
 }
 
-const KEY_NAMES: Record<PluginRegistryErrorCode, string> = {
-  "not-a-plugin": "",
-  "duplicate-plugin": "the name",
-  "duplicate-entry-type": "custom entry type",
-  "duplicate-message-type": "custom message type",
-  "duplicate-projection": "projection",
-  "duplicate-entry-renderer": "entry renderer",
-  "duplicate-message-renderer": "message renderer",
+/** What a hook gets besides the event: the manager and the install it belongs to. */
+export interface HookContext {
+  readonly manager: SessionManager;
+  /** The plugin's name. */
+  readonly plugin: string;
+  /** The install: branch states, projection states, typed appends. */
+  readonly host: PluginHost;
+}
+
+/** Bus handlers by event name; they run after the change is committed, isolated from each other. */
+export type PluginHooks = {
+  readonly [K in SessionEventName]?: (event: SessionEventMap[K], ctx: HookContext) => void;
 };
+
+/** A defined plugin: frozen, with every optional part filled in. */
+export interface Plugin<S = unknown, I = unknown> {
+  readonly name: string;
+  readonly entryTypes: readonly CustomEntryType<string, unknown>[];
+  readonly messageTypes: readonly CustomMessageType<string, unknown, unknown>[];
+  readonly branchState: BranchReducer<S, I> | undefined;
+  readonly projections: readonly Projection<unknown>[];
+  /** Every entry renderer, typed `render`s of its own `custom` types included. */
+  readonly entryRenderers: Readonly<Record<string, EntryRenderer>>;
+  /** Every message renderer, typed `render`s of its own message types included. */
+  readonly messageRenderers: Readonly<Record<string, MessageRenderer>>;
+  readonly hooks: PluginHooks;
+}
+
+/** Any plugin, whatever its state and item types (for lists and registries). */
+// biome-ignore lint/suspicious/noExplicitAny: a list of plugins mixes state types.
+export type AnyPlugin = Plugin<any, any>;
+
+/** What `installPlugins` returns: the plugins' state on that manager, and the way back. */
+export interface PluginHost {
+  readonly manager: SessionManager;
+  readonly registry: PluginRegistry;
+  /** False after {@link uninstall}. */
+  readonly installed: boolean;
+  /**
+   * The plugin's branch state at the manager's current leaf (its reducer folded over its own
+   * entries, root → leaf). O(1) while appending at the leaf; O(path) once after a leaf move.
+   */
+  branchState<S>(plugin: Plugin<S, unknown> | string): S;
+  /** The state of an installed plugin projection. */
+  projectionState<S>(projection: Projection<S>): S | undefined;
+  /** Invalid custom data in the current session (entries kept), with file lines when known. */
+  diagnostics(): PluginDiagnostic[];
+  /** Reads an entry through the registry; undefined when no plugin registered its customType. */
+  read(entry: SessionEntry): ReadCustomEntry | undefined;
+  /** Appends a `custom` entry of an installed type, stamped with its current version. */
+  appendCustom<A>(type: CustomEntryType<string, A>, data: A): string;
+  /** Appends a `custom_message` entry of an installed type, stamped with its current version. */
+  appendCustomMessage<D, C>(
+    type: CustomMessageType<string, D, C>,
+    payload: CustomMessagePayload<D, C>,
+    display: boolean,
+  ): string;
+  /** Removes everything the install added (guard, projections, hooks). Idempotent. */
+  uninstall(): void;
+}
 
 /** Options of {@link PluginRegistry.register}. */
 export interface RegisterOptions {

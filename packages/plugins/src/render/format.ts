@@ -30,6 +30,30 @@ export interface Fmt {
 
 const oneLine = (text: string): string => sanitize(text).replace(/\n/g, " ");
 
+/** How a flavour lays out a titled block and a one-line entry; the rest is the same. */
+interface Layout {
+  /** The tag of an entry id, appended to a heading or a line. */
+  tag(id: string): string;
+  heading(title: string): string;
+  /** The non-empty parts, joined by blank lines, placed under the heading. */
+  hang(body: string): string;
+  lineText(text: string): string;
+}
+
+/** `block` and `line` of a flavour: both end with the id tag, a block drops empty parts. */
+function titled(layout: Layout): Pick<Fmt, "block" | "line"> {
+  const tagged = (text: string, id: string | undefined) =>
+    id === undefined ? text : `${text}${layout.tag(id)}`;
+  return {
+    block(title, id, parts) {
+      const head = tagged(layout.heading(title), id);
+      const body = parts.filter((p) => p !== "");
+      return body.length === 0 ? head : `${head}${layout.hang(body.join("\n\n"))}`;
+    },
+    line: (text, id) => tagged(layout.lineText(text), id),
+  };
+}
+
 const markdownFmt: Fmt = {
   inline: escapeInline,
   code: codeSpan,
@@ -37,12 +61,12 @@ const markdownFmt: Fmt = {
   prose: containMarkdown,
   quote: (text) => prefixLines(containMarkdown(text), "> "),
   note: (text) => `_${text}_`,
-  block(title, id, parts) {
-    const head = `### ${title}${id === undefined ? "" : ` · ${codeSpan(id)}`}`;
-    const body = parts.filter((p) => p !== "");
-    return body.length === 0 ? head : `${head}\n\n${body.join("\n\n")}`;
-  },
-  line: (text, id) => `_${text}_${id === undefined ? "" : ` · ${codeSpan(id)}`}`,
+  ...titled({
+    tag: (id) => ` · ${codeSpan(id)}`,
+    heading: (title) => `### ${title}`,
+    hang: (body) => `\n\n${body}`,
+    lineText: (text) => `_${text}_`,
+  }),
   attach: (block, note) => `${block}\n\n${note}`,
 };
 
@@ -53,12 +77,12 @@ const textFmt: Fmt = {
   prose: sanitize,
   quote: (text) => prefixLines(sanitize(text), "| "),
   note: (text) => `(${text})`,
-  block(title, id, parts) {
-    const head = `${title}${id === undefined ? "" : ` [${oneLine(id)}]`}`;
-    const body = parts.filter((p) => p !== "");
-    return body.length === 0 ? head : `${head}\n${prefixLines(body.join("\n\n"), "  ")}`;
-  },
-  line: (text, id) => `${text}${id === undefined ? "" : ` [${oneLine(id)}]`}`,
+  ...titled({
+    tag: (id) => ` [${oneLine(id)}]`,
+    heading: (title) => title,
+    hang: (body) => `\n${prefixLines(body, "  ")}`,
+    lineText: (text) => text,
+  }),
   attach: (block, note) => `${block}\n  ${note}`,
 };
 
