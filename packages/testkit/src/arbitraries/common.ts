@@ -46,16 +46,8 @@ export const textArb: fc.Arbitrary<string> = fc.oneof(
 /** A short lowercase word, for names such as providers, tools and custom types. */
 export const wordArb: fc.Arbitrary<string> = fc.stringMatching(/^[a-z][a-z0-9-]{0,11}$/);
 
-/** Picks from a fixed list most of the time, else a free word (open enums such as `api`). */
-export function openEnumArb(known: readonly string[]): fc.Arbitrary<string> {
-  return fc.oneof(
-    { weight: 4, arbitrary: fc.constantFrom(...known) },
-    { weight: 1, arbitrary: wordArb },
-  );
-}
-
 /** Removes `-0` (JSON writes it as `0`, so it would not survive a file). */
-export function noNegativeZero(x: number): number {
+function noNegativeZero(x: number): number {
   return Object.is(x, -0) ? 0 : x;
 }
 
@@ -109,9 +101,4 @@ export function entryIdFor(index: number, salt: number, style: IdStyle = "hex8")
     .toString(16)
     .padStart(8, "0");
   return `${h}-${tail.slice(0, 4)}-4${tail.slice(4, 7)}-8${h.slice(0, 3)}-${tail}${h.slice(4, 8)}`;
-}
-
-/** `xs[n mod length]`; the caller guarantees `xs` is not empty. */
-export function pick<T>(xs: readonly T[], n: number): T {
-  return xs[n % xs.length] as T;
 }

@@ -14,7 +14,7 @@ import type {
   UserMessage,
 } from "@pi-sessions/core";
 import fc from "fast-check";
-import { jsonObjectArb, jsonValueArb, msArb, openEnumArb, textArb, wordArb } from "./common.js";
+import { jsonObjectArb, jsonValueArb, msArb, textArb, wordArb } from "./common.js";
 import {
   assistantContentArb,
   type ContentOptions,
@@ -24,6 +24,14 @@ import {
   userContentArb,
 } from "./content.js";
 import { usageArb } from "./usage.js";
+
+/** Picks from a fixed list most of the time, else a free word (open enums such as `api`). */
+function openEnumArb(known: readonly string[]): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(...known) },
+    { weight: 1, arbitrary: wordArb },
+  );
+}
 
 /** The fields every assistant message has (SPEC §3.3); the rest may be left out. */
 export const ASSISTANT_REQUIRED_KEYS = [

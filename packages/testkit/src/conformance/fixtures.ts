@@ -2,7 +2,7 @@
  * Records for the deterministic scenarios: headers, entries with fixed ids and timestamps,
  * and the worked examples A and B of SPEC §8.7, written out as plain JSON.
  */
-import type { EntryLike, JsonObject } from "../model/api.js";
+import type { EntryLike, JsonObject, SessionManagerLike, SessionModuleLike } from "../model/api.js";
 
 /** `2025-01-01T10:00:<s>.000Z`. */
 export const at = (s: number): string => `2025-01-01T10:00:${String(s).padStart(2, "0")}.000Z`;
@@ -22,6 +22,14 @@ export function header(fields: { version?: number | undefined; id?: string; cwd?
     cwd,
   };
 }
+
+/** A new in-memory session of the module under test, in the scenarios' working directory. */
+export const freshSession = (module: SessionModuleLike): SessionManagerLike =>
+  module.SessionManager.inMemory("/work/project");
+
+/** An in-memory session loaded from a v3 header followed by `entries`. */
+export const loadedSession = (module: SessionModuleLike, entries: unknown[]): SessionManagerLike =>
+  module.SessionManager.inMemory("/work/project", undefined, [header(), ...entries]);
 
 /** A user message (SPEC §3.3). */
 export const userMessage = (text: unknown, timestamp = 1): JsonObject => ({
@@ -63,6 +71,25 @@ export function entry(
   return { type, id, parentId, timestamp: at(s), ...fields };
 }
 
+/** A `label` entry setting `label` on `targetId`; without `label` it clears (SPEC §7.10). */
+export const labelEntry = (
+  id: string,
+  parentId: string | null,
+  s: number,
+  targetId: string,
+  label?: string,
+) => entry("label", id, parentId, s, label === undefined ? { targetId } : { targetId, label });
+
+/** A `compaction` entry: `summary` stands for the path before `firstKeptEntryId` (SPEC §8.3). */
+export const compactionEntry = (
+  id: string,
+  parentId: string | null,
+  s: number,
+  summary: string,
+  firstKeptEntryId: string,
+  tokensBefore: number,
+) => entry("compaction", id, parentId, s, { summary, firstKeptEntryId, tokensBefore });
+
 /** A `message` entry holding a user message with text `text` (default: the id). */
 export const userEntry = (id: string, parentId: string | null, s = 1, text: string = id) =>
   entry("message", id, parentId, s, { message: userMessage(text, msAt(s)) });
@@ -89,7 +116,7 @@ export function exampleA(): EntryLike[] {
       display: false,
       details: { k: 2 },
     }),
-    entry("label", "l1", "cm1", 6, { targetId: "u1", label: "start" }),
+    labelEntry("l1", "cm1", 6, "u1", "start"),
   ];
 }
 
@@ -100,11 +127,7 @@ export function exampleB(): EntryLike[] {
     assistantEntry("a1", "u1", 1, "r1"),
     userEntry("u2", "a1", 2, "q2"),
     assistantEntry("a2", "u2", 3, "r2"),
-    entry("compaction", "k1", "a2", 4, {
-      summary: "S1",
-      firstKeptEntryId: "u2",
-      tokensBefore: 500,
-    }),
+    compactionEntry("k1", "a2", 4, "S1", "u2", 500),
     userEntry("u3", "k1", 5, "q3"),
     userEntry("x1", "u2", 6, "side"),
     entry("branch_summary", "b1", "a1", 7, { fromId: "x1", summary: "Tried a side path" }),

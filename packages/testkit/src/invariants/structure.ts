@@ -60,7 +60,7 @@ export function checkI1Header(text: string): Violation[] {
 }
 
 /** The entries of any input the data checkers accept. */
-export function entriesOfInput(
+function entriesOfInput(
   input: SessionView | SessionData | readonly EntryView[],
 ): readonly EntryView[] {
   if (Array.isArray(input)) return input as readonly EntryView[];

@@ -5,7 +5,7 @@
  * Returns the differences as readable lines instead of throwing on the first one.
  */
 import type { EntryLike, SessionManagerLike, TreeNodeLike } from "./api.js";
-import { canonicalJson, clip, describeDifference, describeThrown, orderedJson } from "./json.js";
+import { clip, describeDifference, describeThrown, orderedJson } from "./json.js";
 import type { ModelTreeNode, SessionModel } from "./session-model.js";
 
 /** Options of {@link compareWithModel}. */
@@ -183,6 +183,3 @@ export function assertMatchesModel(
   const diffs = compareWithModel(model, sm, options);
   if (diffs.length > 0) throw new ModelMismatchError(command, diffs);
 }
-
-/** True when two JSON values are equal regardless of key order. */
-export const sameJson = (a: unknown, b: unknown): boolean => canonicalJson(a) === canonicalJson(b);

@@ -43,7 +43,7 @@ export function modelPath(entries: readonly EntryLike[], leafId: string | null |
 }
 
 /** Thinking level and model: the last setting on the whole path wins (SPEC §8.2). */
-export function modelSettings(path: readonly EntryLike[]): {
+function modelSettings(path: readonly EntryLike[]): {
   thinkingLevel: string;
   model: ModelRef;
 } {
@@ -63,7 +63,7 @@ export function modelSettings(path: readonly EntryLike[]): {
 }
 
 /** Context entries (SPEC §8.3): the last compaction, the kept entries before it, all after. */
-export function modelContextEntries(path: readonly EntryLike[]): EntryLike[] {
+function modelContextEntries(path: readonly EntryLike[]): EntryLike[] {
   const at = path.map((e) => e.type).lastIndexOf("compaction");
   if (at < 0) return [...path];
   const compaction = path[at] as EntryLike;
@@ -74,7 +74,7 @@ export function modelContextEntries(path: readonly EntryLike[]): EntryLike[] {
 }
 
 /** The messages one entry contributes, before edits (SPEC §8.4). */
-export function modelEntryMessages(entry: EntryLike): JsonObject[] {
+function modelEntryMessages(entry: EntryLike): JsonObject[] {
   switch (entry.type) {
     case "message": {
       const m = messageOf(entry);

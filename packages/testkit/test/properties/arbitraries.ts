@@ -4,6 +4,7 @@
  * oracles and the answers the laws compare in `oracles.ts`.
  */
 import type { SessionEntry, SessionHeader } from "@pi-sessions/core";
+import { ENTRY_KINDS } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { USAGE } from "../../src/conformance/fixtures.js";
 
@@ -34,20 +35,13 @@ export const HEADER: SessionHeader = {
   cwd: "/tmp/p",
 };
 
+/**
+ * The kinds a body is made for: the four message roles, every other built-in entry type but
+ * `usage` (which {@link makeEntry} has no body for), and one type core does not know.
+ */
 const KINDS = [
-  "user",
-  "assistant",
-  "toolResult",
-  "system",
-  "thinking_level_change",
-  "model_change",
-  "compaction",
-  "branch_summary",
-  "custom",
-  "custom_message",
-  "label",
-  "session_info",
-  "context_edit",
+  ...(["user", "assistant", "toolResult", "system"] as const),
+  ...ENTRY_KINDS.filter((kind) => kind !== "message" && kind !== "usage"),
   "future_thing",
 ] as const;
 

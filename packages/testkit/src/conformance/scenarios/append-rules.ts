@@ -5,7 +5,7 @@
  */
 import type { EntryLike } from "../../model/api.js";
 import { equal, ok, throwsMessage } from "../assert.js";
-import { userMessage } from "../fixtures.js";
+import { freshSession, userMessage } from "../fixtures.js";
 import type { Scenario } from "../types.js";
 
 export const appendRuleScenarios: Scenario[] = [
@@ -14,7 +14,7 @@ export const appendRuleScenarios: Scenario[] = [
     title: "appendContextEdit checks replacement, existence, branch and editability in that order",
     spec: "§5.4 [R1.6]",
     run(ctx) {
-      const sm = ctx.module.SessionManager.inMemory("/work/project");
+      const sm = freshSession(ctx.module);
       const u = sm.appendMessage(userMessage("q"));
       const c = sm.appendCustomEntry("ext");
       throwsMessage(
@@ -48,7 +48,7 @@ export const appendRuleScenarios: Scenario[] = [
       "unknown ids: branch, branchWithSummary, appendLabelChange, createBranchedSession throw `Entry <id> not found`",
     spec: "§5.5",
     run(ctx) {
-      const sm = ctx.module.SessionManager.inMemory("/work/project");
+      const sm = freshSession(ctx.module);
       const a = sm.appendMessage(userMessage("a"));
       throwsMessage(() => sm.branch("missing"), "Entry missing not found", "branch");
       throwsMessage(
@@ -74,7 +74,7 @@ export const appendRuleScenarios: Scenario[] = [
     title: "entry ids are 8 lowercase hex and unique; timestamps are the wall clock at append time",
     spec: "§5.2, §5.3",
     run(ctx) {
-      const sm = ctx.module.SessionManager.inMemory("/work/project");
+      const sm = freshSession(ctx.module);
       const ids = new Set<string>();
       for (let i = 0; i < 200; i++) {
         const before = Date.now();
@@ -93,7 +93,7 @@ export const appendRuleScenarios: Scenario[] = [
     title: "appendMessage accepts any role, summary roles and unknown ones included, unchanged",
     spec: "§3.3, §5.4",
     run(ctx) {
-      const sm = ctx.module.SessionManager.inMemory("/work/project");
+      const sm = freshSession(ctx.module);
       const odd = [
         { role: "compactionSummary", summary: "s", tokensBefore: 1, timestamp: 1 },
         { role: "hologram", beam: [1, { x: null }], timestamp: 2 },

@@ -5,11 +5,8 @@
 import type { EntryLike, SessionManagerLike } from "../../model/api.js";
 import { ISO_TIMESTAMP } from "../../model/step.js";
 import { equal, equalOrdered, ok } from "../assert.js";
-import { assistantMessage, USAGE, userMessage } from "../fixtures.js";
-import type { Scenario, ScenarioContext } from "../types.js";
-
-const fresh = (ctx: ScenarioContext): SessionManagerLike =>
-  ctx.module.SessionManager.inMemory("/work/project");
+import { assistantMessage, freshSession, USAGE, userMessage } from "../fixtures.js";
+import type { Scenario } from "../types.js";
 
 /** The stored entry of `id` without its random id and clock-given timestamp. */
 function stored(sm: SessionManagerLike, id: string): Record<string, unknown> {
@@ -33,7 +30,7 @@ function appendScenario(
     title,
     spec: "§3.2, §5.4",
     run(ctx) {
-      const sm = fresh(ctx);
+      const sm = freshSession(ctx.module);
       const parent = first(sm);
       const newId = call(sm);
       ok(typeof newId === "string", `returns the new id (got ${String(newId)})`);
@@ -153,7 +150,7 @@ export const appendScenarios: Scenario[] = [
     title: "appendCompaction with a null or undefined firstKeptEntryId keeps none (its own id)",
     spec: "§5.4",
     run(ctx) {
-      const sm = fresh(ctx);
+      const sm = freshSession(ctx.module);
       for (const keep of [null, undefined]) {
         const id = sm.appendCompaction("s", keep as null, 0);
         equal((sm.getEntry(id) as EntryLike).firstKeptEntryId, id, `firstKeptEntryId for ${keep}`);
@@ -165,7 +162,7 @@ export const appendScenarios: Scenario[] = [
     title: "appendCompaction records the prompt checkpoint of the context's system messages",
     spec: "§5.4 [R1.6]",
     run(ctx) {
-      const sm = fresh(ctx);
+      const sm = freshSession(ctx.module);
       const tool = (name: string) => ({ name, description: name, parameters: { type: "object" } });
       sm.appendMessage({
         role: "system",
@@ -210,7 +207,7 @@ export const appendScenarios: Scenario[] = [
     title: "appendUsage returns the entry; an empty note is left out",
     spec: "§5.4 [R1.6]",
     run(ctx) {
-      const sm = fresh(ctx);
+      const sm = freshSession(ctx.module);
       for (const note of ["warm", "", undefined]) {
         const parentId = sm.getLeafId();
         const got = sm.appendUsage("cache_warm", "anthropic", "claude-x", USAGE, note) as EntryLike;
@@ -238,7 +235,7 @@ export const appendScenarios: Scenario[] = [
     title: 'branchWithSummary: parent is the branch point, fromId the old leaf or "root"',
     spec: "§3.2, §7.4",
     run(ctx) {
-      const sm = fresh(ctx);
+      const sm = freshSession(ctx.module);
       const a = sm.appendMessage(userMessage("a"));
       const b = sm.appendMessage(userMessage("b"));
       const s1 = sm.branchWithSummary(a, "tried b", { f: 1 }, false, USAGE);

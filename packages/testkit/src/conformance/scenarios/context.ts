@@ -4,7 +4,15 @@
 
 import { equal, equalOrdered, idsOf, throwsMessage } from "../assert.js";
 import { INVALID_ID_MESSAGE } from "../constants.js";
-import { assistantEntry, entry, header, messageOf, msAt, userEntry } from "../fixtures.js";
+import {
+  assistantEntry,
+  compactionEntry,
+  entry,
+  header,
+  messageOf,
+  msAt,
+  userEntry,
+} from "../fixtures.js";
 import type { Scenario } from "../types.js";
 
 const FREE = ["buildSessionContext", "buildSessionProjection", "buildContextEntries"] as const;
@@ -116,17 +124,9 @@ export const contextScenarios: Scenario[] = [
         entry("message", "sys", "u1", 2, {
           message: { role: "system", content: "prompt", timestamp: 2 },
         }),
-        entry("compaction", "k1", "sys", 3, {
-          summary: "old",
-          firstKeptEntryId: "k1",
-          tokensBefore: 1,
-        }),
+        compactionEntry("k1", "sys", 3, "old", "k1", 1),
         userEntry("u2", "k1", 4),
-        entry("compaction", "k2", "u2", 5, {
-          summary: "new",
-          firstKeptEntryId: "u1",
-          tokensBefore: 2,
-        }),
+        compactionEntry("k2", "u2", 5, "new", "u1", 2),
         userEntry("u3", "k2", 6),
       ];
       equal(idsOf(M.buildContextEntries(es)), ["k2", "u1", "k1", "u2", "u3"], "entries");

@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import type { JsonObject } from "../../model/api.js";
 import { equal, equalOrdered, ok, throwsMessage } from "../assert.js";
 import { cannotFork, INVALID_ID_MESSAGE } from "../constants.js";
-import { assistantEntry, entry, header, jsonl, userEntry } from "../fixtures.js";
+import { assistantEntry, entry, header, jsonl, labelEntry, userEntry } from "../fixtures.js";
 import type { Scenario } from "../types.js";
 import { fileRecords } from "./files.js";
 
@@ -36,7 +36,7 @@ export const discoveryScenarios: Scenario[] = [
       const records = [
         header(),
         userEntry("a", null, 1),
-        entry("label", "l", "a", 2, { targetId: "a", label: "x" }),
+        labelEntry("l", "a", 2, "a", "x"),
         entry("hologram", "h", null, 3, { beam: 1 }),
       ];
       const source = writeSession(src, "source.jsonl", records);

@@ -7,7 +7,7 @@
 import type { JsonObject, TreeNodeLike } from "../../model/api.js";
 import { equal, ok, thrown } from "../assert.js";
 import { INVALID_ID_MESSAGE } from "../constants.js";
-import { at, entry, header, messageOf, userEntry, userMessage } from "../fixtures.js";
+import { at, header, labelEntry, messageOf, userEntry, userMessage } from "../fixtures.js";
 import type { Scenario } from "../types.js";
 
 /** Every node id of a tree, preorder, iterative (safe on shared nodes: bounded by a budget). */
@@ -54,7 +54,7 @@ export const memoryFixScenarios: Scenario[] = [
         userEntry("a", null, 1),
         userEntry("b1", "a", 2),
         userEntry("b2", "a", 3),
-        entry("label", "l", "b2", 4, { targetId: "b1", label: "x" }),
+        labelEntry("l", "b2", 4, "b1", "x"),
       ];
       M.migrateSessionEntries(records);
       equal(

@@ -3,7 +3,16 @@
  * loaded with the same records.
  */
 import { equal, idsOf } from "../assert.js";
-import { entry, exampleA, exampleB, header, messagesOf, msAt, userEntry } from "../fixtures.js";
+import {
+  compactionEntry,
+  entry,
+  exampleA,
+  exampleB,
+  loadedSession,
+  messagesOf,
+  msAt,
+  userEntry,
+} from "../fixtures.js";
 import type { Scenario } from "../types.js";
 
 const CONTEXT = ["buildSessionContext", "buildContextEntries", "SessionManager"] as const;
@@ -53,7 +62,7 @@ export const specExampleScenarios: Scenario[] = [
         { messages: [], thinkingLevel: "off", model: null },
         "leaf null",
       );
-      const sm = M.SessionManager.inMemory("/work/project", undefined, [header(), ...es]);
+      const sm = loadedSession(M, es);
       equal(sm.getLabel("u1"), "start", "getLabel(u1) after load");
       equal(sm.getLeafId(), "l1", "leaf after load");
       equal(sm.buildSessionContext(), all, "manager context");
@@ -98,7 +107,7 @@ export const specExampleScenarios: Scenario[] = [
         );
       }
       equal(idsOf(M.buildContextEntries(es, "x1")), ["u1", "a1", "u2", "x1"], "entries at x1");
-      const sm = M.SessionManager.inMemory("/work/project", undefined, [header(), ...es]);
+      const sm = loadedSession(M, es);
       sm.branch("u3");
       equal(
         sm.buildSessionContext().messages,
@@ -115,17 +124,9 @@ export const specExampleScenarios: Scenario[] = [
     run({ module: M }) {
       const es = [
         userEntry("u1", null, 0),
-        entry("compaction", "c1", "u1", 1, {
-          summary: "S1",
-          firstKeptEntryId: "u1",
-          tokensBefore: 1,
-        }),
+        compactionEntry("c1", "u1", 1, "S1", "u1", 1),
         userEntry("u2", "c1", 2),
-        entry("compaction", "c2", "u2", 3, {
-          summary: "S2",
-          firstKeptEntryId: "c1",
-          tokensBefore: 2,
-        }),
+        compactionEntry("c2", "u2", 3, "S2", "c1", 2),
         userEntry("u3", "c2", 4),
       ];
       equal(idsOf(M.buildContextEntries(es)), ["c2", "c1", "u2", "u3"], "entries");
@@ -171,7 +172,7 @@ export const specExampleScenarios: Scenario[] = [
       const es = [
         entry("thinking_level_change", "t", null, 0, { thinkingLevel: "low" }),
         entry("model_change", "m", "t", 1, { provider: "p", modelId: "x" }),
-        entry("compaction", "k", "m", 2, { summary: "S", firstKeptEntryId: "k", tokensBefore: 1 }),
+        compactionEntry("k", "m", 2, "S", "k", 1),
         entry("branch_summary", "b", "k", 3, { fromId: "root", summary: "" }),
       ];
       const ctx = M.buildSessionContext(es);

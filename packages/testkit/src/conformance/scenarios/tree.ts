@@ -2,13 +2,19 @@
  * Tree semantics (SPEC §7): leaf moves, roots and orphans, child order, labels, session
  * names, getEntries copies, deep trees.
  */
-import type { EntryLike, SessionManagerLike, TreeNodeLike } from "../../model/api.js";
+import type { EntryLike, TreeNodeLike } from "../../model/api.js";
 import { equal, idsOf, ok } from "../assert.js";
-import { at, entry, header, userEntry, userMessage } from "../fixtures.js";
-import type { Scenario, ScenarioContext } from "../types.js";
-
-const load = (ctx: ScenarioContext, entries: unknown[]): SessionManagerLike =>
-  ctx.module.SessionManager.inMemory("/work/project", undefined, [header(), ...entries]);
+import {
+  at,
+  compactionEntry,
+  entry,
+  freshSession,
+  labelEntry,
+  loadedSession,
+  userEntry,
+  userMessage,
+} from "../fixtures.js";
+import type { Scenario } from "../types.js";
 
 /** Tree as `id[label] -> children` lines, preorder, iterative. */
 function shape(roots: readonly TreeNodeLike[]): string[] {
@@ -28,7 +34,7 @@ export const treeScenarios: Scenario[] = [
     title: "resetLeaf: no leaf entry, empty branch and context; the next append is a new root",
     spec: "§7.3",
     run(ctx) {
-      const sm = ctx.module.SessionManager.inMemory("/work/project");
+      const sm = freshSession(ctx.module);
       sm.appendMessage(userMessage("a"));
       sm.resetLeaf();
       equal(
@@ -52,7 +58,7 @@ export const treeScenarios: Scenario[] = [
       "roots in file order (null, self-parent, orphan); children by timestamp, stable; getChildren in file order",
     spec: "§7.7, §7.8",
     run(ctx) {
-      const sm = load(ctx, [
+      const sm = loadedSession(ctx.module, [
         userEntry("r1", null, 5),
         userEntry("late", "r1", 9),
         userEntry("early", "r1", 2),
@@ -88,7 +94,7 @@ export const treeScenarios: Scenario[] = [
       'labels: set, change, clear with undefined/""/null, label a label, resolved over the whole file',
     spec: "§5.4, §7.10",
     run(ctx) {
-      const sm = ctx.module.SessionManager.inMemory("/work/project");
+      const sm = freshSession(ctx.module);
       const a = sm.appendMessage(userMessage("a"));
       const l1 = sm.appendLabelChange(a, "one");
       equal(sm.getLabel(a), "one", "set");
@@ -121,13 +127,13 @@ export const treeScenarios: Scenario[] = [
       "loaded labels: replayed in file order over all branches; a dangling label still answers",
     spec: "§7.10",
     run(ctx) {
-      const sm = load(ctx, [
+      const sm = loadedSession(ctx.module, [
         userEntry("a", null, 1),
-        entry("label", "l1", "a", 2, { targetId: "a", label: "first" }),
-        entry("label", "l2", null, 3, { targetId: "a", label: "second" }),
-        entry("label", "l3", "l2", 4, { targetId: "ghost", label: "boo" }),
-        entry("label", "l4", "l3", 5, { targetId: "l1", label: "x" }),
-        entry("label", "l5", "l4", 6, { targetId: "l1" }),
+        labelEntry("l1", "a", 2, "a", "first"),
+        labelEntry("l2", null, 3, "a", "second"),
+        labelEntry("l3", "l2", 4, "ghost", "boo"),
+        labelEntry("l4", "l3", 5, "l1", "x"),
+        labelEntry("l5", "l4", 6, "l1"),
       ]);
       equal(
         [sm.getLabel("a"), sm.getLabel("ghost"), sm.getLabel("l1") ?? "none"],
@@ -143,7 +149,7 @@ export const treeScenarios: Scenario[] = [
     title: "session name: the latest session_info in file order on any branch; empty clears",
     spec: "§7.11",
     run(ctx) {
-      const sm = ctx.module.SessionManager.inMemory("/work/project");
+      const sm = freshSession(ctx.module);
       equal(sm.getSessionName() ?? "none", "none", "no session_info");
       const a = sm.appendSessionInfo("first");
       sm.appendSessionInfo(" second ");
@@ -153,7 +159,7 @@ export const treeScenarios: Scenario[] = [
       equal(sm.getSessionName() ?? "none", "none", "empty clears, whatever the branch");
       sm.appendSessionInfo("third");
       equal(sm.getSessionName(), "third", "set again");
-      const loaded = load(ctx, [
+      const loaded = loadedSession(ctx.module, [
         entry("session_info", "s1", null, 1, { name: " loaded " }),
         entry("session_info", "s2", "s1", 2, {}),
       ]);
@@ -165,7 +171,7 @@ export const treeScenarios: Scenario[] = [
     title: "a label appended while on an older entry starts a new branch there",
     spec: "§7.1",
     run(ctx) {
-      const sm = ctx.module.SessionManager.inMemory("/work/project");
+      const sm = freshSession(ctx.module);
       const a = sm.appendMessage(userMessage("a"));
       const b = sm.appendMessage(userMessage("b"));
       sm.branch(a);
@@ -200,7 +206,7 @@ export const treeScenarios: Scenario[] = [
       const es = Array.from({ length: n }, (_, i) =>
         userEntry(`e${i}`, i === 0 ? null : `e${i - 1}`, i % 60),
       );
-      const sm = load(ctx, es);
+      const sm = loadedSession(ctx.module, es);
       let depth = 0;
       for (let node = sm.getTree()[0]; node; node = node.children[0]) depth++;
       equal(depth, n, "tree depth");
@@ -215,7 +221,7 @@ export const treeScenarios: Scenario[] = [
     spec: "§2.6",
     run(ctx) {
       const future = entry("hologram", "h", "a", 2, { beam: { x: 1 } });
-      const sm = load(ctx, [
+      const sm = loadedSession(ctx.module, [
         { ...userEntry("a", null, 1), extra: "kept" },
         future,
         userEntry("b", "h", 3),
@@ -234,19 +240,15 @@ export const treeScenarios: Scenario[] = [
       "createBranchedSession in memory: path without labels, re-linked; labels recreated with their times; new id",
     spec: "§9",
     run(ctx) {
-      const sm = load(ctx, [
+      const sm = loadedSession(ctx.module, [
         userEntry("u1", null, 1),
-        entry("label", "l1", "u1", 2, { targetId: "u1", label: "start" }),
+        labelEntry("l1", "u1", 2, "u1", "start"),
         userEntry("u2", "l1", 3),
-        entry("compaction", "k", "u2", 4, {
-          summary: "S",
-          firstKeptEntryId: "l1",
-          tokensBefore: 1,
-        }),
-        entry("label", "l2", "k", 5, { targetId: "u2", label: "mid" }),
+        compactionEntry("k", "u2", 4, "S", "l1", 1),
+        labelEntry("l2", "k", 5, "u2", "mid"),
         userEntry("u3", "l2", 6),
         userEntry("off", "u1", 7),
-        entry("label", "l3", "off", 8, { targetId: "off", label: "dropped" }),
+        labelEntry("l3", "off", 8, "off", "dropped"),
       ]);
       const oldId = sm.getSessionId();
       equal(
