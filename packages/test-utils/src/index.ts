@@ -2,7 +2,9 @@
  * @pi-sessions/test-utils — what the workspace's tests share instead of writing it per suite:
  * fast-check run settings from `FC_RUNS`/`FC_SEED`/`FC_PATH`, temp directories removed after
  * use, the reference session module, the corpus location, and builders of pi's message and
- * usage shapes. Private: never published.
+ * usage shapes. Private: never published. This entry loads vitest (the temp-dir hooks), so
+ * scripts and benchmarks that run outside a test import the vitest-free modules by their own
+ * entries: `@pi-sessions/test-utils/corpus`, `/reference` and `/pi-messages`.
  *
  * @packageDocumentation
  */
