@@ -23,7 +23,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { generateSession } from "../../core/bench/generate.js";
+import { REFERENCE_SESSION_MODULE } from "@pi-sessions/test-utils/reference";
+import { flagValue, numberFlag } from "../../core/bench/flags.js";
+import { sessionTemplates } from "../../core/bench/generate.js";
 import type { CliIo } from "../src/index.js";
 
 /** The part of the reference's API this benchmark calls. */
@@ -31,41 +33,13 @@ interface RefModule {
   SessionManager: { listAll(): Promise<{ path: string }[]> };
 }
 
-/** The reference's session module (its package exports do not expose it). */
-const REFERENCE_URL = new URL(
-  "../node_modules/@earendil-works/pi-coding-agent/dist/core/session-manager.js",
-  import.meta.url,
-);
-
-function flag(name: string, fallback: number): number {
-  const args = process.argv.slice(2);
-  const i = args.indexOf(`--${name}`);
-  const raw = i >= 0 ? args[i + 1] : args.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
-  const n = Number(raw);
-  return raw !== undefined && Number.isFinite(n) && n > 0 ? n : fallback;
-}
-
-function stringFlag(name: string): string | undefined {
-  const args = process.argv.slice(2);
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
-}
-
 /**
  * Writes `files` sessions averaging `kb` KB into `<root>/--work-project-<k>--/`, the layout pi
- * uses. Like core's listing benchmark, the text comes from a pool of 40 generated sessions of
- * graded sizes (linear and bushy) and each file gets a fresh id, time, cwd and mtime, so
- * generating 10,000 files costs seconds, not minutes.
+ * uses, from core's pool of generated sessions ({@link sessionTemplates}), each with a fresh
+ * id, time, cwd and mtime.
  */
 function generate(root: string, files: number, kb: number, projects: number): number {
-  const bytesPerEntry = generateSession("bushy", 200, 1).bytes / 200;
-  const templates = Array.from({ length: 40 }, (_, k) => {
-    const size = Math.max(1, Math.round(((0.5 + k / 40) * kb * 1024) / bytesPerEntry));
-    const text = generateSession(k % 2 ? "bushy" : "linear", size, k + 1).text;
-    const newline = text.indexOf("\n");
-    const head = JSON.parse(text.slice(0, newline)) as Record<string, unknown>;
-    return { head, body: text.slice(newline) };
-  });
+  const templates = sessionTemplates(kb);
   for (let p = 0; p < projects; p++) mkdirSync(join(root, `--work-project-${p}--`));
   let total = 0;
   for (let i = 0; i < files; i++) {
@@ -113,7 +87,7 @@ async function oursOnce(): Promise<string[]> {
 
 /** One reference `listAll()` serialised as a script would print it; returns the paths. */
 async function refOnce(): Promise<string[]> {
-  const ref = (await import(REFERENCE_URL.href)) as RefModule;
+  const ref = (await import(REFERENCE_SESSION_MODULE.href)) as RefModule;
   const list = await ref.SessionManager.listAll();
   JSON.stringify(list);
   return list.map((s) => s.path);
@@ -128,7 +102,7 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }>
 /** Child mode: one listing by `who` in this fresh process; prints `{ms, paths}` as JSON. */
 async function child(who: string): Promise<void> {
   // Module loading is not listing time.
-  await (who === "ref" ? import(REFERENCE_URL.href) : import("../src/index.js"));
+  await (who === "ref" ? import(REFERENCE_SESSION_MODULE.href) : import("../src/index.js"));
   const { value, ms } = await timed(who === "ref" ? refOnce : oursOnce);
   process.stdout.write(`${JSON.stringify({ ms, count: value.length })}\n`);
 }
@@ -194,12 +168,12 @@ function table(title: string, rows: readonly [string, readonly number[]][]): voi
 }
 
 async function main(): Promise<void> {
-  const who = stringFlag("child");
+  const who = flagValue("child");
   if (who !== undefined) return child(who);
-  const files = flag("files", 10_000);
-  const kb = flag("kb", 87);
-  const projects = flag("projects", 20);
-  const rounds = flag("rounds", 3);
+  const files = numberFlag("files", 10_000);
+  const kb = numberFlag("kb", 87);
+  const projects = numberFlag("projects", 20);
+  const rounds = numberFlag("rounds", 3);
   const agentDir = mkdtempSync(join(tmpdir(), "pi-sessions-ls-bench-"));
   const root = join(agentDir, "sessions");
   mkdirSync(root);

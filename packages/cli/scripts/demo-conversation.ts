@@ -10,6 +10,13 @@ import type {
   Usage,
   UserMessage,
 } from "@pi-sessions/core";
+import {
+  assistantMessage,
+  SONNET_PRICES,
+  type TokenPrices,
+  usageRecord,
+  userMessage,
+} from "@pi-sessions/test-utils/pi-messages";
 
 /** A message clock: each call returns a time 20–80 s after the previous one (deterministic). */
 export class MessageClock {
@@ -27,37 +34,22 @@ export class MessageClock {
   }
 }
 
-/** Per-million-token prices (USD) of the demo models: input, output, cache read, cache write. */
-const PRICES: Record<string, readonly [number, number, number, number]> = {
-  "claude-sonnet-4-5": [3, 15, 0.3, 3.75],
-  "gpt-5": [1.25, 10, 0.125, 0],
+/** Prices of the demo models (USD per million tokens); an unknown model costs 1 per kind. */
+const PRICES: Record<string, TokenPrices> = {
+  "claude-sonnet-4-5": SONNET_PRICES,
+  "gpt-5": { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 0 },
 };
+const UNKNOWN_PRICES: TokenPrices = { input: 1, output: 1, cacheRead: 1, cacheWrite: 1 };
 
-/** A usage record with costs computed from the model's prices. */
-export function usageOf(model: string, input: number, output: number, cacheRead = 0): Usage {
-  const [pin, pout, pread, pwrite] = PRICES[model] ?? [1, 1, 1, 1];
+/** A usage record priced for `model`; a quarter of the input is written to the cache. */
+function usageOf(model: string, input: number, output: number, cacheRead = 0): Usage {
   const cacheWrite = Math.round(input / 4);
-  const cost = {
-    input: (input * pin) / 1e6,
-    output: (output * pout) / 1e6,
-    cacheRead: (cacheRead * pread) / 1e6,
-    cacheWrite: (cacheWrite * pwrite) / 1e6,
-    total: 0,
-  };
-  cost.total = cost.input + cost.output + cost.cacheRead + cost.cacheWrite;
-  return {
-    input,
-    output,
-    cacheRead,
-    cacheWrite,
-    totalTokens: input + output + cacheRead + cacheWrite,
-    cost,
-  };
+  return usageRecord({ input, output, cacheRead, cacheWrite }, PRICES[model] ?? UNKNOWN_PRICES);
 }
 
 /** A user message. */
 export function user(clock: MessageClock, text: string): UserMessage {
-  return { role: "user", content: [{ type: "text", text }], timestamp: clock.next() };
+  return userMessage(text, clock.next());
 }
 
 /** Where an assistant message came from. */
@@ -88,8 +80,7 @@ export function assistant(
   if (tool?.thinking) content.push({ type: "thinking", thinking: tool.thinking });
   if (text !== "") content.push({ type: "text", text });
   if (tool) content.push({ type: "toolCall", id: tool.id, name: tool.name, arguments: tool.args });
-  return {
-    role: "assistant",
+  return assistantMessage({
     content,
     api: spec.api,
     provider: spec.provider,
@@ -97,7 +88,7 @@ export function assistant(
     usage: usageOf(spec.model, tokens.input, tokens.output, tokens.cacheRead ?? 0),
     stopReason: tool ? "toolUse" : "stop",
     timestamp: clock.next(),
-  };
+  });
 }
 
 /** The result of a tool call. */

@@ -6,10 +6,10 @@
 import { rmSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { CORPUS_DIR } from "@pi-sessions/test-utils/corpus";
 import { writeDemoSessions } from "./demo-sessions.js";
 
 const cliDir = join(dirname(fileURLToPath(import.meta.url)), "..");
-const corpus = process.env.PI_SESSIONS_CORPUS ?? join(cliDir, "..", "..", "fixtures", "corpus");
 const root = join(cliDir, "demo", "sessions");
 rmSync(root, { recursive: true, force: true });
-for (const file of writeDemoSessions(root, corpus)) console.log(relative(cliDir, file));
+for (const file of writeDemoSessions(root, CORPUS_DIR)) console.log(relative(cliDir, file));

@@ -7,8 +7,9 @@
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempDir } from "@pi-sessions/test-utils";
 import { describe, expect, it } from "vitest";
-import { projectDir, tempDir } from "./helpers/fixtures.js";
+import { projectDir } from "./helpers/fixtures.js";
 import { runBin } from "./helpers/run-bin.js";
 
 const usage = {

@@ -5,11 +5,11 @@
  * and line.
  */
 
+import { fcOptions } from "@pi-sessions/test-utils";
 import { sessionLogArb } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fieldProblems, type LinedRecord } from "../src/session/problems.js";
-import { fcParams } from "./helpers/fixtures.js";
 
 /** A log's records as a file holds them: the header on line 1, entry i on line i + 2. */
 function linedRecords(log: {
@@ -20,7 +20,7 @@ function linedRecords(log: {
 }
 
 const logs = sessionLogArb({ unknownTypes: true, unknownFields: true, maxEntries: 25 });
-const PARAMS = fcParams(200);
+const PARAMS = fcOptions(200);
 
 describe(`fieldProblems over testkit sessions (numRuns ${PARAMS.numRuns} each)`, () => {
   it("finds nothing in a valid session, unknown types and fields included", () => {

@@ -4,8 +4,7 @@
  * sessions written by the engine itself with branches, a compaction, labels, a name and usage
  * in every place pi records it.
  */
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import {
   type AgentMessage,
@@ -13,7 +12,14 @@ import {
   SessionManager,
   type Usage,
 } from "@pi-sessions/core";
-import { CORPUS_DIR } from "./helpers/fixtures.js";
+import {
+  assistantMessage,
+  CORPUS_DIR,
+  tempDir,
+  textBlock,
+  usageRecord,
+  userMessage,
+} from "@pi-sessions/test-utils";
 
 // One definition of where the corpus is and what is in it, shared with the other suites.
 export { CORPUS } from "./helpers/fixtures.js";
@@ -26,18 +32,20 @@ export interface TempRoot {
   readonly project: string;
   /** A scratch directory beside the root (for outputs). */
   readonly scratch: string;
-  cleanup(): void;
 }
 
-/** Creates a {@link TempRoot}. */
+/**
+ * Creates a {@link TempRoot} in a {@link tempDir}: removed when the test that made it ends, or
+ * with the file's tests when made in `beforeAll`.
+ */
 export function tempRoot(): TempRoot {
-  const base = mkdtempSync(join(tmpdir(), "pi-sessions-cli-f-"));
+  const base = tempDir("pi-sessions-cli-f-");
   const root = join(base, "sessions");
   const project = join(root, "--work-demo--");
   const scratch = join(base, "scratch");
   mkdirSync(project, { recursive: true });
   mkdirSync(scratch);
-  return { root, project, scratch, cleanup: () => rmSync(base, { recursive: true, force: true }) };
+  return { root, project, scratch };
 }
 
 /** Copies a corpus file into `dir` (writable) and returns the copy's path. */
@@ -48,35 +56,24 @@ export function copyCorpus(dir: string, name: string): string {
   return target;
 }
 
-/** A usage object whose numbers derive from `n` (so every record differs). */
+/** A usage object whose numbers derive from `n` (so every record differs), at Sonnet prices. */
 export function usageOf(n: number): Usage {
-  const input = 100 * n;
-  const output = 10 * n;
-  const cacheRead = 1000 * n;
-  const cacheWrite = 50 * n;
-  const cost = {
-    input: input * 3e-6,
-    output: output * 1.5e-5,
-    cacheRead: cacheRead * 3e-7,
-    cacheWrite: cacheWrite * 3.75e-6,
-    total: 0,
-  };
-  cost.total = cost.input + cost.output + cost.cacheRead + cost.cacheWrite;
-  return {
-    input,
-    output,
-    cacheRead,
-    cacheWrite,
+  return usageRecord({
+    input: 100 * n,
+    output: 10 * n,
+    cacheRead: 1000 * n,
+    cacheWrite: 50 * n,
     cacheWrite1h: n,
     reasoning: 2 * n,
-    totalTokens: input + output + cacheRead + cacheWrite,
-    cost,
-  };
+  });
 }
 
+/** The fixed time of the generated sessions' messages. */
+const MESSAGE_TS = 1_735_700_000_000;
+
 /** A user message. */
-export function user(text: string, ts = 1_735_700_000_000): AgentMessage {
-  return { role: "user", content: [{ type: "text", text }], timestamp: ts };
+export function user(text: string, ts = MESSAGE_TS): AgentMessage {
+  return userMessage(text, ts);
 }
 
 /** An assistant message with usage. */
@@ -86,16 +83,13 @@ export function assistant(
   model = "claude-sonnet-4-5",
   provider = "anthropic",
 ): AgentMessage {
-  return {
-    role: "assistant",
-    content: [{ type: "text", text }],
-    api: "anthropic-messages",
-    provider,
-    model,
+  return assistantMessage({
+    content: [textBlock(text)],
     usage,
-    stopReason: "stop",
-    timestamp: 1_735_700_000_000,
-  };
+    model,
+    provider,
+    timestamp: MESSAGE_TS,
+  });
 }
 
 /** Ids of the entries of {@link writeDemoSession} that tests point at. */
@@ -146,7 +140,7 @@ export function writeDemoSession(dir: string, options: DemoOptions = {}): DemoSe
     content: [{ type: "text", text: t(4, "index.ts\nstore.ts") }],
     usage: usageOf(2),
     isError: false,
-    timestamp: 1_735_700_000_000,
+    timestamp: MESSAGE_TS,
   });
   const abandonedLeaf = sm.appendMessage(assistant(t(5, "Plan: stream it."), usageOf(3)));
   sm.branchWithSummary(

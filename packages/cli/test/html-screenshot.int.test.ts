@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { tempDir } from "@pi-sessions/test-utils";
 import { chromium } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { type TempRoot, tempRoot, writeDemoSession } from "./export-fixtures.js";
 import { CLI_DIR, runBin } from "./helpers/run-bin.js";
 
@@ -33,9 +33,6 @@ let profile: string;
 beforeAll(() => {
   tmp = tempRoot();
   profile = tempDir("pi-sessions-chromium-");
-});
-afterAll(() => {
-  tmp.cleanup();
 });
 
 /** Width and height from a PNG's IHDR chunk, after checking the signature. */

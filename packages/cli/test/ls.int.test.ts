@@ -6,17 +6,11 @@
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { CORPUS_DIR, tempDir } from "@pi-sessions/test-utils";
 import { sessionLogArb } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  CORPUS,
-  CORPUS_DIR,
-  copyCorpus,
-  projectDir,
-  snapshot,
-  tempDir,
-} from "./helpers/fixtures.js";
+import { CORPUS, copyCorpus, projectDir, snapshot } from "./helpers/fixtures.js";
 import {
   listWithReference,
   openWithReference,

@@ -6,7 +6,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createDeterministicEnv, SessionManager } from "@pi-sessions/core";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { USAGE_TOKEN_FIELDS } from "@pi-sessions/test-utils";
+import { beforeEach, describe, expect, it } from "vitest";
 import {
   assistant,
   CORPUS,
@@ -67,17 +68,7 @@ function pathToLast(records: readonly Raw[]): Raw[] {
 
 function expectTotals(totals: Raw, usages: readonly Raw[]): void {
   expect(totals.records).toBe(usages.length);
-  for (const f of [
-    "input",
-    "output",
-    "cacheRead",
-    "cacheWrite",
-    "cacheWrite1h",
-    "reasoning",
-    "totalTokens",
-  ]) {
-    expect(totals[f], f).toBe(sum(usages, f));
-  }
+  for (const f of USAGE_TOKEN_FIELDS) expect(totals[f], f).toBe(sum(usages, f));
   expect((totals.cost as Raw).total).toBeCloseTo(costSum(usages), 10);
 }
 
@@ -85,7 +76,6 @@ let tmp: TempRoot;
 beforeEach(() => {
   tmp = tempRoot();
 });
-afterEach(() => tmp.cleanup());
 
 describe("usage <session>", () => {
   it("prints computeUsageTotals' shape for a corpus file, equal to an independent sum", async () => {

@@ -26,21 +26,16 @@ import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { SessionManager } from "@pi-sessions/core";
 import { appendStages, messageAt, type Stage } from "./append-stages.js";
+import { flagValue, numberFlag } from "./flags.js";
 import { generateLines, type MessagePool, messagePool } from "./generate.js";
 import { formatNs, formatRatio, type Measurement, measureRounds, timeOnce } from "./harness.js";
 import { loadReference, type RefManager, type RefModule } from "./reference.js";
 
-/** Reads a `--name=value` flag. */
-function flag(name: string, fallback: string): string {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return arg ? arg.slice(name.length + 3) : fallback;
-}
-
-const sizes = flag("sizes", "1000,1000000").split(",").map(Number);
-const rounds = Number(flag("rounds", "300"));
-const batch = Number(flag("batch", "20"));
+const sizes = (flagValue("sizes") ?? "1000,1000000").split(",").map(Number);
+const rounds = numberFlag("rounds", 300);
+const batch = numberFlag("batch", 20);
 const withStages = !process.argv.includes("--no-stages");
-const out = flag("out", "");
+const out = flagValue("out") ?? "";
 const WARMUP = 50;
 
 /** Streams a generated LINEAR session of `size` entries into `path` in 4 MiB writes. */
@@ -110,7 +105,7 @@ function wholeAppends(
 
 /** Measures one size; returns its rows. */
 function measureSize(size: number, ref: RefModule, pool: MessagePool): Row[] {
-  const dir = fs.mkdtempSync(join(flag("dir", tmpdir()), "pi-append-bench-"));
+  const dir = fs.mkdtempSync(join(flagValue("dir") ?? tmpdir(), "pi-append-bench-"));
   try {
     const file = join(dir, "session.jsonl");
     const made = timeOnce(() => writeSessionFile(file, size));

@@ -8,10 +8,10 @@
  */
 import { decodeRecord } from "@pi-sessions/core";
 import { isLeft } from "fp-ts/lib/Either.js";
+import { numberFlag } from "./flags.js";
 import { generateSession } from "./generate.js";
 
-const arg = process.argv.find((a) => a.startsWith("--entries="));
-const count = arg ? Number(arg.slice("--entries=".length)) : 100_000;
+const count = numberFlag("entries", 100_000);
 const lines = generateSession("linear", count)
   .text.split("\n")
   .filter((l) => l !== "");

@@ -8,6 +8,15 @@
  * Lines are 300–800 bytes, like real transcripts without large tool outputs.
  */
 
+import {
+  type AssistantMessageFixture,
+  assistantMessage,
+  type UsageRecord,
+  type UserMessageFixture,
+  usageRecord,
+  userMessage,
+} from "@pi-sessions/test-utils/pi-messages";
+
 /** Shapes of generated sessions. */
 export type Shape = "linear" | "bushy";
 
@@ -85,45 +94,28 @@ function hex(rng: Rng, n: number): string {
   return s;
 }
 
-function usage(rng: Rng): Record<string, unknown> {
-  const input = rng.int(1, 4000);
-  const output = rng.int(20, 900);
-  const cacheRead = rng.int(0, 60000);
-  const cacheWrite = rng.int(0, 3000);
-  const cost = {
-    input: input * 3e-6,
-    output: output * 1.5e-5,
-    cacheRead: cacheRead * 3e-7,
-    cacheWrite: cacheWrite * 3.75e-6,
-    total: 0,
-  };
-  cost.total = cost.input + cost.output + cost.cacheRead + cost.cacheWrite;
-  return {
-    input,
-    output,
-    cacheRead,
-    cacheWrite,
-    totalTokens: input + output + cacheRead + cacheWrite,
-    cost,
-  };
+/** Token counts of one model call, priced at Sonnet's rates. */
+function usage(rng: Rng): UsageRecord {
+  return usageRecord({
+    input: rng.int(1, 4000),
+    output: rng.int(20, 900),
+    cacheRead: rng.int(0, 60000),
+    cacheWrite: rng.int(0, 3000),
+  });
 }
 
 /** A user message of 100–450 characters of text. */
-export function userMessage(rng: Rng, ts: number): Record<string, unknown> {
-  return {
-    role: "user",
-    content: [{ type: "text", text: prose(rng, rng.int(100, 450)) }],
-    timestamp: ts,
-  };
+function user(rng: Rng, ts: number): UserMessageFixture {
+  return userMessage(prose(rng, rng.int(100, 450)), ts);
 }
 
 /** An assistant message with usage: text, and a tool call when `withTool`. */
-export function assistantMessage(
+function assistant(
   rng: Rng,
   ts: number,
   model = MODELS[0] as (typeof MODELS)[number],
   withTool = true,
-): Record<string, unknown> {
+): AssistantMessageFixture<unknown, UsageRecord> {
   const content: unknown[] = [
     { type: "text", text: prose(rng, rng.int(withTool ? 40 : 150, withTool ? 160 : 420)) },
   ];
@@ -135,8 +127,7 @@ export function assistantMessage(
       arguments: { path: `/work/project/${rng.pick(FILES)}`, offset: rng.int(1, 900) },
     });
   }
-  return {
-    role: "assistant",
+  return assistantMessage({
     content,
     api: model.api,
     provider: model.provider,
@@ -144,7 +135,7 @@ export function assistantMessage(
     usage: usage(rng),
     stopReason: withTool ? "toolUse" : "stop",
     timestamp: ts,
-  };
+  });
 }
 
 function toolResult(
@@ -217,11 +208,11 @@ export function generateLines(
       model = rng.pick(MODELS);
       entry = { type: "model_change", ...head, provider: model.provider, modelId: model.model };
     } else if (phase === 0) {
-      entry = { type: "message", ...head, message: userMessage(rng, ms) };
+      entry = { type: "message", ...head, message: user(rng, ms) };
       phase = 1;
     } else if (phase === 1) {
       const withTool = rng.next() < 0.75;
-      const message = assistantMessage(rng, ms, model, withTool);
+      const message = assistant(rng, ms, model, withTool);
       const call = (message.content as { type: string; id?: string; name?: string }[])[1];
       pendingCall = call ? { id: call.id as string, name: call.name as string } : undefined;
       entry = { type: "message", ...head, message };
@@ -248,6 +239,31 @@ export function generateSession(shape: Shape, size: number, seed = 1): Generated
   return { shape, size, text, ids, bytes: Buffer.byteLength(text) };
 }
 
+/** A generated session split at its first newline: the header record, and the rest. */
+export interface SessionTemplate {
+  readonly head: Record<string, unknown>;
+  /** The entry lines, starting with the newline that ends the header. */
+  readonly body: string;
+}
+
+/**
+ * 40 generated sessions, linear and bushy in turn, graded from half to 1.5 times `kb` KB. The
+ * listing benchmarks write thousands of files from this pool, each with a fresh header (id,
+ * time, cwd), so generating 10,000 files costs seconds, not minutes.
+ */
+export function sessionTemplates(kb: number): SessionTemplate[] {
+  const bytesPerEntry = generateSession("bushy", 200, 1).bytes / 200;
+  return Array.from({ length: 40 }, (_, k) => {
+    const size = Math.max(1, Math.round(((0.5 + k / 40) * kb * 1024) / bytesPerEntry));
+    const text = generateSession(k % 2 ? "bushy" : "linear", size, k + 1).text;
+    const newline = text.indexOf("\n");
+    return {
+      head: JSON.parse(text.slice(0, newline)) as Record<string, unknown>,
+      body: text.slice(newline),
+    };
+  });
+}
+
 /** Prepared messages for append benchmarks (so generating them is not timed). */
 export interface MessagePool {
   readonly users: readonly Record<string, unknown>[];
@@ -261,8 +277,8 @@ export function messagePool(n = 64, seed = 7): MessagePool {
   const users: Record<string, unknown>[] = [];
   const assistants: Record<string, unknown>[] = [];
   for (let i = 0; i < n; i++) {
-    users.push(userMessage(rng, ts + i * 2));
-    assistants.push(assistantMessage(rng, ts + i * 2 + 1, MODELS[0], rng.next() < 0.5));
+    users.push(user(rng, ts + i * 2));
+    assistants.push(assistant(rng, ts + i * 2 + 1, MODELS[0], rng.next() < 0.5));
   }
   return { users, assistants };
 }

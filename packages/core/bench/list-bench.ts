@@ -26,7 +26,8 @@ import { fileURLToPath } from "node:url";
 import type { SessionInfo } from "../src/schema/types.js";
 import { listSessions } from "../src/store/listing.js";
 import { SessionInfoCache } from "../src/store/listing-cache.js";
-import { generateSession } from "./generate.js";
+import { numberFlag } from "./flags.js";
+import { sessionTemplates } from "./generate.js";
 
 /** The reference call this benchmark makes. */
 interface RefListing {
@@ -35,27 +36,9 @@ interface RefListing {
 
 const CWD = "/work/project";
 
-function flag(name: string, fallback: number): number {
-  const args = process.argv.slice(2);
-  const i = args.indexOf(`--${name}`);
-  const raw = i >= 0 ? args[i + 1] : args.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
-  const n = Number(raw);
-  return raw !== undefined && Number.isFinite(n) && n > 0 ? n : fallback;
-}
-
 /** Writes `files` sessions averaging `kb` KB, from a pool of generated texts with fresh ids. */
 function generate(dir: string, files: number, kb: number): number {
-  const probe = generateSession("bushy", 200, 1);
-  const bytesPerEntry = probe.bytes / 200;
-  const templates = Array.from({ length: 40 }, (_, k) => {
-    const size = Math.max(1, Math.round(((0.5 + k / 40) * kb * 1024) / bytesPerEntry));
-    const text = generateSession(k % 2 ? "bushy" : "linear", size, k + 1).text;
-    const newline = text.indexOf("\n");
-    return {
-      head: JSON.parse(text.slice(0, newline)) as Record<string, unknown>,
-      body: text.slice(newline),
-    };
-  });
+  const templates = sessionTemplates(kb);
   let total = 0;
   for (let i = 0; i < files; i++) {
     const t = templates[i % templates.length];
@@ -175,9 +158,9 @@ async function main(): Promise<void> {
     );
     return;
   }
-  const files = flag("files", 2000);
-  const kb = flag("kb", 87);
-  const rounds = flag("rounds", 3);
+  const files = numberFlag("files", 2000);
+  const kb = numberFlag("kb", 87);
+  const rounds = numberFlag("rounds", 3);
   const dir = mkdtempSync(join(tmpdir(), "pi-sessions-list-bench-"));
   try {
     const genStart = Date.now();

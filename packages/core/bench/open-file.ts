@@ -11,11 +11,11 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SessionManager } from "@pi-sessions/core";
+import { numberFlag } from "./flags.js";
 import { generateSession } from "./generate.js";
 import { loadReference } from "./reference.js";
 
-const mbArg = process.argv.find((a) => a.startsWith("--mb="));
-const targetMb = mbArg ? Number(mbArg.slice(5)) : 100;
+const targetMb = numberFlag("mb", 100);
 const gc = (globalThis as { gc?: () => void }).gc;
 
 const dir = mkdtempSync(join(tmpdir(), "pi-open-bench-"));

@@ -4,6 +4,8 @@
  * call is typed here, so its declaration files (and their dependencies) are not needed.
  */
 
+import { loadReference as loadReferenceModule } from "@pi-sessions/test-utils/reference";
+
 /** The reference `SessionManager` methods the benchmarks call. */
 export interface RefManager {
   appendMessage(message: unknown): string;
@@ -24,12 +26,7 @@ export interface RefModule {
   parseSessionEntries(text: string): unknown[];
 }
 
-const url = new URL(
-  "../node_modules/@earendil-works/pi-coding-agent/dist/core/session-manager.js",
-  import.meta.url,
-);
-
 /** Imports the reference's session module. */
-export async function loadReference(): Promise<RefModule> {
-  return (await import(url.href)) as RefModule;
+export function loadReference(): Promise<RefModule> {
+  return loadReferenceModule<RefModule>();
 }

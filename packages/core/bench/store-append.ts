@@ -14,19 +14,14 @@ import * as fs from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SessionFileWriter } from "../src/store/session-writer.js";
+import { flagValue, numberFlag } from "./flags.js";
 
 const LINE_BYTES = 600;
 
-/** Reads a `--name=value` flag. */
-function flag(name: string, fallback: string): string {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return arg ? arg.slice(name.length + 3) : fallback;
-}
-
-const appends = Number(flag("appends", "20000"));
-const rounds = Number(flag("rounds", "7"));
-const sizes = flag("sizes", "1000,1000000").split(",").map(Number);
-const root = fs.mkdtempSync(join(flag("dir", tmpdir()), "pi-store-bench-"));
+const appends = numberFlag("appends", 20000);
+const rounds = numberFlag("rounds", 7);
+const sizes = (flagValue("sizes") ?? "1000,1000000").split(",").map(Number);
+const root = fs.mkdtempSync(join(flagValue("dir") ?? tmpdir(), "pi-store-bench-"));
 
 /** A JSONL line of exactly {@link LINE_BYTES} bytes including its `\n`. */
 function makeLine(i: number): string {

@@ -1,7 +1,10 @@
 /**
  * @pi-sessions/test-utils — what the workspace's tests share instead of writing it per suite:
  * fast-check run settings from `FC_RUNS`/`FC_SEED`/`FC_PATH`, temp directories removed after
- * use, the reference session module, and the corpus location. Private: never published.
+ * use, the reference session module, the corpus location, and builders of pi's message and
+ * usage shapes. Private: never published. This entry loads vitest (the temp-dir hooks), so
+ * scripts and benchmarks that run outside a test import the vitest-free modules by their own
+ * entries: `@pi-sessions/test-utils/corpus`, `/reference` and `/pi-messages`.
  *
  * @packageDocumentation
  */
@@ -9,5 +12,22 @@
 export { CORPUS_DIR, corpusFile } from "./corpus.js";
 export type { FcOptions } from "./fc-options.js";
 export { fcOptions, fcRuns } from "./fc-options.js";
+export type {
+  AssistantFields,
+  AssistantMessageFixture,
+  TextBlock,
+  TokenCounts,
+  TokenPrices,
+  UsageRecord,
+  UserMessageFixture,
+} from "./pi-messages.js";
+export {
+  assistantMessage,
+  SONNET_PRICES,
+  textBlock,
+  USAGE_TOKEN_FIELDS,
+  usageRecord,
+  userMessage,
+} from "./pi-messages.js";
 export { loadReference, REFERENCE_SESSION_MODULE } from "./reference.js";
 export { removeTempDir, tempDir } from "./temp-dir.js";

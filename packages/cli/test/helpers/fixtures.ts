@@ -17,10 +17,6 @@ import { encodeCwd, readHeader } from "@pi-sessions/core/internal";
 
 import { CORPUS_DIR } from "@pi-sessions/test-utils";
 
-// Re-exported for the suites that still import them from here (check, export-cli, export
-// fixtures); the others import @pi-sessions/test-utils directly.
-export { CORPUS_DIR, fcOptions as fcParams, tempDir } from "@pi-sessions/test-utils";
-
 /** The corpus files and what the tests rely on about each. */
 export const CORPUS = {
   /** v3, written by the reference: two branches, labels, compaction, branch summary, name. */

@@ -6,8 +6,9 @@
 import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SessionManager, type SessionTreeNode } from "@pi-sessions/core";
+import { fcOptions } from "@pi-sessions/test-utils";
 import fc from "fast-check";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import {
   CORPUS,
   copyCorpus,
@@ -15,17 +16,15 @@ import {
   tempRoot,
   writeDemoSession,
 } from "./export-fixtures.js";
-import { fcParams } from "./helpers/fixtures.js";
 import { runBin } from "./helpers/run-bin.js";
 
 /** Runs of the hostile-text HTML property (each spawns the bin once). */
-const HOSTILE_PARAMS = fcParams(4);
+const HOSTILE_PARAMS = fcOptions(4);
 
 let tmp: TempRoot;
 beforeEach(() => {
   tmp = tempRoot();
 });
-afterEach(() => tmp.cleanup());
 
 /** Opens a file with core on a private copy (opening may migrate, never the file under test). */
 function reopen(path: string, name = "reopened.jsonl"): SessionManager {

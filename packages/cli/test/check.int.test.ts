@@ -8,10 +8,11 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { fcOptions, tempDir } from "@pi-sessions/test-utils";
 import { damagedSessionArb } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CORPUS, copyCorpus, fcParams, projectDir, snapshot, tempDir } from "./helpers/fixtures.js";
+import { CORPUS, copyCorpus, projectDir, snapshot } from "./helpers/fixtures.js";
 import { unparseableLines } from "./helpers/lines.js";
 import { runBin } from "./helpers/run-bin.js";
 
@@ -68,7 +69,7 @@ describe("check on the corpus", () => {
 });
 
 describe("check on damaged files", () => {
-  const CHECK_PARAMS = fcParams(5);
+  const CHECK_PARAMS = fcOptions(5);
   it(`reports every injected damage with its line, writes nothing, and --repair loses nothing (numRuns ${CHECK_PARAMS.numRuns}, 12 files each)`, async () => {
     const batch = fc.array(damagedSessionArb({ maxEntries: 20, maxDamage: 4 }), {
       minLength: 12,
