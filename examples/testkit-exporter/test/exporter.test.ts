@@ -4,11 +4,10 @@
  * lines, duplicate ids, dangling parents, cycles), legacy v1/v2 files and arbitrary text.
  * @pi-sessions/core serves as the oracle for the active branch.
  *
- * Run counts: FC_RUNS overrides them; FC_SEED (with FC_PATH) replays a failure (test-utils
- * reads them as every property test of the workspace does).
+ * Run counts: FC_RUNS overrides them; FC_SEED (with FC_PATH) replays a failure. The example
+ * reads them itself because the tarball check copies it into a project outside this workspace.
  */
 import { SessionManager } from "@pi-sessions/core";
-import { fcOptions, fcRuns } from "@pi-sessions/test-utils";
 import {
   damagedSessionArb,
   legacySessionArb,
@@ -19,6 +18,13 @@ import {
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { activeBranch, exportMarkdown, readSession, textOf } from "../src/exporter.js";
+
+const runs = (n: number) => Number(process.env.FC_RUNS ?? n);
+const params = (n: number) => ({
+  numRuns: runs(n),
+  ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}),
+  ...(process.env.FC_PATH ? { path: process.env.FC_PATH } : {}),
+});
 
 /** Valid sessions of every shape the testkit generates. */
 const validLog = fc.oneof(
@@ -44,7 +50,7 @@ function userTextsOnBranch(log: SessionLog): string[] {
 }
 
 describe("exportMarkdown with testkit arbitraries", () => {
-  it(`every user message on the active branch appears, in branch order (${fcRuns(300)} runs)`, () => {
+  it(`every user message on the active branch appears, in branch order (${runs(300)} runs)`, () => {
     fc.assert(
       fc.property(validLog, (log) => {
         const md = exportMarkdown(log.jsonl);
@@ -59,22 +65,22 @@ describe("exportMarkdown with testkit arbitraries", () => {
           from = at + 1;
         }
       }),
-      fcOptions(300),
+      params(300),
     );
   });
 
-  it(`our branch walk agrees with core's getBranch (${fcRuns(300)} runs)`, () => {
+  it(`our branch walk agrees with core's getBranch (${runs(300)} runs)`, () => {
     fc.assert(
       fc.property(validLog, (log) => {
         const sm = SessionManager.inMemory(log.header.cwd, undefined, [log.header, ...log.entries]);
         const ours = activeBranch(readSession(log.jsonl).entries).map((e) => e.id);
         expect(ours).toEqual(sm.getBranch().map((e) => e.id));
       }),
-      fcOptions(300),
+      params(300),
     );
   });
 
-  it(`damaged files: never throws, and damage outside the recovered entries changes nothing (${fcRuns(300)} runs)`, () => {
+  it(`damaged files: never throws, and damage outside the recovered entries changes nothing (${runs(300)} runs)`, () => {
     fc.assert(
       fc.property(damagedSessionArb(), (damaged) => {
         const md = exportMarkdown(damaged.jsonl);
@@ -82,11 +88,11 @@ describe("exportMarkdown with testkit arbitraries", () => {
         // The same export as for a clean file of just the entries a loader must recover.
         expect(md).toBe(exportMarkdown(sessionToJsonl(damaged.header, damaged.entries)));
       }),
-      fcOptions(300),
+      params(300),
     );
   });
 
-  it(`legacy v1/v2 files and arbitrary text never make it throw (${fcRuns(200)} runs)`, () => {
+  it(`legacy v1/v2 files and arbitrary text never make it throw (${runs(200)} runs)`, () => {
     fc.assert(
       fc.property(
         fc.oneof(
@@ -101,7 +107,7 @@ describe("exportMarkdown with testkit arbitraries", () => {
         ),
         (text) => expectWellFormed(exportMarkdown(text)),
       ),
-      fcOptions(200),
+      params(200),
     );
   });
 });

@@ -4,6 +4,8 @@
  * tests compare two implementations rather than one with itself.
  */
 
+import { USAGE_TOKEN_FIELDS as TOKEN_FIELDS } from "@pi-sessions/test-utils";
+
 export interface NaiveSums {
   input: number;
   output: number;
@@ -20,15 +22,6 @@ export interface NaiveTotals extends NaiveSums {
   byModel: Record<string, NaiveSums>;
 }
 
-const TOKEN_FIELDS = [
-  "input",
-  "output",
-  "cacheRead",
-  "cacheWrite",
-  "cacheWrite1h",
-  "reasoning",
-  "totalTokens",
-] as const;
 const COST_FIELDS = ["input", "output", "cacheRead", "cacheWrite", "total"] as const;
 
 function zero(): NaiveSums {

@@ -13,10 +13,10 @@ import {
   isKnownEntry,
   KNOWN_MESSAGE_ROLES,
 } from "@pi-sessions/core/internal";
+import { CORPUS_DIR } from "@pi-sessions/test-utils";
 import * as E from "fp-ts/lib/Either.js";
 import { pipe } from "fp-ts/lib/function.js";
 import { describe, expect, it } from "vitest";
-import { CORPUS_DIR } from "../corpus-dir.js";
 import { issueLines, issues, rightOf } from "./fixtures.js";
 
 /** The parsed records of a corpus file (every line of these files is valid JSON). */

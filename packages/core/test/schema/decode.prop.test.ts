@@ -14,11 +14,11 @@ import {
   KNOWN_ENTRY_TYPES,
   KNOWN_MESSAGE_ROLES,
 } from "@pi-sessions/core/internal";
+import { CORPUS_DIR } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { pipe } from "fp-ts/lib/function.js";
 import { describe, expect, it } from "vitest";
-import { CORPUS_DIR } from "../corpus-dir.js";
 import { rightOf } from "./fixtures.js";
 
 const NUM_RUNS = 1000;

@@ -8,7 +8,6 @@ import {
   type FileEntry,
   memoryStore,
   parseSessionEntries,
-  type SessionEntry,
   SessionManager,
   type SessionSink,
   type SessionTreeNode,
@@ -164,30 +163,28 @@ describe("[Fix] W15: duplicate ids give one tree node per id", () => {
  * Our manager over a store whose sink fails on demand (as a full disk would): the store
  * interface is the injection point.
  */
-class FailingManager {
-  static make(): SessionManager & { failNext: boolean } {
-    let failNext = false;
-    const sink: SessionSink = {
-      ...memorySink,
-      append() {
-        if (failNext) {
-          failNext = false;
-          throw new Error("disk full");
-        }
-      },
-    };
-    const sm = SessionManager.withStore({ ...memoryStore, create: () => sink }, "/tmp/x");
-    return Object.defineProperty(sm, "failNext", {
-      set: (v: boolean) => {
-        failNext = v;
-      },
-    }) as SessionManager & { failNext: boolean };
-  }
+function failingManager(): SessionManager & { failNext: boolean } {
+  let failNext = false;
+  const sink: SessionSink = {
+    ...memorySink,
+    append() {
+      if (failNext) {
+        failNext = false;
+        throw new Error("disk full");
+      }
+    },
+  };
+  const sm = SessionManager.withStore({ ...memoryStore, create: () => sink }, "/tmp/x");
+  return Object.defineProperty(sm, "failNext", {
+    set: (v: boolean) => {
+      failNext = v;
+    },
+  }) as SessionManager & { failNext: boolean };
 }
 
 describe("[Fix] W19: a failed branchWithSummary restores the leaf it had before the call", () => {
   it("ours: leaf, entries and context are back to the pre-call state", () => {
-    const sm = FailingManager.make();
+    const sm = failingManager();
     const a = sm.appendMessage({ role: "user", content: "a", timestamp: 1 });
     const b = sm.appendMessage({ role: "user", content: "b", timestamp: 2 });
     const before = { entries: sm.getEntries(), context: sm.buildSessionContext() };
