@@ -6,13 +6,13 @@ import {
   renderEntry,
   renderTree,
 } from "@pi-sessions/plugins";
+import { fcOptions, fcRuns } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { anyEntry } from "./render-arbitraries.js";
 
-const runs = Number(process.env.FC_RUNS ?? 1000);
-const listRuns = Number(process.env.FC_RUNS ?? 300);
-const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
+const runs = fcRuns(1000);
+const listRuns = fcRuns(300);
 
 /** C0 controls other than tab and newline, DEL, and bidi overrides. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for them.
@@ -48,7 +48,7 @@ describe("renderers never throw (any generated entry)", () => {
         expect(out.length).toBeGreaterThan(0);
         expect(UNSAFE.test(out)).toBe(false);
       }),
-      { numRuns: runs, seed },
+      fcOptions(1000),
     );
   });
 
@@ -64,7 +64,7 @@ describe("renderers never throw (any generated entry)", () => {
         expect(UNSAFE.test(branch)).toBe(false);
         if (entries.length > 0) expect(tree.length).toBeGreaterThan(0);
       }),
-      { numRuns: listRuns, seed },
+      fcOptions(300),
     );
   });
 
@@ -108,7 +108,7 @@ describe("renderers never throw (any generated entry)", () => {
           expect(tree.split(`<<probe-${i}>>`).length - 1).toBe(1);
         }
       }),
-      { numRuns: listRuns, seed },
+      fcOptions(300),
     );
   });
 });

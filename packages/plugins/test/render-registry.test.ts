@@ -7,11 +7,11 @@ import {
   registerMessageRenderer,
   renderEntry,
 } from "@pi-sessions/plugins";
+import { fcOptions, fcRuns } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
-const runs = Number(process.env.FC_RUNS ?? 200);
-const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
+const runs = fcRuns(200);
 const base = { id: "e1", parentId: null, timestamp: "2025-01-01T00:00:00.000Z" };
 const todo = { ...base, type: "custom", customType: "todo", data: { items: ["a", "b"] } };
 const reminder = {
@@ -105,7 +105,7 @@ describe("Renderers registry", () => {
           expect(h.reg.messageTypes()).toEqual(h.messages);
         }
       }),
-      { numRuns: runs, seed },
+      fcOptions(200),
     );
   });
 });

@@ -3,7 +3,6 @@
  * loaded by file path as a black-box oracle: its package exports do not expose the session
  * module. Nothing copies its code; the tests only call its public API.
  */
-import { fileURLToPath } from "node:url";
 import type {
   AgentMessage,
   FileEntry,
@@ -12,17 +11,10 @@ import type {
   SessionManager,
   SessionProjection,
 } from "@pi-sessions/core";
+import { loadReference } from "@pi-sessions/test-utils/reference";
 
-/** The reference's session module URL. */
-export const REFERENCE_URL = new URL(
-  "../node_modules/@earendil-works/pi-coding-agent/dist/core/session-manager.js",
-  import.meta.url,
-);
-
-/** The reference's session module (an object with the export names the testkit expects). */
-export async function loadReference(): Promise<Record<string, unknown>> {
-  return (await import(REFERENCE_URL.href)) as Record<string, unknown>;
-}
+/** The reference's session module, loaded once for the workspace by test-utils. */
+export { loadReference };
 
 /**
  * The manager surface both implementations share and the conformance tests drive. Typed from
@@ -96,10 +88,5 @@ export function inMemoryOf(module: Record<string, unknown>): () => object {
   return () => statics.inMemory("/work/project");
 }
 
-/**
- * The folder of real pi session files: `$PI_SESSIONS_CORPUS`, else the repository's own copy
- * in `fixtures/corpus/` (a plain clone needs nothing beside it).
- */
-export const CORPUS_DIR =
-  process.env.PI_SESSIONS_CORPUS ??
-  fileURLToPath(new URL("../../../fixtures/corpus/", import.meta.url));
+/** The folder of real pi session files (test-utils decides where it is). */
+export { CORPUS_DIR } from "@pi-sessions/test-utils/corpus";

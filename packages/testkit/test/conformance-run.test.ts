@@ -16,11 +16,11 @@ import {
   runConformance,
   summarizeReport,
 } from "../src/index.js";
-import { runs } from "./arbitraries-run.js";
+import { params, runs } from "./arbitraries-run.js";
 import { loadReference } from "./conformance-reference.js";
 
 const NUM_RUNS = runs(100);
-const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
+const { seed } = params(NUM_RUNS);
 /** The model runs go through both stores of each implementation: memory and JSONL files. */
 const options = (name: string, module: object) => ({
   name,
