@@ -64,7 +64,6 @@ function inChild(script: string, file: string): string {
       cwd: PACKAGE_DIR,
       env: { ...process.env, SESSION_FILE: file },
       encoding: "utf8",
-      timeout: 60_000,
     },
   );
   if (r.error) throw r.error;

@@ -8,15 +8,11 @@ import { describe, it } from "vitest";
 import { compareFlow } from "./compare-flow.js";
 
 describe("pi's agent runtime with an extension that writes on session_shutdown", () => {
-  it(
-    "reopen, /new and /resume: same files and listings up to [Fix] rows",
-    { timeout: 180_000 },
-    // Two session files: the first and the /new one.
-    () =>
-      compareFlow("shutdown-writer", {
-        minSessionFiles: 2,
-        customTypes: ["flow-shutdown"],
-        mustShow: ["no silent fork"],
-      }),
-  );
+  it("reopen, /new and /resume: same files and listings up to [Fix] rows", // Two session files: the first and the /new one.
+  () =>
+    compareFlow("shutdown-writer", {
+      minSessionFiles: 2,
+      customTypes: ["flow-shutdown"],
+      mustShow: ["no silent fork"],
+    }));
 });

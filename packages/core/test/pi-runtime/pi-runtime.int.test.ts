@@ -14,7 +14,6 @@ describe("pi's agent runtime over pi's SessionManager and over ours", () => {
   it(
     "main flow (tools, models, extension, compaction, tree, labels, reopen, fork, clone, " +
       "/new, /resume, forkFrom, import, list): same files and listings up to [Fix] rows",
-    { timeout: 180_000 },
     // Six session files: the first, fork, clone, /new, forkFrom and the imported copy.
     () =>
       compareFlow("main", {
