@@ -153,7 +153,7 @@ describe("usage <session>", () => {
     expect(output).toBeGreaterThan(0);
     badUsage.output = -output;
     writeFileSync(file, `${records.map((r) => JSON.stringify(r)).join("\n")}\n`);
-    const warning = `warning: ${file}: entry ${bad.id}: assistant usage.output is ${-output}; not counted`;
+    const warning = `warning: ${file}: entry ${bad.id} (assistant): usage.output is ${-output}; not counted`;
 
     const text = await runBin(["usage", file]);
     expect(text.code).toBe(0);

@@ -178,7 +178,7 @@ describe("computeUsageTotals", () => {
       ["bad", "usage", "cost.total", -0.5],
     ]);
     expect(result.diagnostics[0]?.message).toBe(
-      "entry bad: usage usage.output is -12; not counted",
+      "entry bad (usage): usage.output is -12; not counted",
     );
     // The rest of the bad record counts; the negative fields count 0 and the unusable total
     // falls back to the record's four (non-negative) counts: 10 + 0 + 3 + 2.

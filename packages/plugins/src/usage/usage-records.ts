@@ -29,7 +29,7 @@ export interface UsageDiagnostic {
   readonly field: string;
   /** The negative number the file holds. */
   readonly value: number;
-  /** One line for people, e.g. `entry 1a2b3c4d: assistant usage.output is -12; not counted`. */
+  /** One line for people, e.g. `entry 1a2b3c4d (assistant): usage.output is -12; not counted`. */
   readonly message: string;
 }
 
@@ -87,7 +87,7 @@ function record(entry: object, key: string, source: UsageRecordSource, raw: unkn
     source,
     field,
     value,
-    message: `entry ${entryId ?? "(no id)"}: ${source} usage.${field} is ${value}; not counted`,
+    message: `entry ${entryId ?? "(no id)"} (${source}): usage.${field} is ${value}; not counted`,
   }));
   return { key, source, usage, diagnostics };
 }
