@@ -35,8 +35,19 @@ function rawUsages(records: readonly Raw[]): Raw[] {
   return out;
 }
 
+/** A count as pi means it: a non-negative number, else nothing. */
+function count(value: unknown): number {
+  return typeof value === "number" && value >= 0 ? value : 0;
+}
+
+/** One record's `field`; a record without `totalTokens` counts its four token counts. */
+function tokens(u: Raw, field: string): number {
+  if (field !== "totalTokens" || typeof u.totalTokens === "number") return count(u[field]);
+  return count(u.input) + count(u.output) + count(u.cacheRead) + count(u.cacheWrite);
+}
+
 function sum(usages: readonly Raw[], field: string): number {
-  return usages.reduce((n, u) => n + (typeof u[field] === "number" ? (u[field] as number) : 0), 0);
+  return usages.reduce((n, u) => n + tokens(u, field), 0);
 }
 
 function costSum(usages: readonly Raw[]): number {
@@ -84,7 +95,8 @@ describe("usage <session>", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const json = JSON.parse(r.stdout) as Raw;
-    expect(Object.keys(json).sort()).toEqual(["branch", "leafId", "tree"]);
+    expect(Object.keys(json).sort()).toEqual(["branch", "diagnostics", "leafId", "tree"]);
+    expect(json.diagnostics).toEqual([]);
     const records = recordsOf(file);
     expectTotals(json.tree as Raw, rawUsages(records));
     expectTotals(json.branch as Raw, rawUsages(pathToLast(records)));
@@ -103,7 +115,61 @@ describe("usage <session>", () => {
     expect(r.stdout).toMatch(new RegExp(`^whole tree\\s+${records}\\s`, "m"));
     expect(r.stdout).toMatch(/^branch at \S+ \(current leaf\)\s+\d/m);
     expect(r.stdout).toMatch(/^anthropic\/claude-sonnet-4-5\s+\d/m);
+    // No record has totalTokens: the column shows the four counts' sum (pi's figure), not 0.
+    expect(r.stdout).toMatch(/^whole tree\s+453\s.*\s47,609,906\s+\$30\.33$/m);
     expect(readFileSync(file).equals(before)).toBe(true);
+  });
+
+  it("a v1 file without totalTokens counts input + output + cacheRead + cacheWrite", async () => {
+    const file = copyCorpus(tmp.project, CORPUS.large);
+    const usages = rawUsages(recordsOf(file));
+    expect(usages.some((u) => "totalTokens" in u)).toBe(false);
+    const four = ["input", "output", "cacheRead", "cacheWrite"].map((f) => sum(usages, f));
+    const expected = four.reduce((n, x) => n + x, 0);
+    expect(expected).toBe(47_609_906); // what pi's /session shows; we used to show 0
+    const r = await runBin(["usage", file, "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const json = JSON.parse(r.stdout) as { tree: Raw; branch: Raw };
+    expect([json.tree.totalTokens, json.branch.totalTokens]).toEqual([expected, expected]);
+    expectTotals(json.tree, usages);
+  });
+
+  it("a negative count is a warning naming the file, entry and field, and is left out of the sums", async () => {
+    const file = copyCorpus(tmp.project, CORPUS.branched);
+    const header = readFileSync(file, "utf8").split("\n")[0];
+    const records = recordsOf(file);
+    const bad = records.find((r) => (r.message as Raw | undefined)?.role === "assistant") as Raw;
+    const badUsage = (bad.message as Raw).usage as Raw;
+    const output = badUsage.output as number;
+    expect(output).toBeGreaterThan(0);
+    badUsage.output = -output;
+    writeFileSync(file, `${[header, ...records.map((r) => JSON.stringify(r))].join("\n")}\n`);
+    const warning = `warning: ${file}: entry ${bad.id} (assistant): usage.output is ${-output}; not counted`;
+
+    const text = await runBin(["usage", file]);
+    expect(text.code).toBe(0);
+    expect(text.stderr.trim().split("\n")).toEqual([warning]);
+
+    const r = await runBin(["usage", file, "--json"]);
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.stdout) as { tree: Raw; diagnostics: Raw[] };
+    expect(json.diagnostics).toEqual([
+      {
+        entryId: bad.id,
+        source: "assistant",
+        field: "output",
+        value: -output,
+        message: warning.slice(`warning: ${file}: `.length),
+      },
+    ]);
+    const usages = rawUsages(recordsOf(file));
+    expectTotals(json.tree, usages); // the independent sum drops negatives too
+    expect(json.tree.output).toBe(sum(usages, "output"));
+
+    const all = await runBin(["usage", "--all", "--json", "--dir", tmp.root]);
+    expect(all.stderr.trim().split("\n")).toEqual([warning]);
+    const dir = JSON.parse(all.stdout) as { diagnostics: Raw[] };
+    expect(dir.diagnostics).toMatchObject([{ path: file, entryId: bad.id, field: "output" }]);
   });
 
   it("--leaf takes the branch at another entry (or a prefix of its id); an unknown leaf is exit 1", async () => {

@@ -42,15 +42,57 @@ export function naiveZero(): NaiveTotals {
   return { ...zero(), byModel: {} };
 }
 
+/** A count that is summed: finite and not negative (negatives are reported, not summed). */
 function good(x: unknown): number {
-  return typeof x === "number" && Number.isFinite(x) ? x : 0;
+  return typeof x === "number" && Number.isFinite(x) && x >= 0 ? x : 0;
+}
+
+function costOf(usage: Record<string, unknown>): Record<string, unknown> {
+  const cost = usage.cost;
+  return typeof cost === "object" && cost !== null ? (cost as Record<string, unknown>) : {};
+}
+
+/**
+ * The tokens a record counts: its recorded `totalTokens` when that is usable, else (older pi
+ * files have none) input + output + cacheRead + cacheWrite, as pi's `/session` and HTML export add.
+ */
+export function naiveTotalTokens(usage: Record<string, unknown>): number {
+  const t = usage.totalTokens;
+  if (typeof t === "number" && Number.isFinite(t) && t >= 0) return t;
+  return good(usage.input) + good(usage.output) + good(usage.cacheRead) + good(usage.cacheWrite);
 }
 
 function addInto(target: NaiveSums, usage: Record<string, unknown>): void {
-  for (const f of TOKEN_FIELDS) target[f] += good(usage[f]);
-  const cost = (usage.cost ?? {}) as Record<string, unknown>;
-  for (const f of COST_FIELDS) target.cost[f] += good(typeof cost === "object" ? cost[f] : 0);
+  for (const f of TOKEN_FIELDS) {
+    target[f] += f === "totalTokens" ? naiveTotalTokens(usage) : good(usage[f]);
+  }
+  const cost = costOf(usage);
+  for (const f of COST_FIELDS) target.cost[f] += good(cost[f]);
   target.records += 1;
+}
+
+/** Expected diagnostics: every negative finite count or cost, in field order, per record. */
+export function naiveDiagnostics(
+  entries: readonly unknown[],
+): { entryId: string | undefined; field: string; value: number }[] {
+  const out: { entryId: string | undefined; field: string; value: number }[] = [];
+  const negative = (x: unknown): x is number =>
+    typeof x === "number" && Number.isFinite(x) && x < 0;
+  for (const entry of entries) {
+    const rec = naiveRecord(entry);
+    if (!rec) continue;
+    const usage = rec[1];
+    const id = (entry as Record<string, unknown>).id;
+    const entryId = typeof id === "string" ? id : undefined;
+    for (const f of TOKEN_FIELDS) {
+      if (negative(usage[f])) out.push({ entryId, field: f, value: usage[f] });
+    }
+    const cost = costOf(usage);
+    for (const f of COST_FIELDS) {
+      if (negative(cost[f])) out.push({ entryId, field: `cost.${f}`, value: cost[f] });
+    }
+  }
+  return out;
 }
 
 /** [key, usage] of one record, by a plain switch over the entry shape. */

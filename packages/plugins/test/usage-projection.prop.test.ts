@@ -13,13 +13,14 @@ import {
   treeUsageTotals,
   USAGE_TOTALS_PROJECTION_NAME,
   type UsageTotalsState,
+  usageDiagnostics,
   usageTotals,
 } from "@pi-sessions/plugins";
 import { fcOptions } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { usageRecordArb } from "./render-arbitraries.js";
-import { comparable, naivePath, naiveTotals } from "./usage-oracle.js";
+import { comparable, naiveDiagnostics, naivePath, naiveTotals } from "./usage-oracle.js";
 
 const settings = fcOptions(300);
 const runs = settings.numRuns;
@@ -32,6 +33,8 @@ const num = fc.oneof(
     weight: 1,
     arbitrary: fc.constantFrom<unknown>(Number.NaN, Number.POSITIVE_INFINITY, "7", null, -3),
   },
+  // Negative counts and costs: reported as diagnostics, never summed.
+  { weight: 1, arbitrary: fc.integer({ min: -1000, max: -1 }) },
 );
 const usageArb = fc.oneof(
   {
@@ -122,11 +125,12 @@ function branchAt({ usage, session }: Folded, id: string | null) {
   return branchUsageTotals(usage, id, (p) => branchOf(session, p));
 }
 
-/** Everything a state answers: tree totals and branch totals at every id and at null. */
+/** Everything a state answers: tree and diagnostics, branch totals at every id and at null. */
 function view(state: Folded, entries: readonly SessionEntry[]) {
   const ids = [...new Set(entries.map((e) => e.id))];
   return {
     tree: treeUsageTotals(state.usage),
+    diagnostics: usageDiagnostics(state.usage),
     branches: [null, ...ids, "missing"].map((id) => branchAt(state, id)),
   };
 }
@@ -145,6 +149,12 @@ describe("usageTotals projection laws (I6, I9)", () => {
         expect(view(incremental, entries)).toEqual(view(replayed(entries), entries));
         expect(view(viaCore, entries)).toEqual(view(replayed(entries), entries));
         expect(comparable(treeUsageTotals(incremental.usage))).toEqual(naiveTotals(entries));
+        const reported = usageDiagnostics(incremental.usage).map((d) => ({
+          entryId: d.entryId,
+          field: d.field,
+          value: d.value,
+        }));
+        expect(reported).toEqual(naiveDiagnostics(entries));
         for (const e of entries) {
           const branch = branchAt(incremental, e.id);
           expect(comparable(branch as NonNullable<typeof branch>)).toEqual(
@@ -171,6 +181,51 @@ describe("usageTotals projection laws (I6, I9)", () => {
         expect(view(full, entries)).toEqual(view(replayed(entries), entries));
         const both = [...prefix, ...other];
         expect(view(forked, both)).toEqual(view(replayed(both), both));
+      }),
+      settings,
+    );
+  });
+
+  it(`records without totalTokens count input + output + cacheRead + cacheWrite (${runs} runs)`, () => {
+    const count = fc.integer({ min: 0, max: 1_000_000 });
+    const recordArb = fc.record(
+      {
+        input: count,
+        output: count,
+        cacheRead: count,
+        cacheWrite: count,
+        totalTokens: count,
+      },
+      { requiredKeys: ["input", "output", "cacheRead", "cacheWrite"] },
+    );
+    fc.assert(
+      fc.property(fc.array(recordArb, { maxLength: 30 }), (usages) => {
+        const entries = usages.map(
+          (u, i) =>
+            ({
+              type: "usage",
+              id: `u${i}`,
+              parentId: i === 0 ? null : `u${i - 1}`,
+              timestamp: "2025-01-01T00:00:00.000Z",
+              kind: "k",
+              provider: "p",
+              model: "m",
+              usage: u,
+            }) as unknown as SessionEntry,
+        );
+        // Written out here rather than through the oracle: omitted → the four counts' sum.
+        const expected = usages.reduce(
+          (n, u) => n + (u.totalTokens ?? u.input + u.output + u.cacheRead + u.cacheWrite),
+          0,
+        );
+        const state = replayProjection(usageTotals, entries);
+        expect(treeUsageTotals(state).totalTokens).toBe(expected);
+        const leaf = entries.at(-1)?.id ?? null;
+        const session = replayState(null, entries);
+        expect(branchUsageTotals(state, leaf, (p) => branchOf(session, p))?.totalTokens).toBe(
+          expected,
+        );
+        expect(usageDiagnostics(state)).toEqual([]);
       }),
       settings,
     );

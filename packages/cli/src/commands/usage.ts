@@ -5,13 +5,16 @@
  * copied from their parent counted once. Sums come from `@pi-sessions/plugins`.
  *
  * `--json` shapes (stable, for scripts):
- * - one session: exactly `computeUsageTotals(entries, leaf)`: `{ tree, branch, leafId }`;
+ * - one session: exactly `computeUsageTotals(entries, leaf)`: `{ tree, branch, leafId,
+ *   diagnostics }`;
  * - one session with `--by`: that object plus `{ session, by, groups: [{ key, tree, branch }] }`;
- * - `--all`: `{ root, sessions, skipped, copiedRecords, total }`, plus with `--by`
+ * - `--all`: `{ root, sessions, skipped, copiedRecords, total, diagnostics }`, plus with `--by`
  *   `{ by, groups: [{ key, totals }] }` (by session, each group also has `sessionId`,
  *   `parentSession`, `own` and `copiedRecords`; `totals` excludes copies, `own` includes them).
  * Every totals object is a plugins `UsageTotals` (`input`, `output`, `cacheRead`, `cacheWrite`,
- * `cacheWrite1h`, `reasoning`, `totalTokens`, `cost`, `records`, `byModel`).
+ * `cacheWrite1h`, `reasoning`, `totalTokens`, `cost`, `records`, `byModel`). `diagnostics` are
+ * the plugins' usage diagnostics (negative counts or costs, left out of the sums; with `--all`
+ * each also has `path`); they are also printed to stderr, one `warning:` line each.
  */
 import {
   computeSessionsUsageTotals,
@@ -40,7 +43,13 @@ import {
   type UsageGrouping,
   usageEntries,
 } from "../usage/usage-groups.js";
-import { formatCost, type UsageRow, usageNotes, usageTable } from "../usage/usage-table.js";
+import {
+  formatCost,
+  type UsageRow,
+  usageNotes,
+  usageTable,
+  usageWarnings,
+} from "../usage/usage-table.js";
 
 /** Options of `usage`. */
 interface UsageOptions extends CommonOptions {
@@ -95,6 +104,7 @@ function usageOfSession(ctx: CommandContext, s: SessionView, options: UsageOptio
   // catching the plugins' error, so the message names the file and the exit code matches.
   const leaf = options.leaf !== undefined ? resolveEntryRef(s, options.leaf).id : s.leafId;
   const result = computeUsageTotals(s.entries, leaf);
+  for (const line of usageWarnings(result.diagnostics, s.path)) ctx.err(line);
   const groups = options.by && sessionGroups(s.path, s.entries, s.branch(leaf), options.by);
   if (ctx.json) {
     ctx.printJson(groups ? { session: s.path, ...result, by: options.by, groups } : result);
@@ -163,6 +173,7 @@ function usageOfAll(ctx: CommandContext, by: UsageGrouping | undefined): number 
   }
   progress.done();
   const all = computeSessionsUsageTotals(sessions);
+  for (const line of usageWarnings(all.diagnostics)) ctx.err(line);
   const copiedRecords = all.sessions.reduce((n, s) => n + s.copiedRecords, 0);
   const groups = by && directoryGroups(sessions, all, by);
   if (sessions.length === 0) {
@@ -172,7 +183,14 @@ function usageOfAll(ctx: CommandContext, by: UsageGrouping | undefined): number 
   }
   const root = ctx.sessionsRoot;
   if (ctx.json) {
-    const base = { root, sessions: sessions.length, skipped, copiedRecords, total: all.total };
+    const base = {
+      root,
+      sessions: sessions.length,
+      skipped,
+      copiedRecords,
+      total: all.total,
+      diagnostics: all.diagnostics,
+    };
     ctx.printJson(groups ? { ...base, by, groups } : base);
     return sessions.length === 0 ? ExitCode.problems : ExitCode.ok;
   }

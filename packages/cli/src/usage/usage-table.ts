@@ -2,7 +2,7 @@
  * Text tables of usage totals for people: one row per line, tokens with thousands separators
  * and cost in dollars. Pure; the command writes the lines.
  */
-import type { UsageTotals } from "@pi-sessions/plugins";
+import type { UsageDiagnostic, UsageTotals } from "@pi-sessions/plugins";
 import { formatCount, pad } from "../io/output.js";
 
 /** One table row: a label and the totals it shows. */
@@ -55,4 +55,24 @@ export function usageNotes(t: UsageTotals): string[] {
     notes.push(`cache writes with 1-hour retention: ${formatCount(t.cacheWrite1h)}`);
   }
   return notes;
+}
+
+/** Most warning lines printed; the rest are counted in one more line (all are in `--json`). */
+export const MAX_USAGE_WARNINGS = 20;
+
+/**
+ * One stderr line per usage diagnostic (a negative count or cost, left out of the sums), each
+ * naming the file, the entry and the field; past {@link MAX_USAGE_WARNINGS}, one line counts
+ * the rest, so a broken writer cannot bury the table.
+ */
+export function usageWarnings(
+  diagnostics: readonly (UsageDiagnostic & { readonly path?: string | undefined })[],
+  path?: string,
+): string[] {
+  const lines = diagnostics
+    .slice(0, MAX_USAGE_WARNINGS)
+    .map((d) => `warning: ${d.path ?? path ?? "?"}: ${d.message}`);
+  const rest = diagnostics.length - lines.length;
+  if (rest > 0) lines.push(`warning: ${rest} more negative usage field(s); see --json diagnostics`);
+  return lines;
 }

@@ -12,8 +12,10 @@ import {
   branchUsageTotals,
   USAGE_TOTALS_PROJECTION_NAME,
   type UsageTotalsState,
+  usageDiagnostics,
   usageTotals,
 } from "./usage-projection.js";
+import type { UsageDiagnostic } from "./usage-records.js";
 import type { UsageTotals } from "./usage-sums.js";
 
 /** Totals of a whole session file and of one branch of it. */
@@ -24,6 +26,11 @@ export interface UsageTotalsResult {
   readonly branch: UsageTotals;
   /** The leaf the branch totals were taken at (`null`: empty session, zero branch totals). */
   readonly leafId: string | null;
+  /**
+   * Negative usage fields anywhere in the file (all branches), in file order. Each such field
+   * is left out of both totals; the rest of its record counts.
+   */
+  readonly diagnostics: readonly UsageDiagnostic[];
 }
 
 /** The read side of a session manager that {@link computeUsageTotals} needs. */
@@ -108,5 +115,5 @@ export function computeUsageTotals(
   }
   const branch = branchUsageTotals(state, leaf, getBranch);
   if (branch === undefined) throw new EntryNotFoundError(leaf as string);
-  return { tree: state.tree, branch, leafId: leaf };
+  return { tree: state.tree, branch, leafId: leaf, diagnostics: usageDiagnostics(state) };
 }

@@ -11,7 +11,7 @@
  * Entries without a string id (unmigrated v1 records) are never taken for copies.
  */
 import type { FileEntry, SessionEntry, SessionHeader } from "@pi-sessions/core";
-import { usageRecordOf } from "./usage-records.js";
+import { type UsageDiagnostic, usageRecordOf } from "./usage-records.js";
 import { addToTotals, emptyUsageTotals, type UsageTotals } from "./usage-sums.js";
 
 /** One session file's records, as read (e.g. by `loadEntriesFromFile`). */
@@ -37,12 +37,22 @@ export interface SessionUsageTotals {
   readonly copiedRecords: number;
 }
 
+/** A diagnostic of a directory total, with the file it came from. */
+export interface SessionsUsageDiagnostic extends UsageDiagnostic {
+  readonly path: string | undefined;
+}
+
 /** Directory-wide totals. */
 export interface SessionsUsageTotals {
   /** Sum of every file's `unique` totals. */
   readonly total: UsageTotals;
   /** One item per input, oldest session first. */
   readonly sessions: readonly SessionUsageTotals[];
+  /**
+   * Negative usage fields of the records counted in `total` (left out of it), oldest file
+   * first. A copy in a fork is not counted, so its diagnostic is reported once, at the original.
+   */
+  readonly diagnostics: readonly SessionsUsageDiagnostic[];
 }
 
 function headerOf(input: SessionUsageInput): SessionHeader | undefined {
@@ -92,6 +102,7 @@ export function computeSessionsUsageTotals(
   const counted = new Set<string>();
   let total = emptyUsageTotals();
   const results: SessionUsageTotals[] = [];
+  const diagnostics: SessionsUsageDiagnostic[] = [];
   for (const { input, header } of ordered) {
     let own = emptyUsageTotals();
     let unique = emptyUsageTotals();
@@ -110,6 +121,7 @@ export function computeSessionsUsageTotals(
       }
       if (key !== undefined) keysHere.push(key);
       unique = addToTotals(unique, usage.key, usage.usage);
+      for (const d of usage.diagnostics) diagnostics.push({ ...d, path: input.path });
       total = addToTotals(total, usage.key, usage.usage);
     }
     // Registered after the file: records repeated inside one file all count (see the rule).
@@ -123,5 +135,5 @@ export function computeSessionsUsageTotals(
       copiedRecords,
     });
   }
-  return { total, sessions: results };
+  return { total, sessions: results, diagnostics };
 }

@@ -17,7 +17,7 @@
  * whose parent comes later is walked again.
  */
 import { defineProjection, type SessionEntry } from "@pi-sessions/core";
-import { usageRecordOf } from "./usage-records.js";
+import { type UsageDiagnostic, usageRecordOf } from "./usage-records.js";
 import { addToTotals, emptyUsageTotals, type UsageTotals } from "./usage-sums.js";
 
 /** Branch totals of one entry, as of one snapshot. */
@@ -51,6 +51,13 @@ export interface UsageTotalsState {
   readonly leaf: BranchCache | undefined;
   /** The last walked branch, shared with the snapshots this one was extended from or to. */
   readonly memo: WalkMemo;
+  /**
+   * Diagnostics of every entry folded, in the first `diagnosticCount` items of a log shared
+   * with the snapshots this one was extended from or to (read them with
+   * {@link usageDiagnostics}). Shared so a line of appends costs O(1) each, as the memo.
+   */
+  readonly diagnosticLog: UsageDiagnostic[];
+  readonly diagnosticCount: number;
 }
 
 /** The name the projection is registered under (`getProjectionState("usage-totals")`). */
@@ -82,6 +89,8 @@ export const usageTotals = defineProjection<UsageTotalsState>({
     reusedIds: false,
     leaf: undefined,
     memo: { folded: 0, last: undefined },
+    diagnosticLog: [],
+    diagnosticCount: 0,
   }),
   apply(state, entry: SessionEntry, ctx) {
     const own = usageRecordOf(entry);
@@ -101,9 +110,24 @@ export const usageTotals = defineProjection<UsageTotalsState>({
         leaf = { id, count, totals: own ? addToTotals(base, own.key, own.usage) : base };
       }
     }
-    return { tree, count, reusedIds, leaf, memo };
+    let { diagnosticLog, diagnosticCount } = state;
+    if (own && own.diagnostics.length > 0) {
+      // Push in place only when nothing was pushed past this snapshot: a snapshot extended
+      // twice must not see the other extension's diagnostics.
+      if (diagnosticLog.length !== diagnosticCount) {
+        diagnosticLog = diagnosticLog.slice(0, diagnosticCount);
+      }
+      diagnosticLog.push(...own.diagnostics);
+      diagnosticCount = diagnosticLog.length;
+    }
+    return { tree, count, reusedIds, leaf, memo, diagnosticLog, diagnosticCount };
   },
 });
+
+/** The diagnostics of every entry folded into `state` (negative usage fields), in log order. */
+export function usageDiagnostics(state: UsageTotalsState): readonly UsageDiagnostic[] {
+  return state.diagnosticLog.slice(0, state.diagnosticCount);
+}
 
 /** Totals over every entry of the file, all branches included. O(1). */
 export function treeUsageTotals(state: UsageTotalsState): UsageTotals {

@@ -3,7 +3,7 @@
  * The keys follow the reference's `/usage` breakdown (`getUsageCostBreakdown` in pi 1.6).
  */
 import type { SessionEntry } from "@pi-sessions/core";
-import { type NormalizedUsage, normalizeUsage } from "./usage-sums.js";
+import { type NegativeUsageField, type NormalizedUsage, normalizeUsage } from "./usage-sums.js";
 
 /**
  * The key of usage that no entry attributes to a model: a tool's nested LLM work
@@ -20,13 +20,30 @@ export type UsageRecordSource =
   | "branch_summary"
   | "usage";
 
+/** A usage field with a negative number: the record counts, that field does not. */
+export interface UsageDiagnostic {
+  /** The id of the entry holding the record (undefined for an id-less v1 record). */
+  readonly entryId: string | undefined;
+  readonly source: UsageRecordSource;
+  /** The field's path in the usage object: `input`, `totalTokens`, `cost.total`, ... */
+  readonly field: string;
+  /** The negative number the file holds. */
+  readonly value: number;
+  /** One line for people, e.g. `entry 1a2b3c4d (assistant): usage.output is -12; not counted`. */
+  readonly message: string;
+}
+
 /** One usage record of an entry. */
 export interface UsageRecord {
   /** `provider/model`, or {@link UNATTRIBUTED_USAGE_KEY}. */
   readonly key: string;
   readonly source: UsageRecordSource;
   readonly usage: NormalizedUsage;
+  /** Its negative fields, in field order (usually none: a shared empty array). */
+  readonly diagnostics: readonly UsageDiagnostic[];
 }
+
+const NO_DIAGNOSTICS: readonly UsageDiagnostic[] = Object.freeze([]);
 
 /** The fields read from an entry, any of them possibly missing or of another type. */
 interface RawEntry {
@@ -58,6 +75,23 @@ function modelKey(provider: unknown, model: unknown): string {
   return `${part(provider)}/${part(model)}`;
 }
 
+/** The record of `entry`: `raw` normalised, its negative fields turned into diagnostics. */
+function record(entry: object, key: string, source: UsageRecordSource, raw: unknown): UsageRecord {
+  const negatives: NegativeUsageField[] = [];
+  const usage = normalizeUsage(raw, negatives);
+  if (negatives.length === 0) return { key, source, usage, diagnostics: NO_DIAGNOSTICS };
+  const id: unknown = (entry as { id?: unknown }).id;
+  const entryId = typeof id === "string" ? id : undefined;
+  const diagnostics = negatives.map(({ field, value }) => ({
+    entryId,
+    source,
+    field,
+    value,
+    message: `entry ${entryId ?? "(no id)"} (${source}): usage.${field} is ${value}; not counted`,
+  }));
+  return { key, source, usage, diagnostics };
+}
+
 /**
  * The usage record an entry carries, or undefined. Exactly one place per entry:
  * - `message` with role `assistant`: `message.usage`, keyed `provider/(responseModel ?? model)`
@@ -67,7 +101,9 @@ function modelKey(provider: unknown, model: unknown): string {
  * - `usage` entries: keyed `provider/model`.
  *
  * A usage value that is not an object counts as no record; an object with missing or garbage
- * numbers counts with those fields as 0. Never throws on JSON data.
+ * numbers counts with those fields as 0; a negative number counts as 0 and becomes one of the
+ * record's `diagnostics`; a missing `totalTokens` is the sum of the four counts
+ * (`normalizeUsage`). Never throws on JSON data.
  */
 export function usageRecordOf(entry: SessionEntry): UsageRecord | undefined {
   // Named reads through typed views (not a generic field(obj, key)): this runs for every
@@ -81,24 +117,19 @@ export function usageRecordOf(entry: SessionEntry): UsageRecord | undefined {
     if (!isObject(m.usage)) return undefined;
     if (m.role === "assistant") {
       const model = typeof m.responseModel === "string" ? m.responseModel : m.model;
-      return {
-        key: modelKey(m.provider, model),
-        source: "assistant",
-        usage: normalizeUsage(m.usage),
-      };
+      return record(entry, modelKey(m.provider, model), "assistant", m.usage);
     }
-    if (m.role === "toolResult") {
-      return { key: UNATTRIBUTED_USAGE_KEY, source: "toolResult", usage: normalizeUsage(m.usage) };
-    }
+    if (m.role === "toolResult")
+      return record(entry, UNATTRIBUTED_USAGE_KEY, "toolResult", m.usage);
     return undefined;
   }
   if (type === "compaction" || type === "branch_summary") {
     if (!isObject(e.usage)) return undefined;
-    return { key: UNATTRIBUTED_USAGE_KEY, source: type, usage: normalizeUsage(e.usage) };
+    return record(entry, UNATTRIBUTED_USAGE_KEY, type, e.usage);
   }
   if (type === "usage") {
     if (!isObject(e.usage)) return undefined;
-    return { key: modelKey(e.provider, e.model), source: "usage", usage: normalizeUsage(e.usage) };
+    return record(entry, modelKey(e.provider, e.model), "usage", e.usage);
   }
   return undefined;
 }

@@ -28,6 +28,7 @@ export interface UsageSums {
   readonly cacheWrite1h: number;
   /** Reasoning tokens, already inside `output` (0 when never reported). */
   readonly reasoning: number;
+  /** Recorded `totalTokens`, or for a record without one its four counts' sum. */
   readonly totalTokens: number;
   readonly cost: UsageCostTotals;
   /** Number of usage records summed. */
@@ -40,7 +41,10 @@ export interface UsageTotals extends UsageSums {
   readonly byModel: Readonly<Record<string, UsageSums>>;
 }
 
-/** One usage record normalised to numbers (garbage counts as 0), without the record count. */
+/**
+ * One usage record normalised to numbers (garbage and negative numbers count as 0, a missing
+ * `totalTokens` as the sum of the four counts; see {@link normalizeUsage}), without the record count.
+ */
 export type NormalizedUsage = Omit<UsageSums, "records">;
 
 const ZERO_COST: UsageCostTotals = Object.freeze({
@@ -76,9 +80,24 @@ export function emptyUsageTotals(): UsageTotals {
   return ZERO_TOTALS;
 }
 
-/** A finite number, else 0: missing fields, strings, NaN and ±Infinity never poison a sum. */
-function num(value: unknown): number {
-  return typeof value === "number" && Number.isFinite(value) ? value : 0;
+/** A usage field that held a negative number: left out of the sums and reported. */
+export interface NegativeUsageField {
+  /** The field's path in the usage object: `input`, `totalTokens`, `cost.total`, ... */
+  readonly field: string;
+  readonly value: number;
+}
+
+/**
+ * A count as summed: a finite number that is not negative, else 0. Missing fields, strings,
+ * NaN and ±Infinity never poison a sum; a negative number is no count a provider reports
+ * (pi clamps its own), so it is dropped like garbage but, unlike garbage, told to `negatives`:
+ * a writer that subtracts is a bug worth seeing, not noise.
+ */
+function num(value: unknown, field: string, negatives: NegativeUsageField[] | undefined): number {
+  if (typeof value !== "number" || !Number.isFinite(value)) return 0;
+  if (value >= 0) return value;
+  negatives?.push({ field, value });
+  return 0;
 }
 
 /** A raw usage object as it may be: any field missing or of any type. */
@@ -87,27 +106,45 @@ type RawCost = Partial<Record<keyof UsageCostTotals, unknown>>;
 
 /**
  * A raw `Usage` value as numbers. The session layer never validates usage (SPEC §3.5), so any
- * field may be missing or of the wrong type; such fields count as 0. (Named property reads,
- * not a generic `read(obj, key)`: this runs once per usage record on every load, and V8 keeps
- * named reads fast where a shared keyed read goes megamorphic.)
+ * field may be missing or of the wrong type; such fields count as 0, and negative ones count
+ * as 0 and are pushed to `negatives` (in field order) when it is given.
+ *
+ * `totalTokens` falls back to `input + output + cacheRead + cacheWrite` when it is missing,
+ * garbage or negative: older pi files (1.x before `totalTokens` was written) have none, and
+ * pi's own `/session` totals, its usage breakdown and its HTML export all use that sum.
+ * A recorded `totalTokens` is kept as written. (Named property reads, not a generic
+ * `read(obj, key)`: this runs once per usage record on every load, and V8 keeps named reads
+ * fast where a shared keyed read goes megamorphic.)
  */
-export function normalizeUsage(raw: unknown): NormalizedUsage {
+export function normalizeUsage(raw: unknown, negatives?: NegativeUsageField[]): NormalizedUsage {
   const u: RawUsage = typeof raw === "object" && raw !== null ? (raw as RawUsage) : {};
   const c: RawCost = typeof u.cost === "object" && u.cost !== null ? (u.cost as RawCost) : {};
+  const input = num(u.input, "input", negatives);
+  const output = num(u.output, "output", negatives);
+  const cacheRead = num(u.cacheRead, "cacheRead", negatives);
+  const cacheWrite = num(u.cacheWrite, "cacheWrite", negatives);
+  const cacheWrite1h = num(u.cacheWrite1h, "cacheWrite1h", negatives);
+  const reasoning = num(u.reasoning, "reasoning", negatives);
+  const recorded = u.totalTokens;
+  const totalTokens =
+    typeof recorded === "number" && Number.isFinite(recorded) && recorded >= 0
+      ? recorded
+      : // num() adds 0 here; it is called only so that a negative total is reported.
+        num(recorded, "totalTokens", negatives) + input + output + cacheRead + cacheWrite;
   return {
-    input: num(u.input),
-    output: num(u.output),
-    cacheRead: num(u.cacheRead),
-    cacheWrite: num(u.cacheWrite),
-    cacheWrite1h: num(u.cacheWrite1h),
-    reasoning: num(u.reasoning),
-    totalTokens: num(u.totalTokens),
+    input,
+    output,
+    cacheRead,
+    cacheWrite,
+    cacheWrite1h,
+    reasoning,
+    totalTokens,
     cost: {
-      input: num(c.input),
-      output: num(c.output),
-      cacheRead: num(c.cacheRead),
-      cacheWrite: num(c.cacheWrite),
-      total: num(c.total),
+      input: num(c.input, "cost.input", negatives),
+      output: num(c.output, "cost.output", negatives),
+      cacheRead: num(c.cacheRead, "cost.cacheRead", negatives),
+      cacheWrite: num(c.cacheWrite, "cost.cacheWrite", negatives),
+      total: num(c.total, "cost.total", negatives),
       totalFromProvider: c.totalFromProvider === true,
     },
   };
