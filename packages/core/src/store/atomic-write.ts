@@ -2,7 +2,15 @@ import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { FILE_MODE } from "./paths.js";
-import { closeQuietly, errorCode, nodeStoreFs, type StoreFs, writeAll } from "./store-fs.js";
+import {
+  CREATE_EXCLUSIVE,
+  closeQuietly,
+  errorCode,
+  nodeStoreFs,
+  type StoreFs,
+  unlinkQuietly,
+  writeAll,
+} from "./store-fs.js";
 
 /** Options of {@link writeFileAtomic}. */
 export interface AtomicWriteOptions {
@@ -17,9 +25,6 @@ export interface AtomicWriteOptions {
   fs?: StoreFs;
 }
 
-/** Longest part of the target's base name kept in a temp name; keeps it far below 255 bytes. */
-const TEMP_BASE_BYTES = 64;
-
 /** Strings are encoded and written in batches of about this many UTF-16 units. */
 const CHUNK_UNITS = 64 * 1024;
 
@@ -33,28 +38,19 @@ const DIR_FSYNC_UNSUPPORTED = new Set(["EINVAL", "ENOTSUP", "EISDIR", "EPERM", "
 const LINK_UNSUPPORTED = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV"]);
 
 /**
- * Cuts `text` to at most `maxBytes` UTF-8 bytes without splitting a character, so the derived
- * name stays valid UTF-8 however long or non-ASCII the session id is (W18).
- */
-function truncateUtf8(text: string, maxBytes: number): string {
-  let bytes = 0;
-  let end = 0;
-  for (const ch of text) {
-    const size = Buffer.byteLength(ch);
-    if (bytes + size > maxBytes) break;
-    bytes += size;
-    end += ch.length;
-  }
-  return text.slice(0, end);
-}
-
-/**
  * The temp name for `path`: `.<base, ≤64 bytes>.<8 hex>.tmp` in the same directory, so the
  * rename stays on one file system, discovery (which looks for `.jsonl`) ignores it, and it fits
- * in 255 bytes whatever the target's name length.
+ * in 255 bytes whatever the target's name length. The base is cut between characters, so the
+ * name stays valid UTF-8 however long or non-ASCII the session id is (W18).
  */
 export function tempPathFor(path: string): string {
-  const base = truncateUtf8(basename(path), TEMP_BASE_BYTES);
+  let base = "";
+  let bytes = 0;
+  for (const ch of basename(path)) {
+    bytes += Buffer.byteLength(ch);
+    if (bytes > 64) break;
+    base += ch;
+  }
   return join(dirname(path), `.${base}.${randomBytes(4).toString("hex")}.tmp`);
 }
 
@@ -67,26 +63,16 @@ export type AtomicContent = string | readonly string[] | Uint8Array;
 
 /** Writes `content` to `fd` without joining an array into one string. */
 function writeContent(fsApi: StoreFs, fd: number, content: AtomicContent): void {
-  // Checked first: bytes are written untouched (a Buffer is a Uint8Array too).
-  if (content instanceof Uint8Array) {
-    writeAll(fsApi, fd, content);
+  if (typeof content === "string" || content instanceof Uint8Array) {
+    writeAll(fsApi, fd, typeof content === "string" ? Buffer.from(content, "utf8") : content);
     return;
   }
-  if (typeof content === "string") {
-    writeAll(fsApi, fd, Buffer.from(content, "utf8"));
-    return;
-  }
-  // Batch small chunks (one JSONL line each, typically) to keep the syscall count low while
-  // never holding more than ~one batch of encoded bytes at a time.
+  // Batch small chunks to keep the syscall count low while never holding more than about one
+  // batch of encoded bytes at a time.
   let batch: string[] = [];
   let units = 0;
   const flush = (): void => {
-    if (batch.length === 0) return;
-    writeAll(
-      fsApi,
-      fd,
-      Buffer.from(batch.length === 1 ? (batch[0] ?? "") : batch.join(""), "utf8"),
-    );
+    if (batch.length > 0) writeAll(fsApi, fd, Buffer.from(batch.join(""), "utf8"));
     batch = [];
     units = 0;
   };
@@ -102,7 +88,7 @@ function writeContent(fsApi: StoreFs, fd: number, content: AtomicContent): void 
  * fsyncs the directory so a rename or link inside it survives power loss. Platforms and file
  * systems that cannot fsync a directory are skipped; other errors propagate.
  */
-export function fsyncDir(fsApi: StoreFs, dir: string): void {
+function fsyncDir(fsApi: StoreFs, dir: string): void {
   let fd: number;
   try {
     fd = fsApi.openSync(dir, constants.O_RDONLY);
@@ -119,15 +105,6 @@ export function fsyncDir(fsApi: StoreFs, dir: string): void {
   }
 }
 
-/** Removes `path`, ignoring errors: cleanup on a path that is already failing. */
-function unlinkQuietly(fsApi: StoreFs, path: string): void {
-  try {
-    fsApi.unlinkSync(path);
-  } catch {
-    // Nothing more to do: the temp name cannot be mistaken for a session (not `.jsonl`).
-  }
-}
-
 /**
  * Puts the complete temp file at `path` only if nothing is there: `link` fails with EEXIST
  * instead of replacing. Without hard links, an O_EXCL placeholder claims the name first and the
@@ -139,12 +116,7 @@ function commitExclusive(fsApi: StoreFs, temp: string, path: string, mode: numbe
     fsApi.linkSync(temp, path);
   } catch (error) {
     if (!LINK_UNSUPPORTED.has(errorCode(error) ?? "")) throw error;
-    const fd = fsApi.openSync(
-      path,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
-      mode,
-    );
-    closeQuietly(fsApi, fd);
+    closeQuietly(fsApi, fsApi.openSync(path, CREATE_EXCLUSIVE, mode));
     try {
       fsApi.renameSync(temp, path);
     } catch (renameError) {
@@ -161,8 +133,7 @@ function commitExclusive(fsApi: StoreFs, temp: string, path: string, mode: numbe
  * Replaces (or, with `exclusive`, creates) `path` atomically (W3): writes a temp file in the same
  * directory, fsyncs it, renames (or links) it into place and fsyncs the directory. Readers see
  * the old content or the new, never a mix. On any failure before the commit the temp file is
- * removed, the target is untouched and the error is rethrown. `content` is text (written as
- * UTF-8), text chunks, or bytes (a `Buffer`/`Uint8Array`, written exactly as given).
+ * removed, the target is untouched and the error is rethrown.
  */
 export function writeFileAtomic(
   path: string,
@@ -172,7 +143,7 @@ export function writeFileAtomic(
   const fsApi = options.fs ?? nodeStoreFs;
   const mode = options.mode ?? FILE_MODE;
   const temp = tempPathFor(path);
-  const fd = fsApi.openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
+  const fd = fsApi.openSync(temp, CREATE_EXCLUSIVE, mode);
   let committed = false;
   try {
     try {

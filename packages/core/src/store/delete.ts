@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, statSync, unlinkSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { type LockOptions, removeStaleLock } from "./lock.js";
+import { removeStaleLock } from "./lock.js";
 
 /** How {@link deleteSessionFile} removed the file. */
 export interface DeleteResult {
@@ -16,8 +16,6 @@ export interface DeleteOptions {
    * `trash` looked up on `PATH`.
    */
   trashCommand?: string | null;
-  /** Options for judging a leftover lock file stale. */
-  lock?: Omit<LockOptions, "fs">;
 }
 
 /** Windows looks up commands with these extensions; elsewhere the bare name is the file. */
@@ -66,6 +64,6 @@ export function deleteSessionFile(path: string, options: DeleteOptions = {}): De
     unlinkSync(path);
     method = "unlink";
   }
-  removeStaleLock(path, options.lock ?? {});
+  removeStaleLock(path);
   return { method };
 }

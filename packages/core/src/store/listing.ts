@@ -1,9 +1,8 @@
 /**
  * Listing sessions with their {@link SessionInfo} (SPEC §10.5): one directory (`list`,
  * `listAll(dir)`) or every project directory under the sessions root (`listAll()`). Files are
- * read one after another (yielding to the event loop every few ms), each streamed in chunks;
- * unchanged files come from a {@link SessionInfoCache}. Only reads (W13); a missing directory
- * lists as `[]`. With `withShape`, each info also carries its file's `SessionShape`.
+ * read one after another, yielding to the event loop every few ms; unchanged files come from a
+ * {@link SessionInfoCache}. Only reads (W13); a missing directory lists as `[]`.
  */
 
 import type { Dirent } from "node:fs";
@@ -30,8 +29,8 @@ interface Candidate {
 
 /**
  * Progress of a listing: called once per processed file with how many are done and how many
- * there are. `partial`, when present, is a snapshot of the sessions loaded so far, newest
- * first (same shape as R1.6's `SessionListProgress`).
+ * there are; `partial`, when present, is a snapshot of the sessions loaded so far, newest
+ * first (the shape of R1.6's `SessionListProgress`).
  */
 export type SessionListProgress = (
   loaded: number,
@@ -41,7 +40,6 @@ export type SessionListProgress = (
 
 /** Options shared by the listing functions. */
 export interface ListingOptions {
-  /** Told after each file; see {@link SessionListProgress} for when `partial` is given. */
   onProgress?: SessionListProgress;
   /** Aborting it rejects the listing with `signal.reason`; no progress is reported after. */
   signal?: AbortSignal;
@@ -51,8 +49,8 @@ export interface ListingOptions {
   withShape?: boolean;
 }
 
-/** Listing options asking for shapes: the listing then resolves {@link ShapedSessionInfo}s. */
-export type WithShape<O extends ListingOptions> = O & { readonly withShape: true };
+/** What a listing with options `O` resolves: {@link ShapedSessionInfo}s given `withShape: true`. */
+export type Listed<O> = O extends { readonly withShape: true } ? ShapedSessionInfo : SessionInfo;
 
 /** Options of {@link listSessions}. */
 export interface ListSessionsOptions extends ListingOptions {
@@ -67,15 +65,6 @@ export interface ListSessionsOptions extends ListingOptions {
 
 /** When a progress call carries `partial`, given the call's position. */
 type PartialRule = (loaded: number, total: number, index: number) => boolean;
-
-/** `list`: after the first file, every 10th and the last (SPEC §10.5, E17). */
-const listPartialRule: PartialRule = (loaded, total) =>
-  loaded === 1 || loaded % 10 === 0 || loaded === total;
-
-/** Newest first by `modified`; `Array.prototype.sort` is stable, so ties keep their order. */
-function byModifiedDesc(a: SessionInfo, b: SessionInfo): number {
-  return b.modified.getTime() - a.modified.getTime();
-}
 
 /** Sort key for partial snapshots; an Invalid Date sorts last rather than anywhere. */
 function modifiedKey(info: SessionInfo): number {
@@ -103,12 +92,10 @@ function insertByModified(sorted: SessionInfo[], info: SessionInfo): void {
 /** How long the listing loop may hold the event loop before it yields (ms). */
 const YIELD_EVERY_MS = 10;
 
-const yieldToEventLoop = (): Promise<void> => new Promise((done) => setImmediate(done));
-
 /**
  * Processes candidates in order and reports each as it completes, yielding to the event loop
  * every few milliseconds so progress callbacks, timers and aborts stay live. Resolves the
- * infos that pass `filter`, newest first (stable in candidate order).
+ * infos that pass `filter`, newest first (`sort` is stable: ties keep candidate order).
  */
 async function processCandidates(
   candidates: readonly Candidate[],
@@ -132,48 +119,34 @@ async function processCandidates(
     }
     onProgress?.(index + 1, total, rule(index + 1, total, index) ? soFar.slice() : undefined);
     if (performance.now() - lastYield > YIELD_EVERY_MS) {
-      await yieldToEventLoop();
+      await new Promise((done) => setImmediate(done));
       lastYield = performance.now();
     }
   }
   signal?.throwIfAborted();
-  return kept.sort(byModifiedDesc);
+  return kept.sort((a, b) => b.modified.getTime() - a.modified.getTime());
 }
 
-/**
- * The `*.jsonl` files of one directory (not recursive) in `list`'s processing order: file
- * name descending by `localeCompare`, as R1.6 orders them. `[]` if it cannot be read.
- */
-async function directoryCandidates(dir: string): Promise<Candidate[]> {
-  let names: string[];
+/** The `*.jsonl` files of `dir` (not recursive), or `[]` if it cannot be read. */
+async function jsonlFiles(dir: string): Promise<string[]> {
   try {
-    names = await readdir(dir);
+    return (await readdir(dir)).filter((n) => n.endsWith(".jsonl")).map((n) => join(dir, n));
   } catch {
-    return [];
+    return []; // Missing, unreadable, or (under the root) a symlink to a file or a broken one.
   }
-  return names
-    .filter((name) => name.endsWith(".jsonl"))
-    .sort((a, b) => b.localeCompare(a))
-    .map((name) => ({ path: join(dir, name) }));
 }
 
 /**
  * The sessions of one directory (SPEC §10.5 `list`): every `*.jsonl` file in it, processed in
- * file-name order descending, one at a time; files that are not sessions are dropped; with
- * `filterCwd`, only sessions whose header cwd matches; sorted by `modified`, newest first
- * (stable in processing order). Progress carries `partial` for the first file, every 10th and
- * the last. `[]` if the directory is missing or unreadable. Rejects with `signal.reason` when
- * aborted.
+ * file-name order descending by `localeCompare` (as R1.6), one at a time; files that are not
+ * sessions are dropped; with `filterCwd`, only sessions whose header cwd matches; sorted by
+ * `modified`, newest first (stable in processing order). Progress carries `partial` for the
+ * first file, every 10th and the last (E17). Rejects with `signal.reason` when aborted.
  */
-export function listSessions(
+export async function listSessions<O extends ListSessionsOptions = ListSessionsOptions>(
   dir: string,
-  options: WithShape<ListSessionsOptions>,
-): Promise<ShapedSessionInfo[]>;
-export function listSessions(dir: string, options?: ListSessionsOptions): Promise<SessionInfo[]>;
-export async function listSessions(
-  dir: string,
-  options: ListSessionsOptions = {},
-): Promise<SessionInfo[]> {
+  options: O = {} as O,
+): Promise<Listed<O>[]> {
   options.signal?.throwIfAborted();
   const { filterCwd, emptyCwdMatches = true } = options;
   const wanted = filterCwd === undefined ? undefined : resolveCwd(filterCwd);
@@ -181,22 +154,19 @@ export async function listSessions(
     wanted === undefined
       ? undefined
       : (info: SessionInfo) => cwdMatches(info.cwd, wanted, emptyCwdMatches);
-  return processCandidates(await directoryCandidates(dir), filter, listPartialRule, options);
+  const candidates = (await jsonlFiles(dir))
+    .map((path) => ({ path, name: basename(path) }))
+    .sort((a, b) => b.name.localeCompare(a.name));
+  const rule: PartialRule = (loaded, total) =>
+    loaded === 1 || loaded % 10 === 0 || loaded === total;
+  return (await processCandidates(candidates, filter, rule, options)) as Listed<O>[];
 }
 
-/**
- * `listAll(sessionDir)` (SPEC §10.5): the sessions of one directory with `list`'s processing
- * order and progress rules and no cwd filter.
- */
-export function listSessionsInDir(
+/** `listAll(sessionDir)` (SPEC §10.5): `list`'s order and progress rules, no cwd filter. */
+export function listSessionsInDir<O extends ListingOptions = ListingOptions>(
   dir: string,
-  options: WithShape<ListingOptions>,
-): Promise<ShapedSessionInfo[]>;
-export function listSessionsInDir(dir: string, options?: ListingOptions): Promise<SessionInfo[]>;
-export function listSessionsInDir(
-  dir: string,
-  options: ListingOptions = {},
-): Promise<SessionInfo[]> {
+  options: O = {} as O,
+): Promise<Listed<O>[]> {
   return listSessions(dir, { ...options, filterCwd: undefined });
 }
 
@@ -219,16 +189,7 @@ async function rootCandidates(root: string): Promise<RootCandidate[]> {
     return [];
   }
   const dirs = entries.filter((e) => e.isDirectory() || e.isSymbolicLink());
-  const perDir = await Promise.all(
-    dirs.map(async (entry) => {
-      const dir = join(root, entry.name);
-      try {
-        return (await readdir(dir)).filter((n) => n.endsWith(".jsonl")).map((n) => join(dir, n));
-      } catch {
-        return []; // A symlink to a file, a broken link, or an unreadable directory.
-      }
-    }),
-  );
+  const perDir = await Promise.all(dirs.map((entry) => jsonlFiles(join(root, entry.name))));
   const stamped = await Promise.all(
     perDir.flat().map(async (path): Promise<RootCandidate | null> => {
       try {
@@ -248,17 +209,11 @@ async function rootCandidates(root: string): Promise<RootCandidate[]> {
  * the sessions `root`, processed newest file first, one at a time, with no cwd filter, sorted
  * by `modified` (stable in processing order). Progress carries `partial` only once the first
  * candidate (the newest file) has finished: at that call, then every 100th call and the last.
- * `[]` if the root is missing. Rejects with `signal.reason` when aborted.
  */
-export function listAllSessions(
+export async function listAllSessions<O extends ListingOptions = ListingOptions>(
   root: string,
-  options: WithShape<ListingOptions>,
-): Promise<ShapedSessionInfo[]>;
-export function listAllSessions(root: string, options?: ListingOptions): Promise<SessionInfo[]>;
-export async function listAllSessions(
-  root: string,
-  options: ListingOptions = {},
-): Promise<SessionInfo[]> {
+  options: O = {} as O,
+): Promise<Listed<O>[]> {
   options.signal?.throwIfAborted();
   const candidates = await rootCandidates(root);
   let firstDone = false;
@@ -267,5 +222,5 @@ export async function listAllSessions(
     if (firstNow) firstDone = true;
     return firstDone && (firstNow || loaded % 100 === 0 || loaded === total);
   };
-  return processCandidates(candidates, undefined, rule, options);
+  return (await processCandidates(candidates, undefined, rule, options)) as Listed<O>[];
 }

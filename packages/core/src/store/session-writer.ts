@@ -1,7 +1,6 @@
 import { AppendTail, SessionConflictError, SessionFileDeletedError } from "./append-tail.js";
 import { writeFileAtomic } from "./atomic-write.js";
-import { acquireLock, inProcessLockOwner, type Lock, type LockOptions } from "./lock.js";
-import { FILE_MODE } from "./paths.js";
+import { acquireLock, inProcessLockOwner, type Lock } from "./lock.js";
 import { nodeStoreFs, type StoreFs } from "./store-fs.js";
 
 // The writer's errors live with the checks that throw them; callers import them from here.
@@ -18,10 +17,6 @@ export type Durability = "never" | "always";
 export interface SessionWriterOptions {
   /** Per-append fsync policy (default `"never"`). */
   durability?: Durability;
-  /** Mode of files the writer creates (default 0600, W22). */
-  mode?: number;
-  /** Options of the advisory lock (stale time). */
-  lock?: Omit<LockOptions, "fs">;
   /** File-system calls (test seam; default `node:fs`). */
   fs?: StoreFs;
 }
@@ -171,21 +166,22 @@ export class SessionFileWriter {
   /** Closes the fd and releases the lock. Later appends throw; calling it again does nothing. */
   close(): void {
     this.closed = true;
-    this.releaseLock();
+    this.release();
   }
 
   /**
-   * Closes the fd and releases the lock but stays usable: the next append takes them again
-   * after checking the file. A writer that was taken over stays refused.
+   * Closes the fd and releases the lock but stays usable (unless closed or taken over): the
+   * next append takes them again after checking the file.
    */
   release(): void {
-    this.releaseLock();
+    this.tail.closeFd();
+    this.lock?.release();
+    this.lock = undefined;
   }
 
   /** Another writer of this process that holds this file's lock now, if any. */
   private inProcessHolder(): SessionFileWriter | undefined {
-    const staleMs = this.options.lock?.staleMs;
-    const holder = inProcessLockOwner(this.path, { fs: this.fsApi, staleMs });
+    const holder = inProcessLockOwner(this.path, this.fsApi);
     return holder instanceof SessionFileWriter && holder !== this ? holder : undefined;
   }
 
@@ -194,8 +190,7 @@ export class SessionFileWriter {
   }
 
   private writeWhole(lines: readonly string[], exclusive: boolean): void {
-    const mode = this.options.mode ?? FILE_MODE;
-    writeFileAtomic(this.path, lines, { mode, exclusive, fs: this.fsApi });
+    writeFileAtomic(this.path, lines, { exclusive, fs: this.fsApi });
   }
 
   /**
@@ -228,7 +223,6 @@ export class SessionFileWriter {
 
   private takeLock(takeOver = true): void {
     this.lock = acquireLock(this.path, {
-      ...this.options.lock,
       fs: this.fsApi,
       takeOver,
       // A newer writer in this process has the file: let go of the fd; the lock is theirs.
@@ -250,16 +244,9 @@ export class SessionFileWriter {
     } catch (error) {
       // Someone else wrote the file, or it is gone: this writer can never append again, so it
       // must not keep others out either. Give the lock back.
-      if (error instanceof SessionConflictError) this.releaseLock();
-      else if (opening && error instanceof SessionFileDeletedError) this.releaseLock();
+      if (error instanceof SessionConflictError) this.release();
+      else if (opening && error instanceof SessionFileDeletedError) this.release();
       throw error;
     }
-  }
-
-  /** Closes the fd and releases the lock, leaving the writer reusable (unless closed). */
-  private releaseLock(): void {
-    this.tail.closeFd();
-    this.lock?.release();
-    this.lock = undefined;
   }
 }

@@ -1,5 +1,8 @@
 import * as fs from "node:fs";
 
+/** `open` flags that create a file for writing and fail with EEXIST if it exists. */
+export const CREATE_EXCLUSIVE = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL;
+
 /** The part of a `stat` result the store reads. */
 export interface StoreStats {
   readonly dev: number;
@@ -83,5 +86,14 @@ export function closeQuietly(fsApi: StoreFs, fd: number): void {
     fsApi.closeSync(fd);
   } catch {
     // The fd is unusable either way; the original error (if any) is the one worth reporting.
+  }
+}
+
+/** Removes `path`, ignoring errors: cleanup on a path that is already failing. */
+export function unlinkQuietly(fsApi: StoreFs, path: string): void {
+  try {
+    fsApi.unlinkSync(path);
+  } catch {
+    // The original error is the one worth reporting; what is left is a temp or lock file.
   }
 }
