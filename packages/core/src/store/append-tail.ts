@@ -51,9 +51,8 @@ function unlessDeleted<T>(path: string, call: () => T): T {
 
 /** Throws {@link SessionConflictError} unless the file has exactly the bytes we last left. */
 function assertSize(path: string, actual: number, expected: number): void {
-  if (actual !== expected) {
+  if (actual !== expected)
     throw new SessionConflictError(path, `${actual} bytes, expected ${expected}`);
-  }
 }
 
 /**
@@ -122,15 +121,8 @@ export class AppendTail {
     }
     const stats = this.fstatExpected(this.fd);
     const known = this.identity;
-    this.appendsSincePathCheck++;
-    if (
-      known !== undefined &&
-      stats.nlink === known.nlink &&
-      stats.nlink > 0 &&
-      this.appendsSincePathCheck < PATH_CHECK_EVERY
-    ) {
-      return;
-    }
+    const linked = known !== undefined && stats.nlink === known.nlink && stats.nlink > 0;
+    if (linked && ++this.appendsSincePathCheck < PATH_CHECK_EVERY) return;
     const onDisk = this.statPath();
     if (onDisk.ino !== stats.ino || onDisk.dev !== stats.dev) {
       throw new SessionConflictError(this.path, "the path now names a different file");

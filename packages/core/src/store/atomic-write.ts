@@ -28,10 +28,7 @@ export interface AtomicWriteOptions {
 /** Strings are encoded and written in batches of about this many UTF-16 units. */
 const CHUNK_UNITS = 64 * 1024;
 
-/**
- * Errors from `fsync` on a directory that mean "not supported here" (some file systems and
- * platforms), not "data lost"; the rename is already visible, so these are not failures.
- */
+/** Errors from a directory `fsync` that mean "not supported here", not "data lost". */
 const DIR_FSYNC_UNSUPPORTED = new Set(["EINVAL", "ENOTSUP", "EISDIR", "EPERM", "EBADF"]);
 
 /** Errors from `link` that mean the file system has no hard links. */
@@ -40,8 +37,7 @@ const LINK_UNSUPPORTED = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "E
 /**
  * The temp name for `path`: `.<base, ≤64 bytes>.<8 hex>.tmp` in the same directory, so the
  * rename stays on one file system, discovery (which looks for `.jsonl`) ignores it, and it fits
- * in 255 bytes whatever the target's name length. The base is cut between characters, so the
- * name stays valid UTF-8 however long or non-ASCII the session id is (W18).
+ * in 255 bytes, cut between characters so it stays valid UTF-8 (W18).
  */
 export function tempPathFor(path: string): string {
   let base = "";
@@ -55,9 +51,8 @@ export function tempPathFor(path: string): string {
 }
 
 /**
- * What {@link writeFileAtomic} writes: text (encoded as UTF-8), text in chunks (one JSONL line
- * each, typically), or raw bytes written exactly as they are — for content that must survive
- * byte for byte, such as a damaged line that is not valid UTF-8.
+ * What {@link writeFileAtomic} writes: text as UTF-8, text in chunks (one JSONL line each,
+ * typically), or bytes as they are (a damaged line that is not valid UTF-8 survives).
  */
 export type AtomicContent = string | readonly string[] | Uint8Array;
 
@@ -84,10 +79,7 @@ function writeContent(fsApi: StoreFs, fd: number, content: AtomicContent): void 
   flush();
 }
 
-/**
- * fsyncs the directory so a rename or link inside it survives power loss. Platforms and file
- * systems that cannot fsync a directory are skipped; other errors propagate.
- */
+/** fsyncs the directory so a rename or link inside it survives power loss. */
 function fsyncDir(fsApi: StoreFs, dir: string): void {
   let fd: number;
   try {
@@ -130,10 +122,9 @@ function commitExclusive(fsApi: StoreFs, temp: string, path: string, mode: numbe
 }
 
 /**
- * Replaces (or, with `exclusive`, creates) `path` atomically (W3): writes a temp file in the same
- * directory, fsyncs it, renames (or links) it into place and fsyncs the directory. Readers see
- * the old content or the new, never a mix. On any failure before the commit the temp file is
- * removed, the target is untouched and the error is rethrown.
+ * Replaces (or, with `exclusive`, creates) `path` atomically (W3): a temp file in the same
+ * directory, fsynced, renamed (or linked) into place, then the directory fsynced. Readers see
+ * the old content or the new; on a failure before the commit the target is untouched.
  */
 export function writeFileAtomic(
   path: string,

@@ -3,18 +3,14 @@ import { accessSync, constants, existsSync, statSync, unlinkSync } from "node:fs
 import { delimiter, join } from "node:path";
 import { removeStaleLock } from "./lock.js";
 
-/** How {@link deleteSessionFile} removed the file. */
+/** How {@link deleteSessionFile} removed the file: by the `trash` command (recoverable) or not. */
 export interface DeleteResult {
-  /** `"trash"`: moved to the trash by the `trash` command (recoverable); `"unlink"`: removed. */
   readonly method: "trash" | "unlink";
 }
 
 /** Options of {@link deleteSessionFile}. */
 export interface DeleteOptions {
-  /**
-   * The trash command to try: an executable path, or `null` to go straight to unlink. Default:
-   * `trash` looked up on `PATH`.
-   */
+  /** The trash command (default: `trash` on `PATH`), or `null` to go straight to unlink. */
   trashCommand?: string | null;
 }
 

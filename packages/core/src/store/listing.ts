@@ -21,16 +21,15 @@ import {
 
 export type { ShapedSessionInfo } from "./listing-cache.js";
 
-/** A file to list, with its stat when the candidate search already took one. */
+/** A file to list, with its stat if the candidate search took one. */
 interface Candidate {
   readonly path: string;
   readonly stamp?: FileStamp;
 }
 
 /**
- * Progress of a listing: called once per processed file with how many are done and how many
- * there are; `partial`, when present, is a snapshot of the sessions loaded so far, newest
- * first (the shape of R1.6's `SessionListProgress`).
+ * Called once per processed file; `partial`, when present, is a snapshot of the sessions
+ * loaded so far, newest first (the shape of R1.6's `SessionListProgress`).
  */
 export type SessionListProgress = (
   loaded: number,
@@ -63,19 +62,13 @@ export interface ListSessionsOptions extends ListingOptions {
   emptyCwdMatches?: boolean;
 }
 
-/** When a progress call carries `partial`, given the call's position. */
-type PartialRule = (loaded: number, total: number, index: number) => boolean;
-
 /** Sort key for partial snapshots; an Invalid Date sorts last rather than anywhere. */
 function modifiedKey(info: SessionInfo): number {
   const time = info.modified.getTime();
   return Number.isNaN(time) ? Number.NEGATIVE_INFINITY : time;
 }
 
-/**
- * Inserts into an array kept newest first, after every session at least as new, so that the
- * snapshot order is stable in completion order without sorting the whole array per snapshot.
- */
+/** Inserts after every session at least as new: snapshots stay sorted without a sort each. */
 function insertByModified(sorted: SessionInfo[], info: SessionInfo): void {
   const key = modifiedKey(info);
   let lo = 0;
@@ -93,14 +86,15 @@ function insertByModified(sorted: SessionInfo[], info: SessionInfo): void {
 const YIELD_EVERY_MS = 10;
 
 /**
- * Processes candidates in order and reports each as it completes, yielding to the event loop
- * every few milliseconds so progress callbacks, timers and aborts stay live. Resolves the
- * infos that pass `filter`, newest first (`sort` is stable: ties keep candidate order).
+ * Processes candidates in order, reporting each (with `partial` for the first, every
+ * `partialEvery`th and the last) and yielding to the event loop every few ms so progress,
+ * timers and aborts stay live. Resolves the infos that pass `filter`, newest first (`sort` is
+ * stable: ties keep candidate order). Rejects with `signal.reason` when aborted.
  */
 async function processCandidates(
   candidates: readonly Candidate[],
   filter: ((info: SessionInfo) => boolean) | undefined,
-  rule: PartialRule,
+  partialEvery: number,
   options: ListingOptions,
 ): Promise<SessionInfo[]> {
   const { onProgress, signal } = options;
@@ -117,7 +111,9 @@ async function processCandidates(
       kept.push(info);
       if (onProgress !== undefined) insertByModified(soFar, info);
     }
-    onProgress?.(index + 1, total, rule(index + 1, total, index) ? soFar.slice() : undefined);
+    const loaded = index + 1;
+    const partial = loaded === 1 || loaded % partialEvery === 0 || loaded === total;
+    onProgress?.(loaded, total, partial ? soFar.slice() : undefined);
     if (performance.now() - lastYield > YIELD_EVERY_MS) {
       await new Promise((done) => setImmediate(done));
       lastYield = performance.now();
@@ -137,11 +133,9 @@ async function jsonlFiles(dir: string): Promise<string[]> {
 }
 
 /**
- * The sessions of one directory (SPEC §10.5 `list`): every `*.jsonl` file in it, processed in
- * file-name order descending by `localeCompare` (as R1.6), one at a time; files that are not
- * sessions are dropped; with `filterCwd`, only sessions whose header cwd matches; sorted by
- * `modified`, newest first (stable in processing order). Progress carries `partial` for the
- * first file, every 10th and the last (E17). Rejects with `signal.reason` when aborted.
+ * The sessions of one directory (SPEC §10.5 `list`): its `*.jsonl` files in file-name order
+ * descending by `localeCompare` (as R1.6), keeping sessions (whose header cwd matches, with
+ * `filterCwd`). Progress carries `partial` for the first file, every 10th and the last (E17).
  */
 export async function listSessions<O extends ListSessionsOptions = ListSessionsOptions>(
   dir: string,
@@ -157,9 +151,7 @@ export async function listSessions<O extends ListSessionsOptions = ListSessionsO
   const candidates = (await jsonlFiles(dir))
     .map((path) => ({ path, name: basename(path) }))
     .sort((a, b) => b.name.localeCompare(a.name));
-  const rule: PartialRule = (loaded, total) =>
-    loaded === 1 || loaded % 10 === 0 || loaded === total;
-  return (await processCandidates(candidates, filter, rule, options)) as Listed<O>[];
+  return (await processCandidates(candidates, filter, 10, options)) as Listed<O>[];
 }
 
 /** `listAll(sessionDir)` (SPEC §10.5): `list`'s order and progress rules, no cwd filter. */
@@ -177,9 +169,8 @@ interface RootCandidate extends Candidate {
 }
 
 /**
- * The `*.jsonl` files of every directory (or symlink, followed) directly under `root`; files
- * lying in the root itself are ignored (E17). Ordered by mtime, newest first, then base name
- * descending. Files that vanish before they are stat'ed are left out.
+ * The `*.jsonl` files of every directory (or symlink, followed) directly under `root`, not of
+ * the root itself (E17), newest mtime first, then base name descending; vanished ones left out.
  */
 async function rootCandidates(root: string): Promise<RootCandidate[]> {
   let entries: Dirent[];
@@ -206,9 +197,8 @@ async function rootCandidates(root: string): Promise<RootCandidate[]> {
 
 /**
  * `listAll()` without a directory (SPEC §10.5): the sessions of every project directory under
- * the sessions `root`, processed newest file first, one at a time, with no cwd filter, sorted
- * by `modified` (stable in processing order). Progress carries `partial` only once the first
- * candidate (the newest file) has finished: at that call, then every 100th call and the last.
+ * `root`, newest file first. Progress carries `partial` for the first file (the newest), every
+ * 100th and the last.
  */
 export async function listAllSessions<O extends ListingOptions = ListingOptions>(
   root: string,
@@ -216,11 +206,5 @@ export async function listAllSessions<O extends ListingOptions = ListingOptions>
 ): Promise<Listed<O>[]> {
   options.signal?.throwIfAborted();
   const candidates = await rootCandidates(root);
-  let firstDone = false;
-  const rule: PartialRule = (loaded, total, index) => {
-    const firstNow = index === 0;
-    if (firstNow) firstDone = true;
-    return firstDone && (firstNow || loaded % 100 === 0 || loaded === total);
-  };
-  return (await processCandidates(candidates, undefined, rule, options)) as Listed<O>[];
+  return (await processCandidates(candidates, undefined, 100, options)) as Listed<O>[];
 }

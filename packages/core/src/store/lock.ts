@@ -1,7 +1,6 @@
 /**
- * The advisory single-writer lock of a session file (W7). This process keeps one lock file
- * per session file, with one refresh timer, handed from one acquisition to the next when a
- * newer writer of this process takes the file over.
+ * The advisory single-writer lock of a session file (W7): one lock file and refresh timer per
+ * session file in this process, handed on when a newer writer of this process takes over.
  */
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
@@ -32,7 +31,7 @@ export interface LockHolder {
 
 /** An advisory single-writer lock on one session file (W7). */
 export interface Lock {
-  /** The lock file, `<sessionPath>.lock`. */
+  /** `<sessionPath>.lock`. */
   readonly path: string;
   /** True until {@link Lock.release} runs or another acquisition in this process takes it over. */
   readonly held: boolean;
@@ -137,9 +136,9 @@ function dropLock(file: HeldLockFile): void {
 function parseHolder(text: string): LockHolder | undefined {
   try {
     const { pid, host, acquiredAt, token } = JSON.parse(text) ?? {};
-    if (typeof pid !== "number" || typeof host !== "string" || typeof acquiredAt !== "string") {
-      return undefined;
-    }
+    const valid =
+      typeof pid === "number" && typeof host === "string" && typeof acquiredAt === "string";
+    if (!valid) return undefined;
     return { pid, host, acquiredAt, token: typeof token === "string" ? token : undefined };
   } catch {
     return undefined;

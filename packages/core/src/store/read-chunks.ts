@@ -2,10 +2,9 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 
 /**
- * Reads an open file from the start as UTF-8 text, in `buffer`-sized chunks (so a file of
- * hundreds of MB never becomes one string), handing each piece to `onText` until end of file,
- * `limit` bytes, or `onText` returns false; the decoder's remainder is the last piece. Returns
- * the bytes read and whether `onText` stopped the read.
+ * Reads an open file from the start as UTF-8 text in `buffer`-sized chunks (a file of hundreds
+ * of MB never becomes one string), handing each piece to `onText` until end of file, `limit`
+ * bytes, or `onText` returns false (reported as `stopped`).
  */
 export function readText(
   fd: number,

@@ -10,17 +10,11 @@ import type { JsonlVisitor, JsonRecord, LineIssue } from "../format/parse.js";
 import { isCurrentHeader, recordKind } from "../format/record-rules.js";
 
 /**
- * The first thing seen that makes a file not regular. Each one is a case where a full load
- * (with its structural diagnostics) may report a problem or count differently:
- * - `legacy-version`: the header's version is not a number ≥ 3 (the load migrates it);
- * - `damaged-line`: a line that is not JSON, or not a JSON object;
- * - `extra-header`: a second `session` record;
- * - `missing-id`: an entry without a string id;
- * - `duplicate-id`: an id used twice;
- * - `parent-not-seen`: a string `parentId` naming no earlier entry — a dangling parent, a
- *   self-parent, or a parent written after its child. Only this last, harmless-looking case
- *   can close a parent cycle, so ruling it out is what rules cycles out (see {@link SessionShapeFold});
- * - `missing-newline`: the file does not end with `\n`.
+ * The first thing seen that makes a file not regular: a case where a full load may report a
+ * problem or count differently. `legacy-version`: a header version that is not a number ≥ 3;
+ * `damaged-line`: a line that is not a JSON object; `parent-not-seen`: a string `parentId`
+ * naming no earlier entry (dangling, self, or written after its child: see
+ * {@link SessionShapeFold}); the others say what they are.
  */
 export type ShapeIrregularity =
   | "legacy-version"
@@ -31,7 +25,7 @@ export type ShapeIrregularity =
   | "parent-not-seen"
   | "missing-newline";
 
-/** What one pass over a session file tells about its structure. */
+/** What one pass over a session file tells about its structure; `size` is the bytes read. */
 export type SessionShape =
   | {
       /** Nothing a full load would report: no problems, and the counts below are exact. */
@@ -40,7 +34,6 @@ export type SessionShape =
       readonly entries: number;
       /** Branch tips: entries no other entry names as parent. */
       readonly branches: number;
-      /** Bytes read. */
       readonly size: number;
     }
   | {
@@ -48,20 +41,18 @@ export type SessionShape =
       readonly regular: false;
       /** The first irregularity met, in file order (`missing-newline` is seen last). */
       readonly irregularity: ShapeIrregularity;
-      /** Bytes read. */
       readonly size: number;
     };
 
 /**
- * Wraps the visitor that builds the info and watches the same records go by. The first
- * record is taken as the header (the inner fold drops the file when it is not one).
+ * Wraps the visitor that builds the info and watches the same records go by; the first record
+ * is taken as the header (the inner fold drops the file when it is not one).
  *
  * Why no cycle can hide in a regular file: every string `parentId` must name an entry seen
- * earlier, and ids are unique, so following parents always moves strictly towards the start
- * of the file and must end at a root. A parent written after its child is flagged even though
- * it is usually harmless, because that is the only way a cycle (or a self-parent) can form.
- * Once something is irregular the summary stops tracking (ids are no longer collected), so
- * a damaged file costs no more than a clean one.
+ * earlier, and ids are unique, so following parents moves strictly towards the start of the
+ * file and ends at a root. A parent written after its child is flagged even though it is
+ * usually harmless, because that is the only way a cycle (or a self-parent) can form. Once
+ * something is irregular, ids are no longer collected, so a damaged file costs no more.
  */
 export class SessionShapeFold implements JsonlVisitor {
   private headerSeen = false;

@@ -22,7 +22,7 @@ export interface SessionWriterOptions {
 }
 
 /** Per-call options of an append: `fsync` overrides the writer's durability. */
-type AppendOptions = { fsync?: boolean };
+type AppendOptions = { readonly fsync?: boolean };
 
 /** Total UTF-8 size of `lines` and whether they end in an unfinished line. */
 function tailOf(lines: readonly string[]): [size: number, needsNewline: boolean] {
@@ -36,12 +36,10 @@ function tailOf(lines: readonly string[]): [size: number, needsNewline: boolean]
 let writerGeneration = 0;
 
 /**
- * The single writer of one flushed session file (SPEC §6.3, §12). It keeps one append-only fd
- * open (W21), holds the advisory lock (W7), checks before every append that the file still has
- * the size and inode it last left (W7, W8), never glues a line onto a torn tail (W1), undoes a
- * failed append (W2), and fsyncs per its durability (W9); the fd and those checks are its
- * {@link AppendTail}. Nothing it does recreates a deleted file (W8). All methods are
- * synchronous, like the reference.
+ * The single writer of one flushed session file (SPEC §6.3, §12): holds the advisory lock (W7)
+ * and fsyncs per its durability (W9); its {@link AppendTail} keeps the append-only fd (W21),
+ * checks the file's size and inode before every append (W7, W8), never glues a line onto a
+ * torn tail (W1) and undoes a failed append (W2). Never recreates a deleted file (W8).
  */
 export class SessionFileWriter {
   private readonly fsApi: StoreFs;
@@ -50,14 +48,10 @@ export class SessionFileWriter {
   private closed = false;
   /** Set when a newer writer in this process took the file over: appends conflict for good. */
   private superseded = false;
-  /**
-   * Order of creation among the writers of this process: a manager opened later has a higher
-   * one. Only a newer writer may take a file over from, or reload after, the one holding it.
-   */
+  /** Creation order: only a newer writer may take a file over from, or reload after, another. */
   private readonly generation = ++writerGeneration;
 
   private constructor(
-    /** The session file. */
     readonly path: string,
     [size, needsNewline]: [number, boolean],
     private readonly options: SessionWriterOptions,
@@ -68,8 +62,8 @@ export class SessionFileWriter {
 
   /**
    * The first write of a pending session (SPEC §6.2): takes the lock, then creates `path` with
-   * the header and every line so far (each ending in `\n`) in one atomic exclusive create
-   * (fails if the file exists; a crash never leaves half a file), fsynced, mode 0600.
+   * every line so far in one atomic exclusive create (fails if the file exists; a crash never
+   * leaves half a file), fsynced, mode 0600.
    */
   static createNew(
     path: string,
@@ -79,7 +73,7 @@ export class SessionFileWriter {
     const writer = new SessionFileWriter(path, tailOf(lines), options);
     writer.takeLock(false); // a new file has no earlier writer to take over from
     try {
-      writer.writeWhole(lines, true);
+      writeFileAtomic(path, lines, { exclusive: true, fs: writer.fsApi });
     } catch (error) {
       writer.close();
       throw error;
@@ -89,9 +83,8 @@ export class SessionFileWriter {
   }
 
   /**
-   * A writer for a file loaded from disk. Does no IO: reads never write or lock (W13); the lock
-   * and the fd are taken by the first append or rewrite, which also checks the file still has
-   * `state.size` bytes.
+   * A writer for a file loaded from disk. Does no IO (reads never write or lock, W13): the first
+   * append or rewrite takes the lock and the fd, and checks the file still has `state.size` bytes.
    */
   static attach(
     path: string,
@@ -123,11 +116,10 @@ export class SessionFileWriter {
   }
 
   /**
-   * True when this writer does not hold the file, and the writer of this process that holds it
-   * has appended since this one last read it: the file is exactly what that writer left (size
-   * and inode), and longer than this writer knows. Only complete lines of our own writer can
-   * be in between, so the manager may reload them (see `SessionManager`); any other change is
-   * a conflict, which the next append reports. Does no IO while this writer holds the lock.
+   * True when the writer of this process that holds the file (not this one, nor a newer one)
+   * has appended since this one last read it, and the file is exactly what it left: only its
+   * complete lines are in between, so the manager may reload them; any other change is a
+   * conflict, which the next append reports. Does no IO while this writer holds the lock.
    */
   grownByThisProcess(): boolean {
     if (this.isLocked || this.closed || this.superseded || this.isOpen) return false;
@@ -137,10 +129,9 @@ export class SessionFileWriter {
   }
 
   /**
-   * Appends one line (which should end in `\n`). Throws {@link SessionLockedError},
-   * {@link SessionFileDeletedError} or {@link SessionConflictError} before writing anything, or
-   * the write's own error after undoing its partial bytes; in every case the file's logical
-   * content is unchanged (SPEC §0.1 invariant 4).
+   * Appends one line (which should end in `\n`). Throws a lock, deleted-file or conflict error
+   * before writing anything, or the write's own error after undoing its partial bytes: the
+   * file's logical content is unchanged either way (SPEC §0.1 invariant 4).
    */
   append(line: string, opts?: AppendOptions): void {
     this.tail.write(this.prepareAppend(), line, false, this.fsyncs(opts));
@@ -152,14 +143,13 @@ export class SessionFileWriter {
   }
 
   /**
-   * Replaces the whole file (migration, empty-file initialisation) atomically (W3) with
-   * `lines`, keeping mode 0600, after checking nobody else changed it; takes the lock if it is
-   * not held yet, then reopens the fd on the new file.
+   * Replaces the whole file with `lines` atomically (W3, mode 0600) after checking nobody else
+   * changed it; takes the lock if not held yet, then reopens the fd on the new file.
    */
   rewrite(lines: readonly string[]): void {
     this.claim();
     this.tail.check();
-    this.writeWhole(lines, false);
+    writeFileAtomic(this.path, lines, { fs: this.fsApi });
     this.tail.replaced(...tailOf(lines));
   }
 
@@ -189,36 +179,27 @@ export class SessionFileWriter {
     return opts?.fsync ?? this.options.durability === "always";
   }
 
-  private writeWhole(lines: readonly string[], exclusive: boolean): void {
-    writeFileAtomic(this.path, lines, { exclusive, fs: this.fsApi });
-  }
-
   /**
-   * Makes sure this writer may write and holds the lock. Within this process the newest
-   * writer takes the file over from an older one (pi never closes the manager it leaves when
-   * it resumes a session), which then loses its fd and conflicts on its next append; another
-   * process's lock is refused. Before a takeover the file is checked, and a writer created
-   * after this one must not hold it: a stale or older writer must conflict rather than
-   * dispossess the current one.
+   * Makes sure this writer may write and holds the lock. Within this process the newest writer
+   * takes the file over from an older one (pi never closes the manager it leaves when it
+   * resumes a session), which then conflicts on its next append; another process's lock is
+   * refused. A stale or older writer must conflict rather than dispossess the current one, so
+   * the file is checked first and a writer created after this one must not hold it.
    */
   private claim(): void {
     if (this.closed) throw new Error(`Session file writer is closed: ${this.path}`);
-    if (this.superseded) {
-      throw new SessionConflictError(
-        this.path,
-        "a newer session manager in this process took the file over",
-      );
-    }
+    if (this.superseded) throw this.newerWriter("took the file over");
     if (this.isLocked) return;
     if (!this.isOpen) this.tail.check();
     const holder = this.inProcessHolder();
     if (holder !== undefined && holder.generation > this.generation) {
-      throw new SessionConflictError(
-        this.path,
-        "a newer session manager in this process holds the file",
-      );
+      throw this.newerWriter("holds the file");
     }
     this.takeLock();
+  }
+
+  private newerWriter(what: string): SessionConflictError {
+    return new SessionConflictError(this.path, `a newer session manager in this process ${what}`);
   }
 
   private takeLock(takeOver = true): void {
@@ -244,8 +225,8 @@ export class SessionFileWriter {
     } catch (error) {
       // Someone else wrote the file, or it is gone: this writer can never append again, so it
       // must not keep others out either. Give the lock back.
-      if (error instanceof SessionConflictError) this.release();
-      else if (opening && error instanceof SessionFileDeletedError) this.release();
+      const deleted = opening && error instanceof SessionFileDeletedError;
+      if (deleted || error instanceof SessionConflictError) this.release();
       throw error;
     }
   }
