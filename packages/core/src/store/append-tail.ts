@@ -61,7 +61,6 @@ function assertSize(path: string, actual: number, expected: number): void {
  * a torn line (W1). It checks and writes; who may write (the lock) is the writer's business.
  */
 export class AppendTail {
-  /** The append fd, once opened. */
   fd: number | undefined;
   private identity: StoreStats | undefined;
   private appendsSincePathCheck = 0;

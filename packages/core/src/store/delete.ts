@@ -47,19 +47,14 @@ function tryTrash(command: string, path: string): boolean {
 }
 
 /**
- * Deletes a session file the way the reference's session picker does (SPEC §1.6): the `trash`
- * command first, so the deletion is recoverable, then `unlink`. Also removes a leftover
- * `<path>.lock` if it is stale; a live lock stays, and its holder's next append reports the
- * deletion (W8). Throws the unlink error (e.g. ENOENT) if the file cannot be removed.
+ * Deletes a session file as the reference's session picker does (SPEC §1.6): the `trash`
+ * command (recoverable), else `unlink`, whose error is thrown. A stale `<path>.lock` goes too;
+ * a live one stays, and its holder's next append reports the deletion (W8).
  */
 export function deleteSessionFile(path: string, options: DeleteOptions = {}): DeleteResult {
   const command = options.trashCommand === undefined ? findOnPath("trash") : options.trashCommand;
-  let method: DeleteResult["method"];
-  if (command !== null && command !== undefined && tryTrash(command, path)) method = "trash";
-  else {
-    unlinkSync(path);
-    method = "unlink";
-  }
+  const trashed = command !== null && command !== undefined && tryTrash(command, path);
+  if (!trashed) unlinkSync(path);
   removeStaleLock(path);
-  return { method };
+  return { method: trashed ? "trash" : "unlink" };
 }

@@ -16,11 +16,9 @@ import type {
 import { type Durability, SessionFileWriter } from "./session-writer.js";
 
 /**
- * The sink of one JSONL session file. Pending (no writer) until the session first holds a
- * user or assistant message, which writes the header and every entry so far with exclusive
- * create (SPEC §6.2); then one line per append through the writer, which holds the lock,
- * checks the tail and undoes a failed write (W1, W2, W7, W8). Synchronous: a failed write
- * throws, so `failure` stays unset.
+ * The sink of one JSONL session file: pending (no writer) until the session first holds a
+ * user or assistant message, then written whole with exclusive create (SPEC §6.2), then one
+ * line per append through the writer. Synchronous: a failed write throws, `failure` stays unset.
  */
 class FileSink implements SessionSink {
   readonly failure = undefined;
@@ -39,7 +37,10 @@ class FileSink implements SessionSink {
     if (this.writer) this.writer.appendRecord(JSON.stringify(entry));
     else if (isConversationEntry(entry)) {
       const { header, entries } = session();
-      this.writer = createFile(this.location, header, entries, this.durability);
+      const lines = sessionLines(header, entries);
+      this.writer = SessionFileWriter.createNew(this.location, lines, {
+        durability: this.durability,
+      });
     }
   }
 
@@ -61,16 +62,6 @@ class FileSink implements SessionSink {
   }
 }
 
-/** Writes a whole new session file atomically with exclusive create; returns its writer. */
-function createFile(
-  path: string,
-  header: SessionHeader,
-  entries: readonly SessionEntry[],
-  durability: Durability,
-): SessionFileWriter {
-  return SessionFileWriter.createNew(path, sessionLines(header, entries), { durability });
-}
-
 /** The replay part of a load (a `LoadedText` carries more). */
 function stored({ header, entries, diagnostics, entryLines }: StoredSession): StoredSession {
   return { header, entries, diagnostics, entryLines };
@@ -85,10 +76,9 @@ export interface FileStoreOptions {
 }
 
 /**
- * The JSONL file store of one session directory: files named after their header (SPEC
- * §6.1), read without writing (W13) except what a load must write — a fresh header into a
- * 0-byte file, the atomic rewrite of a migrated one (W3, W4) — and written through one
- * {@link SessionFileWriter} per open session. The directory must exist.
+ * The JSONL file store of one (existing) session directory: files named after their header
+ * (SPEC §6.1); a load writes only a fresh header into a 0-byte file or the atomic rewrite of a
+ * migrated one (W3, W4, W13); one {@link SessionFileWriter} per open session.
  */
 export function fileStore(dir: string, options: FileStoreOptions = {}): SessionStore {
   const durability = options.durability ?? "never";
@@ -102,7 +92,8 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
     create(header, entries, when) {
       const path = locationOf(header);
       const writeNow = when === "now" || entries.some(isConversationEntry);
-      const writer = writeNow ? createFile(path, header, entries, durability) : undefined;
+      const lines = writeNow ? sessionLines(header, entries) : undefined;
+      const writer = lines && SessionFileWriter.createNew(path, lines, { durability });
       return new FileSink(path, writer, durability);
     },
     open(path, freshHeader): OpenedSession {

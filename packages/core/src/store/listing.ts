@@ -1,8 +1,7 @@
 /**
  * Listing sessions with their {@link SessionInfo} (SPEC §10.5): one directory (`list`,
- * `listAll(dir)`) or every project directory under the sessions root (`listAll()`). Files are
- * read one after another, yielding to the event loop every few ms; unchanged files come from a
- * {@link SessionInfoCache}. Only reads (W13); a missing directory lists as `[]`.
+ * `listAll(dir)`) or every project directory under the sessions root (`listAll()`). Only reads
+ * (W13); unchanged files come from a {@link SessionInfoCache}; a missing directory lists `[]`.
  */
 
 import type { Dirent } from "node:fs";
@@ -55,10 +54,7 @@ export type Listed<O> = O extends { readonly withShape: true } ? ShapedSessionIn
 export interface ListSessionsOptions extends ListingOptions {
   /** Keep only sessions whose header cwd matches this directory ({@link cwdMatches}). */
   filterCwd?: string;
-  /**
-   * Whether a header without a cwd passes the filter: true ([Fix] W17, for the default
-   * directory) unless set to false (R1.6's rule for a custom session directory).
-   */
+  /** Whether a header without a cwd passes the filter (default true; see {@link cwdMatches}). */
   emptyCwdMatches?: boolean;
 }
 

@@ -22,16 +22,12 @@ export interface LockHolder {
   readonly host: string;
   /** ISO-8601 time the lock was taken (informational; staleness uses the file's mtime). */
   readonly acquiredAt: string;
-  /**
-   * Random tag of this acquisition: tells our own live lock from a stale one however the path
-   * was spelled, and makes a release never remove a lock taken in the same millisecond.
-   */
+  /** Random tag of this acquisition: tells our live lock from a stale one; keeps texts unique. */
   readonly token?: string;
 }
 
 /** An advisory single-writer lock on one session file (W7). */
 export interface Lock {
-  /** `<sessionPath>.lock`. */
   readonly path: string;
   /** True until {@link Lock.release} runs or another acquisition in this process takes it over. */
   readonly held: boolean;
@@ -61,7 +57,6 @@ export interface LockOptions {
 
 /** Thrown when another live writer holds the session's lock (W7). */
 export class SessionLockedError extends Error {
-  /** `holder` is undefined when the lock file could not be read as a holder record. */
   constructor(
     readonly lockPath: string,
     readonly holder: LockHolder | undefined,
@@ -188,12 +183,11 @@ function isProcessAlive(pid: number): boolean {
   }
 }
 
-/** A lock file as found on disk, with the verdict on whether it may be taken over. */
+/** A lock file as found on disk; `own` is set when it is one this process holds. */
 interface LockFileState {
   readonly text: string;
   readonly holder: LockHolder | undefined;
   readonly stale: boolean;
-  /** The lock file this process holds, when the holder recorded is one of its acquisitions. */
   readonly own: HeldLockFile | undefined;
 }
 

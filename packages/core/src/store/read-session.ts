@@ -1,24 +1,21 @@
-import { closeSync, fstatSync, openSync } from "node:fs";
+import { fstatSync } from "node:fs";
 import { type SessionEnv, systemEnv } from "../env/env.js";
 import { InvalidSessionError, type LoadedText, SessionLoader } from "../format/load-text.js";
 import type { SessionEntry, SessionHeader } from "../schema/types.js";
 import { type LoadDiagnostic, structuralDiagnostics } from "../state/diagnostics.js";
 import { logFromEntries } from "../state/entry-log.js";
-import { readText } from "./read-chunks.js";
+import { readText, withFile } from "./read-chunks.js";
+import { errorCode } from "./store-fs.js";
 
-/** What is on disk at a session path (SPEC §6.5 steps 1–3). */
+/**
+ * What is on disk at a session path (SPEC §6.5 steps 1–3): no file, a 0-byte file (the load
+ * writes a fresh header into it), or a session, parsed and migrated in memory if older than
+ * v3, with the bytes read (where the next append goes).
+ */
 export type SessionFileRead =
-  /** No file: a new session will be written there once the conversation starts. */
   | { readonly kind: "missing" }
-  /** A 0-byte file: the load writes a fresh header into it. */
   | { readonly kind: "empty" }
-  /** A session, parsed (and migrated in memory if it was older than v3). */
-  | {
-      readonly kind: "loaded";
-      readonly loaded: LoadedText;
-      /** Bytes read: where the next append goes. */
-      readonly size: number;
-    };
+  | { readonly kind: "loaded"; readonly loaded: LoadedText; readonly size: number };
 
 const CHUNK_BYTES = 4 * 1024 * 1024;
 
@@ -29,25 +26,21 @@ const CHUNK_BYTES = 4 * 1024 * 1024;
  * session, and the fs error for anything but a missing file.
  */
 export function readSessionFile(path: string, env: SessionEnv, label = path): SessionFileRead {
-  let fd: number;
   try {
-    fd = openSync(path, "r");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { kind: "missing" };
-    throw error;
-  }
-  try {
-    const size = fstatSync(fd).size;
-    if (size === 0) return { kind: "empty" };
-    const loader = new SessionLoader(env, label);
-    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size));
-    const read = readText(fd, buffer, (text) => {
-      loader.push(text);
-      return true;
+    return withFile(path, (fd): SessionFileRead => {
+      const size = fstatSync(fd).size;
+      if (size === 0) return { kind: "empty" };
+      const loader = new SessionLoader(env, label);
+      const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size));
+      const read = readText(fd, buffer, (text) => {
+        loader.push(text);
+        return true;
+      });
+      return { kind: "loaded", loaded: loader.finish(), size: read.bytes };
     });
-    return { kind: "loaded", loaded: loader.finish(), size: read.bytes };
-  } finally {
-    closeSync(fd);
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") return { kind: "missing" };
+    throw error;
   }
 }
 

@@ -84,12 +84,9 @@ class SessionInfoFold implements JsonlVisitor {
     const header = this.header;
     if (header === null) return null;
     const raw = header as unknown as JsonRecord;
-    let modified: Date;
-    if (this.lastActivity > 0) modified = new Date(this.lastActivity);
-    else {
-      const created = parseTime(raw.timestamp);
-      modified = Number.isNaN(created) ? new Date(mtime.getTime()) : new Date(created);
-    }
+    const created = parseTime(raw.timestamp);
+    const fallback = Number.isNaN(created) ? mtime.getTime() : created;
+    const modified = new Date(this.lastActivity > 0 ? this.lastActivity : fallback);
     const name = this.rawName;
     return {
       path,
@@ -111,19 +108,14 @@ class SessionInfoFold implements JsonlVisitor {
 /** Buffer for the synchronous reader; safe to share because nothing else runs meanwhile. */
 let syncBuffer: Buffer | undefined;
 
-/**
- * The {@link SessionInfo} of a file, read up to the size it had when opened; `null` if the
- * first record is not a valid header (§2.2, which also rejects R1.6's id-less headers, E32)
- * or the file cannot be read.
- */
+/** The {@link SessionInfo} of a file; `null` if unreadable or not a session (§2.2, E32). */
 export function buildSessionInfo(path: string): SessionInfo | null {
   return readSessionInfoSync(path)?.info ?? null;
 }
 
 /**
- * {@link buildSessionInfo} with the stat it was built from (for the listing cache); `null`
- * when the file cannot be read. With `withShape`, the same pass also gathers the file's
- * {@link SessionShape}; without, the scanner keeps its one visitor.
+ * {@link buildSessionInfo} with the stat it was built from (for the listing cache), read up to
+ * the size it had when opened; with `withShape`, the same pass also gathers its shape.
  */
 export function readSessionInfoSync(path: string, withShape = false): SessionInfoRead | null {
   return readOrNull(path, (fd) => {

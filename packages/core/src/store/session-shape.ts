@@ -1,9 +1,7 @@
 /**
- * A cheap structural summary of a session file, gathered in the same streaming pass that
- * builds its {@link SessionInfo} (opt-in: the plain listing never pays for it). For a regular
- * file — the overwhelmingly common case — it gives the numbers a full load would (entries,
- * branch tips) and guarantees the load would find nothing wrong; anything else is flagged
- * so a caller can fall back to a full load and its diagnostics.
+ * A cheap structural summary of a session file, gathered (opt-in) in the pass that builds its
+ * `SessionInfo`: for a regular file, the common case, the counts a full load would give and a
+ * guarantee it finds nothing wrong; anything else is flagged for a fallback to a full load.
  */
 
 import type { JsonlVisitor, JsonRecord, LineIssue } from "../format/parse.js";
@@ -107,11 +105,7 @@ export class SessionShapeFold implements JsonlVisitor {
     const irregularity = this.irregularity ?? (endsWithNewline ? undefined : "missing-newline");
     if (irregularity !== undefined) return { regular: false, irregularity, size };
     // Every parent is an existing, unique id, so the tips are the ids no one names as parent.
-    return {
-      regular: true,
-      entries: this.entries,
-      branches: this.entries - this.parents.size,
-      size,
-    };
+    const branches = this.entries - this.parents.size;
+    return { regular: true, entries: this.entries, branches, size };
   }
 }

@@ -24,10 +24,7 @@ export interface SessionStore {
     entries: readonly SessionEntry[],
     when: "conversation" | "now",
   ): SessionSink;
-  /**
-   * Opens the session at `location` for writing; a missing one is new (with `freshHeader`).
-   * Throws `InvalidSessionError` for something that is not a session.
-   */
+  /** Opens `location` for writing (missing: new, with `freshHeader`); throws `InvalidSessionError`. */
   open(location: string, freshHeader: () => SessionHeader): OpenedSession;
   /** Reads the session at `location` without opening it for writing (a fork source). */
   read(location: string): StoredSession;

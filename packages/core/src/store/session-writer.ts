@@ -7,9 +7,8 @@ import { nodeStoreFs, type StoreFs } from "./store-fs.js";
 export { SessionConflictError, SessionFileDeletedError } from "./append-tail.js";
 
 /**
- * When appends reach the disk (W9). `"never"`: one `write` per append, no fsync (the
- * reference's speed; an acknowledged append can be lost on power failure). `"always"`: fsync
- * after every append. The first write and whole-file writes fsync in both modes.
+ * When appends reach the disk (W9): `"never"` fsyncs no append (the reference's speed; one can
+ * be lost on power failure), `"always"` every one. First and whole-file writes always fsync.
  */
 export type Durability = "never" | "always";
 
@@ -100,7 +99,6 @@ export class SessionFileWriter {
     return this.tail.size;
   }
 
-  /** True while the append fd is open. */
   get isOpen(): boolean {
     return this.tail.fd !== undefined;
   }
@@ -110,7 +108,6 @@ export class SessionFileWriter {
     return !this.tail.needsNewline;
   }
 
-  /** True while this writer holds the session's lock. */
   get isLocked(): boolean {
     return this.lock?.held === true;
   }
