@@ -178,13 +178,12 @@ async function rootCandidates(root: string): Promise<RootCandidate[]> {
   const dirs = entries.filter((e) => e.isDirectory() || e.isSymbolicLink());
   const perDir = await Promise.all(dirs.map((entry) => jsonlFiles(join(root, entry.name))));
   const stamped = await Promise.all(
-    perDir.flat().map(async (path): Promise<RootCandidate | null> => {
-      try {
-        return { path, name: basename(path), stamp: await stat(path) };
-      } catch {
-        return null;
-      }
-    }),
+    perDir.flat().map((path) =>
+      stat(path).then(
+        (stamp): RootCandidate => ({ path, name: basename(path), stamp }),
+        () => null,
+      ),
+    ),
   );
   return stamped
     .filter((c): c is RootCandidate => c !== null)
