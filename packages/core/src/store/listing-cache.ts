@@ -36,9 +36,6 @@ function copyInfo(info: SessionInfo): SessionInfo {
   };
 }
 
-/** Entries kept by default: far more than anyone's sessions, small next to their texts. */
-const DEFAULT_MAX_ENTRIES = 50_000;
-
 /**
  * Map from path to the info built for one {@link FileStamp} of that file. `null` results
  * (files that are not sessions) are cached too, so a stray `.jsonl` is not re-read either.
@@ -49,7 +46,8 @@ export class SessionInfoCache {
   private hitCount = 0;
   private missCount = 0;
 
-  constructor(readonly maxEntries: number = DEFAULT_MAX_ENTRIES) {}
+  /** The default is far more than anyone's sessions, and small next to their texts. */
+  constructor(readonly maxEntries = 50_000) {}
 
   /**
    * The cached result for `path` if it was built for the file's current stamp (`stat`ed now

@@ -10,15 +10,7 @@ import type { SessionHeader, SessionInfo } from "../schema/types.js";
 import { readOrNull, readText } from "./read-chunks.js";
 import { type SessionShape, SessionShapeFold } from "./session-shape.js";
 
-/** `firstMessage` of a session without any user text (SPEC §10.5). */
-export const NO_MESSAGES = "(no messages)";
-
 const CHUNK_BYTES = 1024 * 1024;
-
-/** `Date.parse` of whatever JSON gives, converted as `Date.parse` itself would. */
-function parseTime(value: unknown): number {
-  return Date.parse(String(value));
-}
 
 /**
  * The searchable text of a message's `content`: a string as it is, or the `text` of every
@@ -70,7 +62,9 @@ class SessionInfoFold implements JsonlVisitor {
     if (role !== "user" && role !== "assistant") return;
     if ("content" in message) {
       const time =
-        typeof message.timestamp === "number" ? message.timestamp : parseTime(entry.timestamp);
+        typeof message.timestamp === "number"
+          ? message.timestamp
+          : Date.parse(String(entry.timestamp));
       if (time > this.lastActivity) this.lastActivity = time;
     }
     const text = messageText(message.content);
@@ -84,7 +78,7 @@ class SessionInfoFold implements JsonlVisitor {
     const header = this.header;
     if (header === null) return null;
     const raw = header as unknown as JsonRecord;
-    const created = parseTime(raw.timestamp);
+    const created = Date.parse(String(raw.timestamp));
     const fallback = Number.isNaN(created) ? mtime.getTime() : created;
     const modified = new Date(this.lastActivity > 0 ? this.lastActivity : fallback);
     const name = this.rawName;
@@ -99,7 +93,7 @@ class SessionInfoFold implements JsonlVisitor {
       created: new Date(raw.timestamp as string | number),
       modified,
       messageCount: this.messageCount,
-      firstMessage: this.firstMessage ?? NO_MESSAGES,
+      firstMessage: this.firstMessage ?? "(no messages)", // no user text (SPEC §10.5)
       allMessagesText: this.texts.join(" "),
     };
   }
