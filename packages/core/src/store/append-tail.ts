@@ -3,7 +3,7 @@ import { closeQuietly, errorCode, type StoreFs, type StoreStats, writeAll } from
 
 /** Thrown when the file is not what this writer last left: another writer got in (W7). */
 export class SessionConflictError extends Error {
-  /** Builds the error for the session file `path`; `detail` says what differed. */
+  /** `detail` says what differed. */
   constructor(
     readonly path: string,
     detail: string,
@@ -15,7 +15,6 @@ export class SessionConflictError extends Error {
 
 /** Thrown when a flushed session's file has been deleted; it is not recreated (W8). */
 export class SessionFileDeletedError extends Error {
-  /** Builds the error for the session file `path`. */
   constructor(readonly path: string) {
     super(`Session file was deleted; it will not be recreated: ${path}`);
     this.name = "SessionFileDeletedError";
@@ -31,21 +30,19 @@ export class SessionFileDeletedError extends Error {
 const PATH_CHECK_EVERY = 64;
 
 /**
- * Each appended line is encoded into one reused buffer. Handing `write(2)` a string makes Node
- * flatten `json + "\n"` into a new string and encode it on every append; encoding the JSON
- * text straight into bytes kept from one append to the next spares both (about 0.7 KB of
- * garbage and a few hundred ns per append). Appends are synchronous, so one buffer serves
- * every writer; lines above {@link SCRATCH_MAX} get their own so one huge line does not pin
- * memory.
+ * Each appended line is encoded into one reused buffer: handing `write(2)` a string makes Node
+ * flatten `json + "\n"` and encode it on every append (about 0.7 KB of garbage and a few
+ * hundred ns). Appends are synchronous, so one buffer serves every writer; lines above
+ * {@link SCRATCH_MAX} get their own so one huge line does not pin memory.
  */
 const SCRATCH_BYTES = 64 * 1024;
 const SCRATCH_MAX = 1024 * 1024;
 let scratch: Buffer | undefined;
 
-/** `stat` of `path`, turning ENOENT into {@link SessionFileDeletedError}. */
-function statExisting(fsApi: StoreFs, path: string): StoreStats {
+/** `call()` on the file at `path`, turning ENOENT into {@link SessionFileDeletedError}. */
+function unlessDeleted<T>(path: string, call: () => T): T {
   try {
-    return fsApi.statSync(path);
+    return call();
   } catch (error) {
     if (errorCode(error) === "ENOENT") throw new SessionFileDeletedError(path);
     throw error;
@@ -54,9 +51,8 @@ function statExisting(fsApi: StoreFs, path: string): StoreStats {
 
 /** Throws {@link SessionConflictError} unless the file has exactly the bytes we last left. */
 function assertSize(path: string, actual: number, expected: number): void {
-  if (actual !== expected) {
+  if (actual !== expected)
     throw new SessionConflictError(path, `${actual} bytes, expected ${expected}`);
-  }
 }
 
 /**
@@ -65,7 +61,6 @@ function assertSize(path: string, actual: number, expected: number): void {
  * a torn line (W1). It checks and writes; who may write (the lock) is the writer's business.
  */
 export class AppendTail {
-  /** The append fd, once opened. */
   fd: number | undefined;
   private identity: StoreStats | undefined;
   private appendsSincePathCheck = 0;
@@ -80,18 +75,10 @@ export class AppendTail {
     public needsNewline: boolean,
   ) {}
 
-  /**
-   * Opens the file for appending *without* O_CREAT (W8) and checks its size. Throws
-   * {@link SessionFileDeletedError} when the file is gone, or a conflict when it changed.
-   */
+  /** Opens the file for appending *without* O_CREAT (W8) and checks its size. */
   open(): number {
-    let fd: number;
-    try {
-      fd = this.fsApi.openSync(this.path, constants.O_WRONLY | constants.O_APPEND);
-    } catch (error) {
-      if (errorCode(error) === "ENOENT") throw new SessionFileDeletedError(this.path);
-      throw error;
-    }
+    const flags = constants.O_WRONLY | constants.O_APPEND;
+    const fd = unlessDeleted(this.path, () => this.fsApi.openSync(this.path, flags));
     try {
       this.identity = this.fstatExpected(fd);
       this.appendsSincePathCheck = 0;
@@ -103,16 +90,13 @@ export class AppendTail {
     return fd;
   }
 
-  /**
-   * Opens the fd right after this process wrote the whole file. The file is committed, so a
-   * failure here must not report the write as failed: the next append opens again and throws
-   * the real error then.
-   */
+  /** Opens the fd right after this process wrote the whole file. */
   openQuietly(): void {
     try {
       this.open();
     } catch {
-      // Deferred, not lost (see above).
+      // The file is committed, so this must not fail the write: the next append opens again
+      // and throws the real error then.
     }
   }
 
@@ -131,21 +115,14 @@ export class AppendTail {
    */
   check(): void {
     if (this.fd === undefined) {
-      assertSize(this.path, statExisting(this.fsApi, this.path).size, this.size);
+      assertSize(this.path, this.statPath().size, this.size);
       return;
     }
     const stats = this.fstatExpected(this.fd);
     const known = this.identity;
-    this.appendsSincePathCheck++;
-    if (
-      known !== undefined &&
-      stats.nlink === known.nlink &&
-      stats.nlink > 0 &&
-      this.appendsSincePathCheck < PATH_CHECK_EVERY
-    ) {
-      return;
-    }
-    const onDisk = statExisting(this.fsApi, this.path);
+    const linked = known !== undefined && stats.nlink === known.nlink && stats.nlink > 0;
+    if (linked && ++this.appendsSincePathCheck < PATH_CHECK_EVERY) return;
+    const onDisk = this.statPath();
     if (onDisk.ino !== stats.ino || onDisk.dev !== stats.dev) {
       throw new SessionConflictError(this.path, "the path now names a different file");
     }
@@ -153,10 +130,7 @@ export class AppendTail {
     this.appendsSincePathCheck = 0;
   }
 
-  /**
-   * True when the fd is open and the path names exactly the file this process left: same
-   * inode, and the size it last wrote. Never throws (false on any error).
-   */
+  /** True when the fd is open and the path names exactly the file this process left. */
   isExactlyOnDisk(): boolean {
     if (this.fd === undefined || this.needsNewline) return false;
     try {
@@ -229,7 +203,11 @@ export class AppendTail {
     this.fd = undefined;
   }
 
-  /** `fstat` of the fd, which must have the size we last left: a foreign append changes it. */
+  private statPath(): StoreStats {
+    return unlessDeleted(this.path, () => this.fsApi.statSync(this.path));
+  }
+
+  /** `fstat` of the fd, which must have the size we last left (a foreign append changes it). */
   private fstatExpected(fd: number): StoreStats {
     const stats = this.fsApi.fstatSync(fd);
     assertSize(this.path, stats.size, this.size);

@@ -2,7 +2,15 @@ import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { FILE_MODE } from "./paths.js";
-import { closeQuietly, errorCode, nodeStoreFs, type StoreFs, writeAll } from "./store-fs.js";
+import {
+  CREATE_EXCLUSIVE,
+  closeQuietly,
+  errorCode,
+  nodeStoreFs,
+  type StoreFs,
+  unlinkQuietly,
+  writeAll,
+} from "./store-fs.js";
 
 /** Options of {@link writeFileAtomic}. */
 export interface AtomicWriteOptions {
@@ -17,76 +25,49 @@ export interface AtomicWriteOptions {
   fs?: StoreFs;
 }
 
-/** Longest part of the target's base name kept in a temp name; keeps it far below 255 bytes. */
-const TEMP_BASE_BYTES = 64;
-
 /** Strings are encoded and written in batches of about this many UTF-16 units. */
 const CHUNK_UNITS = 64 * 1024;
 
-/**
- * Errors from `fsync` on a directory that mean "not supported here" (some file systems and
- * platforms), not "data lost"; the rename is already visible, so these are not failures.
- */
+/** Errors from a directory `fsync` that mean "not supported here", not "data lost". */
 const DIR_FSYNC_UNSUPPORTED = new Set(["EINVAL", "ENOTSUP", "EISDIR", "EPERM", "EBADF"]);
 
 /** Errors from `link` that mean the file system has no hard links. */
 const LINK_UNSUPPORTED = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV"]);
 
 /**
- * Cuts `text` to at most `maxBytes` UTF-8 bytes without splitting a character, so the derived
- * name stays valid UTF-8 however long or non-ASCII the session id is (W18).
- */
-function truncateUtf8(text: string, maxBytes: number): string {
-  let bytes = 0;
-  let end = 0;
-  for (const ch of text) {
-    const size = Buffer.byteLength(ch);
-    if (bytes + size > maxBytes) break;
-    bytes += size;
-    end += ch.length;
-  }
-  return text.slice(0, end);
-}
-
-/**
  * The temp name for `path`: `.<base, ≤64 bytes>.<8 hex>.tmp` in the same directory, so the
  * rename stays on one file system, discovery (which looks for `.jsonl`) ignores it, and it fits
- * in 255 bytes whatever the target's name length.
+ * in 255 bytes, cut between characters so it stays valid UTF-8 (W18).
  */
 export function tempPathFor(path: string): string {
-  const base = truncateUtf8(basename(path), TEMP_BASE_BYTES);
+  let base = "";
+  let bytes = 0;
+  for (const ch of basename(path)) {
+    bytes += Buffer.byteLength(ch);
+    if (bytes > 64) break;
+    base += ch;
+  }
   return join(dirname(path), `.${base}.${randomBytes(4).toString("hex")}.tmp`);
 }
 
 /**
- * What {@link writeFileAtomic} writes: text (encoded as UTF-8), text in chunks (one JSONL line
- * each, typically), or raw bytes written exactly as they are — for content that must survive
- * byte for byte, such as a damaged line that is not valid UTF-8.
+ * What {@link writeFileAtomic} writes: text as UTF-8, text in chunks (one JSONL line each,
+ * typically), or bytes as they are (a damaged line that is not valid UTF-8 survives).
  */
 export type AtomicContent = string | readonly string[] | Uint8Array;
 
 /** Writes `content` to `fd` without joining an array into one string. */
 function writeContent(fsApi: StoreFs, fd: number, content: AtomicContent): void {
-  // Checked first: bytes are written untouched (a Buffer is a Uint8Array too).
-  if (content instanceof Uint8Array) {
-    writeAll(fsApi, fd, content);
+  if (typeof content === "string" || content instanceof Uint8Array) {
+    writeAll(fsApi, fd, typeof content === "string" ? Buffer.from(content, "utf8") : content);
     return;
   }
-  if (typeof content === "string") {
-    writeAll(fsApi, fd, Buffer.from(content, "utf8"));
-    return;
-  }
-  // Batch small chunks (one JSONL line each, typically) to keep the syscall count low while
-  // never holding more than ~one batch of encoded bytes at a time.
+  // Batch small chunks to keep the syscall count low while never holding more than about one
+  // batch of encoded bytes at a time.
   let batch: string[] = [];
   let units = 0;
   const flush = (): void => {
-    if (batch.length === 0) return;
-    writeAll(
-      fsApi,
-      fd,
-      Buffer.from(batch.length === 1 ? (batch[0] ?? "") : batch.join(""), "utf8"),
-    );
+    if (batch.length > 0) writeAll(fsApi, fd, Buffer.from(batch.join(""), "utf8"));
     batch = [];
     units = 0;
   };
@@ -98,11 +79,8 @@ function writeContent(fsApi: StoreFs, fd: number, content: AtomicContent): void 
   flush();
 }
 
-/**
- * fsyncs the directory so a rename or link inside it survives power loss. Platforms and file
- * systems that cannot fsync a directory are skipped; other errors propagate.
- */
-export function fsyncDir(fsApi: StoreFs, dir: string): void {
+/** fsyncs the directory so a rename or link inside it survives power loss. */
+function fsyncDir(fsApi: StoreFs, dir: string): void {
   let fd: number;
   try {
     fd = fsApi.openSync(dir, constants.O_RDONLY);
@@ -119,15 +97,6 @@ export function fsyncDir(fsApi: StoreFs, dir: string): void {
   }
 }
 
-/** Removes `path`, ignoring errors: cleanup on a path that is already failing. */
-function unlinkQuietly(fsApi: StoreFs, path: string): void {
-  try {
-    fsApi.unlinkSync(path);
-  } catch {
-    // Nothing more to do: the temp name cannot be mistaken for a session (not `.jsonl`).
-  }
-}
-
 /**
  * Puts the complete temp file at `path` only if nothing is there: `link` fails with EEXIST
  * instead of replacing. Without hard links, an O_EXCL placeholder claims the name first and the
@@ -139,12 +108,7 @@ function commitExclusive(fsApi: StoreFs, temp: string, path: string, mode: numbe
     fsApi.linkSync(temp, path);
   } catch (error) {
     if (!LINK_UNSUPPORTED.has(errorCode(error) ?? "")) throw error;
-    const fd = fsApi.openSync(
-      path,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
-      mode,
-    );
-    closeQuietly(fsApi, fd);
+    closeQuietly(fsApi, fsApi.openSync(path, CREATE_EXCLUSIVE, mode));
     try {
       fsApi.renameSync(temp, path);
     } catch (renameError) {
@@ -158,11 +122,9 @@ function commitExclusive(fsApi: StoreFs, temp: string, path: string, mode: numbe
 }
 
 /**
- * Replaces (or, with `exclusive`, creates) `path` atomically (W3): writes a temp file in the same
- * directory, fsyncs it, renames (or links) it into place and fsyncs the directory. Readers see
- * the old content or the new, never a mix. On any failure before the commit the temp file is
- * removed, the target is untouched and the error is rethrown. `content` is text (written as
- * UTF-8), text chunks, or bytes (a `Buffer`/`Uint8Array`, written exactly as given).
+ * Replaces (or, with `exclusive`, creates) `path` atomically (W3): a temp file in the same
+ * directory, fsynced, renamed (or linked) into place, then the directory fsynced. Readers see
+ * the old content or the new; on a failure before the commit the target is untouched.
  */
 export function writeFileAtomic(
   path: string,
@@ -172,7 +134,7 @@ export function writeFileAtomic(
   const fsApi = options.fs ?? nodeStoreFs;
   const mode = options.mode ?? FILE_MODE;
   const temp = tempPathFor(path);
-  const fd = fsApi.openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
+  const fd = fsApi.openSync(temp, CREATE_EXCLUSIVE, mode);
   let committed = false;
   try {
     try {

@@ -1,23 +1,17 @@
 import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, statSync, unlinkSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { type LockOptions, removeStaleLock } from "./lock.js";
+import { removeStaleLock } from "./lock.js";
 
-/** How {@link deleteSessionFile} removed the file. */
+/** How {@link deleteSessionFile} removed the file: by the `trash` command (recoverable) or not. */
 export interface DeleteResult {
-  /** `"trash"`: moved to the trash by the `trash` command (recoverable); `"unlink"`: removed. */
   readonly method: "trash" | "unlink";
 }
 
 /** Options of {@link deleteSessionFile}. */
 export interface DeleteOptions {
-  /**
-   * The trash command to try: an executable path, or `null` to go straight to unlink. Default:
-   * `trash` looked up on `PATH`.
-   */
+  /** The trash command (default: `trash` on `PATH`), or `null` to go straight to unlink. */
   trashCommand?: string | null;
-  /** Options for judging a leftover lock file stale. */
-  lock?: Omit<LockOptions, "fs">;
 }
 
 /** Windows looks up commands with these extensions; elsewhere the bare name is the file. */
@@ -53,19 +47,14 @@ function tryTrash(command: string, path: string): boolean {
 }
 
 /**
- * Deletes a session file the way the reference's session picker does (SPEC §1.6): the `trash`
- * command first, so the deletion is recoverable, then `unlink`. Also removes a leftover
- * `<path>.lock` if it is stale; a live lock stays, and its holder's next append reports the
- * deletion (W8). Throws the unlink error (e.g. ENOENT) if the file cannot be removed.
+ * Deletes a session file as the reference's session picker does (SPEC §1.6): the `trash`
+ * command (recoverable), else `unlink`, whose error is thrown. A stale `<path>.lock` goes too;
+ * a live one stays, and its holder's next append reports the deletion (W8).
  */
 export function deleteSessionFile(path: string, options: DeleteOptions = {}): DeleteResult {
   const command = options.trashCommand === undefined ? findOnPath("trash") : options.trashCommand;
-  let method: DeleteResult["method"];
-  if (command !== null && command !== undefined && tryTrash(command, path)) method = "trash";
-  else {
-    unlinkSync(path);
-    method = "unlink";
-  }
-  removeStaleLock(path, options.lock ?? {});
-  return { method };
+  const trashed = command !== null && command !== undefined && tryTrash(command, path);
+  if (!trashed) unlinkSync(path);
+  removeStaleLock(path);
+  return { method: trashed ? "trash" : "unlink" };
 }

@@ -1,7 +1,6 @@
 /**
- * Finding sessions by header only (SPEC §10.3–§10.4): the most recent session of a directory
- * and a session by id. Everything here only reads (W13), never creates a directory, and
- * tolerates files that vanish while the directory is scanned (§1.6).
+ * Finding sessions by header only (SPEC §10.3–§10.4). Only reads (W13), never creates a
+ * directory, and tolerates files that vanish while the directory is scanned (§1.6).
  */
 
 import { fstatSync, readdirSync, statSync } from "node:fs";
@@ -23,12 +22,10 @@ const HEADER_CHUNK_BYTES = 64 * 1024;
 let headerBuffer: Buffer | undefined;
 
 /**
- * The header of a session file, reading only as far as its first record (SPEC §2.2): blank
- * and malformed lines before it are skipped ([Fix] W6: lines that are JSON but not objects
- * count as malformed). Returns `null` if that record is not a valid header, if the file cannot
- * be read, or if no record ends within the first `limit` bytes: a line counts only when its
- * `\n` lies within the limit, or when the file ends within the limit (R1.6's boundary). Pass
- * `Infinity` to scan without limit.
+ * The header of a session file, reading only as far as its first record (SPEC §2.2; malformed
+ * lines before it, non-objects included by [Fix] W6, are skipped). `null` if that record is not
+ * a valid header, the file cannot be read, or no record ends within `limit` bytes: a line
+ * counts only when its `\n`, or the file's end, lies within the limit (R1.6's boundary).
  */
 export function readHeader(path: string, limit: number = HEADER_SCAN_LIMIT): SessionHeader | null {
   return readOrNull(path, (fd) => {
@@ -49,43 +46,50 @@ export function readHeader(path: string, limit: number = HEADER_SCAN_LIMIT): Ses
 }
 
 /**
- * Whether a header's `cwd` matches a working directory (SPEC §10.3): both are resolved (`~`,
- * `file://`, relative paths, normalisation) and compared, case-insensitively on Windows. A
- * header cwd that is missing, not a string or empty matches when `emptyMatches` is true —
- * [Fix] W17's rule for the default directory, and the default here — and does not match
- * otherwise, which is R1.6's rule for a custom session directory.
+ * Whether a header's `cwd` matches a working directory (SPEC §10.3): both resolved, compared
+ * case-insensitively on Windows. A missing or empty header cwd matches when `emptyMatches`
+ * ([Fix] W17's rule for the default directory), not otherwise (R1.6's for a custom one).
  */
 export function cwdMatches(headerCwd: unknown, cwd: string, emptyMatches = true): boolean {
   if (typeof headerCwd !== "string" || headerCwd === "") return emptyMatches;
   return samePath(resolveCwd(headerCwd), resolveCwd(cwd));
 }
 
-/** The `*.jsonl` names of a directory, in directory-listing order. Throws if unreadable. */
-function jsonlNames(dir: string): string[] {
-  return readdirSync(dir).filter((name) => name.endsWith(".jsonl"));
+/** The `*.jsonl` paths of a directory, in directory-listing order; `undefined` if unreadable. */
+function jsonlPaths(dir: string): string[] | undefined {
+  try {
+    return readdirSync(dir)
+      .filter((name) => name.endsWith(".jsonl"))
+      .map((name) => join(dir, name));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `path` has a valid header with this `id` and a cwd matching `wanted` (when given). */
+function headerMatches(
+  path: string,
+  wanted: string | undefined,
+  emptyCwdMatches: boolean,
+  id?: string,
+): boolean {
+  const header = readHeader(path);
+  if (header === null || (id !== undefined && header.id !== id)) return false;
+  return wanted === undefined || cwdMatches(header.cwd, wanted, emptyCwdMatches);
 }
 
 /**
- * The most recent session file of `dir` (SPEC §10.3): the `*.jsonl` files sorted by mtime,
- * newest first (ties keep directory order), and the first whose header is valid and — when
- * `cwd` is given — whose header cwd matches it per {@link cwdMatches}. `null` if there is none
- * or the directory cannot be read. A file that vanishes meanwhile is skipped, where R1.6 would
- * give up on the whole directory.
+ * The most recent session file of `dir` (SPEC §10.3): by mtime, newest first (ties keep
+ * directory order), the first with a valid header whose cwd matches `cwd` when given. A file
+ * that vanishes meanwhile is skipped, where R1.6 would give up on the whole directory.
  */
 export function findMostRecentSession(
   dir: string,
   cwd?: string,
   emptyCwdMatches = true,
 ): string | null {
-  let names: string[];
-  try {
-    names = jsonlNames(dir);
-  } catch {
-    return null;
-  }
   const files: { path: string; mtimeMs: number }[] = [];
-  for (const name of names) {
-    const path = join(dir, name);
+  for (const path of jsonlPaths(dir) ?? []) {
     try {
       files.push({ path, mtimeMs: statSync(path).mtimeMs });
     } catch {
@@ -94,18 +98,12 @@ export function findMostRecentSession(
   }
   files.sort((a, b) => b.mtimeMs - a.mtimeMs);
   const wanted = cwd === undefined ? undefined : resolveCwd(cwd);
-  for (const { path } of files) {
-    const header = readHeader(path);
-    if (header === null) continue;
-    if (wanted === undefined || cwdMatches(header.cwd, wanted, emptyCwdMatches)) return path;
-  }
-  return null;
+  return files.find(({ path }) => headerMatches(path, wanted, emptyCwdMatches))?.path ?? null;
 }
 
 /**
- * The first `*.jsonl` file of `dir`, in directory-listing order, whose header has exactly this
- * `id` and, when `filterCwd` is given, a cwd that matches it per {@link cwdMatches} (SPEC
- * §10.4). Reads headers only. `undefined` if none matches or the directory cannot be read.
+ * The first `*.jsonl` file of `dir` in directory-listing order whose header has exactly this
+ * `id` and a cwd matching `filterCwd` when given (SPEC §10.4).
  */
 export function findSessionById(
   dir: string,
@@ -113,18 +111,6 @@ export function findSessionById(
   filterCwd?: string,
   emptyCwdMatches = true,
 ): string | undefined {
-  let names: string[];
-  try {
-    names = jsonlNames(dir);
-  } catch {
-    return undefined;
-  }
   const wanted = filterCwd === undefined ? undefined : resolveCwd(filterCwd);
-  for (const name of names) {
-    const path = join(dir, name);
-    const header = readHeader(path);
-    if (header === null || header.id !== id) continue;
-    if (wanted === undefined || cwdMatches(header.cwd, wanted, emptyCwdMatches)) return path;
-  }
-  return undefined;
+  return jsonlPaths(dir)?.find((path) => headerMatches(path, wanted, emptyCwdMatches, id));
 }

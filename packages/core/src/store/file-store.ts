@@ -4,7 +4,7 @@ import { InvalidSessionError } from "../format/load-text.js";
 import type { SessionEntry, SessionHeader } from "../schema/types.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { sessionFileName } from "./paths.js";
-import { readSessionFile } from "./read-session.js";
+import { readSessionFile, type SessionFileRead } from "./read-session.js";
 import { isConversationEntry, sessionLines } from "./session-files.js";
 import type {
   OpenedSession,
@@ -16,11 +16,9 @@ import type {
 import { type Durability, SessionFileWriter } from "./session-writer.js";
 
 /**
- * The sink of one JSONL session file. Pending (no writer) until the session first holds a
- * user or assistant message, which writes the header and every entry so far with exclusive
- * create (SPEC §6.2); then one line per append through the writer, which holds the lock,
- * checks the tail and undoes a failed write (W1, W2, W7, W8). Synchronous: a failed write
- * throws, so `failure` stays unset.
+ * The sink of one JSONL session file: pending (no writer) until the session first holds a
+ * user or assistant message, then written whole with exclusive create (SPEC §6.2), then one
+ * line per append through the writer. Synchronous: a failed write throws, `failure` stays unset.
  */
 class FileSink implements SessionSink {
   readonly failure = undefined;
@@ -36,11 +34,13 @@ class FileSink implements SessionSink {
   }
 
   append(entry: SessionEntry, session: () => StoredSessionContent): void {
-    if (this.writer) {
-      this.writer.appendRecord(JSON.stringify(entry), { fsync: this.durability === "always" });
-    } else if (isConversationEntry(entry)) {
+    if (this.writer) this.writer.appendRecord(JSON.stringify(entry));
+    else if (isConversationEntry(entry)) {
       const { header, entries } = session();
-      this.writer = createFile(this.location, header, entries, this.durability);
+      const lines = sessionLines(header, entries);
+      this.writer = SessionFileWriter.createNew(this.location, lines, {
+        durability: this.durability,
+      });
     }
   }
 
@@ -48,9 +48,7 @@ class FileSink implements SessionSink {
     return this.writer?.grownByThisProcess() ?? false;
   }
 
-  flush(): Promise<void> {
-    return Promise.resolve();
-  }
+  flush = (): Promise<void> => Promise.resolve();
 
   release(): void {
     this.writer?.release();
@@ -62,19 +60,9 @@ class FileSink implements SessionSink {
   }
 }
 
-/** Writes a whole new session file atomically with exclusive create; returns its writer. */
-function createFile(
-  path: string,
-  header: SessionHeader,
-  entries: readonly SessionEntry[],
-  durability: Durability,
-): SessionFileWriter {
-  return SessionFileWriter.createNew(path, sessionLines(header, entries), { durability });
-}
-
-/** The reference's message when a fork source is missing, empty or not a session (§5.5). */
-function cannotFork(path: string): Error {
-  return new Error(`Cannot fork: source session file is empty or invalid: ${path}`);
+/** The replay part of a load (a `LoadedText` carries more). */
+function stored({ header, entries, diagnostics, entryLines }: StoredSession): StoredSession {
+  return { header, entries, diagnostics, entryLines };
 }
 
 /** Options of {@link fileStore}. */
@@ -86,76 +74,57 @@ export interface FileStoreOptions {
 }
 
 /**
- * The JSONL file store of one session directory: files named after their header (SPEC
- * §6.1), read without writing (W13) except what a load must write — a fresh header into a
- * 0-byte file, the atomic rewrite of a migrated one (W3, W4) — and written through one
- * {@link SessionFileWriter} per open session. `durability` is the per-append fsync policy
- * (W9). The directory must exist.
+ * The JSONL file store of one (existing) session directory: files named after their header
+ * (SPEC §6.1); a load writes only a fresh header into a 0-byte file or the atomic rewrite of a
+ * migrated one (W3, W4, W13); one {@link SessionFileWriter} per open session.
  */
 export function fileStore(dir: string, options: FileStoreOptions = {}): SessionStore {
   const durability = options.durability ?? "never";
   const env = options.env ?? systemEnv;
+  const locationOf = (header: SessionHeader) =>
+    join(dir, sessionFileName(header.timestamp, header.id));
   return {
     persisted: true,
     dir,
-    locationOf: (header) => join(dir, sessionFileName(header.timestamp, header.id)),
+    locationOf,
     create(header, entries, when) {
-      const path = join(dir, sessionFileName(header.timestamp, header.id));
+      const path = locationOf(header);
       const writeNow = when === "now" || entries.some(isConversationEntry);
-      const writer = writeNow ? createFile(path, header, entries, durability) : undefined;
+      const lines = writeNow ? sessionLines(header, entries) : undefined;
+      const writer = lines && SessionFileWriter.createNew(path, lines, { durability });
       return new FileSink(path, writer, durability);
     },
     open(path, freshHeader): OpenedSession {
-      const read = readSessionFile(path, env, path);
-      switch (read.kind) {
-        case "missing":
-          return { header: freshHeader(), entries: [], diagnostics: [], sink: sink(undefined) };
-        case "empty": {
-          const header = freshHeader();
-          const lines = sessionLines(header, []);
-          writeFileAtomic(path, lines);
-          const size = Buffer.byteLength(lines[0] as string);
-          const writer = SessionFileWriter.attach(
-            path,
-            { size, endsWithNewline: true },
-            { durability },
-          );
-          return { header, entries: [], diagnostics: [], sink: sink(writer) };
-        }
-        case "loaded": {
-          const { loaded } = read;
-          const writer = SessionFileWriter.attach(
-            path,
-            { size: read.size, endsWithNewline: !loaded.needsNewline },
-            { durability },
-          );
-          if (loaded.rewrite) writer.rewrite(loaded.rewrite);
-          return { ...stored(loaded), sink: sink(writer) };
-        }
+      const read = readSessionFile(path, env);
+      const attach = (size: number, endsWithNewline: boolean) =>
+        SessionFileWriter.attach(path, { size, endsWithNewline }, { durability });
+      const sink = (writer?: SessionFileWriter) => new FileSink(path, writer, durability);
+      if (read.kind === "missing") {
+        return { header: freshHeader(), entries: [], diagnostics: [], sink: sink() };
       }
-      function sink(writer: SessionFileWriter | undefined): SessionSink {
-        return new FileSink(path, writer, durability);
+      if (read.kind === "empty") {
+        const header = freshHeader();
+        const lines = sessionLines(header, []);
+        writeFileAtomic(path, lines);
+        const writer = attach(Buffer.byteLength(lines[0] as string), true);
+        return { header, entries: [], diagnostics: [], sink: sink(writer) };
       }
+      const writer = attach(read.size, !read.loaded.needsNewline);
+      if (read.loaded.rewrite) writer.rewrite(read.loaded.rewrite);
+      return { ...stored(read.loaded), sink: sink(writer) };
     },
     read(path): StoredSession {
-      let read: ReturnType<typeof readSessionFile>;
+      let read: SessionFileRead | undefined;
       try {
-        read = readSessionFile(path, env, path);
+        read = readSessionFile(path, env);
       } catch (error) {
-        if (error instanceof InvalidSessionError) throw cannotFork(path);
-        throw error;
+        if (!(error instanceof InvalidSessionError)) throw error;
       }
-      if (read.kind !== "loaded") throw cannotFork(path);
+      // The reference's message for a missing, empty or invalid fork source (§5.5).
+      if (read?.kind !== "loaded") {
+        throw new Error(`Cannot fork: source session file is empty or invalid: ${path}`);
+      }
       return stored(read.loaded);
     },
-  };
-}
-
-function stored(loaded: StoredSession): StoredSession {
-  return {
-    header: loaded.header,
-    entries: loaded.entries,
-    diagnostics: loaded.diagnostics,
-    entryLines: loaded.entryLines,
   };
 }

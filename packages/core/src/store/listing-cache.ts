@@ -1,7 +1,6 @@
 /**
- * A per-file memo of {@link SessionInfo}s so that listing thousands of sessions a second time
- * re-reads only the files that changed (W21; DESIGN §3.7 "listing must not parse every file
- * in full every time"). In memory only; a process starts cold.
+ * A per-file memo of {@link SessionInfo}s so that listing thousands of sessions again re-reads
+ * only the files that changed (W21; DESIGN §3.7). In memory only; a process starts cold.
  */
 
 import { statSync } from "node:fs";
@@ -10,9 +9,8 @@ import { readSessionInfoSync } from "./session-info.js";
 import type { SessionShape } from "./session-shape.js";
 
 /**
- * What identifies one version of a file: the cache trusts an entry only while all three are
- * unchanged (the mtime with its sub-ms fraction). The inode catches a file replaced by rename
- * with the same size and mtime.
+ * What identifies one version of a file: an entry is trusted only while all three are unchanged
+ * (the inode catches a file replaced by rename with the same size and mtime).
  */
 export interface FileStamp {
   readonly size: number;
@@ -25,7 +23,7 @@ export type ShapedSessionInfo = SessionInfo & { readonly shape: SessionShape };
 
 interface CacheEntry extends FileStamp {
   readonly info: SessionInfo | null;
-  /** The file's shape, when the listing that read it asked for one. */
+  /** Present when the listing that read the file asked for shapes. */
   readonly shape?: SessionShape;
 }
 
@@ -38,9 +36,6 @@ function copyInfo(info: SessionInfo): SessionInfo {
   };
 }
 
-/** Entries kept by default: far more than anyone's sessions, small next to their texts. */
-const DEFAULT_MAX_ENTRIES = 50_000;
-
 /**
  * Map from path to the info built for one {@link FileStamp} of that file. `null` results
  * (files that are not sessions) are cached too, so a stray `.jsonl` is not re-read either.
@@ -51,15 +46,14 @@ export class SessionInfoCache {
   private hitCount = 0;
   private missCount = 0;
 
-  /** @param maxEntries how many files to remember before evicting the least recently used. */
-  constructor(readonly maxEntries: number = DEFAULT_MAX_ENTRIES) {}
+  /** The default is far more than anyone's sessions, and small next to their texts. */
+  constructor(readonly maxEntries = 50_000) {}
 
   /**
-   * The cached result for `path` if it was built for exactly the file's current stamp (`stamp`
-   * when the caller has stat'ed it, else a `stat` now): a copy of the info (with its shape
-   * when `withShape`), or `null` for a file known not to be a session or now gone. `undefined`
-   * on a miss — including, with `withShape`, an entry remembered without a shape. A path never
-   * remembered cannot hit, so no `stat` is taken for it.
+   * The cached result for `path` if it was built for the file's current stamp (`stat`ed now
+   * unless given): a copy of the info (with its shape when `withShape`), or `null` for a file
+   * known not to be a session or now gone. `undefined` on a miss, including an entry without
+   * the shape asked for; a path never remembered is not `stat`ed.
    */
   get(path: string, stamp?: FileStamp, withShape = false): SessionInfo | null | undefined {
     const entry = this.entries.get(path);
@@ -88,10 +82,7 @@ export class SessionInfoCache {
     return withShape ? Object.assign(info, { shape: entry.shape }) : info;
   }
 
-  /**
-   * Remembers the result built for `path` at `stamp` (a private copy is stored), with the
-   * file's shape when the read gathered one (shapes are immutable, so shared as they are).
-   */
+  /** Remembers a private copy of the result built for `path` at `stamp` (shapes are immutable). */
   set(path: string, stamp: FileStamp, info: SessionInfo | null, shape?: SessionShape): void {
     this.missCount++;
     this.entries.delete(path);
@@ -122,7 +113,7 @@ export class SessionInfoCache {
     return this.hitCount;
   }
 
-  /** Files read and remembered (cache misses) since creation or the last {@link clear}. */
+  /** Files read and remembered (misses) since then. */
   get misses(): number {
     return this.missCount;
   }
@@ -133,11 +124,9 @@ export const defaultSessionInfoCache = new SessionInfoCache();
 
 /**
  * The info of one file (with its shape when `withShape`): from the cache when its stamp is
- * unchanged, else read and remembered, keyed by the stat of the open file so the info
- * reflects exactly those bytes; `null` for files that are gone, unreadable or not sessions.
- * Synchronous: on this workload (many small files, each parsed in full) a plain loop beats a
- * pool of async reads by about a quarter, because the thread-pool round trips cost more than
- * they overlap.
+ * unchanged, else read and remembered under the stat of the open file; `null` for files that
+ * are gone, unreadable or not sessions. Synchronous: on many small files a plain loop beats a
+ * pool of async reads by about a quarter (the thread-pool round trips cost more than they overlap).
  */
 export function loadInfo(
   cache: SessionInfoCache | null,

@@ -1,9 +1,7 @@
 /**
  * Listing sessions with their {@link SessionInfo} (SPEC §10.5): one directory (`list`,
- * `listAll(dir)`) or every project directory under the sessions root (`listAll()`). Files are
- * read one after another (yielding to the event loop every few ms), each streamed in chunks;
- * unchanged files come from a {@link SessionInfoCache}. Only reads (W13); a missing directory
- * lists as `[]`. With `withShape`, each info also carries its file's `SessionShape`.
+ * `listAll(dir)`) or every project directory under the sessions root (`listAll()`). Only reads
+ * (W13); unchanged files come from a {@link SessionInfoCache}; a missing directory lists `[]`.
  */
 
 import type { Dirent } from "node:fs";
@@ -22,16 +20,15 @@ import {
 
 export type { ShapedSessionInfo } from "./listing-cache.js";
 
-/** A file to list, with its stat when the candidate search already took one. */
+/** A file to list, with its stat if the candidate search took one. */
 interface Candidate {
   readonly path: string;
   readonly stamp?: FileStamp;
 }
 
 /**
- * Progress of a listing: called once per processed file with how many are done and how many
- * there are. `partial`, when present, is a snapshot of the sessions loaded so far, newest
- * first (same shape as R1.6's `SessionListProgress`).
+ * Called once per processed file; `partial`, when present, is a snapshot of the sessions
+ * loaded so far, newest first (the shape of R1.6's `SessionListProgress`).
  */
 export type SessionListProgress = (
   loaded: number,
@@ -41,7 +38,6 @@ export type SessionListProgress = (
 
 /** Options shared by the listing functions. */
 export interface ListingOptions {
-  /** Told after each file; see {@link SessionListProgress} for when `partial` is given. */
   onProgress?: SessionListProgress;
   /** Aborting it rejects the listing with `signal.reason`; no progress is reported after. */
   signal?: AbortSignal;
@@ -51,30 +47,15 @@ export interface ListingOptions {
   withShape?: boolean;
 }
 
-/** Listing options asking for shapes: the listing then resolves {@link ShapedSessionInfo}s. */
-export type WithShape<O extends ListingOptions> = O & { readonly withShape: true };
+/** What a listing with options `O` resolves: {@link ShapedSessionInfo}s given `withShape: true`. */
+export type Listed<O> = O extends { readonly withShape: true } ? ShapedSessionInfo : SessionInfo;
 
 /** Options of {@link listSessions}. */
 export interface ListSessionsOptions extends ListingOptions {
   /** Keep only sessions whose header cwd matches this directory ({@link cwdMatches}). */
   filterCwd?: string;
-  /**
-   * Whether a header without a cwd passes the filter: true ([Fix] W17, for the default
-   * directory) unless set to false (R1.6's rule for a custom session directory).
-   */
+  /** Whether a header without a cwd passes the filter (default true; see {@link cwdMatches}). */
   emptyCwdMatches?: boolean;
-}
-
-/** When a progress call carries `partial`, given the call's position. */
-type PartialRule = (loaded: number, total: number, index: number) => boolean;
-
-/** `list`: after the first file, every 10th and the last (SPEC §10.5, E17). */
-const listPartialRule: PartialRule = (loaded, total) =>
-  loaded === 1 || loaded % 10 === 0 || loaded === total;
-
-/** Newest first by `modified`; `Array.prototype.sort` is stable, so ties keep their order. */
-function byModifiedDesc(a: SessionInfo, b: SessionInfo): number {
-  return b.modified.getTime() - a.modified.getTime();
 }
 
 /** Sort key for partial snapshots; an Invalid Date sorts last rather than anywhere. */
@@ -83,10 +64,7 @@ function modifiedKey(info: SessionInfo): number {
   return Number.isNaN(time) ? Number.NEGATIVE_INFINITY : time;
 }
 
-/**
- * Inserts into an array kept newest first, after every session at least as new, so that the
- * snapshot order is stable in completion order without sorting the whole array per snapshot.
- */
+/** Inserts after every session at least as new: snapshots stay sorted without a sort each. */
 function insertByModified(sorted: SessionInfo[], info: SessionInfo): void {
   const key = modifiedKey(info);
   let lo = 0;
@@ -103,17 +81,16 @@ function insertByModified(sorted: SessionInfo[], info: SessionInfo): void {
 /** How long the listing loop may hold the event loop before it yields (ms). */
 const YIELD_EVERY_MS = 10;
 
-const yieldToEventLoop = (): Promise<void> => new Promise((done) => setImmediate(done));
-
 /**
- * Processes candidates in order and reports each as it completes, yielding to the event loop
- * every few milliseconds so progress callbacks, timers and aborts stay live. Resolves the
- * infos that pass `filter`, newest first (stable in candidate order).
+ * Processes candidates in order, reporting each (with `partial` for the first, every
+ * `partialEvery`th and the last) and yielding to the event loop every few ms so progress,
+ * timers and aborts stay live. Resolves the infos that pass `filter`, newest first (`sort` is
+ * stable: ties keep candidate order). Rejects with `signal.reason` when aborted.
  */
 async function processCandidates(
   candidates: readonly Candidate[],
   filter: ((info: SessionInfo) => boolean) | undefined,
-  rule: PartialRule,
+  partialEvery: number,
   options: ListingOptions,
 ): Promise<SessionInfo[]> {
   const { onProgress, signal } = options;
@@ -130,50 +107,36 @@ async function processCandidates(
       kept.push(info);
       if (onProgress !== undefined) insertByModified(soFar, info);
     }
-    onProgress?.(index + 1, total, rule(index + 1, total, index) ? soFar.slice() : undefined);
+    const loaded = index + 1;
+    const partial = loaded === 1 || loaded % partialEvery === 0 || loaded === total;
+    onProgress?.(loaded, total, partial ? soFar.slice() : undefined);
     if (performance.now() - lastYield > YIELD_EVERY_MS) {
-      await yieldToEventLoop();
+      await new Promise((done) => setImmediate(done));
       lastYield = performance.now();
     }
   }
   signal?.throwIfAborted();
-  return kept.sort(byModifiedDesc);
+  return kept.sort((a, b) => b.modified.getTime() - a.modified.getTime());
 }
 
-/**
- * The `*.jsonl` files of one directory (not recursive) in `list`'s processing order: file
- * name descending by `localeCompare`, as R1.6 orders them. `[]` if it cannot be read.
- */
-async function directoryCandidates(dir: string): Promise<Candidate[]> {
-  let names: string[];
+/** The `*.jsonl` files of `dir` (not recursive), or `[]` if it cannot be read. */
+async function jsonlFiles(dir: string): Promise<string[]> {
   try {
-    names = await readdir(dir);
+    return (await readdir(dir)).filter((n) => n.endsWith(".jsonl")).map((n) => join(dir, n));
   } catch {
-    return [];
+    return []; // Missing, unreadable, or (under the root) a symlink to a file or a broken one.
   }
-  return names
-    .filter((name) => name.endsWith(".jsonl"))
-    .sort((a, b) => b.localeCompare(a))
-    .map((name) => ({ path: join(dir, name) }));
 }
 
 /**
- * The sessions of one directory (SPEC §10.5 `list`): every `*.jsonl` file in it, processed in
- * file-name order descending, one at a time; files that are not sessions are dropped; with
- * `filterCwd`, only sessions whose header cwd matches; sorted by `modified`, newest first
- * (stable in processing order). Progress carries `partial` for the first file, every 10th and
- * the last. `[]` if the directory is missing or unreadable. Rejects with `signal.reason` when
- * aborted.
+ * The sessions of one directory (SPEC §10.5 `list`): its `*.jsonl` files in file-name order
+ * descending by `localeCompare` (as R1.6), keeping sessions (whose header cwd matches, with
+ * `filterCwd`). Progress carries `partial` for the first file, every 10th and the last (E17).
  */
-export function listSessions(
+export async function listSessions<O extends ListSessionsOptions = ListSessionsOptions>(
   dir: string,
-  options: WithShape<ListSessionsOptions>,
-): Promise<ShapedSessionInfo[]>;
-export function listSessions(dir: string, options?: ListSessionsOptions): Promise<SessionInfo[]>;
-export async function listSessions(
-  dir: string,
-  options: ListSessionsOptions = {},
-): Promise<SessionInfo[]> {
+  options: O = {} as O,
+): Promise<Listed<O>[]> {
   options.signal?.throwIfAborted();
   const { filterCwd, emptyCwdMatches = true } = options;
   const wanted = filterCwd === undefined ? undefined : resolveCwd(filterCwd);
@@ -181,22 +144,17 @@ export async function listSessions(
     wanted === undefined
       ? undefined
       : (info: SessionInfo) => cwdMatches(info.cwd, wanted, emptyCwdMatches);
-  return processCandidates(await directoryCandidates(dir), filter, listPartialRule, options);
+  const candidates = (await jsonlFiles(dir))
+    .map((path) => ({ path, name: basename(path) }))
+    .sort((a, b) => b.name.localeCompare(a.name));
+  return (await processCandidates(candidates, filter, 10, options)) as Listed<O>[];
 }
 
-/**
- * `listAll(sessionDir)` (SPEC §10.5): the sessions of one directory with `list`'s processing
- * order and progress rules and no cwd filter.
- */
-export function listSessionsInDir(
+/** `listAll(sessionDir)` (SPEC §10.5): `list`'s order and progress rules, no cwd filter. */
+export function listSessionsInDir<O extends ListingOptions = ListingOptions>(
   dir: string,
-  options: WithShape<ListingOptions>,
-): Promise<ShapedSessionInfo[]>;
-export function listSessionsInDir(dir: string, options?: ListingOptions): Promise<SessionInfo[]>;
-export function listSessionsInDir(
-  dir: string,
-  options: ListingOptions = {},
-): Promise<SessionInfo[]> {
+  options: O = {} as O,
+): Promise<Listed<O>[]> {
   return listSessions(dir, { ...options, filterCwd: undefined });
 }
 
@@ -207,9 +165,8 @@ interface RootCandidate extends Candidate {
 }
 
 /**
- * The `*.jsonl` files of every directory (or symlink, followed) directly under `root`; files
- * lying in the root itself are ignored (E17). Ordered by mtime, newest first, then base name
- * descending. Files that vanish before they are stat'ed are left out.
+ * The `*.jsonl` files of every directory (or symlink, followed) directly under `root`, not of
+ * the root itself (E17), newest mtime first, then base name descending; vanished ones left out.
  */
 async function rootCandidates(root: string): Promise<RootCandidate[]> {
   let entries: Dirent[];
@@ -219,24 +176,14 @@ async function rootCandidates(root: string): Promise<RootCandidate[]> {
     return [];
   }
   const dirs = entries.filter((e) => e.isDirectory() || e.isSymbolicLink());
-  const perDir = await Promise.all(
-    dirs.map(async (entry) => {
-      const dir = join(root, entry.name);
-      try {
-        return (await readdir(dir)).filter((n) => n.endsWith(".jsonl")).map((n) => join(dir, n));
-      } catch {
-        return []; // A symlink to a file, a broken link, or an unreadable directory.
-      }
-    }),
-  );
+  const perDir = await Promise.all(dirs.map((entry) => jsonlFiles(join(root, entry.name))));
   const stamped = await Promise.all(
-    perDir.flat().map(async (path): Promise<RootCandidate | null> => {
-      try {
-        return { path, name: basename(path), stamp: await stat(path) };
-      } catch {
-        return null;
-      }
-    }),
+    perDir.flat().map((path) =>
+      stat(path).then(
+        (stamp): RootCandidate => ({ path, name: basename(path), stamp }),
+        () => null,
+      ),
+    ),
   );
   return stamped
     .filter((c): c is RootCandidate => c !== null)
@@ -245,27 +192,14 @@ async function rootCandidates(root: string): Promise<RootCandidate[]> {
 
 /**
  * `listAll()` without a directory (SPEC §10.5): the sessions of every project directory under
- * the sessions `root`, processed newest file first, one at a time, with no cwd filter, sorted
- * by `modified` (stable in processing order). Progress carries `partial` only once the first
- * candidate (the newest file) has finished: at that call, then every 100th call and the last.
- * `[]` if the root is missing. Rejects with `signal.reason` when aborted.
+ * `root`, newest file first. Progress carries `partial` for the first file (the newest), every
+ * 100th and the last.
  */
-export function listAllSessions(
+export async function listAllSessions<O extends ListingOptions = ListingOptions>(
   root: string,
-  options: WithShape<ListingOptions>,
-): Promise<ShapedSessionInfo[]>;
-export function listAllSessions(root: string, options?: ListingOptions): Promise<SessionInfo[]>;
-export async function listAllSessions(
-  root: string,
-  options: ListingOptions = {},
-): Promise<SessionInfo[]> {
+  options: O = {} as O,
+): Promise<Listed<O>[]> {
   options.signal?.throwIfAborted();
   const candidates = await rootCandidates(root);
-  let firstDone = false;
-  const rule: PartialRule = (loaded, total, index) => {
-    const firstNow = index === 0;
-    if (firstNow) firstDone = true;
-    return firstDone && (firstNow || loaded % 100 === 0 || loaded === total);
-  };
-  return processCandidates(candidates, undefined, rule, options);
+  return (await processCandidates(candidates, undefined, 100, options)) as Listed<O>[];
 }

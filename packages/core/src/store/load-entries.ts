@@ -5,9 +5,8 @@ import type { FileEntry } from "../schema/types.js";
 
 /**
  * The records of a session file as the reference's `loadEntriesFromFile` gives them (SPEC
- * §8.6): `[]` for a missing or empty file, a file without records, or one whose first record
- * is not a valid header; otherwise every parsed object record, header first, unmigrated.
- * Never writes (W13: the reference would append a missing final newline here).
+ * §8.6): every parsed object record, header first, unmigrated; `[]` unless the first is a
+ * valid header. Never writes (W13: the reference would append a missing final newline).
  */
 export function loadEntriesFromFile(filePath: string): FileEntry[] {
   let text: string;

@@ -1,13 +1,19 @@
 /**
- * The advisory single-writer lock of a session file (W7). This process keeps one lock file
- * per session file, with one refresh timer, handed from one acquisition to the next when a
- * newer writer of this process takes the file over.
+ * The advisory single-writer lock of a session file (W7): one lock file and refresh timer per
+ * session file in this process, handed on when a newer writer of this process takes over.
  */
 import { randomBytes } from "node:crypto";
-import { constants } from "node:fs";
 import { hostname } from "node:os";
 import { FILE_MODE } from "./paths.js";
-import { closeQuietly, errorCode, nodeStoreFs, type StoreFs, writeAll } from "./store-fs.js";
+import {
+  CREATE_EXCLUSIVE,
+  closeQuietly,
+  errorCode,
+  nodeStoreFs,
+  type StoreFs,
+  unlinkQuietly,
+  writeAll,
+} from "./store-fs.js";
 
 /** Who holds a lock: the JSON content of a `<session>.lock` file. */
 export interface LockHolder {
@@ -16,17 +22,12 @@ export interface LockHolder {
   readonly host: string;
   /** ISO-8601 time the lock was taken (informational; staleness uses the file's mtime). */
   readonly acquiredAt: string;
-  /**
-   * Random tag of this acquisition. Tells our own live lock from a stale one however the
-   * session path was spelled (symlinks, relative paths), and makes every lock's text unique
-   * so a release never removes a lock taken by someone else in the same millisecond.
-   */
+  /** Random tag of this acquisition: tells our live lock from a stale one; keeps texts unique. */
   readonly token?: string;
 }
 
 /** An advisory single-writer lock on one session file (W7). */
 export interface Lock {
-  /** The lock file, `<sessionPath>.lock`. */
   readonly path: string;
   /** True until {@link Lock.release} runs or another acquisition in this process takes it over. */
   readonly held: boolean;
@@ -38,14 +39,12 @@ export interface Lock {
 export interface LockOptions {
   /**
    * A lock not refreshed for this long is stale (default 10 minutes). A live holder refreshes
-   * it every `staleMs / 3`, so this only expires hung or dead holders, and those on another
-   * host, whose pid cannot be probed.
+   * it every `staleMs / 3`, so this expires hung holders and those on another host.
    */
   staleMs?: number;
   /**
-   * Take over a lock this process holds through an acquisition with `onLost` (the lock file
-   * stays, so other processes never see it free; the previous `onLost` runs) instead of
-   * throwing {@link SessionLockedError}. A repair's lock and another process's never yield.
+   * Take over (instead of throwing) a lock this process holds through an acquisition with
+   * `onLost`, which then runs; the file stays, so other processes never see it free.
    */
   takeOver?: boolean;
   /** Makes this acquisition yield to a later `takeOver` in this process, and runs then. */
@@ -58,7 +57,6 @@ export interface LockOptions {
 
 /** Thrown when another live writer holds the session's lock (W7). */
 export class SessionLockedError extends Error {
-  /** Builds the error for `lockPath` held by `holder` (when the lock file could be read). */
   constructor(
     readonly lockPath: string,
     readonly holder: LockHolder | undefined,
@@ -71,12 +69,9 @@ export class SessionLockedError extends Error {
   }
 }
 
-/** Suffix of a lock file; the session id validator must leave room for it (W18, SPEC §1.4). */
-export const LOCK_SUFFIX = ".lock";
-
-/** The lock file of a session file. */
+/** The lock file of a session file; the id validator leaves room for the suffix (W18). */
 export function lockPathFor(sessionPath: string): string {
-  return sessionPath + LOCK_SUFFIX;
+  return `${sessionPath}.lock`;
 }
 
 const DEFAULT_STALE_MS = 10 * 60 * 1000;
@@ -132,15 +127,13 @@ function dropLock(file: HeldLockFile): void {
   removeIfUnchanged(file.path, file.fsApi, file.text);
 }
 
-/** Reads and validates a lock file's content; `undefined` if it is not a holder record. */
+/** A lock file's content as a holder record; `undefined` if it is not one. */
 function parseHolder(text: string): LockHolder | undefined {
   try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value !== "object" || value === null) return undefined;
-    const { pid, host, acquiredAt, token } = value as Record<string, unknown>;
-    if (typeof pid !== "number" || typeof host !== "string" || typeof acquiredAt !== "string") {
-      return undefined;
-    }
+    const { pid, host, acquiredAt, token } = JSON.parse(text) ?? {};
+    const valid =
+      typeof pid === "number" && typeof host === "string" && typeof acquiredAt === "string";
+    if (!valid) return undefined;
     return { pid, host, acquiredAt, token: typeof token === "string" ? token : undefined };
   } catch {
     return undefined;
@@ -148,9 +141,9 @@ function parseHolder(text: string): LockHolder | undefined {
 }
 
 /**
- * Removes a stale lock if its content is still what was judged stale (re-read just before the
- * unlink, so a lock a competitor took in the meantime is left alone; the window between the
- * read and the unlink remains, which is why appends also check size and inode).
+ * Removes a lock file if its content is still `text` (re-read just before the unlink, so a
+ * lock a competitor took meanwhile is left alone; the window between the read and the unlink
+ * remains, which is why appends also check size and inode).
  */
 function removeIfUnchanged(lockPath: string, fsApi: StoreFs, text: string): void {
   try {
@@ -164,11 +157,7 @@ function removeIfUnchanged(lockPath: string, fsApi: StoreFs, text: string): void
 function tryCreate(lockPath: string, fsApi: StoreFs, text: string): boolean {
   let fd: number;
   try {
-    fd = fsApi.openSync(
-      lockPath,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
-      FILE_MODE,
-    );
+    fd = fsApi.openSync(lockPath, CREATE_EXCLUSIVE, FILE_MODE);
   } catch (error) {
     if (errorCode(error) === "EEXIST") return false;
     throw error;
@@ -177,11 +166,7 @@ function tryCreate(lockPath: string, fsApi: StoreFs, text: string): boolean {
     writeAll(fsApi, fd, Buffer.from(text, "utf8"));
   } catch (error) {
     closeQuietly(fsApi, fd);
-    try {
-      fsApi.unlinkSync(lockPath); // a half-written lock of ours would block until it aged out
-    } catch {
-      // Keep the write error: it is the cause. An unreadable lock goes stale after a grace period.
-    }
+    unlinkQuietly(fsApi, lockPath); // a half-written lock of ours would block until it aged out
     throw error;
   }
   closeQuietly(fsApi, fd);
@@ -198,12 +183,11 @@ function isProcessAlive(pid: number): boolean {
   }
 }
 
-/** A lock file as found on disk, with the verdict on whether it may be taken over. */
+/** A lock file as found on disk; `own` is set when it is one this process holds. */
 interface LockFileState {
   readonly text: string;
   readonly holder: LockHolder | undefined;
   readonly stale: boolean;
-  /** The lock file this process holds, when the holder recorded is one of its acquisitions. */
   readonly own: HeldLockFile | undefined;
 }
 
@@ -236,39 +220,22 @@ function inspectLock(lockPath: string, fsApi: StoreFs, staleMs: number): LockFil
 }
 
 /**
- * Takes the advisory single-writer lock of `sessionPath` (W7): creates `<sessionPath>.lock`
- * with O_EXCL, mode 0600, holding `{pid, host, acquiredAt, token}`. A stale lock (see
- * {@link LockOptions.staleMs}; dead pid on this host) is removed and the create retried once.
- * A lock this process already holds is taken over when `takeOver` is set. Throws
- * {@link SessionLockedError} when another live writer, in another process (or in this one,
- * without `takeOver`), holds it.
+ * Takes the lock of `sessionPath` (W7): creates `<sessionPath>.lock` with O_EXCL, mode 0600,
+ * holding a {@link LockHolder}. A stale lock (see {@link inspectLock}) is removed and the
+ * create retried once; one this process holds is taken over when `takeOver` is set. Throws
+ * {@link SessionLockedError} when another live writer holds it.
  */
 export function acquireLock(sessionPath: string, options: LockOptions = {}): Lock {
   const fsApi = options.fs ?? nodeStoreFs;
   const staleMs = options.staleMs ?? DEFAULT_STALE_MS;
   const lockPath = lockPathFor(sessionPath);
   const token = randomBytes(8).toString("hex");
-  const holder: LockHolder = {
-    pid: process.pid,
-    host: hostname(),
-    acquiredAt: new Date().toISOString(),
-    token,
-  };
-  const text = `${JSON.stringify(holder)}\n`;
+  const acquiredAt = new Date().toISOString();
+  const text = `${JSON.stringify({ pid: process.pid, host: hostname(), acquiredAt, token })}\n`;
   for (let attempt = 0; attempt < 2; attempt++) {
     if (tryCreate(lockPath, fsApi, text)) {
-      // Keep the mtime fresh while this process lives, so an idle session is not judged
-      // stale; unref'd so an open session never keeps the process alive.
-      const timer = setInterval(
-        () => {
-          try {
-            fsApi.utimesSync(lockPath, new Date(), new Date());
-          } catch {
-            // Harmless: the next append's tail check reports any foreign writer.
-          }
-        },
-        Math.max(1, Math.floor(staleMs / 3)),
-      );
+      // Unref'd so an open session never keeps the process alive.
+      const timer = setInterval(touch, Math.max(1, Math.floor(staleMs / 3)), fsApi, lockPath);
       timer.unref();
       const file: HeldLockFile = { path: lockPath, text, token, fsApi, timer, owner: undefined };
       heldLocks.set(token, file);
@@ -284,6 +251,15 @@ export function acquireLock(sessionPath: string, options: LockOptions = {}): Loc
     removeIfUnchanged(lockPath, fsApi, found.text);
   }
   throw new SessionLockedError(lockPath, inspectLock(lockPath, fsApi, staleMs)?.holder);
+}
+
+/** Keeps a held lock's mtime fresh, so an idle session is not judged stale. */
+function touch(fsApi: StoreFs, lockPath: string): void {
+  try {
+    fsApi.utimesSync(lockPath, new Date(), new Date());
+  } catch {
+    // Harmless: the next append's tail check reports any foreign writer.
+  }
 }
 
 /** Releases every lock this process holds when it exits (best effort; never needed for safety). */
@@ -302,29 +278,20 @@ function installExitHook(): void {
 }
 
 /**
- * The owner (see {@link LockOptions.owner}) of the acquisition of this process that holds the
- * lock of `sessionPath` now and would yield to a takeover; `undefined` when the lock is free,
- * held by another process, or held here without yielding. Reads the lock file (no writes).
+ * The {@link LockOptions.owner} of this process's acquisition that holds the lock of
+ * `sessionPath` now and would yield to a takeover; `undefined` when the lock is free, held by
+ * another process, or held here without yielding. Only reads.
  */
-export function inProcessLockOwner(
-  sessionPath: string,
-  options: Pick<LockOptions, "fs" | "staleMs"> = {},
-): object | undefined {
-  const fsApi = options.fs ?? nodeStoreFs;
-  const found = inspectLock(lockPathFor(sessionPath), fsApi, options.staleMs ?? DEFAULT_STALE_MS);
-  const handle = found?.own?.owner;
+export function inProcessLockOwner(sessionPath: string, fsApi = nodeStoreFs): object | undefined {
+  const handle = inspectLock(lockPathFor(sessionPath), fsApi, DEFAULT_STALE_MS)?.own?.owner;
   return handle?.onLost !== undefined ? handle.owner : undefined;
 }
 
-/**
- * Removes `<sessionPath>.lock` if it is stale (used when a session is deleted); a live lock
- * stays. Returns true if a lock file was removed.
- */
-export function removeStaleLock(sessionPath: string, options: LockOptions = {}): boolean {
-  const fsApi = options.fs ?? nodeStoreFs;
+/** Removes `<sessionPath>.lock` if it is stale (a deleted session's); true if it removed one. */
+export function removeStaleLock(sessionPath: string): boolean {
   const lockPath = lockPathFor(sessionPath);
-  const found = inspectLock(lockPath, fsApi, options.staleMs ?? DEFAULT_STALE_MS);
+  const found = inspectLock(lockPath, nodeStoreFs, DEFAULT_STALE_MS);
   if (!found?.stale) return false;
-  removeIfUnchanged(lockPath, fsApi, found.text);
+  removeIfUnchanged(lockPath, nodeStoreFs, found.text);
   return true;
 }

@@ -12,10 +12,7 @@ export const memorySink: SessionSink = {
   close() {},
 };
 
-/**
- * The store of `SessionManager.inMemory` and `fromJsonl`: nothing is persisted and there is
- * nothing to open (an in-memory manager that opens a file switches to the file store).
- */
+/** The store of `SessionManager.inMemory` and `fromJsonl` (opening a file switches stores). */
 export const memoryStore: SessionStore = {
   persisted: false,
   dir: "",

@@ -31,9 +31,8 @@ export function getSessionsRoot(agentDir: string = getAgentDir()): string {
 }
 
 /**
- * Steps 2–4 of the SPEC §1.2 encoding for a path that is already absolute and normalised:
- * drop one leading `/` or `\`, turn every `/`, `\` and `:` into `-`, wrap in `--…--`.
- * Separate from {@link encodeCwd} so a Windows path can be encoded on any platform.
+ * Steps 2–4 of the SPEC §1.2 encoding for a path that is already absolute and normalised
+ * (separate from {@link encodeCwd} so a Windows path can be encoded on any platform).
  */
 export function encodeResolvedCwd(absolutePath: string): string {
   const body = absolutePath.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-");
@@ -67,18 +66,12 @@ export function getDefaultSessionDir(cwd: string, agentDir: string = getAgentDir
   return dir;
 }
 
-/**
- * `mkdir -p` with mode 0700 for every directory it creates. Existing directories keep their
- * mode: changing a directory the user made is not the store's business.
- */
+/** `mkdir -p` with mode 0700; existing directories keep their mode (the user's business). */
 export function ensureDir(path: string): void {
   mkdirSync(path, { recursive: true, mode: DIR_MODE });
 }
 
-/**
- * The file name of a session (SPEC §1.3): the header timestamp with every `:` and `.` turned
- * into `-`, then `_<sessionId>.jsonl`, e.g. `2024-12-03T14-00-00-000Z_<id>.jsonl`.
- */
+/** The file name of a session (SPEC §1.3), e.g. `2024-12-03T14-00-00-000Z_<id>.jsonl`. */
 export function sessionFileName(timestampIso: string, sessionId: string): string {
   return `${timestampIso.replace(/[:.]/g, "-")}_${sessionId}.jsonl`;
 }

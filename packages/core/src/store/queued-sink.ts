@@ -22,12 +22,11 @@ export interface QueuedSinkOptions {
 }
 
 /**
- * The sink of an asynchronous store (a database): pi's API is synchronous, so each append
- * is folded at once and its write queued behind the previous ones. Like the file store, a
- * new session is first written when it holds a user or assistant message (SPEC §6.2), whole.
- * The first write that fails stops the queue: `failure` is set, so the manager refuses
- * every later write with `SessionStoreFailedError`, and `flush()` rejects with it. Nothing
- * queued after a failure is written, so the store never holds a gap.
+ * The sink of an asynchronous store (a database): pi's API is synchronous, so each append is
+ * folded at once and its write queued behind the previous ones; a new session is first
+ * written whole once it holds a user or assistant message (SPEC §6.2). The first failed write
+ * sets `failure` (the manager then refuses every write, `flush()` rejects) and stops the
+ * queue, so the store never holds a gap.
  */
 export function queuedSink(options: QueuedSinkOptions): SessionSink & {
   /** Queues the first write of a session created with content (a fork, a branch). */

@@ -2,10 +2,9 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 
 /**
- * Reads an open file from the start as UTF-8 text, in `buffer`-sized chunks (so a file of
- * hundreds of MB never becomes one string), handing each piece to `onText` until end of file,
- * `limit` bytes, or `onText` returns false; the decoder's remainder is the last piece. Returns
- * the bytes read and whether `onText` stopped the read.
+ * Reads an open file from the start as UTF-8 text in `buffer`-sized chunks (a file of hundreds
+ * of MB never becomes one string), handing each piece to `onText` until end of file, `limit`
+ * bytes, or `onText` returns false (reported as `stopped`).
  */
 export function readText(
   fd: number,
@@ -24,22 +23,21 @@ export function readText(
   return { bytes: position, stopped: !onText(decoder.end()) };
 }
 
-/**
- * Runs `use` on `path` opened for reading and closes it afterwards. `null` when the file
- * cannot be opened or `use` throws: the listing and header readers drop such files (§1.6).
- */
-export function readOrNull<T>(path: string, use: (fd: number) => T): T | null {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch {
-    return null;
-  }
+/** Runs `use` on `path` opened for reading, and closes it afterwards. */
+export function withFile<T>(path: string, use: (fd: number) => T): T {
+  const fd = openSync(path, "r");
   try {
     return use(fd);
-  } catch {
-    return null;
   } finally {
     closeSync(fd);
+  }
+}
+
+/** {@link withFile}, `null` on any error: the listing and header readers drop such files (§1.6). */
+export function readOrNull<T>(path: string, use: (fd: number) => T): T | null {
+  try {
+    return withFile(path, use);
+  } catch {
+    return null;
   }
 }

@@ -1,55 +1,46 @@
-import { closeSync, fstatSync, openSync } from "node:fs";
+import { fstatSync } from "node:fs";
 import { type SessionEnv, systemEnv } from "../env/env.js";
 import { InvalidSessionError, type LoadedText, SessionLoader } from "../format/load-text.js";
 import type { SessionEntry, SessionHeader } from "../schema/types.js";
 import { type LoadDiagnostic, structuralDiagnostics } from "../state/diagnostics.js";
 import { logFromEntries } from "../state/entry-log.js";
-import { readText } from "./read-chunks.js";
+import { readText, withFile } from "./read-chunks.js";
+import { errorCode } from "./store-fs.js";
 
-/** What is on disk at a session path (SPEC §6.5 steps 1–3). */
+/**
+ * What is on disk at a session path (SPEC §6.5 steps 1–3): no file, a 0-byte file (the load
+ * writes a fresh header into it), or a session, parsed and migrated in memory if older than
+ * v3, with the bytes read (where the next append goes).
+ */
 export type SessionFileRead =
-  /** No file: a new session will be written there once the conversation starts. */
   | { readonly kind: "missing" }
-  /** A 0-byte file: the load writes a fresh header into it. */
   | { readonly kind: "empty" }
-  /** A session, parsed (and migrated in memory if it was older than v3). */
-  | {
-      readonly kind: "loaded";
-      readonly loaded: LoadedText;
-      /** Bytes read: where the next append goes. */
-      readonly size: number;
-    };
+  | { readonly kind: "loaded"; readonly loaded: LoadedText; readonly size: number };
 
-/** Read size for streaming loads: big enough to amortise syscalls, small next to memory. */
 const CHUNK_BYTES = 4 * 1024 * 1024;
 
 /**
- * Reads a session file without writing anything (W13), in one open and one pass: the file is
- * streamed through the loader in 4 MiB chunks, so even a file of hundreds of MB never becomes
- * one string, and a legacy (v1/v2) file's lines are kept as they go by for its migration.
- * Throws `InvalidSessionError` when the file is not a session (it is left unchanged), and the
- * fs error for anything but a missing file.
+ * Reads a session file without writing anything (W13), in one open and one pass of 4 MiB
+ * chunks (a file of hundreds of MB never becomes one string; a legacy file's lines are kept
+ * as they go by for its migration). Throws `InvalidSessionError` when the file is not a
+ * session, and the fs error for anything but a missing file.
  */
 export function readSessionFile(path: string, env: SessionEnv, label = path): SessionFileRead {
-  let fd: number;
   try {
-    fd = openSync(path, "r");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { kind: "missing" };
-    throw error;
-  }
-  try {
-    const size = fstatSync(fd).size;
-    if (size === 0) return { kind: "empty" };
-    const loader = new SessionLoader(env, label);
-    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size));
-    const read = readText(fd, buffer, (text) => {
-      loader.push(text);
-      return true;
+    return withFile(path, (fd): SessionFileRead => {
+      const size = fstatSync(fd).size;
+      if (size === 0) return { kind: "empty" };
+      const loader = new SessionLoader(env, label);
+      const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size));
+      const read = readText(fd, buffer, (text) => {
+        loader.push(text);
+        return true;
+      });
+      return { kind: "loaded", loaded: loader.finish(), size: read.bytes };
     });
-    return { kind: "loaded", loaded: loader.finish(), size: read.bytes };
-  } finally {
-    closeSync(fd);
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") return { kind: "missing" };
+    throw error;
   }
 }
 
@@ -60,10 +51,7 @@ export interface SessionOnDisk {
   readonly header: SessionHeader;
   /** Entries with a string id, in file order (migrated in memory when the file is legacy). */
   readonly entries: readonly SessionEntry[];
-  /**
-   * Every problem with its file line where one is known: damaged lines, entries without ids,
-   * extra headers, migration notes, then duplicate ids, dangling parents and cycles.
-   */
+  /** Every problem (record rules, migration notes, then structure), with its line if known. */
   readonly diagnostics: readonly LoadDiagnostic[];
   /** The header's version as the file declares it (absent means 1). */
   readonly version: number;
@@ -73,19 +61,17 @@ export interface SessionOnDisk {
   readonly headerLine: number;
   /** Whether the file does not end with a newline (a torn or unterminated last line). */
   readonly needsNewline: boolean;
-  /** Bytes read. */
   readonly size: number;
 }
 
 /**
  * Opens a session file read-only (W13): unlike `SessionManager.open`, it neither rewrites a
- * legacy file nor initialises an empty one, so inspecting a session changes nothing. A legacy
- * file's entries get ids from `env` (seed it for the same ids on every run). Throws
- * `InvalidSessionError` when the file is empty (`kind: "empty"`) or not a session, and the fs
- * error (`ENOENT` for a missing file) when it cannot be read.
+ * legacy file nor initialises an empty one. A legacy file's entries get ids from `env` (seed
+ * it for the same ids on every run). Throws `InvalidSessionError` when the file is empty
+ * (`kind: "empty"`) or not a session, and the fs error (`ENOENT` if missing) otherwise.
  */
 export function readSession(path: string, env: SessionEnv = systemEnv): SessionOnDisk {
-  const read = readSessionFile(path, env, path);
+  const read = readSessionFile(path, env);
   if (read.kind === "missing") {
     throw Object.assign(new Error(`ENOENT: no such file or directory, open '${path}'`), {
       code: "ENOENT",

@@ -1,11 +1,7 @@
+/** Small helpers the store and the manager share; they do no IO themselves. */
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import type { SessionEntry, SessionHeader, SessionMessageEntry } from "../schema/types.js";
-
-/**
- * Small helpers the file-backed manager shares between its factories. Kept apart from the
- * facade so each stays short; they do no IO themselves.
- */
 
 /** A `sessionDir` argument as the reference takes it: `~` expanded, then resolved. */
 export function resolveSessionDir(dir: string): string {

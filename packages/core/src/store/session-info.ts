@@ -1,55 +1,36 @@
 /**
- * The {@link SessionInfo} of one session file (SPEC §10.5), built by streaming the file through
- * the line scanner: the file is read in chunks and never becomes one string, so a session of
- * hundreds of MB costs one chunk of memory plus the texts the info keeps. Only reads (W13).
+ * The {@link SessionInfo} of one session file (SPEC §10.5), streamed through the line scanner
+ * in chunks (a huge session costs one chunk plus the texts the info keeps). Only reads (W13).
  */
 
 import { fstatSync, type Stats } from "node:fs";
-import { JsonlScanner, type JsonlVisitor, type JsonRecord } from "../format/parse.js";
+import { isJsonRecord, JsonlScanner, type JsonlVisitor, type JsonRecord } from "../format/parse.js";
 import { isValidHeader } from "../format/record-rules.js";
 import type { SessionHeader, SessionInfo } from "../schema/types.js";
 import { readOrNull, readText } from "./read-chunks.js";
 import { type SessionShape, SessionShapeFold } from "./session-shape.js";
 
-/** `firstMessage` of a session without any user text (SPEC §10.5). */
-export const NO_MESSAGES = "(no messages)";
-
-/** Read size: big enough to amortise syscalls, small next to memory. */
 const CHUNK_BYTES = 1024 * 1024;
-
-/** A `Date.parse` that takes what JSON gives, converting it as `Date.parse` itself would. */
-function parseTime(value: unknown): number {
-  return Date.parse(String(value));
-}
-
-function isObject(value: unknown): value is JsonRecord {
-  return typeof value === "object" && value !== null;
-}
 
 /**
  * The searchable text of a message's `content`: a string as it is, or the `text` of every
- * `text` block joined with one space (images, thinking and tool calls ignored). `join` turns
- * a missing `text` into `""` and a number into its digits, exactly as the reference's output
- * shows. [Fix] W16: content that is neither a string nor an array, and blocks that are not
- * objects, count as empty text instead of throwing (which made R1.6 drop the session).
+ * `text` block joined with one space (`join` turns a missing `text` into `""` and a number
+ * into its digits, as the reference does). [Fix] W16: other content and non-object blocks
+ * count as empty text instead of throwing (which made R1.6 drop the session).
  */
 export function messageText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   const parts: unknown[] = [];
   for (const block of content) {
-    if (isObject(block) && block.type === "text") parts.push(block.text);
+    if (isJsonRecord(block) && block.type === "text") parts.push(block.text);
   }
   return parts.join(" ");
 }
 
-/**
- * Folds the records of one file, in order, into the fields of its info. Stops the scan at
- * once when the first record is not a valid header, since such a file is dropped anyway.
- */
+/** Folds a file's records into its info; stops at once if the first is not a valid header. */
 class SessionInfoFold implements JsonlVisitor {
   private header: SessionHeader | null = null;
-  private invalid = false;
   private messageCount = 0;
   private lastActivity = 0;
   private firstMessage: string | undefined;
@@ -58,12 +39,9 @@ class SessionInfoFold implements JsonlVisitor {
 
   record(record: JsonRecord): boolean {
     if (this.header === null) {
-      if (isValidHeader(record)) {
-        this.header = record;
-        return true;
-      }
-      this.invalid = true;
-      return false;
+      if (!isValidHeader(record)) return false; // the scan stops: `finish` never runs
+      this.header = record;
+      return true;
     }
     if (record.type === "message") this.message(record);
     else if (record.type === "session_info") this.rawName = record.name;
@@ -79,12 +57,14 @@ class SessionInfoFold implements JsonlVisitor {
     this.messageCount++;
     const message = entry.message;
     // A message entry without a message object is counted and otherwise ignored (R1.6 throws).
-    if (!isObject(message)) return;
+    if (!isJsonRecord(message)) return;
     const role = message.role;
     if (role !== "user" && role !== "assistant") return;
     if ("content" in message) {
       const time =
-        typeof message.timestamp === "number" ? message.timestamp : parseTime(entry.timestamp);
+        typeof message.timestamp === "number"
+          ? message.timestamp
+          : Date.parse(String(entry.timestamp));
       if (time > this.lastActivity) this.lastActivity = time;
     }
     const text = messageText(message.content);
@@ -96,14 +76,11 @@ class SessionInfoFold implements JsonlVisitor {
   /** The info, or `null` when the file has no valid header as its first record. */
   finish(path: string, mtime: Date): SessionInfo | null {
     const header = this.header;
-    if (this.invalid || header === null) return null;
+    if (header === null) return null;
     const raw = header as unknown as JsonRecord;
-    let modified: Date;
-    if (this.lastActivity > 0) modified = new Date(this.lastActivity);
-    else {
-      const created = parseTime(raw.timestamp);
-      modified = Number.isNaN(created) ? new Date(mtime.getTime()) : new Date(created);
-    }
+    const created = Date.parse(String(raw.timestamp));
+    const fallback = Number.isNaN(created) ? mtime.getTime() : created;
+    const modified = new Date(this.lastActivity > 0 ? this.lastActivity : fallback);
     const name = this.rawName;
     return {
       path,
@@ -116,7 +93,7 @@ class SessionInfoFold implements JsonlVisitor {
       created: new Date(raw.timestamp as string | number),
       modified,
       messageCount: this.messageCount,
-      firstMessage: this.firstMessage ?? NO_MESSAGES,
+      firstMessage: this.firstMessage ?? "(no messages)", // no user text (SPEC §10.5)
       allMessagesText: this.texts.join(" "),
     };
   }
@@ -125,21 +102,14 @@ class SessionInfoFold implements JsonlVisitor {
 /** Buffer for the synchronous reader; safe to share because nothing else runs meanwhile. */
 let syncBuffer: Buffer | undefined;
 
-/**
- * Builds the {@link SessionInfo} of a file synchronously (SPEC §10.5), reading it in 1 MiB
- * chunks up to the size it had when opened. Returns `null` if the first record is not a valid
- * header (§2.2, which also rejects R1.6's id-less headers, E32), if the file cannot be read,
- * or on any error.
- */
+/** The {@link SessionInfo} of a file; `null` if unreadable or not a session (§2.2, E32). */
 export function buildSessionInfo(path: string): SessionInfo | null {
   return readSessionInfoSync(path)?.info ?? null;
 }
 
 /**
- * {@link buildSessionInfo} with the stat it was built from (for the listing cache). `null`
- * when the file cannot be opened or read. With `withShape`, the same pass also gathers the
- * file's {@link SessionShape} (given whenever the info is); the plain path keeps its one
- * visitor.
+ * {@link buildSessionInfo} with the stat it was built from (for the listing cache), read up to
+ * the size it had when opened; with `withShape`, the same pass also gathers its shape.
  */
 export function readSessionInfoSync(path: string, withShape = false): SessionInfoRead | null {
   return readOrNull(path, (fd) => {
@@ -158,12 +128,11 @@ export function readSessionInfoSync(path: string, withShape = false): SessionInf
   });
 }
 
-/** What {@link readSessionInfoSync} found: the info and the file's stat when it was opened. */
+/** What {@link readSessionInfoSync} found (`info` is `null` for a file that is not a session). */
 export interface SessionInfoRead {
-  /** The info, or `null` when the file is not a session. */
   readonly info: SessionInfo | null;
   /** The stat taken right after opening; the info reflects the first `stats.size` bytes. */
   readonly stats: Stats;
-  /** The file's structure, when it was asked for and the file is a session. */
+  /** Given when asked for and the file is a session. */
   readonly shape?: SessionShape;
 }

@@ -1,26 +1,18 @@
 /**
- * A cheap structural summary of a session file, gathered in the same streaming pass that
- * builds its {@link SessionInfo} (opt-in: the plain listing never pays for it). For a regular
- * file — the overwhelmingly common case — it gives the numbers a full load would (entries,
- * branch tips) and guarantees the load would find nothing wrong; anything else is flagged
- * so a caller can fall back to a full load and its diagnostics.
+ * A cheap structural summary of a session file, gathered (opt-in) in the pass that builds its
+ * `SessionInfo`: for a regular file, the common case, the counts a full load would give and a
+ * guarantee it finds nothing wrong; anything else is flagged for a fallback to a full load.
  */
 
 import type { JsonlVisitor, JsonRecord, LineIssue } from "../format/parse.js";
 import { isCurrentHeader, recordKind } from "../format/record-rules.js";
 
 /**
- * The first thing seen that makes a file not regular. Each one is a case where a full load
- * (with its structural diagnostics) may report a problem or count differently:
- * - `legacy-version`: the header's version is not a number ≥ 3 (the load migrates it);
- * - `damaged-line`: a line that is not JSON, or not a JSON object;
- * - `extra-header`: a second `session` record;
- * - `missing-id`: an entry without a string id;
- * - `duplicate-id`: an id used twice;
- * - `parent-not-seen`: a string `parentId` naming no earlier entry — a dangling parent, a
- *   self-parent, or a parent written after its child. Only this last, harmless-looking case
- *   can close a parent cycle, so ruling it out is what rules cycles out (see {@link SessionShapeFold});
- * - `missing-newline`: the file does not end with `\n`.
+ * The first thing seen that makes a file not regular: a case where a full load may report a
+ * problem or count differently. `legacy-version`: a header version that is not a number ≥ 3;
+ * `damaged-line`: a line that is not a JSON object; `parent-not-seen`: a string `parentId`
+ * naming no earlier entry (dangling, self, or written after its child: see
+ * {@link SessionShapeFold}); the others say what they are.
  */
 export type ShapeIrregularity =
   | "legacy-version"
@@ -31,7 +23,7 @@ export type ShapeIrregularity =
   | "parent-not-seen"
   | "missing-newline";
 
-/** What one pass over a session file tells about its structure. */
+/** What one pass over a session file tells about its structure; `size` is the bytes read. */
 export type SessionShape =
   | {
       /** Nothing a full load would report: no problems, and the counts below are exact. */
@@ -40,7 +32,6 @@ export type SessionShape =
       readonly entries: number;
       /** Branch tips: entries no other entry names as parent. */
       readonly branches: number;
-      /** Bytes read. */
       readonly size: number;
     }
   | {
@@ -48,20 +39,18 @@ export type SessionShape =
       readonly regular: false;
       /** The first irregularity met, in file order (`missing-newline` is seen last). */
       readonly irregularity: ShapeIrregularity;
-      /** Bytes read. */
       readonly size: number;
     };
 
 /**
- * Wraps the visitor that builds the info and watches the same records go by. The first
- * record is taken as the header (the inner fold drops the file when it is not one).
+ * Wraps the visitor that builds the info and watches the same records go by; the first record
+ * is taken as the header (the inner fold drops the file when it is not one).
  *
  * Why no cycle can hide in a regular file: every string `parentId` must name an entry seen
- * earlier, and ids are unique, so following parents always moves strictly towards the start
- * of the file and must end at a root. A parent written after its child is flagged even though
- * it is usually harmless, because that is the only way a cycle (or a self-parent) can form.
- * Once something is irregular the summary stops tracking (ids are no longer collected), so
- * a damaged file costs no more than a clean one.
+ * earlier, and ids are unique, so following parents moves strictly towards the start of the
+ * file and ends at a root. A parent written after its child is flagged even though it is
+ * usually harmless, because that is the only way a cycle (or a self-parent) can form. Once
+ * something is irregular, ids are no longer collected, so a damaged file costs no more.
  */
 export class SessionShapeFold implements JsonlVisitor {
   private headerSeen = false;
@@ -116,11 +105,7 @@ export class SessionShapeFold implements JsonlVisitor {
     const irregularity = this.irregularity ?? (endsWithNewline ? undefined : "missing-newline");
     if (irregularity !== undefined) return { regular: false, irregularity, size };
     // Every parent is an existing, unique id, so the tips are the ids no one names as parent.
-    return {
-      regular: true,
-      entries: this.entries,
-      branches: this.entries - this.parents.size,
-      size,
-    };
+    const branches = this.entries - this.parents.size;
+    return { regular: true, entries: this.entries, branches, size };
   }
 }

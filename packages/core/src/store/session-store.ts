@@ -3,10 +3,9 @@ import type { SessionEntry, SessionHeader } from "../schema/types.js";
 import type { LoadDiagnostic } from "../state/diagnostics.js";
 
 /**
- * Where a `SessionManager` keeps its sessions. The manager folds every change at once and
- * answers from memory; a store only persists. Two ship with core — memory and JSONL files —
- * and the interface admits an asynchronous one (a database): its sink queues appends in
- * order and says through `flush()` when they are durable.
+ * Where a `SessionManager` keeps its sessions: the manager folds every change at once and
+ * answers from memory; a store only persists. Core ships memory and JSONL files; an
+ * asynchronous one (a database) queues appends in its sink and resolves `flush()` when durable.
  */
 export interface SessionStore {
   /** Whether sessions outlive the process (pi's `isPersisted()`). */
@@ -25,10 +24,7 @@ export interface SessionStore {
     entries: readonly SessionEntry[],
     when: "conversation" | "now",
   ): SessionSink;
-  /**
-   * Opens the session at `location` for writing. A missing one is new (with `freshHeader`),
-   * not yet written. Throws `InvalidSessionError` for something that is not a session.
-   */
+  /** Opens `location` for writing (missing: new, with `freshHeader`); throws `InvalidSessionError`. */
   open(location: string, freshHeader: () => SessionHeader): OpenedSession;
   /** Reads the session at `location` without opening it for writing (a fork source). */
   read(location: string): StoredSession;
@@ -50,10 +46,9 @@ export interface OpenedSession extends StoredSession {
 }
 
 /**
- * One session's persistence, as the manager drives it. Every call is synchronous, like pi's
- * API: a synchronous store writes before `append` returns and throws on failure (the
- * manager then undoes the fold); an asynchronous one queues the append, and a queued write
- * that fails sets `failure`, after which the manager refuses every write.
+ * One session's persistence, as the manager drives it; every call is synchronous, like pi's
+ * API. A synchronous store writes before `append` returns and throws on failure (the manager
+ * undoes the fold); an asynchronous one queues, and a failed write sets `failure`.
  */
 export interface SessionSink {
   /** Where the session lives (its file), or undefined in memory. */
@@ -62,15 +57,12 @@ export interface SessionSink {
   readonly written: boolean;
   /** The first failure of a queued write, if one failed. */
   readonly failure: Error | undefined;
-  /**
-   * Persists one appended entry. `session` gives the whole session so far, for a store that
-   * writes it whole on its first write.
-   */
+  /** Persists one appended entry; `session()` is the whole session, for a first write. */
   append(entry: SessionEntry, session: () => StoredSessionContent): void;
   /**
-   * Whether someone else of this process appended to the session since this sink last
-   * read or wrote it; the manager then reloads it before writing (W7 allows taking in a
-   * foreign writer's complete lines, never a silent fork).
+   * Whether someone else of this process appended since this sink last read or wrote; the
+   * manager then reloads before writing (W7 allows taking in a foreign writer's complete
+   * lines, never a silent fork).
    */
   changedElsewhere(): boolean;
   /** Resolves once every accepted append is durable; rejects with the first failure. */
