@@ -59,6 +59,7 @@ describe.each(["pi", "ours"] as const)(
       const { cls, other, s, host, branch, checkLaw } = await start(side);
       // pi's runtime got the class under test (the switch routed it).
       expect(s.session().sessionManager).toBeInstanceOf(cls);
+      expect(s.session().sessionManager).not.toBeInstanceOf(other);
       checkLaw("startup");
       await s.prompt("Hello.");
       checkLaw("prompt");

@@ -17,11 +17,15 @@ export type ManagerSide = "pi" | "ours";
 /** The class pi's runtime sees (module-level, read at every use by pi's transformed code). */
 export let SessionManager: typeof PiSessionManager = PiSessionManager;
 
-/** Points pi's runtime at pi's class or ours; returns the unwrapped class for `instanceof`. */
-export function useSessionManager(side: ManagerSide): abstract new (...args: never[]) => object {
-  const cls = side === "ours" ? OurSessionManager : PiSessionManager;
+type AnyClass = abstract new (...args: never[]) => object;
+
+/**
+ * Points pi's runtime at pi's class or ours; returns that class and the other one, for the
+ * `instanceof` checks that prove the routing.
+ */
+export function useSessionManager(side: ManagerSide): { cls: AnyClass; other: AnyClass } {
+  const [cls, other] =
+    side === "ours" ? [OurSessionManager, PiSessionManager] : [PiSessionManager, OurSessionManager];
   SessionManager = cls as unknown as typeof PiSessionManager;
-  return cls as unknown as abstract new (
-    ...args: never[]
-  ) => object;
+  return { cls: cls as unknown as AnyClass, other: other as unknown as AnyClass };
 }
