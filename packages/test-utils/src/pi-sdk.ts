@@ -64,6 +64,11 @@ export interface PiSdkOptions {
   readonly sessionManager: SessionManager;
   /** The extensions under test. */
   readonly extensions: readonly ExtensionFactory[];
+  /**
+   * Receives the extensions' `ctx.ui.notify` calls (print mode drops them): pi's own no-op UI
+   * context with `notify` bound to this, as an RPC client binds its UI.
+   */
+  readonly notify?: (message: string, type?: "info" | "warning" | "error") => void;
 }
 
 /** Starts pi's SDK over the faux model with the given extensions (see the module comment). */
@@ -113,7 +118,14 @@ export async function createPiSdk(options: PiSdkOptions): Promise<PiSdk> {
     },
     { cwd: options.cwd, agentDir: options.agentDir, sessionManager: options.sessionManager },
   );
-  const bind = () => runtime.session.bindExtensions({ mode: "print" });
+  const notify = options.notify;
+  const bind = () => {
+    const ui = runtime.session.extensionRunner.getUIContext();
+    return runtime.session.bindExtensions({
+      mode: "print",
+      ...(notify ? { uiContext: { ...ui, notify } } : {}),
+    });
+  };
   runtime.setRebindSession(bind);
   await bind();
   return {
