@@ -11,7 +11,7 @@ import { SessionManager } from "@earendil-works/pi-coding-agent";
 import { EntryRejectedError, type SessionEntry } from "@pi-sessions/core";
 import { tempDir } from "@pi-sessions/test-utils";
 import { createPiSdk, type PiSdk } from "@pi-sessions/test-utils/pi-sdk";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { foldBranchState } from "../../src/index.js";
 import { type TodoHost, todoAdd, todoExtension, todoPlugin } from "./pi-fixtures.js";
 import { type ManagerSide, useSessionManager } from "./session-manager-switch.js";
@@ -106,6 +106,28 @@ describe.each(["pi", "ours"] as const)(
       expect(s.session().sessionManager).toBeInstanceOf(cls);
       checkLaw("new session");
       expect(host().state()).toEqual({ todos: [], notes: 0 });
+    });
+
+    it("extends the state in O(1) on its own appends: no branch is refolded", async () => {
+      const { s, host, checkLaw } = await start(side);
+      await s.prompt("Hello.");
+      await s.prompt("/add first");
+      host().state();
+      const manager = s.session().sessionManager;
+      const getBranch = vi.spyOn(manager, "getBranch");
+      for (const title of ["second", "third", "fourth"]) {
+        await s.prompt(`/add ${title}`);
+        expect(host().state().todos.at(-1)?.title).toBe(title);
+      }
+      await s.prompt("/done second");
+      expect(
+        host()
+          .state()
+          .todos.map((x) => x.done),
+      ).toEqual([false, true, false, false]);
+      expect(getBranch).not.toHaveBeenCalled();
+      getBranch.mockRestore();
+      checkLaw("after the O(1) appends");
     });
 
     it("refuses an invalid append before anything reaches memory or disk", async () => {
