@@ -39,6 +39,7 @@ import { type PiSessionView, registerPiRenderers } from "./pi-renderers.js";
 export interface PiPluginFailure {
   /** Where: `session_start`, `entry renderer "todo"`, a listener, … */
   readonly where: string;
+  /** What was thrown. */
   readonly error: unknown;
 }
 
@@ -52,7 +53,9 @@ export interface PiPluginOptions {
 export interface PiSendOptions {
   /** Show the message in the transcript (default true). */
   readonly display?: boolean;
+  /** Start a turn when pi is idle (pi's option). */
   readonly triggerTurn?: boolean;
+  /** How a message sent while pi is streaming is delivered (pi's option). */
   readonly deliverAs?: "steer" | "followUp" | "nextTurn";
 }
 
@@ -63,6 +66,7 @@ type ValueOf<Items, K> =
 
 /** A plugin's life inside one pi runtime; see {@link installPiPlugin}. */
 export interface PiPluginHost<S, I = unknown> {
+  /** The installed plugin. */
   readonly plugin: Plugin<S, I>;
   /** True once pi has started a session for this runtime (`session_start` ran). */
   readonly bound: boolean;
@@ -86,6 +90,7 @@ export interface PiPluginHost<S, I = unknown> {
    * when the data does not match the codec. Returns the new entry's id.
    */
   append<A>(type: CustomEntryType<string, A>, data: A): string;
+  /** {@link append} by customType: the data is typed from the plugin's own types. */
   append<K extends EntryItems<I>["customType"]>(
     customType: K,
     data: ValueOf<EntryItems<I>, K>,
@@ -99,6 +104,7 @@ export interface PiPluginHost<S, I = unknown> {
     payload: CustomMessagePayload<D, C>,
     options?: PiSendOptions,
   ): void;
+  /** {@link sendMessage} by customType: the payload is typed from the plugin's own types. */
   sendMessage<K extends MessageItems<I>["customType"]>(
     customType: K,
     payload: ValueOf<MessageItems<I>, K>,
