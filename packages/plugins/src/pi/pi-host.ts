@@ -1,0 +1,289 @@
+/**
+ * One plugin installed into one pi extension runtime: `installPiPlugin(pi, plugin)` is called
+ * from an extension factory and returns the plugin's host there. pi calls the factory again
+ * for every session it starts, resumes or forks, so a host lives exactly as long as the
+ * runtime that pi gives the extension; nothing is shared between runtimes.
+ *
+ * The host reads pi's own manager (`ctx.sessionManager`) through our folds: the branch state
+ * is `foldBranchState` over `getBranch()`, kept by the same `BranchStateTracker` the manager
+ * install uses, and invalid data is checked by the same `customDataValidator` before pi
+ * writes anything.
+ */
+
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import {
+  EntryRejectedError,
+  type Projection,
+  replayProjection,
+  type SessionEntry,
+  type SessionManager,
+} from "@pi-sessions/core";
+import type {
+  CustomEntryType,
+  CustomMessagePayload,
+  CustomMessageType,
+} from "../custom/custom-type.js";
+import { type PluginDiagnostic, type ReadCustomEntry, stampVersion } from "../custom/decode.js";
+import { BranchStateTracker } from "../install/branch-state-tracker.js";
+import {
+  customDataValidator,
+  diagnosticsOf,
+  pluginDiagnosticsProjection,
+  readCustomEntry,
+} from "../plugin/custom-data.js";
+import { createRegistry, type Plugin } from "../registry/registry.js";
+import type { RenderFormat } from "../render/types.js";
+import { type PiSessionView, registerPiRenderers } from "./pi-renderers.js";
+
+/** A failure caught inside a handler or renderer of the host (pi never sees it thrown). */
+export interface PiPluginFailure {
+  /** Where: `session_start`, `entry renderer "todo"`, a listener, … */
+  readonly where: string;
+  /** What was thrown. */
+  readonly error: unknown;
+}
+
+/** Options of {@link installPiPlugin}. */
+export interface PiPluginOptions {
+  /** How the plugin's renderers draw in pi: a Markdown or a plain Text component (default "markdown"). */
+  readonly format?: RenderFormat;
+}
+
+/** Options of {@link PiPluginHost.sendMessage} (pi's `sendMessage` options, plus `display`). */
+export interface PiSendOptions {
+  /** Show the message in the transcript (default true). */
+  readonly display?: boolean;
+  /** Start a turn when pi is idle (pi's option). */
+  readonly triggerTurn?: boolean;
+  /** How a message sent while pi is streaming is delivered (pi's option). */
+  readonly deliverAs?: "steer" | "followUp" | "nextTurn";
+}
+
+type EntryItems<I> = Extract<I, { readonly kind: "custom"; readonly customType: string }>;
+type MessageItems<I> = Extract<I, { readonly kind: "custom_message"; readonly customType: string }>;
+type ValueOf<Items, K> =
+  Extract<Items, { readonly customType: K }> extends { readonly value: infer V } ? V : never;
+
+/** A plugin's life inside one pi runtime; see {@link installPiPlugin}. */
+export interface PiPluginHost<S, I = unknown> {
+  /** The installed plugin. */
+  readonly plugin: Plugin<S, I>;
+  /** True once pi has started a session for this runtime (`session_start` ran). */
+  readonly bound: boolean;
+  /**
+   * The plugin's branch state at pi's current leaf: its reducer folded over its own entries of
+   * `getBranch()` (older versions upcast, unreadable ones skipped). O(1) per own append; a leaf
+   * moved by something else is refolded once on the next read. `undefined` without a reducer.
+   */
+  state(): S;
+  /** Invalid or unknown-version records of the plugin's types in this session, in file order. */
+  diagnostics(): PluginDiagnostic[];
+  /** Errors caught in the host's handlers, renderers and listeners, oldest first. */
+  failures(): readonly PiPluginFailure[];
+  /** The state of one of the plugin's projections, folded over the whole session. */
+  projectionState<P>(projection: Projection<P>): P;
+  /** Reads an entry through the plugin's types; undefined for other entries. */
+  read(entry: SessionEntry): ReadCustomEntry | undefined;
+  /**
+   * Appends a `custom` entry through `pi.appendEntry`, stamped with the type's version in
+   * `data.v`. Throws `EntryRejectedError` (naming every io-ts path) before pi writes anything
+   * when the data does not match the codec. Returns the new entry's id.
+   */
+  append<A>(type: CustomEntryType<string, A>, data: A): string;
+  /** {@link append} by customType: the data is typed from the plugin's own types. */
+  append<K extends EntryItems<I>["customType"]>(
+    customType: K,
+    data: ValueOf<EntryItems<I>, K>,
+  ): string;
+  /**
+   * Sends a `custom_message` through `pi.sendMessage`, stamped with the version in
+   * `details.v`; refused like {@link append} before pi sees it.
+   */
+  sendMessage<D, C>(
+    type: CustomMessageType<string, D, C>,
+    payload: CustomMessagePayload<D, C>,
+    options?: PiSendOptions,
+  ): void;
+  /** {@link sendMessage} by customType: the payload is typed from the plugin's own types. */
+  sendMessage<K extends MessageItems<I>["customType"]>(
+    customType: K,
+    payload: ValueOf<MessageItems<I>, K>,
+    options?: PiSendOptions,
+  ): void;
+  /** Calls `listener` with the state whenever it was restored or changed; returns the unsubscribe. */
+  subscribe(listener: (state: S) => void): () => void;
+}
+
+/**
+ * Installs `plugin` into the pi extension runtime `pi` (call it from your extension factory)
+ * and returns its host. It subscribes to `session_start`, `session_tree` and
+ * `session_compact` (restore the branch state from `ctx.sessionManager.getBranch()`) and to
+ * `message_end`, `turn_end` and `agent_end` (follow entries pi appended), and registers the
+ * plugin's renderers. Every handler is wrapped: a failure is kept in `failures()`, never thrown
+ * into pi. The plugin's manager bus hooks do not run in pi (pi has no such bus).
+ */
+export function installPiPlugin<S, I>(
+  pi: ExtensionAPI,
+  plugin: Plugin<S, I>,
+  options: PiPluginOptions = {},
+): PiPluginHost<S, I> {
+  const registry = createRegistry([plugin]);
+  const validate = customDataValidator(registry);
+  const diagnostics = pluginDiagnosticsProjection(registry);
+  const failed: PiPluginFailure[] = [];
+  const listeners = new Set<(state: S) => void>();
+  let session: PiSessionView | undefined;
+  let seenLeaf: string | null = null;
+  // The tracker reads a manager's leaf and branch only; pi's read-only manager has both.
+  const view = {
+    getLeafId: () => session?.getLeafId() ?? null,
+    getBranch: () => (session?.getBranch() ?? []) as unknown as SessionEntry[],
+  };
+  const tracker = plugin.branchState
+    ? new BranchStateTracker(plugin, view as unknown as SessionManager)
+    : undefined;
+  const fail = (where: string, error: unknown): void => {
+    failed.push({ where, error });
+  };
+  const state = (): S => tracker?.current() as S;
+  const notify = (): void => {
+    if (listeners.size === 0) return;
+    const current = state();
+    for (const listener of listeners) {
+      try {
+        listener(current);
+      } catch (error) {
+        fail("state listener", error);
+      }
+    }
+  };
+  const restore = (ctx: ExtensionContext): void => {
+    session = ctx.sessionManager;
+    tracker?.invalidate();
+    seenLeaf = session.getLeafId();
+    notify();
+  };
+  // The leaf moved by at most one entry since we last looked: extend the cache in O(1) (a
+  // bigger jump leaves it stale, and the next read refolds the branch once).
+  const follow = (): void => {
+    const leaf = session?.getLeafEntry();
+    if (!leaf || leaf.id === seenLeaf) return;
+    seenLeaf = leaf.id;
+    tracker?.appended(leaf as unknown as SessionEntry);
+    if (leaf.type === "custom" || leaf.type === "custom_message") {
+      if (readCustomEntry(registry, leaf as unknown as SessionEntry)) notify();
+    }
+  };
+  const on = (event: string, run: (ctx: ExtensionContext) => void): void => {
+    (pi.on as (e: string, h: (ev: unknown, ctx: ExtensionContext) => void) => void)(
+      event,
+      (_event, ctx) => {
+        try {
+          run(ctx);
+        } catch (error) {
+          fail(event, error);
+        }
+      },
+    );
+  };
+  for (const event of ["session_start", "session_tree", "session_compact"]) on(event, restore);
+  for (const event of ["message_end", "turn_end", "agent_end"]) {
+    on(event, (ctx) => {
+      session = ctx.sessionManager;
+      follow();
+    });
+  }
+  registerPiRenderers(pi, plugin, {
+    format: options.format ?? "markdown",
+    session: () => session,
+    failed: fail,
+  });
+
+  const bound = (what: string): PiSessionView => {
+    if (!session) {
+      throw new Error(
+        `plugin "${plugin.name}": ${what} before pi started a session (call it from an event handler, command or tool)`,
+      );
+    }
+    return session;
+  };
+  /** Refuses a draft entry exactly as our manager's append guard would, before pi sees it. */
+  const guard = (draft: Record<string, unknown>, at: PiSessionView): void => {
+    const entry = {
+      id: "",
+      parentId: at.getLeafId(),
+      timestamp: new Date().toISOString(),
+      ...draft,
+    } as unknown as SessionEntry;
+    const rejection = validate(entry);
+    if (rejection) throw new EntryRejectedError(entry, rejection);
+  };
+  const ownType = <T>(kind: "custom" | "custom_message", type: T | string): T => {
+    const customType =
+      typeof type === "string" ? type : (type as { customType: string }).customType;
+    const owned =
+      kind === "custom" ? registry.entryType(customType) : registry.messageType(customType);
+    if (!owned || (typeof type !== "string" && owned.type !== type)) {
+      const what = kind === "custom" ? "custom entry type" : "custom message type";
+      throw new Error(`plugin "${plugin.name}" has no ${what} "${customType}"`);
+    }
+    return owned.type as T;
+  };
+
+  return {
+    plugin,
+    get bound() {
+      return session !== undefined;
+    },
+    state,
+    diagnostics: () =>
+      session
+        ? diagnosticsOf(
+            replayProjection(diagnostics, session.getEntries() as unknown as SessionEntry[]),
+          )
+        : [],
+    failures: () => [...failed],
+    projectionState: <P>(projection: Projection<P>): P =>
+      replayProjection(projection, (session?.getEntries() ?? []) as unknown as SessionEntry[]),
+    read: (entry) => readCustomEntry(registry, entry),
+    append(typeOrName: CustomEntryType<string, unknown> | string, data: unknown): string {
+      const at = bound("append");
+      const type = ownType<CustomEntryType<string, unknown>>("custom", typeOrName);
+      const stamped = stampVersion(type, data);
+      guard({ type: "custom", customType: type.customType, data: stamped }, at);
+      pi.appendEntry(type.customType, stamped);
+      const id = at.getLeafId() ?? "";
+      follow();
+      return id;
+    },
+    sendMessage(
+      typeOrName: CustomMessageType<string, unknown, unknown> | string,
+      payload: unknown,
+      send: PiSendOptions = {},
+    ): void {
+      const at = bound("sendMessage");
+      const type = ownType<CustomMessageType<string, unknown, unknown>>(
+        "custom_message",
+        typeOrName,
+      );
+      const stamped = stampVersion(type, payload) as CustomMessagePayload<unknown, unknown>;
+      const display = send.display ?? true;
+      const message = {
+        customType: type.customType,
+        content: stamped.content,
+        display,
+        details: stamped.details,
+      };
+      guard({ type: "custom_message", ...message }, at);
+      const { display: _display, ...delivery } = send;
+      pi.sendMessage(message as Parameters<ExtensionAPI["sendMessage"]>[0], delivery);
+      follow();
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+  } as PiPluginHost<S, I>;
+}
