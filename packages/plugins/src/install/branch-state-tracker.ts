@@ -19,10 +19,13 @@ export class BranchStateTracker<S> {
   private leaf: string | null = null;
   private state: S | undefined;
 
-  /** `plugin` has a branchState reducer (the install makes trackers only for those). */
+  /**
+   * `plugin` has a branchState reducer (the install makes trackers only for those); `manager`
+   * is ours or pi's read-only view: the tracker reads only the leaf and the branch.
+   */
   constructor(
     private readonly plugin: Plugin<S>,
-    private readonly manager: SessionManager,
+    private readonly manager: Pick<SessionManager, "getLeafId" | "getBranch">,
   ) {}
 
   /** An entry was appended: extend when it hangs off the cached leaf, else go stale. */

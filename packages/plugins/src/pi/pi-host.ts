@@ -139,9 +139,7 @@ export function installPiPlugin<S, I>(
     getLeafId: () => session?.getLeafId() ?? null,
     getBranch: () => (session?.getBranch() ?? []) as unknown as SessionEntry[],
   };
-  const tracker = plugin.branchState
-    ? new BranchStateTracker(plugin, view as unknown as SessionManager)
-    : undefined;
+  const tracker = plugin.branchState ? new BranchStateTracker(plugin, view) : undefined;
   const fail = (where: string, error: unknown): void => {
     failed.push({ where, error });
   };
