@@ -1,9 +1,9 @@
 import type { SessionEnv } from "../env/env.js";
-import type { LoadDiagnostic } from "../state/diagnostics.js";
 import { RecordSplitter, type SplitRecords } from "./load-records.js";
 import { migrateDocument } from "./migrate.js";
 import {
   DocumentBuilder,
+  documentIssues,
   JsonlScanner,
   type JsonlVisitor,
   type JsonRecord,
@@ -75,8 +75,7 @@ function notASession(label: string, reason: NotASession): InvalidSessionError {
  */
 export class SessionLoader implements JsonlVisitor {
   private readonly scanner = new JsonlScanner(this);
-  private readonly diagnostics: LoadDiagnostic[] = [];
-  private readonly split = new RecordSplitter(this.diagnostics);
+  private readonly split = new RecordSplitter();
   /** Damaged lines before the header, which a legacy file's rewrite puts back (W4). */
   private readonly beforeHeader: LineIssue[] = [];
   /** The document of a legacy file, from its header on. */
@@ -99,7 +98,7 @@ export class SessionLoader implements JsonlVisitor {
   issue(issue: LineIssue): boolean {
     if (this.legacy !== undefined) return this.legacy.issue(issue);
     if (this.split.header === null) this.beforeHeader.push(issue);
-    this.diagnostics.push({ kind: issue.kind, line: issue.line, message: issue.message });
+    this.split.issue(issue);
     return true;
   }
 
@@ -130,11 +129,7 @@ export class SessionLoader implements JsonlVisitor {
     const header = this.split.header;
     if (header === null) throw notASession(this.label, { kind: empty ? "empty" : "no-records" });
     return {
-      header,
-      entries: this.split.entries,
-      entryLines: this.split.entryLines,
-      migrated: false,
-      diagnostics: this.diagnostics,
+      ...this.split.result(false),
       version: headerVersion(header as unknown as JsonRecord),
       headerLine: this.headerLine,
       needsNewline: !empty && !this.scanner.endsWithNewline,
@@ -150,27 +145,14 @@ export class SessionLoader implements JsonlVisitor {
  */
 function loadLegacy(doc: ParsedDocument, env: SessionEnv, headerLine: number): LoadedText {
   const migration = migrateDocument(doc, env);
-  const issues: LoadDiagnostic[] = [];
-  const split = new RecordSplitter([]);
-  for (const l of migration.document.lines) {
+  const split = new RecordSplitter();
+  for (const issue of documentIssues(doc)) split.issue(issue);
+  split.migration(migration.diagnostics);
+  for (const l of migration.document.lines)
     if (l.value._tag === "Right") split.push(l.value.right, l.line);
-    else issues.push({ kind: l.value.left.kind, line: l.line, message: l.value.left.message });
-  }
   return {
-    header: split.header,
-    entries: split.entries,
-    entryLines: split.entryLines,
-    migrated: migration.changed,
+    ...split.result(migration.changed),
     rewrite: migration.changed ? serializeDocumentLines(migration.document) : undefined,
-    diagnostics: [
-      ...issues,
-      ...migration.diagnostics.map((d) => ({
-        kind: "migration" as const,
-        line: d.line,
-        message: d.message,
-      })),
-      ...split.diagnostics,
-    ],
     version: migration.fromVersion,
     headerLine,
     needsNewline: !doc.endsWithNewline,

@@ -10,8 +10,7 @@
  */
 
 import { right } from "fp-ts/lib/Either.js";
-import type { SessionEnv } from "../env/env.js";
-import { systemEnv } from "../env/env.js";
+import { type SessionEnv, systemEnv } from "../env/env.js";
 import { generateEntryId } from "../env/ids.js";
 import type { FileEntry } from "../schema/types.js";
 import type { DocLine, JsonRecord, ParsedDocument } from "./parse.js";
@@ -36,16 +35,12 @@ export interface MigrationDiagnostic {
   readonly recordIndex: number;
   /** 1-based line number in the file; set by {@link migrateDocument}. */
   readonly line?: number;
-  /** Human-readable description. */
   readonly message: string;
 }
 
 /** Result of {@link migrateRecords}. */
 export interface MigrationResult {
-  /**
-   * One output record per input record, same order. Records migration did not touch are the
-   * input objects themselves; every changed record is a new object.
-   */
+  /** One per input record, in order: untouched ones are the input objects, changed ones new. */
   readonly records: FileEntry[];
   /** The version read from the header (1 without a header or `version`; may be `NaN`). */
   readonly fromVersion: number;
@@ -54,21 +49,10 @@ export interface MigrationResult {
   readonly diagnostics: MigrationDiagnostic[];
 }
 
-/** Result of {@link migrateDocument}. */
-export interface DocumentMigrationResult {
+/** Result of {@link migrateDocument}: its diagnostics have their `line` set. */
+export interface DocumentMigrationResult extends Omit<MigrationResult, "records"> {
   /** The document with its records migrated; malformed lines unchanged and in place. */
   readonly document: ParsedDocument;
-  readonly fromVersion: number;
-  readonly changed: boolean;
-  /** Diagnostics with their `line` set. */
-  readonly diagnostics: MigrationDiagnostic[];
-}
-
-/** True if the record has an acceptable `parentId` of its own: a string or `null` (W10). */
-function hasParentId(record: JsonRecord): boolean {
-  if (!Object.hasOwn(record, "parentId")) return false;
-  const p = record.parentId;
-  return p === null || typeof p === "string";
 }
 
 /**
@@ -80,7 +64,6 @@ function linkRecords(out: unknown[], env: SessionEnv, diagnostics: MigrationDiag
   // W11: the collision set holds every id in the file before any is assigned.
   const taken = new Set<string>();
   for (const r of out) if (isJsonRecord(r) && typeof r.id === "string") taken.add(r.id);
-  const isTaken = (id: string): boolean => taken.has(id);
 
   const compactions: number[] = [];
   let previousId: string | null = null;
@@ -93,11 +76,13 @@ function linkRecords(out: unknown[], env: SessionEnv, diagnostics: MigrationDiag
     let id: string;
     if (typeof record.id === "string") id = record.id;
     else {
-      id = generateEntryId(env, isTaken);
+      id = generateEntryId(env, (candidate) => taken.has(candidate));
       taken.add(id);
       copy = { ...record, id };
     }
-    if (!hasParentId(record)) {
+    // W10: a `parentId` of its own that is a string or null is kept.
+    const parent = Object.hasOwn(record, "parentId") ? record.parentId : undefined;
+    if (parent !== null && typeof parent !== "string") {
       copy ??= { ...record };
       copy.parentId = previousId;
     }
@@ -157,10 +142,9 @@ function upgradeToV3(out: unknown[]): void {
 }
 
 /**
- * Migrates records to version 3 (SPEC §2.4). The header is the first record with
- * `type === "session"`; its version defaults to 1; at version 3 or above (or a version that
- * is not numeric) nothing changes. Never mutates `records` or any record in it; new ids come
- * from `env` via `generateEntryId`. Every input record maps to exactly one output record.
+ * Migrates records to version 3 (SPEC §2.4). The header is the first `session` record; at
+ * version 3 or above (or a version that is not numeric) nothing changes. Never mutates
+ * `records` or any record in it.
  */
 export function migrateRecords(
   records: readonly (JsonRecord | FileEntry)[],
@@ -168,13 +152,14 @@ export function migrateRecords(
 ): MigrationResult {
   const diagnostics: MigrationDiagnostic[] = [];
   const headerIndex = findHeaderIndex(records);
-  const header = headerIndex >= 0 ? (records[headerIndex] as JsonRecord) : undefined;
+  const header = records[headerIndex] as JsonRecord | undefined;
   const fromVersion = headerVersion(header);
-  if (header !== undefined && header.version != null && typeof header.version !== "number") {
+  const version = header?.version;
+  if (version != null && typeof version !== "number") {
     diagnostics.push({
       kind: "version-not-a-number",
       recordIndex: headerIndex,
-      message: `header version ${JSON.stringify(header.version)} is not a number; read as ${fromVersion}`,
+      message: `header version ${JSON.stringify(version)} is not a number; read as ${fromVersion}`,
     });
   }
   // Typed as unknown[] because callers of the reference-compatible wrapper may pass values
@@ -196,29 +181,17 @@ export function migrateRecords(
  * migrated line still holds the text it was read from. Diagnostics carry line numbers.
  */
 export function migrateDocument(doc: ParsedDocument, env: SessionEnv): DocumentMigrationResult {
-  const records = documentRecords(doc);
-  const result = migrateRecords(records, env);
-  const recordLines: number[] = [];
-  for (const l of doc.lines) if (l.value._tag === "Right") recordLines.push(l.line);
-  const diagnostics = result.diagnostics.map((d) => {
-    const line = recordLines[d.recordIndex];
-    return line === undefined ? d : { ...d, line };
-  });
-  if (!result.changed) {
-    return { document: doc, fromVersion: result.fromVersion, changed: false, diagnostics };
-  }
+  const { records, ...result } = migrateRecords(documentRecords(doc), env);
+  const parsed = doc.lines.filter((l) => l.value._tag === "Right");
+  const diagnostics = result.diagnostics.map((d) => ({ ...d, line: parsed[d.recordIndex]?.line }));
+  if (!result.changed) return { ...result, diagnostics, document: doc };
   let k = 0;
   const lines = doc.lines.map((l): DocLine => {
     if (l.value._tag === "Left") return l;
-    const migrated = result.records[k++] as unknown as JsonRecord;
-    return migrated === l.value.right ? l : { line: l.line, raw: l.raw, value: right(migrated) };
+    const migrated = records[k++] as unknown as JsonRecord;
+    return migrated === l.value.right ? l : { ...l, value: right(migrated) };
   });
-  return {
-    document: { ...doc, lines },
-    fromVersion: result.fromVersion,
-    changed: true,
-    diagnostics,
-  };
+  return { ...result, diagnostics, document: { ...doc, lines } };
 }
 
 /**

@@ -14,15 +14,10 @@ import type { FileEntry } from "../schema/types.js";
 /** A parsed JSON object: one record of a session file, header or entry. */
 export type JsonRecord = Record<string, unknown>;
 
-/**
- * Why a line is not a record: it is not JSON at all, or JSON but not an object ([Fix] W6:
- * R1.6 would have kept `42` or `[1]` as an "entry").
- */
-export type LineIssueKind = "invalid-json" | "not-an-object";
-
 /** A line that is kept but is not a record. */
 export interface LineIssue {
-  readonly kind: LineIssueKind;
+  /** Not JSON at all, or JSON but not an object ([Fix] W6: R1.6 kept `42` or `[1]` as an entry). */
+  readonly kind: "invalid-json" | "not-an-object";
   /** 1-based line number in the text. */
   readonly line: number;
   /** The whole line as read (without its `\n`); only {@link formatIssue} shortens it. */

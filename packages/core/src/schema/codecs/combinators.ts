@@ -14,12 +14,14 @@ import * as t from "io-ts";
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
 /**
- * The type of codec `C` with its opaque field `K` (an extension's `data` or `details`) typed
+ * The type of codec `C` with its opaque field `K` (an extension's `details` or `data`) typed
  * as `T`: an extension names its own payload, which the codec cannot know and does not check.
  */
-export type WithOpaque<C extends t.Any, K extends keyof t.TypeOf<C>, T> = Simplify<
-  Omit<t.TypeOf<C>, K> & { [P in K]?: T }
->;
+export type WithOpaque<
+  C extends t.Any,
+  T,
+  K extends keyof t.TypeOf<C> = "details" & keyof t.TypeOf<C>,
+> = Simplify<Omit<t.TypeOf<C>, K> & { [P in K]?: T }>;
 
 /** The union of the types a registry's codecs decode to. */
 export type MemberOf<M> = {

@@ -128,7 +128,7 @@ export const CustomMessageCodec = message(
   { details: t.unknown },
 );
 /** Extension-produced message that reaches the model; `T` names its `details`. */
-export type CustomMessage<T = unknown> = WithOpaque<typeof CustomMessageCodec, "details", T>;
+export type CustomMessage<T = unknown> = WithOpaque<typeof CustomMessageCodec, T>;
 
 /** Checks a {@link BranchSummaryMessage}. */
 export const BranchSummaryMessageCodec = message("BranchSummaryMessage", "branchSummary", {
@@ -178,14 +178,11 @@ export const MESSAGE_CODECS = Object.freeze({
   system: SystemMessageCodec,
 } as const);
 
-/** Any message role the format defines. */
-export type KnownAgentMessage = MemberOf<typeof MESSAGE_CODECS>;
-
 /**
- * A message as stored in a `message` entry. Unknown roles are passed through unchanged
- * (SPEC §2.6) but are not part of the type: switch on `role` with a default branch.
+ * A message as stored in a `message` entry: a role the format defines. Unknown roles are passed
+ * through unchanged (SPEC §2.6) but are not part of the type: switch on `role` with a default.
  */
-export type AgentMessage = KnownAgentMessage;
+export type AgentMessage = MemberOf<typeof MESSAGE_CODECS>;
 
 /** The wire names of the built-in message roles. */
 export const KNOWN_MESSAGE_ROLES = knownTags(MESSAGE_CODECS);
