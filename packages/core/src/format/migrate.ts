@@ -1,12 +1,9 @@
 /**
- * Migration of older session formats to version 3 (SPEC §2.3–§2.4), as pure functions that
- * return new values and never change their input.
- *
- * Differences from R1.6, all [Fix] rows of SPEC §2.4: existing string ids and `parentId`
- * properties are kept (W10); new ids avoid every id present and every id already assigned
- * (W11); `firstKeptEntryIndex` is resolved after all ids exist, so forward references work,
- * and unresolvable ones are reported; unparseable lines stay in place ({@link migrateDocument},
- * W4). For a genuine v1 file the result is JSON-equal to R1.6's, key order included.
+ * Migration of older session formats to version 3 (SPEC §2.3–§2.4), as pure functions. Unlike
+ * R1.6 ([Fix] rows of SPEC §2.4): string ids and `parentId`s are kept (W10); new ids avoid
+ * every id present or assigned (W11); `firstKeptEntryIndex` is resolved once all ids exist, and
+ * unresolvable ones are reported; unparseable lines stay in place (W4). For a genuine v1 file
+ * the result is JSON-equal to R1.6's, key order included.
  */
 
 import { right } from "fp-ts/lib/Either.js";

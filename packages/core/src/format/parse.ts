@@ -1,14 +1,12 @@
 /**
- * Line-level parsing of a session file (SPEC §2.1). Pure: text in, values out.
- *
- * There is one parser, {@link JsonlScanner}, which streams lines to a visitor. The document
- * form, {@link parseJsonl}, keeps every non-blank line, in order, as either a parsed record or
- * the raw text plus a {@link LineIssue}. Nothing is dropped: the projection skips the issues,
- * the load reports them (W5), and a rewrite puts them back word for word (W4).
+ * Line-level parsing of a session file (SPEC §2.1): one parser, {@link JsonlScanner}, streaming
+ * lines to a visitor. The document form, {@link parseJsonl}, keeps every non-blank line as a
+ * record or a {@link LineIssue}: the load reports issues (W5), a rewrite puts them back (W4).
  */
 
 import { lefts, rights } from "fp-ts/lib/Array.js";
 import { type Either, left, right } from "fp-ts/lib/Either.js";
+import { shorten } from "../schema/codecs/issues.js";
 import type { FileEntry } from "../schema/types.js";
 
 /** A parsed JSON object: one record of a session file, header or entry. */
@@ -20,7 +18,7 @@ export interface LineIssue {
   readonly kind: "invalid-json" | "not-an-object";
   /** 1-based line number in the text. */
   readonly line: number;
-  /** The whole line as read (without its `\n`); only {@link formatIssue} shortens it. */
+  /** The whole line as read, without its `\n` (a `\r` stays); only {@link formatIssue} cuts it. */
   readonly raw: string;
   /** Why it failed: the `JSON.parse` error, or the JSON type that was found. */
   readonly message: string;
@@ -122,13 +120,8 @@ export class JsonlScanner {
   }
 }
 
-/** One non-blank line of a document. */
-export interface DocLine {
-  /** 1-based line number in the text. */
-  readonly line: number;
-  /** The line as read, without its `\n` (a trailing `\r` stays). */
-  readonly raw: string;
-  /** The record, or the reason there is none. */
+/** One non-blank line of a document: its record, or the reason there is none. */
+export interface DocLine extends Pick<LineIssue, "line" | "raw"> {
   readonly value: Either<LineIssue, JsonRecord>;
 }
 
@@ -173,7 +166,7 @@ export class DocumentBuilder implements JsonlVisitor {
   }
 }
 
-/** Splits a session file into lines and parses each (SPEC §2.1), as the scanner does. Never throws. */
+/** Splits a session file into lines and parses each (SPEC §2.1). Never throws. */
 export function parseJsonl(text: string): ParsedDocument {
   const builder = new DocumentBuilder();
   const scanner = new JsonlScanner(builder);
@@ -190,11 +183,6 @@ export function documentRecords(doc: ParsedDocument): JsonRecord[] {
 /** The issues of a document, in file order: the load diagnostics of W5. */
 export function documentIssues(doc: ParsedDocument): LineIssue[] {
   return lefts(doc.lines.map((l) => l.value));
-}
-
-/** `text` cut to `max` characters, the cut marked with `…`. */
-function shorten(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
 /**

@@ -1,9 +1,7 @@
-/**
- * Writing records and documents back to text (SPEC §2.1, §2.5). Pure: values in, text out.
- */
+/** Writing records and documents back to text (SPEC §2.1, §2.5). Pure: values in, text out. */
 
 import type { SessionHeader } from "../schema/types.js";
-import type { DocLine, ParsedDocument } from "./parse.js";
+import type { ParsedDocument } from "./parse.js";
 import { CURRENT_SESSION_VERSION } from "./record-rules.js";
 
 /**
@@ -16,9 +14,7 @@ export function serializeRecord(record: object): string {
 
 /** Several records as consecutive lines. */
 export function serializeRecords(records: readonly object[]): string {
-  const parts: string[] = new Array(records.length);
-  for (let i = 0; i < records.length; i++) parts[i] = serializeRecord(records[i] as object);
-  return parts.join("");
+  return records.map((record) => serializeRecord(record)).join("");
 }
 
 /**
@@ -30,12 +26,9 @@ export function serializeRecords(records: readonly object[]): string {
  * on a fragment (W1).
  */
 export function serializeDocumentLines(doc: ParsedDocument): string[] {
-  const parts: string[] = new Array(doc.lines.length);
-  for (let i = 0; i < doc.lines.length; i++) {
-    const l = doc.lines[i] as DocLine;
-    parts[i] = l.value._tag === "Right" ? serializeRecord(l.value.right) : `${l.raw}\n`;
-  }
-  return parts;
+  return doc.lines.map((l) =>
+    l.value._tag === "Right" ? serializeRecord(l.value.right) : `${l.raw}\n`,
+  );
 }
 
 /**
@@ -46,24 +39,13 @@ export function serializeDocument(doc: ParsedDocument): string {
   return serializeDocumentLines(doc).join("");
 }
 
-/** Fields of a new header; see {@link createHeader}. */
-export interface CreateHeaderOptions {
-  /** Session id (SPEC §1.4). */
-  id: string;
-  /** Creation time, ISO-8601 UTC with milliseconds. */
-  timestamp: string;
-  /** Absolute working directory. */
-  cwd: string;
-  /** Path of the session this one was forked or branched from; left out when undefined. */
-  parentSession?: string | undefined;
-  /** Format version; defaults to {@link CURRENT_SESSION_VERSION}. */
-  version?: number | undefined;
-}
+/** Fields of a new header: all but `type`; see {@link createHeader}. */
+export type CreateHeaderOptions = Omit<SessionHeader, "type">;
 
 /**
  * A new header with the key order the reference writes: `type, version, id, timestamp, cwd,
- * parentSession` (SPEC §2.2). `parentSession` is left out when undefined, so the in-memory
- * value is JSON-equal to the line written.
+ * parentSession` (SPEC §2.2). `version` defaults to {@link CURRENT_SESSION_VERSION};
+ * `parentSession` is left out when undefined, so the in-memory value is JSON-equal to the line.
  */
 export function createHeader(options: CreateHeaderOptions): SessionHeader {
   const header: SessionHeader = {

@@ -1,10 +1,7 @@
 /**
- * Codecs for the entry types of SPEC §3.2, the registry that maps each wire `type` to its
- * codec, and the open entry codec that keeps unknown types (SPEC §2.6).
- *
- * Every entry carries the common fields of SPEC §3.1. The registry is a plain record so that a
- * plugin's entry type is added the same way as a built-in one:
- * `createEntryCodec({ ...ENTRY_CODECS, my_type: MyEntryCodec })`.
+ * Codecs for the entry types of SPEC §3.2 in a registry keyed by wire `type`, and the open codec
+ * that keeps unknown types (SPEC §2.6). The registry is a plain record so that a plugin's type
+ * is added as a built-in one is: `createEntryCodec({ ...ENTRY_CODECS, my_type: MyCodec })`.
  */
 
 import * as t from "io-ts";
@@ -156,10 +153,7 @@ export function isKnownEntry(entry: SessionEntry | UnknownEntry): entry is Sessi
 /** Checks the common fields of an entry of unknown type and keeps the rest. */
 export const UnknownEntryCodec = open(EntryBaseCodec);
 
-/**
- * An entry whose `type` has no codec (a newer version's type, or a plugin's that is not
- * registered): the common fields, everything else kept as it is (SPEC §2.6).
- */
+/** An entry whose `type` has no codec (newer, or an unregistered plugin's): kept (SPEC §2.6). */
 export type UnknownEntry = t.TypeOf<typeof UnknownEntryCodec>;
 
 /** An entry codec over a registry; an unregistered type is checked as an {@link UnknownEntry}. */
@@ -170,9 +164,5 @@ export function createEntryCodec<M extends EntryCodecMap>(
   return taggedUnion<MemberOf<M> | UnknownEntry>(name, "type", codecs, UnknownEntryCodec);
 }
 
-/**
- * Any entry: a built-in type checked by its codec, or an {@link UnknownEntry}. An entry whose
- * `type` is known but whose fields are wrong is an error, never an unknown entry.
- */
-export const SessionEntryCodec: IdCodec<SessionEntry | UnknownEntry> =
-  createEntryCodec(ENTRY_CODECS);
+/** Any entry; a known `type` with wrong fields is an error, never an {@link UnknownEntry}. */
+export const SessionEntryCodec = createEntryCodec(ENTRY_CODECS);

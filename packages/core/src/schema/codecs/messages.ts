@@ -1,8 +1,6 @@
 /**
- * Codecs for the message roles of SPEC §3.3 (`AgentMessage`), dispatched on `role`.
- *
- * Message timestamps are Unix milliseconds (numbers), unlike entry timestamps. Unknown roles
- * (a newer role, or `hookMessage` in a v2 file before migration) are kept as they are.
+ * Codecs for the message roles of SPEC §3.3, dispatched on `role`. Message timestamps are Unix
+ * milliseconds, unlike entries'. Unknown roles (a newer one, v2's `hookMessage`) are kept.
  */
 
 import * as t from "io-ts";
@@ -147,11 +145,6 @@ export const CompactionSummaryMessageCodec = message(
 /** Summary of compacted history, as context building produces it (SPEC §8.4). */
 export type CompactionSummaryMessage = t.TypeOf<typeof CompactionSummaryMessageCodec>;
 
-/** Checks a {@link ToolDefinition}. */
-export const ToolDefinitionCodec = open(objectCodec("ToolDefinition", { name: t.string }));
-/** A tool definition in a system message: a `name`, the rest is provider data. */
-export type ToolDefinition = t.TypeOf<typeof ToolDefinitionCodec>;
-
 /** Checks a {@link SystemMessage}. */
 export const SystemMessageCodec = message(
   "SystemMessage",
@@ -159,12 +152,17 @@ export const SystemMessageCodec = message(
   { content: SystemContentCodec },
   {
     sections: t.record(t.string, NullableString, "Record<string, string | null>"),
-    toolsAdded: t.array(ToolDefinitionCodec, "ToolDefinition[]"),
+    toolsAdded: t.array(
+      open(objectCodec("ToolDefinition", { name: t.string })),
+      "ToolDefinition[]",
+    ),
     toolsRemoved: t.array(objectCodec("ToolRef", { name: t.string }), "{ name: string }[]"),
   },
 );
 /** [R1.6] System prompt and tool set checkpoint. */
 export type SystemMessage = t.TypeOf<typeof SystemMessageCodec>;
+/** A tool definition in a system message: a `name`, the rest is provider data. */
+export type ToolDefinition = NonNullable<SystemMessage["toolsAdded"]>[number];
 
 /** Message codecs keyed by wire `role`. */
 export const MESSAGE_CODECS = Object.freeze({

@@ -1,15 +1,15 @@
-/**
- * Codec for token and cost accounting (SPEC §3.5). Only the shape is checked: the session layer
- * never judges the values (a negative cost is still a number).
- */
+/** Codec for token and cost accounting (SPEC §3.5): the shape only (a negative cost passes). */
 
 import * as t from "io-ts";
 import { objectCodec } from "./combinators.js";
 
+/** The token kinds usage counts, and costs are split by. */
+const byKind = { input: t.number, output: t.number, cacheRead: t.number, cacheWrite: t.number };
+
 /** Checks a {@link UsageCost}. */
 export const UsageCostCodec = objectCodec(
   "UsageCost",
-  { input: t.number, output: t.number, cacheRead: t.number, cacheWrite: t.number, total: t.number },
+  { ...byKind, total: t.number },
   { totalFromProvider: t.boolean },
 );
 /** `usage.cost`: the cost of one model call, by token kind; R1.6 adds `totalFromProvider`. */
@@ -22,13 +22,7 @@ export type UsageCost = t.TypeOf<typeof UsageCostCodec>;
  */
 export const UsageCodec = objectCodec(
   "Usage",
-  {
-    input: t.number,
-    output: t.number,
-    cacheRead: t.number,
-    cacheWrite: t.number,
-    cost: UsageCostCodec,
-  },
+  { ...byKind, cost: UsageCostCodec },
   { cacheWrite1h: t.number, reasoning: t.number },
   { totalTokens: t.number },
 );
