@@ -49,9 +49,8 @@ function copyObject(object: object, depth: number): unknown {
   const source = object as Record<string, unknown>;
   if (typeof source.toJSON === "function") return DECLINE;
   const out: Record<string, unknown> = {};
-  // Own enumerable string keys in JSON.stringify's order (Object.keys's), and assigning in
-  // that order rebuilds it. for-in filtered to own keys yields exactly those, in that order,
-  // without allocating the key array Object.keys makes per object (appends clone every entry).
+  // for-in filtered to own keys yields JSON.stringify's keys in its order without the array
+  // Object.keys allocates per object (appends clone every entry); assigning in order keeps it.
   for (const key in source) {
     if (!hasOwn.call(source, key)) continue;
     const raw = source[key];
@@ -66,7 +65,7 @@ function copyObject(object: object, depth: number): unknown {
   return out;
 }
 
-/** `JSON.parse(JSON.stringify(value))`, without the string for plain data; throws what it throws. */
+/** `JSON.parse(JSON.stringify(value))`, without the string for plain data; throws as it does. */
 export function jsonClone<T>(value: T): T {
   const fast = copy(value, 0);
   if (fast !== DECLINE) return fast as T;

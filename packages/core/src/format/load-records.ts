@@ -20,9 +20,8 @@ export interface SplitRecords {
 }
 
 /**
- * Sorts records, in file order, by the record rules: the first `session` record becomes the
- * header, entries with a string id join the list (with their lines), and every other record
- * is reported into `diagnostics` — it stays in the file, but not in the tree.
+ * Sorts records, in file order, by the record rules: the header, the entries (with their
+ * lines), and reports of every other record, which stays in the file but not in the tree.
  */
 export class RecordSplitter {
   header: SessionHeader | null = null;
@@ -58,11 +57,7 @@ export class RecordSplitter {
   }
 }
 
-/**
- * Migrates records to v3 (SPEC §2.4) and splits them by the record rules (see
- * {@link RecordSplitter}); the header is the first `session` record wherever it is. Takes
- * ownership of `records`.
- */
+/** Migrates records to v3 (SPEC §2.4) and splits them; takes ownership of `records`. */
 export function splitRecords(records: Record<string, unknown>[], env: SessionEnv): SplitRecords {
   const migration = migrateRecords(records, env);
   const split = new RecordSplitter();

@@ -33,7 +33,7 @@ export class InvalidSessionError extends Error {
   }
 }
 
-/** A session loaded from JSONL text: records split, plus every malformed line reported. */
+/** A session loaded from JSONL text. */
 export interface LoadedText extends SplitRecords {
   /** The header's version as the file declares it (before migration; see `headerVersion`). */
   readonly version: number;
@@ -46,9 +46,8 @@ export interface LoadedText extends SplitRecords {
 }
 
 /**
- * Parses and migrates session text (SPEC §6.5 steps 2–6, without IO); see
- * {@link SessionLoader}. Throws {@link InvalidSessionError} when there is no valid header
- * first, with `label` (a path, usually) in the reference's message.
+ * Parses and migrates session text (SPEC §6.5 steps 2–6, without IO). Throws
+ * {@link InvalidSessionError} without a valid header first, `label` in the reference's message.
  */
 export function loadText(text: string, env: SessionEnv, label = "<text>"): LoadedText {
   const loader = new SessionLoader(env, label);
@@ -65,13 +64,10 @@ function notASession(label: string, reason: NotASession): InvalidSessionError {
 }
 
 /**
- * The load of a session, fed text in pieces of any size (a whole text or file chunks), one
- * pass whatever the version. Malformed and non-object lines become diagnostics with line
- * numbers (W5, W6); damaged lines before the header are skipped. The first record must be a
- * valid header. For a current (v3+) file the entry list is built as lines go by, keeping
- * nothing else; once the header asks for migration, every line from there on (and the damaged
- * ones before it) is kept in a document instead, so migration and the rewrite need no second
- * read. Records are freshly parsed, so they are owned without copying.
+ * The load of a session, fed text in pieces of any size, one pass whatever the version; the
+ * first record must be a valid header. For a v3+ file the entries are split as lines go by,
+ * keeping nothing else; once the header asks for migration, every line (and the damaged ones
+ * before it) is kept in a document instead, so migration and the rewrite need no second read.
  */
 export class SessionLoader implements JsonlVisitor {
   private readonly scanner = new JsonlScanner(this);

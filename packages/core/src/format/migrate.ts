@@ -53,9 +53,8 @@ export interface DocumentMigrationResult extends Omit<MigrationResult, "records"
 }
 
 /**
- * v1 → v2: gives every non-header record an id and a parent, then resolves
- * `firstKeptEntryIndex` (SPEC §2.4). Changes only `out`, which starts as a copy of the input
- * array; records are replaced, never mutated.
+ * v1 → v2 (SPEC §2.4): every non-header record gets an id and a parent, then
+ * `firstKeptEntryIndex` is resolved. Records in `out` are replaced, never mutated.
  */
 function linkRecords(out: unknown[], env: SessionEnv, diagnostics: MigrationDiagnostic[]): void {
   // W11: the collision set holds every id in the file before any is assigned.
@@ -118,10 +117,7 @@ function linkRecords(out: unknown[], env: SessionEnv, diagnostics: MigrationDiag
   }
 }
 
-/**
- * v2 → v3: header version 3 and role `hookMessage` renamed to `custom` (SPEC §2.4). Like R1.6,
- * every `session` record gets the version. Spreading keeps each key where it was.
- */
+/** v2 → v3 (SPEC §2.4): every `session` record gets version 3 (R1.6 does); `hookMessage` → `custom`. */
 function upgradeToV3(out: unknown[]): void {
   for (let i = 0; i < out.length; i++) {
     const record = out[i];
@@ -173,9 +169,8 @@ export function migrateRecords(
 }
 
 /**
- * Migrates the records of a parsed document and keeps every other line where it was, so that
- * a rewrite (`serializeDocument`) keeps unparseable lines word for word (W4). `raw` of a
- * migrated line still holds the text it was read from. Diagnostics carry line numbers.
+ * Migrates the records of a parsed document, every other line kept in place so a rewrite keeps
+ * it word for word (W4); a migrated line's `raw` is still the text it was read from.
  */
 export function migrateDocument(doc: ParsedDocument, env: SessionEnv): DocumentMigrationResult {
   const { records, ...result } = migrateRecords(documentRecords(doc), env);
@@ -192,10 +187,8 @@ export function migrateDocument(doc: ParsedDocument, env: SessionEnv): DocumentM
 }
 
 /**
- * Reference-compatible migration (SPEC §2.4, §8.6): changes `entries` in place, as code
- * written against R1.6 expects, by replacing each migrated element with its migrated record
- * (the old objects are not mutated). Uses the system clock and random source unless an
- * `env` is given; diagnostics are dropped (use {@link migrateRecords} to see them).
+ * Reference-compatible migration (SPEC §2.4, §8.6): replaces migrated elements of `entries` in
+ * place, as R1.6 code expects (the old objects are not mutated); diagnostics are dropped.
  */
 export function migrateSessionEntries(entries: FileEntry[], env: SessionEnv = systemEnv): void {
   const result = migrateRecords(entries, env);

@@ -41,12 +41,10 @@ const NEWLINE = 10;
 const OPEN_BRACE = 123;
 
 /**
- * The one line parser of session files (SPEC §2.1): split on `\n`, a trailing `\r` is JSON
- * whitespace and tolerated, blank lines (`trim`'s idea of blank) are skipped, the last line
- * counts without `\n`, and a line that is not a JSON object is an issue. Each good line costs
- * one `JSON.parse` and nothing else, so the hot load path streams through it. Text arrives in
- * chunks of any size (a file read piece by piece never becomes one string); a line split
- * across chunks is joined.
+ * The one line parser of session files (SPEC §2.1): split on `\n` (a trailing `\r` is JSON
+ * whitespace), blank lines skipped, the last line counted without `\n`, a non-object an issue.
+ * A good line costs one `JSON.parse` and nothing else: the hot load path streams through it, in
+ * chunks of any size (a file never becomes one string; a line split across chunks is joined).
  */
 export class JsonlScanner {
   private carry = "";
@@ -186,9 +184,8 @@ export function documentIssues(doc: ParsedDocument): LineIssue[] {
 }
 
 /**
- * One-line human description of an issue, e.g.
- * `line 12: invalid JSON (Unexpected token …): "garbage li…"`. The raw line is shortened and
- * JSON-quoted so control characters stay visible.
+ * One line for an issue, `line 12: invalid JSON (Unexpected token …): "garbage li…"`; the raw
+ * line is cut and JSON-quoted so control characters stay visible.
  */
 export function formatIssue(issue: LineIssue): string {
   const what = issue.kind === "invalid-json" ? "invalid JSON" : "not a JSON object";
@@ -197,11 +194,9 @@ export function formatIssue(issue: LineIssue): string {
 }
 
 /**
- * Reference-compatible helper (SPEC §8.6): trims the text, splits it on `\n`, parses each
- * line and skips blank and malformed ones, without looking for a header or checking shapes
- * (callers narrow by `type`). [Fix] Values that are not objects are skipped too (W6). As the
- * whole text is trimmed first, a leading BOM is ignored here, as in R1.6 (the load path,
- * {@link parseJsonl}, reports it as invalid JSON).
+ * Reference-compatible helper (SPEC §8.6): every JSON object line of the trimmed text, without
+ * a header or shape check; [Fix] non-objects are skipped too (W6). The trim ignores a leading
+ * BOM, as R1.6 does (the load path, {@link parseJsonl}, reports it as invalid JSON).
  */
 export function parseSessionEntries(text: string): FileEntry[] {
   const out: FileEntry[] = [];

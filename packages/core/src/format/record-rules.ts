@@ -12,7 +12,7 @@ import type { JsonRecord, ParsedDocument } from "./parse.js";
 /** The format version this package writes (SPEC §2.3). */
 export const CURRENT_SESSION_VERSION = 3;
 
-/** A valid header is `type: "session"` with a string `id` (SPEC §2.2); readers tolerate the rest. */
+/** A valid header: `type: "session"` with a string `id` (SPEC §2.2); readers tolerate the rest. */
 export function isValidHeader(record: unknown): record is SessionHeader {
   const r = record as JsonRecord | null | undefined;
   return r?.type === "session" && typeof r.id === "string";
@@ -36,19 +36,15 @@ export function headerVersion(header: JsonRecord | undefined): number {
   return v === undefined || v === null ? 1 : Number(v);
 }
 
-/**
- * Whether a file with this header is read as it is (SPEC §2.3): only a numeric version ≥ 3
- * is. Any other (even `"3"`) goes through migration, which reads it with {@link headerVersion}.
- */
+/** Whether a file is read as it is (SPEC §2.3): only at a numeric version ≥ 3 (not `"3"`). */
 export function isCurrentHeader(header: JsonRecord): boolean {
   const v = header.version;
   return typeof v === "number" && v >= CURRENT_SESSION_VERSION;
 }
 
 /**
- * What a record is, given whether an earlier one was taken as the header: the first `session`
- * record is the header, a later one an extra header; any other record is an entry if it has a
- * string id, else it cannot join the tree.
+ * What a record is: the first `session` record is the header, a later one an extra header; any
+ * other is an entry if its id is a string.
  */
 export function recordKind(
   record: JsonRecord,

@@ -18,12 +18,10 @@ export function serializeRecords(records: readonly object[]): string {
 }
 
 /**
- * A whole document as lines (each ending in `\n`), for a whole-file rewrite that writes in
- * chunks instead of building one large string. Records are re-serialised from their values
- * (number spellings and escapes are normalised, SPEC §2.5); lines that did not parse are
- * written word for word in their original relative positions (W4). Blank lines are not kept,
- * and every line, a torn last one included, ends with `\n`, so a later append never lands
- * on a fragment (W1).
+ * A whole document as lines, for a rewrite in chunks: records re-serialised (number spellings
+ * and escapes normalised, SPEC §2.5), lines that did not parse word for word in place (W4), no
+ * blank lines, and every line, a torn last one too, ends with `\n` (W1: appends never land on
+ * a fragment).
  */
 export function serializeDocumentLines(doc: ParsedDocument): string[] {
   return doc.lines.map((l) =>

@@ -34,13 +34,10 @@ type ObjectOf<R extends t.Props, O extends t.Props, M extends t.Props> = Simplif
 export type IdCodec<A> = t.Type<A, A, unknown>;
 
 /**
- * An object codec with unknown fields kept: `t.type(required)` plus `t.partial(optional)`,
- * both named `name` so issues say `Usage`, not io-ts's generated `{ input: number, … }`.
- *
- * `missingOk` props are checked like optional ones (absent is fine, a wrong type is not) but
- * typed as required keys: writers always write them, while SPEC or real files say they can be
- * absent on read (each use says why). They cannot go in `t.type`, which copies the object to
- * add an explicit `undefined` for a missing key, so the decoded value would not be the input.
+ * An object codec with unknown fields kept, named `name` so issues say `Usage`, not io-ts's
+ * `{ input: number, … }`. `missingOk` props are checked like optional ones but typed as
+ * required: writers write them, yet files may lack them (each use says why). `t.type` cannot
+ * hold them: it copies the object to add `undefined` for a missing key.
  */
 export function objectCodec<
   R extends t.Props,

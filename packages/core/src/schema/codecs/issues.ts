@@ -61,10 +61,9 @@ function describe(u: unknown): string {
 }
 
 /**
- * The path and expected type of one io-ts error. A context key is a path segment only when
- * its parent is an object (field name) or an array (index); intersection and union members
- * and codec hand-overs (empty keys) add none. `expected` is the codec at the last segment, so
- * a union such as `string | null` is reported once, under its own name.
+ * The path and expected type of one io-ts error. Only keys under an object or array are path
+ * segments (not union or intersection members, nor hand-overs' empty keys), and `expected` is
+ * the codec at the last one, so a union such as `string | null` is reported under its name.
  */
 function locate(context: t.Context): { path: string; expected: string } {
   let path = "";

@@ -52,9 +52,8 @@ export type StopReason =
   | (string & {});
 
 /**
- * Checks an {@link AssistantMessage}. `stopReason` is any string (SPEC §3.3: the session layer
- * must not validate it); `diagnostics` and `deferred` are provider data, only their outer shape
- * is checked.
+ * Checks an {@link AssistantMessage}: `stopReason` is any string (SPEC §3.3), and only the outer
+ * shape of `diagnostics` and `deferred` (provider data) is checked.
  */
 export const AssistantMessageCodec = message(
   "AssistantMessage",
@@ -84,9 +83,8 @@ export const AssistantMessageCodec = message(
 export type AssistantMessage = t.TypeOf<typeof AssistantMessageCodec>;
 
 /**
- * Checks a {@link ToolResultMessage}; `details` is the tool's own data. The seed's
- * `addedToolNames` and R1.6's `nestedCalls` are kept but not checked: the session layer reads
- * neither, and their shapes are not settled across versions.
+ * Checks a {@link ToolResultMessage}. The seed's `addedToolNames` and R1.6's `nestedCalls` are
+ * kept unchecked: the session layer reads neither, and their shapes are not settled.
  */
 export const ToolResultMessageCodec = open(
   message(

@@ -16,9 +16,8 @@ export const UsageCostCodec = objectCodec(
 export type UsageCost = t.TypeOf<typeof UsageCostCodec>;
 
 /**
- * Checks a {@link Usage}. `totalTokens` is declared required (writers write it) but may be
- * absent on read: older pi did not write it (about half the assistant messages of the v1
- * corpus lack it), and those files are valid.
+ * Checks a {@link Usage}. `totalTokens` may be absent on read: older pi did not write it (about
+ * half the assistant messages of the v1 corpus lack it), and those files are valid.
  */
 export const UsageCodec = objectCodec(
   "Usage",
@@ -26,8 +25,5 @@ export const UsageCodec = objectCodec(
   { cacheWrite1h: t.number, reasoning: t.number },
   { totalTokens: t.number },
 );
-/**
- * Token and cost accounting of one model call. `cacheWrite1h` is the part of `cacheWrite`
- * written with 1-hour retention; `reasoning` tokens are already counted in `output`.
- */
+/** One model call's tokens and cost; `cacheWrite1h` is in `cacheWrite`, `reasoning` in `output`. */
 export type Usage = t.TypeOf<typeof UsageCodec>;
