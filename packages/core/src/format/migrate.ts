@@ -14,20 +14,18 @@ import type { DocLine, JsonRecord, ParsedDocument } from "./parse.js";
 import { documentRecords, isJsonRecord } from "./parse.js";
 import { CURRENT_SESSION_VERSION, findHeaderIndex, headerVersion } from "./record-rules.js";
 
-/** What a {@link MigrationDiagnostic} is about. */
-export type MigrationDiagnosticKind =
-  /** `firstKeptEntryIndex` points at a header record; `firstKeptEntryId` is left out. */
-  | "first-kept-entry-index-header"
-  /** `firstKeptEntryIndex` is not an index of a record; `firstKeptEntryId` is left out. */
-  | "first-kept-entry-index-out-of-range"
-  /** `firstKeptEntryIndex` is present but not a number; it is kept unchanged, as in R1.6. */
-  | "first-kept-entry-index-not-a-number"
-  /** The header's `version` is not a number; it was read with `Number()` (see headerVersion). */
-  | "version-not-a-number";
-
 /** Something migration could not do as the data asked; the migration still completes. */
 export interface MigrationDiagnostic {
-  readonly kind: MigrationDiagnosticKind;
+  /**
+   * `firstKeptEntryIndex` points at a header, is not the index of a record (either way
+   * `firstKeptEntryId` is left out) or is not a number (kept, as in R1.6); or the header's
+   * `version` is not a number (read with `Number()`, see {@link headerVersion}).
+   */
+  readonly kind:
+    | "first-kept-entry-index-header"
+    | "first-kept-entry-index-out-of-range"
+    | "first-kept-entry-index-not-a-number"
+    | "version-not-a-number";
   /** Index of the record concerned in the migrated record array. */
   readonly recordIndex: number;
   /** 1-based line number in the file; set by {@link migrateDocument}. */
@@ -117,7 +115,7 @@ function linkRecords(out: unknown[], env: SessionEnv, diagnostics: MigrationDiag
   }
 }
 
-/** v2 → v3 (SPEC §2.4): every `session` record gets version 3 (R1.6 does); `hookMessage` → `custom`. */
+/** v2 → v3 (SPEC §2.4): each `session` record at version 3 (as R1.6); `hookMessage` → `custom`. */
 function upgradeToV3(out: unknown[]): void {
   for (let i = 0; i < out.length; i++) {
     const record = out[i];

@@ -18,10 +18,7 @@ export function isValidHeader(record: unknown): record is SessionHeader {
   return r?.type === "session" && typeof r.id === "string";
 }
 
-/**
- * Index of the record migration treats as the header: the first with `type === "session"`,
- * wherever it is (SPEC §2.4), or `-1`. This is not the load rule; see {@link resolveHeader}.
- */
+/** Index of migration's header, the first `session` record wherever it is (SPEC §2.4), or -1. */
 export function findHeaderIndex(records: readonly unknown[]): number {
   return records.findIndex((r) => (r as JsonRecord | null | undefined)?.type === "session");
 }

@@ -4,10 +4,7 @@ import type { SessionHeader } from "../schema/types.js";
 import type { ParsedDocument } from "./parse.js";
 import { CURRENT_SESSION_VERSION } from "./record-rules.js";
 
-/**
- * One record as a line: compact `JSON.stringify` (key order kept, `undefined` properties
- * left out) followed by `\n` (SPEC §2.1).
- */
+/** One record as a line (SPEC §2.1): compact `JSON.stringify`, key order kept, then `\n`. */
 export function serializeRecord(record: object): string {
   return `${JSON.stringify(record)}\n`;
 }
@@ -41,9 +38,8 @@ export function serializeDocument(doc: ParsedDocument): string {
 export type CreateHeaderOptions = Omit<SessionHeader, "type">;
 
 /**
- * A new header with the key order the reference writes: `type, version, id, timestamp, cwd,
- * parentSession` (SPEC §2.2). `version` defaults to {@link CURRENT_SESSION_VERSION};
- * `parentSession` is left out when undefined, so the in-memory value is JSON-equal to the line.
+ * A new header in the reference's key order (SPEC §2.2), at the current version by default; an
+ * undefined `parentSession` is left out, so the in-memory value is JSON-equal to the line.
  */
 export function createHeader(options: CreateHeaderOptions): SessionHeader {
   const header: SessionHeader = {

@@ -103,10 +103,7 @@ export type ContextEditableContent =
   | t.TypeOf<typeof AssistantContentCodec>
   | t.TypeOf<typeof ToolResultContentCodec>;
 
-/**
- * `replacement.content` of a context_edit entry. Which blocks it may hold depends on the
- * target, which a codec cannot see, so any block is checked.
- */
+/** `replacement.content` of a context_edit entry: any block, as the codec cannot see the target. */
 export const ContextEditableContentCodec = stringOr(
   "string | ContentBlock[]",
   blocks<ContentBlock>("ContentBlock[]"),

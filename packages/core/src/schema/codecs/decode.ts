@@ -1,7 +1,4 @@
-/**
- * The decoding API: decoders that never throw and report tagged {@link SchemaIssue}s. A valid
- * value is returned as the very same object, unknown fields included.
- */
+/** The decoding API: decoders that never throw, giving the very object back or its issues. */
 
 import * as E from "fp-ts/lib/Either.js";
 import { taggedUnion } from "./combinators.js";

@@ -1,7 +1,4 @@
-/**
- * Schema issues: io-ts validation errors turned into small, tagged values with a readable path
- * (`message.content[1].text`), and a decoder wrapper that never throws.
- */
+/** io-ts errors as small values with a readable path, and a decoder wrapper that never throws. */
 
 import * as E from "fp-ts/lib/Either.js";
 import type * as t from "io-ts";

@@ -102,10 +102,7 @@ export const ToolResultMessageCodec = open(
 /** The result of one tool call; `usage` is nested LLM work done by the tool. Open to extra fields. */
 export type ToolResultMessage = t.TypeOf<typeof ToolResultMessageCodec>;
 
-/**
- * Checks a {@link BashExecutionMessage}. `exitCode` is `number | undefined` in the type; the
- * key may be absent, and `null` (a process killed by a signal has no code) is tolerated on read.
- */
+/** Checks a {@link BashExecutionMessage}; a `null` `exitCode` (killed by a signal) is tolerated. */
 export const BashExecutionMessageCodec = message(
   "BashExecutionMessage",
   "bashExecution",
