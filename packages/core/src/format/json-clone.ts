@@ -1,17 +1,12 @@
 /**
- * The JSON value of a value — what `JSON.parse(JSON.stringify(value))` returns — without
- * building the string. Appends store the JSON value of each entry (SPEC invariant 3, [Fix]
- * W20), and an in-memory session never needs the line, so the round trip was pure overhead:
- * about a quarter of an append's time plus its garbage.
- *
- * Plain data (strings, finite numbers, booleans, null, plain arrays and objects) is copied
- * directly. Anything whose JSON form needs `JSON.stringify`'s own rules — `toJSON` (Dates),
- * non-finite numbers, `undefined` or functions inside arrays, holes, boxed primitives, class
- * instances, an own `__proto__` key, very deep or cyclic values — makes the whole value take
- * the real round trip, so the result (and any error it throws) is always the round trip's.
+ * The JSON value of a value without building the string. Appends store the JSON value of each
+ * entry (SPEC invariant 3, [Fix] W20), and an in-memory session never needs the line, so the
+ * round trip was about a quarter of an append's time plus its garbage. Anything whose JSON form
+ * needs `JSON.stringify`'s own rules (`toJSON`, non-finite numbers, `undefined` in arrays,
+ * holes, class instances, an own `__proto__` key, very deep or cyclic values) takes the real
+ * round trip, so the result (and any error it throws) is always the round trip's.
  */
 
-/** Marks a value the fast copy declines. */
 const DECLINE: unique symbol = Symbol("decline");
 
 /** Nesting beyond this takes the round trip (which also reports cycles as JSON does). */
@@ -19,7 +14,7 @@ const MAX_DEPTH = 100;
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
-/** Copies `value` as JSON would, or returns {@link DECLINE}. */
+/** Copies `value` as JSON would, or declines. */
 function copy(value: unknown, depth: number): unknown {
   switch (typeof value) {
     case "string":
@@ -54,9 +49,8 @@ function copyObject(object: object, depth: number): unknown {
   const source = object as Record<string, unknown>;
   if (typeof source.toJSON === "function") return DECLINE;
   const out: Record<string, unknown> = {};
-  // Own enumerable string keys in JSON.stringify's order (Object.keys's), and assigning in
-  // that order rebuilds it. for-in filtered to own keys yields exactly those, in that order,
-  // without allocating the key array Object.keys makes per object (appends clone every entry).
+  // for-in filtered to own keys yields JSON.stringify's keys in its order without the array
+  // Object.keys allocates per object (appends clone every entry); assigning in order keeps it.
   for (const key in source) {
     if (!hasOwn.call(source, key)) continue;
     const raw = source[key];
@@ -71,11 +65,7 @@ function copyObject(object: object, depth: number): unknown {
   return out;
 }
 
-/**
- * `JSON.parse(JSON.stringify(value))` for a value whose JSON form is an object or array,
- * computed without the string when the value is plain data. Throws exactly what
- * `JSON.stringify` throws (cycles, BigInt).
- */
+/** `JSON.parse(JSON.stringify(value))`, without the string for plain data; throws as it does. */
 export function jsonClone<T>(value: T): T {
   const fast = copy(value, 0);
   if (fast !== DECLINE) return fast as T;

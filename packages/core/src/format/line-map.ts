@@ -1,7 +1,6 @@
 /**
- * The file line of each loaded entry, stored as runs: a clean file (every line an entry)
- * needs one run, so a 100 MB session keeps a few numbers instead of one per entry. Only
- * diagnostics read it.
+ * The file line of each loaded entry (for diagnostics), stored as runs: a clean file needs one
+ * run, so a 100 MB session keeps a few numbers instead of one per entry.
  */
 export class LineMap {
   /** Entry positions where a run starts, ascending. */

@@ -1,9 +1,9 @@
 import type { SessionEnv } from "../env/env.js";
-import type { LoadDiagnostic } from "../state/diagnostics.js";
 import { RecordSplitter, type SplitRecords } from "./load-records.js";
 import { migrateDocument } from "./migrate.js";
 import {
   DocumentBuilder,
+  documentIssues,
   JsonlScanner,
   type JsonlVisitor,
   type JsonRecord,
@@ -33,7 +33,7 @@ export class InvalidSessionError extends Error {
   }
 }
 
-/** A session loaded from JSONL text: records split, plus every malformed line reported. */
+/** A session loaded from JSONL text. */
 export interface LoadedText extends SplitRecords {
   /** The header's version as the file declares it (before migration; see `headerVersion`). */
   readonly version: number;
@@ -46,9 +46,8 @@ export interface LoadedText extends SplitRecords {
 }
 
 /**
- * Parses and migrates session text (SPEC §6.5 steps 2–6, without IO); see
- * {@link SessionLoader}. Throws {@link InvalidSessionError} when there is no valid header
- * first, with `label` (a path, usually) in the reference's message.
+ * Parses and migrates session text (SPEC §6.5 steps 2–6, without IO). Throws
+ * {@link InvalidSessionError} without a valid header first, `label` in the reference's message.
  */
 export function loadText(text: string, env: SessionEnv, label = "<text>"): LoadedText {
   const loader = new SessionLoader(env, label);
@@ -65,18 +64,14 @@ function notASession(label: string, reason: NotASession): InvalidSessionError {
 }
 
 /**
- * The load of a session, fed text in pieces of any size (a whole text or file chunks), one
- * pass whatever the version. Malformed and non-object lines become diagnostics with line
- * numbers (W5, W6); damaged lines before the header are skipped. The first record must be a
- * valid header. For a current (v3+) file the entry list is built as lines go by, keeping
- * nothing else; once the header asks for migration, every line from there on (and the damaged
- * ones before it) is kept in a document instead, so migration and the rewrite need no second
- * read. Records are freshly parsed, so they are owned without copying.
+ * The load of a session, fed text in pieces of any size, one pass whatever the version; the
+ * first record must be a valid header. For a v3+ file the entries are split as lines go by,
+ * keeping nothing else; once the header asks for migration, every line (and the damaged ones
+ * before it) is kept in a document instead, so migration and the rewrite need no second read.
  */
 export class SessionLoader implements JsonlVisitor {
   private readonly scanner = new JsonlScanner(this);
-  private readonly diagnostics: LoadDiagnostic[] = [];
-  private readonly split = new RecordSplitter(this.diagnostics);
+  private readonly split = new RecordSplitter();
   /** Damaged lines before the header, which a legacy file's rewrite puts back (W4). */
   private readonly beforeHeader: LineIssue[] = [];
   /** The document of a legacy file, from its header on. */
@@ -99,7 +94,7 @@ export class SessionLoader implements JsonlVisitor {
   issue(issue: LineIssue): boolean {
     if (this.legacy !== undefined) return this.legacy.issue(issue);
     if (this.split.header === null) this.beforeHeader.push(issue);
-    this.diagnostics.push({ kind: issue.kind, line: issue.line, message: issue.message });
+    this.split.issue(issue);
     return true;
   }
 
@@ -130,11 +125,7 @@ export class SessionLoader implements JsonlVisitor {
     const header = this.split.header;
     if (header === null) throw notASession(this.label, { kind: empty ? "empty" : "no-records" });
     return {
-      header,
-      entries: this.split.entries,
-      entryLines: this.split.entryLines,
-      migrated: false,
-      diagnostics: this.diagnostics,
+      ...this.split.result(false),
       version: headerVersion(header as unknown as JsonRecord),
       headerLine: this.headerLine,
       needsNewline: !empty && !this.scanner.endsWithNewline,
@@ -150,27 +141,14 @@ export class SessionLoader implements JsonlVisitor {
  */
 function loadLegacy(doc: ParsedDocument, env: SessionEnv, headerLine: number): LoadedText {
   const migration = migrateDocument(doc, env);
-  const issues: LoadDiagnostic[] = [];
-  const split = new RecordSplitter([]);
-  for (const l of migration.document.lines) {
+  const split = new RecordSplitter();
+  for (const issue of documentIssues(doc)) split.issue(issue);
+  split.migration(migration.diagnostics);
+  for (const l of migration.document.lines)
     if (l.value._tag === "Right") split.push(l.value.right, l.line);
-    else issues.push({ kind: l.value.left.kind, line: l.line, message: l.value.left.message });
-  }
   return {
-    header: split.header,
-    entries: split.entries,
-    entryLines: split.entryLines,
-    migrated: migration.changed,
+    ...split.result(migration.changed),
     rewrite: migration.changed ? serializeDocumentLines(migration.document) : undefined,
-    diagnostics: [
-      ...issues,
-      ...migration.diagnostics.map((d) => ({
-        kind: "migration" as const,
-        line: d.line,
-        message: d.message,
-      })),
-      ...split.diagnostics,
-    ],
     version: migration.fromVersion,
     headerLine,
     needsNewline: !doc.endsWithNewline,

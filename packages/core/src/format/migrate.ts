@@ -1,51 +1,41 @@
 /**
- * Migration of older session formats to version 3 (SPEC §2.3–§2.4), as pure functions that
- * return new values and never change their input.
- *
- * Differences from R1.6, all [Fix] rows of SPEC §2.4: existing string ids and `parentId`
- * properties are kept (W10); new ids avoid every id present and every id already assigned
- * (W11); `firstKeptEntryIndex` is resolved after all ids exist, so forward references work,
- * and unresolvable ones are reported; unparseable lines stay in place ({@link migrateDocument},
- * W4). For a genuine v1 file the result is JSON-equal to R1.6's, key order included.
+ * Migration of older session formats to version 3 (SPEC §2.3–§2.4), as pure functions. Unlike
+ * R1.6 ([Fix] rows of SPEC §2.4): string ids and `parentId`s are kept (W10); new ids avoid
+ * every id present or assigned (W11); `firstKeptEntryIndex` is resolved once all ids exist, and
+ * unresolvable ones are reported; unparseable lines stay in place (W4). For a genuine v1 file
+ * the result is JSON-equal to R1.6's, key order included.
  */
 
 import { right } from "fp-ts/lib/Either.js";
-import type { SessionEnv } from "../env/env.js";
-import { systemEnv } from "../env/env.js";
+import { type SessionEnv, systemEnv } from "../env/env.js";
 import { generateEntryId } from "../env/ids.js";
 import type { FileEntry } from "../schema/types.js";
 import type { DocLine, JsonRecord, ParsedDocument } from "./parse.js";
 import { documentRecords, isJsonRecord } from "./parse.js";
 import { CURRENT_SESSION_VERSION, findHeaderIndex, headerVersion } from "./record-rules.js";
 
-/** What a {@link MigrationDiagnostic} is about. */
-export type MigrationDiagnosticKind =
-  /** `firstKeptEntryIndex` points at a header record; `firstKeptEntryId` is left out. */
-  | "first-kept-entry-index-header"
-  /** `firstKeptEntryIndex` is not an index of a record; `firstKeptEntryId` is left out. */
-  | "first-kept-entry-index-out-of-range"
-  /** `firstKeptEntryIndex` is present but not a number; it is kept unchanged, as in R1.6. */
-  | "first-kept-entry-index-not-a-number"
-  /** The header's `version` is not a number; it was read with `Number()` (see headerVersion). */
-  | "version-not-a-number";
-
 /** Something migration could not do as the data asked; the migration still completes. */
 export interface MigrationDiagnostic {
-  readonly kind: MigrationDiagnosticKind;
+  /**
+   * `firstKeptEntryIndex` points at a header, is not the index of a record (either way
+   * `firstKeptEntryId` is left out) or is not a number (kept, as in R1.6); or the header's
+   * `version` is not a number (read with `Number()`, see {@link headerVersion}).
+   */
+  readonly kind:
+    | "first-kept-entry-index-header"
+    | "first-kept-entry-index-out-of-range"
+    | "first-kept-entry-index-not-a-number"
+    | "version-not-a-number";
   /** Index of the record concerned in the migrated record array. */
   readonly recordIndex: number;
   /** 1-based line number in the file; set by {@link migrateDocument}. */
   readonly line?: number;
-  /** Human-readable description. */
   readonly message: string;
 }
 
 /** Result of {@link migrateRecords}. */
 export interface MigrationResult {
-  /**
-   * One output record per input record, same order. Records migration did not touch are the
-   * input objects themselves; every changed record is a new object.
-   */
+  /** One per input record, in order: untouched ones are the input objects, changed ones new. */
   readonly records: FileEntry[];
   /** The version read from the header (1 without a header or `version`; may be `NaN`). */
   readonly fromVersion: number;
@@ -54,33 +44,20 @@ export interface MigrationResult {
   readonly diagnostics: MigrationDiagnostic[];
 }
 
-/** Result of {@link migrateDocument}. */
-export interface DocumentMigrationResult {
+/** Result of {@link migrateDocument}: its diagnostics have their `line` set. */
+export interface DocumentMigrationResult extends Omit<MigrationResult, "records"> {
   /** The document with its records migrated; malformed lines unchanged and in place. */
   readonly document: ParsedDocument;
-  readonly fromVersion: number;
-  readonly changed: boolean;
-  /** Diagnostics with their `line` set. */
-  readonly diagnostics: MigrationDiagnostic[];
-}
-
-/** True if the record has an acceptable `parentId` of its own: a string or `null` (W10). */
-function hasParentId(record: JsonRecord): boolean {
-  if (!Object.hasOwn(record, "parentId")) return false;
-  const p = record.parentId;
-  return p === null || typeof p === "string";
 }
 
 /**
- * v1 → v2: gives every non-header record an id and a parent, then resolves
- * `firstKeptEntryIndex` (SPEC §2.4). Changes only `out`, which starts as a copy of the input
- * array; records are replaced, never mutated.
+ * v1 → v2 (SPEC §2.4): every non-header record gets an id and a parent, then
+ * `firstKeptEntryIndex` is resolved. Records in `out` are replaced, never mutated.
  */
 function linkRecords(out: unknown[], env: SessionEnv, diagnostics: MigrationDiagnostic[]): void {
   // W11: the collision set holds every id in the file before any is assigned.
   const taken = new Set<string>();
   for (const r of out) if (isJsonRecord(r) && typeof r.id === "string") taken.add(r.id);
-  const isTaken = (id: string): boolean => taken.has(id);
 
   const compactions: number[] = [];
   let previousId: string | null = null;
@@ -93,11 +70,13 @@ function linkRecords(out: unknown[], env: SessionEnv, diagnostics: MigrationDiag
     let id: string;
     if (typeof record.id === "string") id = record.id;
     else {
-      id = generateEntryId(env, isTaken);
+      id = generateEntryId(env, (candidate) => taken.has(candidate));
       taken.add(id);
       copy = { ...record, id };
     }
-    if (!hasParentId(record)) {
+    // W10: a `parentId` of its own that is a string or null is kept.
+    const parent = Object.hasOwn(record, "parentId") ? record.parentId : undefined;
+    if (parent !== null && typeof parent !== "string") {
       copy ??= { ...record };
       copy.parentId = previousId;
     }
@@ -136,10 +115,7 @@ function linkRecords(out: unknown[], env: SessionEnv, diagnostics: MigrationDiag
   }
 }
 
-/**
- * v2 → v3: header version 3 and role `hookMessage` renamed to `custom` (SPEC §2.4). Like R1.6,
- * every `session` record gets the version. Spreading keeps each key where it was.
- */
+/** v2 → v3 (SPEC §2.4): each `session` record at version 3 (as R1.6); `hookMessage` → `custom`. */
 function upgradeToV3(out: unknown[]): void {
   for (let i = 0; i < out.length; i++) {
     const record = out[i];
@@ -157,10 +133,9 @@ function upgradeToV3(out: unknown[]): void {
 }
 
 /**
- * Migrates records to version 3 (SPEC §2.4). The header is the first record with
- * `type === "session"`; its version defaults to 1; at version 3 or above (or a version that
- * is not numeric) nothing changes. Never mutates `records` or any record in it; new ids come
- * from `env` via `generateEntryId`. Every input record maps to exactly one output record.
+ * Migrates records to version 3 (SPEC §2.4). The header is the first `session` record; at
+ * version 3 or above (or a version that is not numeric) nothing changes. Never mutates
+ * `records` or any record in it.
  */
 export function migrateRecords(
   records: readonly (JsonRecord | FileEntry)[],
@@ -168,13 +143,14 @@ export function migrateRecords(
 ): MigrationResult {
   const diagnostics: MigrationDiagnostic[] = [];
   const headerIndex = findHeaderIndex(records);
-  const header = headerIndex >= 0 ? (records[headerIndex] as JsonRecord) : undefined;
+  const header = records[headerIndex] as JsonRecord | undefined;
   const fromVersion = headerVersion(header);
-  if (header !== undefined && header.version != null && typeof header.version !== "number") {
+  const version = header?.version;
+  if (version != null && typeof version !== "number") {
     diagnostics.push({
       kind: "version-not-a-number",
       recordIndex: headerIndex,
-      message: `header version ${JSON.stringify(header.version)} is not a number; read as ${fromVersion}`,
+      message: `header version ${JSON.stringify(version)} is not a number; read as ${fromVersion}`,
     });
   }
   // Typed as unknown[] because callers of the reference-compatible wrapper may pass values
@@ -191,41 +167,26 @@ export function migrateRecords(
 }
 
 /**
- * Migrates the records of a parsed document and keeps every other line where it was, so that
- * a rewrite (`serializeDocument`) keeps unparseable lines word for word (W4). `raw` of a
- * migrated line still holds the text it was read from. Diagnostics carry line numbers.
+ * Migrates the records of a parsed document, every other line kept in place so a rewrite keeps
+ * it word for word (W4); a migrated line's `raw` is still the text it was read from.
  */
 export function migrateDocument(doc: ParsedDocument, env: SessionEnv): DocumentMigrationResult {
-  const records = documentRecords(doc);
-  const result = migrateRecords(records, env);
-  const recordLines: number[] = [];
-  for (const l of doc.lines) if (l.value._tag === "Right") recordLines.push(l.line);
-  const diagnostics = result.diagnostics.map((d) => {
-    const line = recordLines[d.recordIndex];
-    return line === undefined ? d : { ...d, line };
-  });
-  if (!result.changed) {
-    return { document: doc, fromVersion: result.fromVersion, changed: false, diagnostics };
-  }
+  const { records, ...result } = migrateRecords(documentRecords(doc), env);
+  const parsed = doc.lines.filter((l) => l.value._tag === "Right");
+  const diagnostics = result.diagnostics.map((d) => ({ ...d, line: parsed[d.recordIndex]?.line }));
+  if (!result.changed) return { ...result, diagnostics, document: doc };
   let k = 0;
   const lines = doc.lines.map((l): DocLine => {
     if (l.value._tag === "Left") return l;
-    const migrated = result.records[k++] as unknown as JsonRecord;
-    return migrated === l.value.right ? l : { line: l.line, raw: l.raw, value: right(migrated) };
+    const migrated = records[k++] as unknown as JsonRecord;
+    return migrated === l.value.right ? l : { ...l, value: right(migrated) };
   });
-  return {
-    document: { ...doc, lines },
-    fromVersion: result.fromVersion,
-    changed: true,
-    diagnostics,
-  };
+  return { ...result, diagnostics, document: { ...doc, lines } };
 }
 
 /**
- * Reference-compatible migration (SPEC §2.4, §8.6): changes `entries` in place, as code
- * written against R1.6 expects, by replacing each migrated element with its migrated record
- * (the old objects are not mutated). Uses the system clock and random source unless an
- * `env` is given; diagnostics are dropped (use {@link migrateRecords} to see them).
+ * Reference-compatible migration (SPEC §2.4, §8.6): replaces migrated elements of `entries` in
+ * place, as R1.6 code expects (the old objects are not mutated); diagnostics are dropped.
  */
 export function migrateSessionEntries(entries: FileEntry[], env: SessionEnv = systemEnv): void {
   const result = migrateRecords(entries, env);

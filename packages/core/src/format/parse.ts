@@ -1,31 +1,24 @@
 /**
- * Line-level parsing of a session file (SPEC §2.1). Pure: text in, values out.
- *
- * There is one parser, {@link JsonlScanner}, which streams lines to a visitor. The document
- * form, {@link parseJsonl}, keeps every non-blank line, in order, as either a parsed record or
- * the raw text plus a {@link LineIssue}. Nothing is dropped: the projection skips the issues,
- * the load reports them (W5), and a rewrite puts them back word for word (W4).
+ * Line-level parsing of a session file (SPEC §2.1): one parser, {@link JsonlScanner}, streaming
+ * lines to a visitor. The document form, {@link parseJsonl}, keeps every non-blank line as a
+ * record or a {@link LineIssue}: the load reports issues (W5), a rewrite puts them back (W4).
  */
 
 import { lefts, rights } from "fp-ts/lib/Array.js";
 import { type Either, left, right } from "fp-ts/lib/Either.js";
+import { shorten } from "../schema/codecs/issues.js";
 import type { FileEntry } from "../schema/types.js";
 
 /** A parsed JSON object: one record of a session file, header or entry. */
 export type JsonRecord = Record<string, unknown>;
 
-/**
- * Why a line is not a record: it is not JSON at all, or JSON but not an object ([Fix] W6:
- * R1.6 would have kept `42` or `[1]` as an "entry").
- */
-export type LineIssueKind = "invalid-json" | "not-an-object";
-
 /** A line that is kept but is not a record. */
 export interface LineIssue {
-  readonly kind: LineIssueKind;
+  /** Not JSON at all, or JSON but not an object ([Fix] W6: R1.6 kept `42` or `[1]` as an entry). */
+  readonly kind: "invalid-json" | "not-an-object";
   /** 1-based line number in the text. */
   readonly line: number;
-  /** The whole line as read (without its `\n`); only {@link formatIssue} shortens it. */
+  /** The whole line as read, without its `\n` (a `\r` stays); only {@link formatIssue} cuts it. */
   readonly raw: string;
   /** Why it failed: the `JSON.parse` error, or the JSON type that was found. */
   readonly message: string;
@@ -48,12 +41,10 @@ const NEWLINE = 10;
 const OPEN_BRACE = 123;
 
 /**
- * The one line parser of session files (SPEC §2.1): split on `\n`, a trailing `\r` is JSON
- * whitespace and tolerated, blank lines (`trim`'s idea of blank) are skipped, the last line
- * counts without `\n`, and a line that is not a JSON object is an issue. Each good line costs
- * one `JSON.parse` and nothing else, so the hot load path streams through it. Text arrives in
- * chunks of any size (a file read piece by piece never becomes one string); a line split
- * across chunks is joined.
+ * The one line parser of session files (SPEC §2.1): split on `\n` (a trailing `\r` is JSON
+ * whitespace), blank lines skipped, the last line counted without `\n`, a non-object an issue.
+ * A good line costs one `JSON.parse` and nothing else: the hot load path streams through it, in
+ * chunks of any size (a file never becomes one string; a line split across chunks is joined).
  */
 export class JsonlScanner {
   private carry = "";
@@ -127,13 +118,8 @@ export class JsonlScanner {
   }
 }
 
-/** One non-blank line of a document. */
-export interface DocLine {
-  /** 1-based line number in the text. */
-  readonly line: number;
-  /** The line as read, without its `\n` (a trailing `\r` stays). */
-  readonly raw: string;
-  /** The record, or the reason there is none. */
+/** One non-blank line of a document: its record, or the reason there is none. */
+export interface DocLine extends Pick<LineIssue, "line" | "raw"> {
   readonly value: Either<LineIssue, JsonRecord>;
 }
 
@@ -178,7 +164,7 @@ export class DocumentBuilder implements JsonlVisitor {
   }
 }
 
-/** Splits a session file into lines and parses each (SPEC §2.1), as the scanner does. Never throws. */
+/** Splits a session file into lines and parses each (SPEC §2.1). Never throws. */
 export function parseJsonl(text: string): ParsedDocument {
   const builder = new DocumentBuilder();
   const scanner = new JsonlScanner(builder);
@@ -197,15 +183,9 @@ export function documentIssues(doc: ParsedDocument): LineIssue[] {
   return lefts(doc.lines.map((l) => l.value));
 }
 
-/** `text` cut to `max` characters, the cut marked with `…`. */
-function shorten(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-
 /**
- * One-line human description of an issue, e.g.
- * `line 12: invalid JSON (Unexpected token …): "garbage li…"`. The raw line is shortened and
- * JSON-quoted so control characters stay visible.
+ * One line for an issue, `line 12: invalid JSON (Unexpected token …): "garbage li…"`; the raw
+ * line is cut and JSON-quoted so control characters stay visible.
  */
 export function formatIssue(issue: LineIssue): string {
   const what = issue.kind === "invalid-json" ? "invalid JSON" : "not a JSON object";
@@ -214,11 +194,9 @@ export function formatIssue(issue: LineIssue): string {
 }
 
 /**
- * Reference-compatible helper (SPEC §8.6): trims the text, splits it on `\n`, parses each
- * line and skips blank and malformed ones, without looking for a header or checking shapes
- * (callers narrow by `type`). [Fix] Values that are not objects are skipped too (W6). As the
- * whole text is trimmed first, a leading BOM is ignored here, as in R1.6 (the load path,
- * {@link parseJsonl}, reports it as invalid JSON).
+ * Reference-compatible helper (SPEC §8.6): every JSON object line of the trimmed text, without
+ * a header or shape check; [Fix] non-objects are skipped too (W6). The trim ignores a leading
+ * BOM, as R1.6 does (the load path, {@link parseJsonl}, reports it as invalid JSON).
  */
 export function parseSessionEntries(text: string): FileEntry[] {
   const out: FileEntry[] = [];

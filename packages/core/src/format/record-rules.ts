@@ -1,31 +1,24 @@
 /**
- * The record rules of a session file (SPEC §2.2–§2.4, W5), in one place for every reader — the
- * loader, the migration split, the listing's info and shape folds: what makes a file a session
- * (a valid header as its first record), which version it is and whether it is migrated, and
- * what becomes of each later record (a second `session` record or an entry without a string
- * id is reported, and kept in the file but not in the tree).
+ * The record rules of a session file (SPEC §2.2–§2.4, W5), one module for every reader (the
+ * loader, the migration split, the listing's folds): what makes a file a session, which version
+ * it is, and what becomes of each later record.
  */
 
 import { type Either, left, right } from "fp-ts/lib/Either.js";
 import type { SessionHeader } from "../schema/types.js";
+import type { LoadDiagnostic } from "../state/diagnostics.js";
 import type { JsonRecord, ParsedDocument } from "./parse.js";
 
 /** The format version this package writes (SPEC §2.3). */
 export const CURRENT_SESSION_VERSION = 3;
 
-/**
- * True if `record` is a valid header: `type === "session"` and a string `id` (SPEC §2.2).
- * Nothing else is checked; readers tolerate a missing `cwd` or a bad `timestamp`.
- */
+/** A valid header: `type: "session"` with a string `id` (SPEC §2.2); readers tolerate the rest. */
 export function isValidHeader(record: unknown): record is SessionHeader {
   const r = record as JsonRecord | null | undefined;
   return r?.type === "session" && typeof r.id === "string";
 }
 
-/**
- * Index of the record migration treats as the header: the first with `type === "session"`,
- * wherever it is (SPEC §2.4), or `-1`. This is not the load rule; see {@link resolveHeader}.
- */
+/** Index of migration's header, the first `session` record wherever it is (SPEC §2.4), or -1. */
 export function findHeaderIndex(records: readonly unknown[]): number {
   return records.findIndex((r) => (r as JsonRecord | null | undefined)?.type === "session");
 }
@@ -40,19 +33,15 @@ export function headerVersion(header: JsonRecord | undefined): number {
   return v === undefined || v === null ? 1 : Number(v);
 }
 
-/**
- * Whether a file with this header is read as it is (SPEC §2.3): only a numeric version ≥ 3
- * is. Any other (even `"3"`) goes through migration, which reads it with {@link headerVersion}.
- */
+/** Whether a file is read as it is (SPEC §2.3): only at a numeric version ≥ 3 (not `"3"`). */
 export function isCurrentHeader(header: JsonRecord): boolean {
   const v = header.version;
   return typeof v === "number" && v >= CURRENT_SESSION_VERSION;
 }
 
 /**
- * What a record is, given whether an earlier one was taken as the header: the first `session`
- * record is the header, a later one an extra header; any other record is an entry if it has a
- * string id, else it cannot join the tree.
+ * What a record is: the first `session` record is the header, a later one an extra header; any
+ * other is an entry if its id is a string.
  */
 export function recordKind(
   record: JsonRecord,
@@ -67,7 +56,7 @@ export function recordProblem(
   kind: "extra-header" | "missing-id",
   record: JsonRecord,
   line: number | undefined,
-): { kind: "extra-header" | "invalid-entry"; line: number | undefined; message: string } {
+): LoadDiagnostic {
   if (kind === "extra-header") {
     return { kind, line, message: "a second session header; it is kept in the file but not used" };
   }
@@ -85,18 +74,13 @@ export type NotASession =
   /** The first record is not a valid header (headerless, or the header is not first). */
   | { readonly kind: "invalid-header"; readonly line: number; readonly record: JsonRecord };
 
-/** Where the header of a document is: its index in `doc.lines` and its 1-based line. */
-export interface HeaderLocation {
-  readonly header: SessionHeader;
-  readonly index: number;
-  readonly line: number;
-}
-
 /**
  * Finds the header of a document as a load does (SPEC §2.2): the first *parsed* record,
- * skipping malformed lines before it (they stay in `doc.lines`), or why there is none.
+ * skipping malformed lines before it, with its index in `doc.lines` and its line; or why not.
  */
-export function resolveHeader(doc: ParsedDocument): Either<NotASession, HeaderLocation> {
+export function resolveHeader(
+  doc: ParsedDocument,
+): Either<NotASession, { header: SessionHeader; index: number; line: number }> {
   const index = doc.lines.findIndex((l) => l.value._tag === "Right");
   const l = doc.lines[index];
   if (l === undefined || l.value._tag === "Left") {

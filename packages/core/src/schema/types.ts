@@ -1,12 +1,8 @@
 /**
- * Static types of the pi session format (SPEC §2–§3), named as the reference names them, and
- * the few views the engine builds from them.
- *
- * Every record type (header, entries, messages, content blocks, usage) is derived from its
- * io-ts codec in `./codecs`, so the type and the check cannot drift; they are re-exported here
- * so the rest of the engine imports types from one module. Unknown fields are allowed
- * everywhere at run time (the format is open: SPEC §2.6). The interfaces below are not records
- * of the file but views the engine returns.
+ * Static types of the pi session format (SPEC §2–§3), named as the reference names them. Every
+ * record type is derived from its io-ts codec in `./codecs`, so type and check cannot drift, and
+ * re-exported here for the engine to import from one module; the interfaces below are not
+ * records of the file but views the engine returns.
  */
 
 import type { SessionEntry } from "./codecs/entries.js";

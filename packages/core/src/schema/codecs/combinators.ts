@@ -1,10 +1,7 @@
 /**
- * The io-ts building blocks the schema codecs share, internal to `schema/codecs`.
- *
- * Every codec here hands back the very object it checked, no field added, stripped or copied
- * (`t.type`/`t.partial`/`t.array` return their input when nothing inside was transformed, and
- * nothing here transforms, so every `encode` is the identity). That is how unknown fields
- * survive a decode (SPEC §2.6).
+ * The io-ts building blocks the schema codecs share. Every codec here hands back the very
+ * object it checked (`t.type`/`t.partial`/`t.array` return their input when nothing inside was
+ * transformed, and nothing here transforms): that is how unknown fields survive (SPEC §2.6).
  */
 
 import { isRight } from "fp-ts/lib/Either.js";
@@ -14,19 +11,21 @@ import * as t from "io-ts";
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
 /**
- * The type of codec `C` with its opaque field `K` (an extension's `data` or `details`) typed
+ * The type of codec `C` with its opaque field `K` (an extension's `details` or `data`) typed
  * as `T`: an extension names its own payload, which the codec cannot know and does not check.
  */
-export type WithOpaque<C extends t.Any, K extends keyof t.TypeOf<C>, T> = Simplify<
-  Omit<t.TypeOf<C>, K> & { [P in K]?: T }
->;
+export type WithOpaque<
+  C extends t.Any,
+  T,
+  K extends keyof t.TypeOf<C> = "details" & keyof t.TypeOf<C>,
+> = Simplify<Omit<t.TypeOf<C>, K> & { [P in K]?: T }>;
 
 /** The union of the types a registry's codecs decode to. */
 export type MemberOf<M> = {
   [K in keyof M]: M[K] extends t.Decoder<unknown, infer A> ? A : never;
 }[keyof M];
 
-/** Static type of {@link objectCodec}: required, optional, and "missing on read" props. */
+/** Static type of {@link objectCodec}. */
 type ObjectOf<R extends t.Props, O extends t.Props, M extends t.Props> = Simplify<
   t.TypeOfProps<R> & t.TypeOfPartialProps<O> & t.TypeOfProps<M>
 >;
@@ -35,13 +34,10 @@ type ObjectOf<R extends t.Props, O extends t.Props, M extends t.Props> = Simplif
 export type IdCodec<A> = t.Type<A, A, unknown>;
 
 /**
- * An object codec with unknown fields kept: `t.type(required)` plus `t.partial(optional)`,
- * both named `name` so issues say `Usage`, not io-ts's generated `{ input: number, … }`.
- *
- * `missingOk` props are checked like optional ones (absent is fine, a wrong type is not) but
- * typed as required keys: writers always write them, while SPEC or real files say they can be
- * absent on read (each use says why). They cannot go in `t.type`, which copies the object to
- * add an explicit `undefined` for a missing key, so the decoded value would not be the input.
+ * An object codec with unknown fields kept, named `name` so issues say `Usage`, not io-ts's
+ * `{ input: number, … }`. `missingOk` props are checked like optional ones but typed as
+ * required: writers write them, yet files may lack them (each use says why). `t.type` cannot
+ * hold them: it copies the object to add `undefined` for a missing key.
  */
 export function objectCodec<
   R extends t.Props,
@@ -57,18 +53,12 @@ export function objectCodec<
   return codec as unknown as IdCodec<ObjectOf<R, O, M>>;
 }
 
-/**
- * Re-types `runtime` as `A`, where SPEC lets the file hold more than the static type admits
- * (`label: null`) or the static type names a subset of what is checked (`StopReason`).
- */
+/** Re-types `runtime` as `A`, where the file may hold more than `A` names (`label: null`). */
 export function widerAtRuntime<A>(runtime: t.Mixed): IdCodec<A> {
   return runtime as IdCodec<A>;
 }
 
-/**
- * Types `codec`'s value as open (any extra field), for records whose versions add fields the
- * session layer passes on without reading. Only the static type changes.
- */
+/** Types `codec`'s value as open to extra fields the session layer passes on unread. */
 export function open<A>(codec: IdCodec<A>): IdCodec<A & { [extra: string]: unknown }> {
   return codec as IdCodec<A & { [extra: string]: unknown }>;
 }
@@ -83,19 +73,18 @@ function renamed<A>(name: string, codec: IdCodec<A>): IdCodec<A> {
   return new t.Type<A, A, unknown>(name, codec.is, codec.validate, t.identity);
 }
 
-/** What a {@link DispatchType} checks a value with: one codec, `"keep"` (as it is), or a failure. */
-type Pick = t.Decoder<unknown, unknown> | "keep" | t.Validation<never>;
-
 /**
- * Checks a value with the one codec `pick` chooses, so a failure is reported by that codec
- * only (`t.union` reports every member's failure, which buries the real issue under noise).
- * The caller states the static type `A`.
+ * Checks a value with the one codec `pick` chooses (or keeps it, or fails), so a failure is
+ * reported by that codec only: `t.union` reports every member's failure, burying the real one.
  */
 class DispatchType<A> extends t.Type<A, A, unknown> {
   /** Lets issue paths treat a key under this codec (a union's tag) as a field name. */
   readonly _tag = "DispatchType" as const;
 
-  constructor(name: string, pick: (u: unknown, c: t.Context) => Pick) {
+  constructor(
+    name: string,
+    pick: (u: unknown, c: t.Context) => t.Decoder<unknown, unknown> | "keep" | t.Validation<never>,
+  ) {
     const validate = (u: unknown, c: t.Context): t.Validation<A> => {
       const chosen = pick(u, c);
       if (chosen === "keep") return t.success(u as A);
@@ -128,15 +117,11 @@ export const AnyObject: IdCodec<Record<string, unknown>> = renamed("object", t.U
 export const AnyArray: IdCodec<unknown[]> = renamed("unknown[]", t.UnknownArray);
 
 /**
- * An open tagged union: reads `tagKey` (`type` for entries and blocks, `role` for messages),
- * and checks the value with that tag's codec in `members` only: a lookup keeps decoding cheap
- * and errors specific. A string tag without a member follows `unknownTag`: `"keep"` accepts
- * the value as it is (SPEC §2.6: unknown roles and blocks pass through), a codec checks it
- * (unknown entry types still need id/parentId/timestamp).
- *
- * The caller states the static type `A`, the union of the members' types ({@link MemberOf})
- * plus the fallback's. Values kept with `"keep"` are not part of `A`: the static unions are
- * closed, so consumers keep a default branch for tags they do not know.
+ * An open tagged union: checks the value with the codec in `members` for its `tagKey` only (a
+ * lookup keeps decoding cheap and errors specific). Another string tag follows `unknownTag`:
+ * `"keep"` accepts the value (SPEC §2.6: unknown roles and blocks pass through), a codec checks
+ * it (unknown entry types still need id/parentId/timestamp). Kept values are not part of `A`:
+ * the static unions are closed, so consumers keep a default branch.
  */
 export function taggedUnion<A>(
   name: string,

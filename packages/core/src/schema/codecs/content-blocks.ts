@@ -1,10 +1,8 @@
 /**
- * Codecs for content blocks (SPEC §3.4) and the `content` fields built from them.
- *
- * A block whose `type` is known is checked by that type's codec wherever it appears; any other
- * block is kept as it is (SPEC §2.6). Each `content` codec is typed with the blocks that
- * position holds (a user message holds text and images), but the runtime does not reject a
- * known block in an unusual position: the reference does not either, and the data must survive.
+ * Codecs for content blocks (SPEC §3.4) and the `content` fields built from them. A known block
+ * is checked by its codec wherever it appears, any other kept (SPEC §2.6). Each `content` codec
+ * is typed with the blocks its position holds, but a known block in an unusual position is not
+ * rejected: the reference does not either, and the data must survive.
  */
 
 import * as t from "io-ts";
@@ -82,23 +80,19 @@ function blocks<A extends ContentBlock>(name: string): IdCodec<A[]> {
 
 const TEXT_OR_IMAGE = "(TextContent | ImageContent)[]";
 
+/** `content` of a tool result: text and image blocks. */
+export const ToolResultContentCodec = blocks<TextContent | ImageContent>(TEXT_OR_IMAGE);
+
 /** `content` of user and custom messages and custom_message entries. */
-export const UserContentCodec: IdCodec<string | (TextContent | ImageContent)[]> = stringOr(
-  `string | ${TEXT_OR_IMAGE}`,
-  blocks<TextContent | ImageContent>(TEXT_OR_IMAGE),
-);
+export const UserContentCodec = stringOr(`string | ${TEXT_OR_IMAGE}`, ToolResultContentCodec);
 
 /** `content` of an assistant message: text, thinking and tool-call blocks. */
-export const AssistantContentCodec: IdCodec<(TextContent | ThinkingContent | ToolCall)[]> = blocks(
+export const AssistantContentCodec = blocks<TextContent | ThinkingContent | ToolCall>(
   "(TextContent | ThinkingContent | ToolCall)[]",
 );
 
-/** `content` of a tool result: text and image blocks. */
-export const ToolResultContentCodec: IdCodec<(TextContent | ImageContent)[]> =
-  blocks(TEXT_OR_IMAGE);
-
 /** `content` of a system message: a string or text blocks. */
-export const SystemContentCodec: IdCodec<string | TextContent[]> = stringOr(
+export const SystemContentCodec = stringOr(
   "string | TextContent[]",
   blocks<TextContent>("TextContent[]"),
 );
@@ -109,10 +103,7 @@ export type ContextEditableContent =
   | t.TypeOf<typeof AssistantContentCodec>
   | t.TypeOf<typeof ToolResultContentCodec>;
 
-/**
- * `replacement.content` of a context_edit entry. Which blocks it may hold depends on the
- * target, which a codec cannot see, so any block is checked.
- */
+/** `replacement.content` of a context_edit entry: any block, as the codec cannot see the target. */
 export const ContextEditableContentCodec = stringOr(
   "string | ContentBlock[]",
   blocks<ContentBlock>("ContentBlock[]"),

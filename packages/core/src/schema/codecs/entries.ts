@@ -1,10 +1,7 @@
 /**
- * Codecs for the entry types of SPEC §3.2, the registry that maps each wire `type` to its
- * codec, and the open entry codec that keeps unknown types (SPEC §2.6).
- *
- * Every entry carries the common fields of SPEC §3.1. The registry is a plain record so that a
- * plugin's entry type is added the same way as a built-in one:
- * `createEntryCodec({ ...ENTRY_CODECS, my_type: MyEntryCodec })`.
+ * Codecs for the entry types of SPEC §3.2 in a registry keyed by wire `type`, and the open codec
+ * that keeps unknown types (SPEC §2.6). The registry is a plain record so that a plugin's type
+ * is added as a built-in one is: `createEntryCodec({ ...ENTRY_CODECS, my_type: MyCodec })`.
  */
 
 import * as t from "io-ts";
@@ -46,144 +43,93 @@ function entry<
   return objectCodec(name, { type: t.literal(type), ...common, ...required }, optional, missingOk);
 }
 
-/** Checks a {@link SessionMessageEntry}. */
-export const SessionMessageEntryCodec = entry("SessionMessageEntry", "message", {
-  message: AgentMessageCodec,
-});
-/** A conversation message. */
-export type SessionMessageEntry = t.TypeOf<typeof SessionMessageEntryCodec>;
-
-/** Checks a {@link ThinkingLevelChangeEntry}. */
-export const ThinkingLevelChangeEntryCodec = entry(
-  "ThinkingLevelChangeEntry",
-  "thinking_level_change",
-  { thinkingLevel: t.string },
-);
-/** The thinking level changed (a free-form level such as `off` or `high`). */
-export type ThinkingLevelChangeEntry = t.TypeOf<typeof ThinkingLevelChangeEntryCodec>;
-
-/** Checks a {@link ModelChangeEntry}. */
-export const ModelChangeEntryCodec = entry("ModelChangeEntry", "model_change", {
-  provider: t.string,
-  modelId: t.string,
-});
-/** The model changed. */
-export type ModelChangeEntry = t.TypeOf<typeof ModelChangeEntryCodec>;
-
-/** Checks a {@link UsageEntry}; `kind` is open (consumers accept any). */
-export const UsageEntryCodec = entry(
-  "UsageEntry",
-  "usage",
-  { kind: t.string, provider: t.string, model: t.string, usage: UsageCodec },
-  { note: t.string },
-);
-/** [R1.6] Usage attributed to a model outside the conversation. */
-export type UsageEntry = t.TypeOf<typeof UsageEntryCodec>;
-
-/**
- * Checks a {@link CompactionEntry}. `firstKeptEntryId` is declared required but may be missing
- * after a v1 migration (SPEC §2.4, §3.2), so it is only type-checked when present.
- */
-export const CompactionEntryCodec = entry(
-  "CompactionEntry",
-  "compaction",
-  { summary: t.string, tokensBefore: t.number },
-  { details: t.unknown, usage: UsageCodec, fromHook: t.boolean, systemMessage: SystemMessageCodec },
-  { firstKeptEntryId: t.string },
-);
-/** History before `firstKeptEntryId` was summarised; `T` names its `details`. */
-export type CompactionEntry<T = unknown> = WithOpaque<typeof CompactionEntryCodec, "details", T>;
-
-/** Checks a {@link BranchSummaryEntry}. `fromId` is the literal `"root"` when the old leaf was null. */
-export const BranchSummaryEntryCodec = entry(
-  "BranchSummaryEntry",
-  "branch_summary",
-  { fromId: t.string, summary: t.string },
-  { details: t.unknown, usage: UsageCodec, fromHook: t.boolean },
-);
-/** Summary of the branch that was left when the leaf moved; `T` names its `details`. */
-export type BranchSummaryEntry<T = unknown> = WithOpaque<
-  typeof BranchSummaryEntryCodec,
-  "details",
-  T
->;
-
-/** Checks a {@link CustomEntry}. */
-export const CustomEntryCodec = entry(
-  "CustomEntry",
-  "custom",
-  { customType: t.string },
-  { data: t.unknown },
-);
-/** Extension state that never reaches the model; `T` names its `data`. */
-export type CustomEntry<T = unknown> = WithOpaque<typeof CustomEntryCodec, "data", T>;
-
-/** Checks a {@link CustomMessageEntry}. */
-export const CustomMessageEntryCodec = entry(
-  "CustomMessageEntry",
-  "custom_message",
-  { customType: t.string, content: UserContentCodec, display: t.boolean },
-  { details: t.unknown },
-);
-/** Extension content that reaches the model; `T` names its `details`. */
-export type CustomMessageEntry<T = unknown> = WithOpaque<
-  typeof CustomMessageEntryCodec,
-  "details",
-  T
->;
-
-/**
- * Checks a {@link LabelEntry}. The type says `string | undefined`; SPEC §3.2 writes a cleared
- * label as given, so the key may be absent and `null` is accepted too (all falsy values clear,
- * §7.10).
- */
-export const LabelEntryCodec = entry(
-  "LabelEntry",
-  "label",
-  { targetId: t.string },
-  {},
-  { label: widerAtRuntime<string | undefined>(t.union([t.string, t.null], "string | null")) },
-);
-/** A bookmark on an entry; a falsy label clears it. */
-export type LabelEntry = t.TypeOf<typeof LabelEntryCodec>;
-
-/** Checks a {@link SessionInfoEntry}. */
-export const SessionInfoEntryCodec = entry(
-  "SessionInfoEntry",
-  "session_info",
-  {},
-  { name: t.string },
-);
-/** Session metadata: the display name (may be `""`). */
-export type SessionInfoEntry = t.TypeOf<typeof SessionInfoEntryCodec>;
-
-/** Checks a {@link ContextEditEntry}: `replacement` is `null` (drop the target) or `{content}`. */
-export const ContextEditEntryCodec = entry("ContextEditEntry", "context_edit", {
-  targetId: t.string,
-  replacement: orNull(
-    objectCodec("ContextEditReplacement", { content: ContextEditableContentCodec }),
-  ),
-});
-/** [R1.6] Append-only change to one earlier entry's contribution to context. */
-export type ContextEditEntry = t.TypeOf<typeof ContextEditEntryCodec>;
+/** What both summary entries may carry besides the summary. */
+const summaryExtras = { details: t.unknown, usage: UsageCodec, fromHook: t.boolean };
 
 /**
  * The built-in entry codecs keyed by wire `type`, in SPEC §3.2 order. Frozen; extend by
  * spreading into a new record and passing it to {@link createEntryCodec}.
  */
 export const ENTRY_CODECS = Object.freeze({
-  message: SessionMessageEntryCodec,
-  thinking_level_change: ThinkingLevelChangeEntryCodec,
-  model_change: ModelChangeEntryCodec,
-  compaction: CompactionEntryCodec,
-  branch_summary: BranchSummaryEntryCodec,
-  custom: CustomEntryCodec,
-  custom_message: CustomMessageEntryCodec,
-  label: LabelEntryCodec,
-  session_info: SessionInfoEntryCodec,
-  usage: UsageEntryCodec,
-  context_edit: ContextEditEntryCodec,
+  message: entry("SessionMessageEntry", "message", { message: AgentMessageCodec }),
+  thinking_level_change: entry("ThinkingLevelChangeEntry", "thinking_level_change", {
+    thinkingLevel: t.string,
+  }),
+  model_change: entry("ModelChangeEntry", "model_change", {
+    provider: t.string,
+    modelId: t.string,
+  }),
+  // `firstKeptEntryId` is declared required but may be missing after a v1 migration (SPEC
+  // §2.4, §3.2), so it is only type-checked when present.
+  compaction: entry(
+    "CompactionEntry",
+    "compaction",
+    { summary: t.string, tokensBefore: t.number },
+    { ...summaryExtras, systemMessage: SystemMessageCodec },
+    { firstKeptEntryId: t.string },
+  ),
+  branch_summary: entry(
+    "BranchSummaryEntry",
+    "branch_summary",
+    { fromId: t.string, summary: t.string },
+    summaryExtras,
+  ),
+  custom: entry("CustomEntry", "custom", { customType: t.string }, { data: t.unknown }),
+  custom_message: entry(
+    "CustomMessageEntry",
+    "custom_message",
+    { customType: t.string, content: UserContentCodec, display: t.boolean },
+    { details: t.unknown },
+  ),
+  // The type says `string | undefined`; SPEC §3.2 writes a cleared label as given, so the key
+  // may be absent and `null` is accepted too (all falsy values clear, §7.10).
+  label: entry(
+    "LabelEntry",
+    "label",
+    { targetId: t.string },
+    {},
+    { label: widerAtRuntime<string | undefined>(t.union([t.string, t.null], "string | null")) },
+  ),
+  session_info: entry("SessionInfoEntry", "session_info", {}, { name: t.string }),
+  usage: entry(
+    "UsageEntry",
+    "usage",
+    { kind: t.string, provider: t.string, model: t.string, usage: UsageCodec },
+    { note: t.string },
+  ),
+  context_edit: entry("ContextEditEntry", "context_edit", {
+    targetId: t.string,
+    replacement: orNull(
+      objectCodec("ContextEditReplacement", { content: ContextEditableContentCodec }),
+    ),
+  }),
 } as const satisfies EntryCodecMap);
+
+/** A conversation message. */
+export type SessionMessageEntry = t.TypeOf<typeof ENTRY_CODECS.message>;
+/** The thinking level changed (a free-form level such as `off` or `high`). */
+export type ThinkingLevelChangeEntry = t.TypeOf<typeof ENTRY_CODECS.thinking_level_change>;
+/** The model changed. */
+export type ModelChangeEntry = t.TypeOf<typeof ENTRY_CODECS.model_change>;
+/** History before `firstKeptEntryId` was summarised; `T` names its `details`. */
+export type CompactionEntry<T = unknown> = WithOpaque<typeof ENTRY_CODECS.compaction, T>;
+/**
+ * Summary of the branch that was left when the leaf moved (`fromId` is `"root"` when the old
+ * leaf was null); `T` names its `details`.
+ */
+export type BranchSummaryEntry<T = unknown> = WithOpaque<typeof ENTRY_CODECS.branch_summary, T>;
+/** Extension state that never reaches the model; `T` names its `data`. */
+export type CustomEntry<T = unknown> = WithOpaque<typeof ENTRY_CODECS.custom, T, "data">;
+/** Extension content that reaches the model; `T` names its `details`. */
+export type CustomMessageEntry<T = unknown> = WithOpaque<typeof ENTRY_CODECS.custom_message, T>;
+/** A bookmark on an entry; a falsy label clears it. */
+export type LabelEntry = t.TypeOf<typeof ENTRY_CODECS.label>;
+/** Session metadata: the display name (may be `""`). */
+export type SessionInfoEntry = t.TypeOf<typeof ENTRY_CODECS.session_info>;
+/** [R1.6] Usage attributed to a model outside the conversation; any `kind` is accepted. */
+export type UsageEntry = t.TypeOf<typeof ENTRY_CODECS.usage>;
+/** [R1.6] Append-only change to one earlier entry's context; `replacement: null` drops it. */
+export type ContextEditEntry = t.TypeOf<typeof ENTRY_CODECS.context_edit>;
 
 /** Every entry type the format defines: one per {@link ENTRY_CODECS} member. */
 export type SessionEntry = MemberOf<typeof ENTRY_CODECS>;
@@ -207,26 +153,16 @@ export function isKnownEntry(entry: SessionEntry | UnknownEntry): entry is Sessi
 /** Checks the common fields of an entry of unknown type and keeps the rest. */
 export const UnknownEntryCodec = open(EntryBaseCodec);
 
-/**
- * An entry whose `type` has no codec (a newer version's type, or a plugin's that is not
- * registered): the common fields, everything else kept as it is (SPEC §2.6).
- */
+/** An entry whose `type` has no codec (newer, or an unregistered plugin's): kept (SPEC §2.6). */
 export type UnknownEntry = t.TypeOf<typeof UnknownEntryCodec>;
-
-/** The entry type a registry decodes to: one of its members, or an unknown entry. */
-export type EntryOf<M extends EntryCodecMap> = MemberOf<M> | UnknownEntry;
 
 /** An entry codec over a registry; an unregistered type is checked as an {@link UnknownEntry}. */
 export function createEntryCodec<M extends EntryCodecMap>(
   codecs: M,
   name = "SessionEntry",
-): IdCodec<EntryOf<M>> {
-  return taggedUnion<EntryOf<M>>(name, "type", codecs, UnknownEntryCodec);
+): IdCodec<MemberOf<M> | UnknownEntry> {
+  return taggedUnion<MemberOf<M> | UnknownEntry>(name, "type", codecs, UnknownEntryCodec);
 }
 
-/**
- * Any entry: a built-in type checked by its codec, or an {@link UnknownEntry}. An entry whose
- * `type` is known but whose fields are wrong is an error, never an unknown entry.
- */
-export const SessionEntryCodec: IdCodec<SessionEntry | UnknownEntry> =
-  createEntryCodec(ENTRY_CODECS);
+/** Any entry; a known `type` with wrong fields is an error, never an {@link UnknownEntry}. */
+export const SessionEntryCodec = createEntryCodec(ENTRY_CODECS);

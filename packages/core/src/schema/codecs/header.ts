@@ -4,9 +4,8 @@ import * as t from "io-ts";
 import { objectCodec } from "./combinators.js";
 
 /**
- * Checks a {@link SessionHeader}. SPEC §2.2 makes a header valid when `type` is `"session"` and
- * `id` is a string: `timestamp` and `cwd` are declared required (writers write them) but may be
- * missing from very old files. Unknown fields (v1's `provider`, `modelId`, …) are kept.
+ * Checks a {@link SessionHeader}: `timestamp` and `cwd` are declared required (writers write
+ * them) but may be missing from very old files (SPEC §2.2); v1's `provider`, `modelId` are kept.
  */
 export const SessionHeaderCodec = objectCodec(
   "SessionHeader",

@@ -1,35 +1,25 @@
-/**
- * Schema issues: io-ts validation errors turned into small, tagged values with a readable path
- * (`message.content[1].text`), and a decoder wrapper that never throws.
- */
+/** io-ts errors as small values with a readable path, and a decoder wrapper that never throws. */
 
 import * as E from "fp-ts/lib/Either.js";
 import type * as t from "io-ts";
 
 /** One reason a value does not match a schema codec. */
 export interface SchemaIssue {
-  /** Where, as a JS-like path from the decoded value: `message.content[1].text`; `""` = the value itself. */
+  /** A JS-like path from the decoded value, `message.content[1].text`; `""` is the value. */
   readonly path: string;
-  /** What the codec expected there: a type name such as `string`, `Usage` or `string | null`. */
+  /** The type name the codec expected there: `string`, `Usage`, `string | null`. */
   readonly expected: string;
-  /**
-   * What was found, kept short: primitives as they are (long strings cut), objects and arrays
-   * as a description such as `"<object>"` or `"<array(3)>"`; `undefined` when the field is missing.
-   */
+  /** What was found, kept short (`"<object>"`, `"<array(3)>"`); absent for a missing field. */
   readonly actual?: unknown;
-  /** A human sentence without the path, e.g. `expected number, got "400"`. */
+  /** A sentence without the path: `expected number, got "400"`. */
   readonly message: string;
 }
 
-/**
- * One line for logs and diagnostics: `message.usage.input: expected number, got "400"`
- * (`check` puts the record's file line in front: `line 12: message.usage.input: …`).
- */
+/** One line for logs (`check` puts `line 12: ` in front): `message.usage.input: expected …`. */
 export function formatSchemaIssue(issue: SchemaIssue): string {
   return `${issue.path === "" ? "(root)" : issue.path}: ${issue.message}`;
 }
 
-const MAX_STRING = 60;
 /** io-ts codec tags whose child keys are field names (`DispatchType`: a union's tag key). */
 const FIELD_PARENTS = new Set([
   "InterfaceType",
@@ -43,13 +33,17 @@ const FIELD_PARENTS = new Set([
 const INDEX_PARENTS = new Set(["ArrayType", "ReadonlyArrayType", "TupleType"]);
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
+/** `text` cut to `max` characters, the cut marked with `…`. */
+export function shorten(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
 /** A short stand-in for `u`, safe to log and to keep in memory. */
 function shortActual(u: unknown): unknown {
-  if (typeof u === "string") return u.length > MAX_STRING ? `${u.slice(0, MAX_STRING)}…` : u;
+  if (typeof u === "string") return shorten(u, 60);
   if (Array.isArray(u)) return `<array(${u.length})>`;
   if (typeof u === "object" && u !== null) return "<object>";
-  if (typeof u === "bigint" || typeof u === "symbol" || typeof u === "function")
-    return `<${typeof u}>`;
+  if (["bigint", "symbol", "function"].includes(typeof u)) return `<${typeof u}>`;
   return u;
 }
 
@@ -64,10 +58,9 @@ function describe(u: unknown): string {
 }
 
 /**
- * The path and expected type of one io-ts error. A context key is a path segment only when
- * its parent is an object (field name) or an array (index); intersection and union members
- * and codec hand-overs (empty keys) add none. `expected` is the codec at the last segment, so
- * a union such as `string | null` is reported once, under its own name.
+ * The path and expected type of one io-ts error. Only keys under an object or array are path
+ * segments (not union or intersection members, nor hand-overs' empty keys), and `expected` is
+ * the codec at the last one, so a union such as `string | null` is reported under its name.
  */
 function locate(context: t.Context): { path: string; expected: string } {
   let path = "";
@@ -106,10 +99,7 @@ function toSchemaIssues(errors: t.Errors): SchemaIssue[] {
   return issues;
 }
 
-/**
- * Decodes `u` with any codec, returning the value unchanged (same object) or its issues.
- * Never throws: a throwing getter or proxy in `u` (impossible for parsed JSON) becomes an issue.
- */
+/** Decodes `u` to the same object or its issues; a throwing getter or proxy becomes an issue. */
 export function decodeWith<A>(
   codec: t.Decoder<unknown, A>,
   u: unknown,

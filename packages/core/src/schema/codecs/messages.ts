@@ -1,8 +1,6 @@
 /**
- * Codecs for the message roles of SPEC §3.3 (`AgentMessage`), dispatched on `role`.
- *
- * Message timestamps are Unix milliseconds (numbers), unlike entry timestamps. Unknown roles
- * (a newer role, or `hookMessage` in a v2 file before migration) are kept as they are.
+ * Codecs for the message roles of SPEC §3.3, dispatched on `role`. Message timestamps are Unix
+ * milliseconds, unlike entries'. Unknown roles (a newer one, v2's `hookMessage`) are kept.
  */
 
 import * as t from "io-ts";
@@ -54,9 +52,8 @@ export type StopReason =
   | (string & {});
 
 /**
- * Checks an {@link AssistantMessage}. `stopReason` is any string (SPEC §3.3: the session layer
- * must not validate it); `diagnostics` and `deferred` are provider data, only their outer shape
- * is checked.
+ * Checks an {@link AssistantMessage}: `stopReason` is any string (SPEC §3.3), and only the outer
+ * shape of `diagnostics` and `deferred` (provider data) is checked.
  */
 export const AssistantMessageCodec = message(
   "AssistantMessage",
@@ -86,9 +83,8 @@ export const AssistantMessageCodec = message(
 export type AssistantMessage = t.TypeOf<typeof AssistantMessageCodec>;
 
 /**
- * Checks a {@link ToolResultMessage}; `details` is the tool's own data. The seed's
- * `addedToolNames` and R1.6's `nestedCalls` are kept but not checked: the session layer reads
- * neither, and their shapes are not settled across versions.
+ * Checks a {@link ToolResultMessage}. The seed's `addedToolNames` and R1.6's `nestedCalls` are
+ * kept unchecked: the session layer reads neither, and their shapes are not settled.
  */
 export const ToolResultMessageCodec = open(
   message(
@@ -106,10 +102,7 @@ export const ToolResultMessageCodec = open(
 /** The result of one tool call; `usage` is nested LLM work done by the tool. Open to extra fields. */
 export type ToolResultMessage = t.TypeOf<typeof ToolResultMessageCodec>;
 
-/**
- * Checks a {@link BashExecutionMessage}. `exitCode` is `number | undefined` in the type; the
- * key may be absent, and `null` (a process killed by a signal has no code) is tolerated on read.
- */
+/** Checks a {@link BashExecutionMessage}; a `null` `exitCode` (killed by a signal) is tolerated. */
 export const BashExecutionMessageCodec = message(
   "BashExecutionMessage",
   "bashExecution",
@@ -128,7 +121,7 @@ export const CustomMessageCodec = message(
   { details: t.unknown },
 );
 /** Extension-produced message that reaches the model; `T` names its `details`. */
-export type CustomMessage<T = unknown> = WithOpaque<typeof CustomMessageCodec, "details", T>;
+export type CustomMessage<T = unknown> = WithOpaque<typeof CustomMessageCodec, T>;
 
 /** Checks a {@link BranchSummaryMessage}. */
 export const BranchSummaryMessageCodec = message("BranchSummaryMessage", "branchSummary", {
@@ -147,11 +140,6 @@ export const CompactionSummaryMessageCodec = message(
 /** Summary of compacted history, as context building produces it (SPEC §8.4). */
 export type CompactionSummaryMessage = t.TypeOf<typeof CompactionSummaryMessageCodec>;
 
-/** Checks a {@link ToolDefinition}. */
-export const ToolDefinitionCodec = open(objectCodec("ToolDefinition", { name: t.string }));
-/** A tool definition in a system message: a `name`, the rest is provider data. */
-export type ToolDefinition = t.TypeOf<typeof ToolDefinitionCodec>;
-
 /** Checks a {@link SystemMessage}. */
 export const SystemMessageCodec = message(
   "SystemMessage",
@@ -159,12 +147,17 @@ export const SystemMessageCodec = message(
   { content: SystemContentCodec },
   {
     sections: t.record(t.string, NullableString, "Record<string, string | null>"),
-    toolsAdded: t.array(ToolDefinitionCodec, "ToolDefinition[]"),
+    toolsAdded: t.array(
+      open(objectCodec("ToolDefinition", { name: t.string })),
+      "ToolDefinition[]",
+    ),
     toolsRemoved: t.array(objectCodec("ToolRef", { name: t.string }), "{ name: string }[]"),
   },
 );
 /** [R1.6] System prompt and tool set checkpoint. */
 export type SystemMessage = t.TypeOf<typeof SystemMessageCodec>;
+/** A tool definition in a system message: a `name`, the rest is provider data. */
+export type ToolDefinition = NonNullable<SystemMessage["toolsAdded"]>[number];
 
 /** Message codecs keyed by wire `role`. */
 export const MESSAGE_CODECS = Object.freeze({
@@ -178,14 +171,11 @@ export const MESSAGE_CODECS = Object.freeze({
   system: SystemMessageCodec,
 } as const);
 
-/** Any message role the format defines. */
-export type KnownAgentMessage = MemberOf<typeof MESSAGE_CODECS>;
-
 /**
- * A message as stored in a `message` entry. Unknown roles are passed through unchanged
- * (SPEC §2.6) but are not part of the type: switch on `role` with a default branch.
+ * A message as stored in a `message` entry: a role the format defines. Unknown roles are passed
+ * through unchanged (SPEC §2.6) but are not part of the type: switch on `role` with a default.
  */
-export type AgentMessage = KnownAgentMessage;
+export type AgentMessage = MemberOf<typeof MESSAGE_CODECS>;
 
 /** The wire names of the built-in message roles. */
 export const KNOWN_MESSAGE_ROLES = knownTags(MESSAGE_CODECS);
