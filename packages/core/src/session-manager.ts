@@ -8,6 +8,7 @@ import { jsonClone } from "./format/json-clone.js";
 import type { LineMap } from "./format/line-map.js";
 import { splitRecords } from "./format/load-records.js";
 import { loadText } from "./format/load-text.js";
+import { findHeaderIndex } from "./format/record-rules.js";
 import { branchedEntries } from "./manager/branched-session.js";
 import * as build from "./manager/entry-builders.js";
 import * as guard from "./manager/entry-validation.js";
@@ -334,9 +335,10 @@ export class SessionManager {
   /** Replaces the state by migrated records (header adopted, or a new one from options). */
   protected adoptRecords(records: Record<string, unknown>[], options?: T.NewSessionOptions): void {
     // Headerless entries join a fresh v3 header first, so they are not taken for v1 records.
-    const withHeader = records.some((r) => r.type === "session")
-      ? records
-      : [jsonClone(this.newHeader(options)) as unknown as Record<string, unknown>, ...records];
+    const withHeader =
+      findHeaderIndex(records) >= 0
+        ? records
+        : [jsonClone(this.newHeader(options)) as unknown as Record<string, unknown>, ...records];
     const split = splitRecords(withHeader, this.env);
     this.adopt({ ...split, entryLines: undefined }, this.sink);
   }

@@ -1,6 +1,7 @@
 import { fstatSync } from "node:fs";
 import { type SessionEnv, systemEnv } from "../env/env.js";
 import { InvalidSessionError, type LoadedText, SessionLoader } from "../format/load-text.js";
+import { describeNotASession } from "../format/record-rules.js";
 import type { SessionEntry, SessionHeader } from "../schema/types.js";
 import { type LoadDiagnostic, structuralDiagnostics } from "../state/diagnostics.js";
 import { logFromEntries } from "../state/entry-log.js";
@@ -79,7 +80,11 @@ export function readSession(path: string, env: SessionEnv = systemEnv): SessionO
     });
   }
   if (read.kind === "empty") {
-    throw new InvalidSessionError(`Session file is empty: ${path}`, "the file is empty", "empty");
+    throw new InvalidSessionError(
+      `Session file is empty: ${path}`,
+      describeNotASession({ kind: "empty" }),
+      "empty",
+    );
   }
   const { loaded } = read;
   const header = loaded.header as SessionHeader;
