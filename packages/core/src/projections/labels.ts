@@ -1,4 +1,5 @@
 import type { Projection } from "../state/projection.js";
+import { emptyVec, type Vec, vecPush } from "../state/vec.js";
 
 /** A resolved label and the timestamp of the label entry that set it. */
 export interface ResolvedLabel {
@@ -13,20 +14,17 @@ interface LabelChange {
   readonly timestamp: string;
 }
 
-/** Shared, append-only store; `current` is the resolved map after every change in `history`. */
-interface LabelStore {
-  readonly history: LabelChange[];
+/**
+ * Labels resolved over the file in file order (SPEC §7.10). `current` is the resolved map
+ * after every change in the shared `changes.items`: the newest snapshot reads it in O(1); an
+ * older one replays its prefix of the changes (only when inspecting the past).
+ */
+export interface LabelIndex {
+  readonly changes: Vec<LabelChange>;
   readonly current: Map<string, ResolvedLabel>;
 }
 
-/**
- * Labels resolved over the file in file order (SPEC §7.10): the newest snapshot reads the map
- * in O(1); an older one replays its prefix of the history (only when inspecting the past).
- */
-export interface LabelIndex {
-  readonly store: LabelStore;
-  readonly count: number;
-}
+const isNewest = (index: LabelIndex) => index.changes.length === index.changes.items.length;
 
 /** The label index role (`getLabel`, labels in `getTree`, labels kept by a branched session). */
 export interface LabelsRole<S = unknown> extends Projection<S> {
@@ -64,18 +62,14 @@ function applyChange(map: Map<string, ResolvedLabel>, change: LabelChange): void
 export const labelsProjection: LabelsRole<LabelIndex> = {
   name: "labels",
   types: ["label"],
-  init: () => ({ store: { history: [], current: new Map() }, count: 0 }),
+  init: () => ({ changes: emptyVec(), current: new Map() }),
   apply(state, entry) {
     const change = changeOf(entry);
     if (change === undefined) return state;
-    let store = state.store;
-    if (store.history.length !== state.count) {
-      // Appending to an older snapshot: copy its prefix so newer snapshots stay unchanged.
-      store = { history: store.history.slice(0, state.count), current: resolve(state) };
-    }
-    store.history.push(change);
-    applyChange(store.current, change);
-    return { store, count: state.count + 1 };
+    // On an older snapshot `vecPush` copies its prefix, and the map is rebuilt for that prefix.
+    const current = isNewest(state) ? state.current : resolve(state);
+    applyChange(current, change);
+    return { changes: vecPush(state.changes, change), current };
   },
   labelOf,
   labels: resolve,
@@ -86,17 +80,19 @@ export const labelsProjection: LabelsRole<LabelIndex> = {
  * gives when replaying the changes: a cleared label set again moves to the end (SPEC §9).
  */
 export function resolve(index: LabelIndex): Map<string, ResolvedLabel> {
-  if (index.count === index.store.history.length) return new Map(index.store.current);
+  if (isNewest(index)) return new Map(index.current);
   const map = new Map<string, ResolvedLabel>();
-  for (let i = 0; i < index.count; i++) applyChange(map, index.store.history[i] as LabelChange);
+  for (let i = 0; i < index.changes.length; i++) {
+    applyChange(map, index.changes.items[i] as LabelChange);
+  }
   return map;
 }
 
 /** The current label of `id` in this snapshot, or undefined. */
 export function labelOf(index: LabelIndex, id: string): ResolvedLabel | undefined {
-  if (index.count === index.store.history.length) return index.store.current.get(id);
-  for (let i = index.count - 1; i >= 0; i--) {
-    const { targetId, label, timestamp } = index.store.history[i] as LabelChange;
+  if (isNewest(index)) return index.current.get(id);
+  for (let i = index.changes.length - 1; i >= 0; i--) {
+    const { targetId, label, timestamp } = index.changes.items[i] as LabelChange;
     if (targetId === id) return label === undefined ? undefined : { label, timestamp };
   }
   return undefined;

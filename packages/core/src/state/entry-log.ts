@@ -9,13 +9,13 @@ import type { SessionEntry } from "../schema/types.js";
  */
 interface LogStore {
   readonly entries: SessionEntry[];
-  /** id → position of its latest occurrence; shadowed ids too. */
+  /** id → position of its latest occurrence. */
   readonly latest: Map<string, number>;
   /** position → previous position with the same id; only duplicates pay for it. */
   readonly previous: Map<number, number>;
   /**
-   * parentId → positions naming it, ascending (a lone child as a bare number, to spare an
-   * array per entry). Built on the first children query, so opening a file does not pay for it.
+   * parentId → positions naming it, ascending (a lone child as a bare number, sparing an array
+   * per entry). Built on the first children query, so opening a file does not pay for it.
    */
   children: Map<string, number | number[]> | undefined;
   /** Positions whose id was already in the log (SPEC W15). */
@@ -103,7 +103,7 @@ export function positionOf(log: EntryLog, id: string): number {
   return pos ?? -1;
 }
 
-/** The indexed entry with this id (last occurrence wins, SPEC W15), or undefined. */
+/** The indexed entry with this id (last occurrence wins, SPEC W15). */
 export function getLogEntry(log: EntryLog, id: string): SessionEntry | undefined {
   const pos = positionOf(log, id);
   return pos < 0 ? undefined : log.store.entries[pos];
@@ -114,12 +114,12 @@ export function hasSeenId(log: EntryLog, id: string): boolean {
   return positionOf(log, id) >= 0;
 }
 
-/** The entry at a position (must be `< log.length`). */
+/** The entry at a position `< log.length`. */
 export function entryAt(log: EntryLog, pos: number): SessionEntry {
   return log.store.entries[pos] as SessionEntry;
 }
 
-/** The last entry in file order, or undefined for an empty log. */
+/** The last entry in file order. */
 export function lastEntry(log: EntryLog): SessionEntry | undefined {
   return log.length === 0 ? undefined : log.store.entries[log.length - 1];
 }
@@ -146,22 +146,16 @@ export function childrenOf(log: EntryLog, parentId: string): SessionEntry[] {
     for (let i = 0; i < store.entries.length; i++)
       indexChild(store.children, store.entries[i] as SessionEntry, i);
   }
-  const found = store.children.get(parentId);
-  if (found === undefined) return [];
-  let list = typeof found === "number" ? [found] : found;
-  let end = list.length;
-  while (end > 0 && (list[end - 1] as number) >= log.length) end--;
+  const found = store.children.get(parentId) ?? [];
+  let list = (typeof found === "number" ? [found] : found).filter((pos) => pos < log.length);
   if (log.distinct !== log.length) {
     const first = (pos: number) => {
       let p = pos;
       for (let q = store.previous.get(p); q !== undefined; q = store.previous.get(q)) p = q;
       return p;
     };
-    list = list.slice(0, end).filter((pos) => positionOf(log, entryAt(log, pos).id) === pos);
+    list = list.filter((pos) => positionOf(log, entryAt(log, pos).id) === pos);
     list.sort((a, b) => first(a) - first(b));
-    end = list.length;
   }
-  const out: SessionEntry[] = [];
-  for (let i = 0; i < end; i++) out.push(store.entries[list[i] as number] as SessionEntry);
-  return out;
+  return list.map((pos) => entryAt(log, pos));
 }
