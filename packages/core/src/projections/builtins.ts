@@ -75,9 +75,8 @@ export function initialState(
 }
 
 /**
- * Replays a whole session (a load) with the built-ins and `extra`: the log's indexes built in
- * one pass, then every projection folded; equal to `foldEntries` (a law the tests check).
- * `owned` hands the array over uncopied.
+ * Replays a whole session (a load) with the built-ins and `extra`, equal to `foldEntries` (a
+ * law the tests check) but indexing the log in one pass. `owned` hands the array over uncopied.
  */
 export function replayState(
   header: SessionHeader | null,
@@ -97,9 +96,10 @@ function role<R extends Projection<unknown>>(state: SessionState, name: string) 
   return { projection: slot.projection as R, state: slot.state };
 }
 
-/** Path from the root to `entry` (cycle-safe). O(path). */
-export function pathOf(state: SessionState, entry: SessionEntry): SessionEntry[] {
-  return pathInLog(state.log, entry);
+/** Path from the root to the indexed entry with this id; `[]` when there is none. */
+function pathToId(state: SessionState, id: string): SessionEntry[] {
+  const entry = getLogEntry(state.log, id);
+  return entry ? pathInLog(state.log, entry) : [];
 }
 
 /** Snapshots whose leaf summary was computed off the tip; weak so states can be freed. */
@@ -115,15 +115,11 @@ export function leafSummary(state: SessionState): PathSummary | undefined {
   const cache = r.state as ContextCache;
   if (state.leafId === null) return summarizePath([]);
   if (cache.tip?.id === state.leafId) {
-    cache.summary ??= summarizePath(pathOf(state, cache.tip));
+    cache.summary ??= summarizePath(pathInLog(state.log, cache.tip));
     return cache.summary;
   }
-  let summary = leafMemo.get(state);
-  if (!summary) {
-    const leaf = getLogEntry(state.log, state.leafId);
-    summary = summarizePath(leaf ? pathOf(state, leaf) : []);
-    leafMemo.set(state, summary);
-  }
+  const summary = leafMemo.get(state) ?? summarizePath(pathToId(state, state.leafId));
+  leafMemo.set(state, summary);
   return summary;
 }
 
@@ -131,17 +127,14 @@ export function leafSummary(state: SessionState): PathSummary | undefined {
 export function branchOf(state: SessionState, fromId?: string | null): SessionEntry[] {
   const start = fromId ?? state.leafId;
   if (!start) return [];
-  if (start === state.leafId) return leafPath(state);
-  const entry = getLogEntry(state.log, start);
-  return entry ? pathOf(state, entry) : [];
+  return start === state.leafId ? leafPath(state) : pathToId(state, start);
 }
 
 /** The leaf's path, whatever its id ("" included, unlike `getBranch`). */
 export function leafPath(state: SessionState): SessionEntry[] {
   const summary = leafSummary(state);
   if (summary) return vecToArray(summary.path);
-  const leaf = state.leafId === null ? undefined : getLogEntry(state.log, state.leafId);
-  return leaf ? pathOf(state, leaf) : [];
+  return state.leafId === null ? [] : pathToId(state, state.leafId);
 }
 
 /** What is sent to the model at the leaf, from the context role. */

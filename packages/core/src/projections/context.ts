@@ -2,7 +2,6 @@ import type {
   AgentMessage,
   CompactionEntry,
   ContextEditEntry,
-  ModelRef,
   ProjectedSessionEntry,
   SessionContext,
   SessionEntry,
@@ -13,10 +12,7 @@ import { walkPath } from "../state/tree.js";
 import { projectContextEntry } from "./context-messages.js";
 
 /** Model settings in effect at the end of a path (SPEC §8.2). */
-export interface ContextSettings {
-  readonly thinkingLevel: string;
-  readonly model: ModelRef | null;
-}
+export type ContextSettings = Readonly<Pick<SessionContext, "thinkingLevel" | "model">>;
 
 /** Settings of an empty path. */
 export const INITIAL_SETTINGS: ContextSettings = { thinkingLevel: "off", model: null };
@@ -43,9 +39,7 @@ export function applySetting(settings: ContextSettings, entry: SessionEntry): Co
 
 /** Index of the last compaction in `path`, or -1. */
 export function lastCompactionIndex(path: readonly SessionEntry[]): number {
-  for (let i = path.length - 1; i >= 0; i--)
-    if ((path[i] as SessionEntry).type === "compaction") return i;
-  return -1;
+  return path.findLastIndex((e) => e.type === "compaction");
 }
 
 /**
@@ -57,15 +51,11 @@ export function contextEntriesOfPath(path: readonly SessionEntry[]): SessionEntr
   const c = lastCompactionIndex(path);
   if (c < 0) return path.slice();
   const compaction = path[c] as CompactionEntry;
-  const out: SessionEntry[] = [compaction];
-  let i = 0;
-  while (i < c && (path[i] as SessionEntry).id !== compaction.firstKeptEntryId) i++;
-  for (; i < c; i++) {
-    const e = path[i] as SessionEntry;
-    if (e.type !== "message" || (e as SessionMessageEntry).message?.role !== "system") out.push(e);
-  }
-  for (i = c + 1; i < path.length; i++) out.push(path[i] as SessionEntry);
-  return out;
+  const first = path.findIndex((e) => e.id === compaction.firstKeptEntryId);
+  const kept = path
+    .slice(first < 0 ? c : first, c)
+    .filter((e) => e.type !== "message" || (e as SessionMessageEntry).message?.role !== "system");
+  return [compaction, ...kept, ...path.slice(c + 1)];
 }
 
 /**

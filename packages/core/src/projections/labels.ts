@@ -1,5 +1,5 @@
 import type { Projection } from "../state/projection.js";
-import { emptyVec, type Vec, vecPush } from "../state/vec.js";
+import { type Vec, vecOwning, vecPush, vecToArray } from "../state/vec.js";
 
 /** A resolved label and the timestamp of the label entry that set it. */
 export interface ResolvedLabel {
@@ -29,7 +29,6 @@ const isNewest = (index: LabelIndex) => index.changes.length === index.changes.i
 /** The label index role (`getLabel`, labels in `getTree`, labels kept by a branched session). */
 export interface LabelsRole<S = unknown> extends Projection<S> {
   readonly name: "labels";
-  /** The current label of an entry. */
   labelOf(state: S, id: string): ResolvedLabel | undefined;
   /** Every current label, in the order a branched session recreates them (SPEC §9). */
   labels(state: S): Map<string, ResolvedLabel>;
@@ -53,7 +52,8 @@ function changeOf(record: unknown): LabelChange | undefined {
   }
 }
 
-function applyChange(map: Map<string, ResolvedLabel>, change: LabelChange): void {
+function applyChange(map: Map<string, ResolvedLabel>, change: LabelChange | undefined): void {
+  if (change === undefined) return;
   if (change.label === undefined) map.delete(change.targetId);
   else map.set(change.targetId, { label: change.label, timestamp: change.timestamp });
 }
@@ -62,7 +62,7 @@ function applyChange(map: Map<string, ResolvedLabel>, change: LabelChange): void
 export const labelsProjection: LabelsRole<LabelIndex> = {
   name: "labels",
   types: ["label"],
-  init: () => ({ changes: emptyVec(), current: new Map() }),
+  init: () => ({ changes: vecOwning([]), current: new Map() }),
   apply(state, entry) {
     const change = changeOf(entry);
     if (change === undefined) return state;
@@ -82,20 +82,13 @@ export const labelsProjection: LabelsRole<LabelIndex> = {
 export function resolve(index: LabelIndex): Map<string, ResolvedLabel> {
   if (isNewest(index)) return new Map(index.current);
   const map = new Map<string, ResolvedLabel>();
-  for (let i = 0; i < index.changes.length; i++) {
-    applyChange(map, index.changes.items[i] as LabelChange);
-  }
+  for (const change of vecToArray(index.changes)) applyChange(map, change);
   return map;
 }
 
-/** The current label of `id` in this snapshot, or undefined. */
+/** The current label of `id` in this snapshot; an older snapshot pays O(changes). */
 export function labelOf(index: LabelIndex, id: string): ResolvedLabel | undefined {
-  if (isNewest(index)) return index.current.get(id);
-  for (let i = index.changes.length - 1; i >= 0; i--) {
-    const { targetId, label, timestamp } = index.changes.items[i] as LabelChange;
-    if (targetId === id) return label === undefined ? undefined : { label, timestamp };
-  }
-  return undefined;
+  return isNewest(index) ? index.current.get(id) : resolve(index).get(id);
 }
 
 /**
@@ -104,9 +97,6 @@ export function labelOf(index: LabelIndex, id: string): ResolvedLabel | undefine
  */
 export function labelsOfRecords(records: Iterable<unknown>): Map<string, ResolvedLabel> {
   const map = new Map<string, ResolvedLabel>();
-  for (const record of records) {
-    const change = changeOf(record);
-    if (change !== undefined) applyChange(map, change);
-  }
+  for (const record of records) applyChange(map, changeOf(record));
   return map;
 }

@@ -1,11 +1,10 @@
 import type { SessionEntry } from "../schema/types.js";
 
 /**
- * The append-only entry log with its id and children indexes, shared by every snapshot taken
- * from one line of appends: a snapshot reads only its prefix, so taking one is free and
- * appending never copies (DESIGN rule 6). Appending to a snapshot that is not the newest (a
- * fork, e.g. after a rolled-back append) first copies its prefix into a new store, so newer
- * snapshots sharing the old store never see the fork's entries.
+ * The append-only entry log with its id and children indexes, shared by the snapshots of one
+ * line of appends: each reads only its prefix, so appending never copies (DESIGN rule 6).
+ * Appending to an older snapshot (a fork, e.g. after a rolled-back append) first copies its
+ * prefix into a new store, so newer snapshots never see the fork's entries.
  */
 interface LogStore {
   readonly entries: SessionEntry[];
@@ -76,22 +75,18 @@ export function appendToLog(log: EntryLog, entry: SessionEntry): EntryLog {
  * the list it just built, so no copy is made); the caller must not change it.
  */
 export function logFromEntries(entries: SessionEntry[]): EntryLog {
+  const store = emptyStore(entries);
   // With unique ids one Map write per entry is all it takes (a duplicate shows as a Map that
   // did not grow); only a log with duplicates pays the second, careful pass.
-  const latest = new Map<string, number>();
-  for (let pos = 0; pos < entries.length && latest.size === pos; pos++) {
-    latest.set((entries[pos] as SessionEntry).id, pos);
+  for (let pos = 0; pos < entries.length && store.latest.size === pos; pos++) {
+    store.latest.set((entries[pos] as SessionEntry).id, pos);
   }
-  if (latest.size === entries.length) {
-    return {
-      store: { ...emptyStore(entries), latest },
-      length: entries.length,
-      distinct: latest.size,
-    };
+  let distinct = store.latest.size;
+  if (distinct !== entries.length) {
+    store.latest.clear();
+    distinct = 0;
+    for (let pos = 0; pos < entries.length; pos++) if (indexId(store, pos)) distinct++;
   }
-  const store = emptyStore(entries);
-  let distinct = 0;
-  for (let pos = 0; pos < entries.length; pos++) if (indexId(store, pos)) distinct++;
   return { store, length: entries.length, distinct };
 }
 
@@ -127,11 +122,6 @@ export function lastEntry(log: EntryLog): SessionEntry | undefined {
 /** A new array of the snapshot's entries in file order. */
 export function logEntries(log: EntryLog): SessionEntry[] {
   return log.store.entries.slice(0, log.length);
-}
-
-/** Positions (ascending) of duplicated ids within the snapshot. */
-export function duplicatePositions(log: EntryLog): number[] {
-  return log.store.duplicates.filter((p) => p < log.length);
 }
 
 /**

@@ -16,10 +16,9 @@ export interface FoldContext {
 }
 
 /**
- * A projection: a pure fold of the entry log into some state `S` (DESIGN rule 5); the
- * built-ins and every plugin's run through the same runner. `apply` must leave every earlier
- * state valid and unchanged (DESIGN I9): the built-ins read append-only shared stores through
- * a version; small plugin states can return new objects (or use `defineDraftProjection`).
+ * A pure fold of the entry log into some state `S` (DESIGN rule 5), built-in or a plugin's.
+ * `apply` must leave every earlier state unchanged (DESIGN I9): the built-ins keep shared
+ * append-only stores; small plugin states return new objects (or use `defineDraftProjection`).
  */
 export interface Projection<S> {
   /** Unique name; plugins address their state by it, and a built-in is replaced by it. */

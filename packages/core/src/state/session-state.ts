@@ -3,9 +3,8 @@ import { appendToLog, childrenOf, type EntryLog, getLogEntry, logEntries } from 
 import { foldSlots, type Projection, type ProjectionSlot, replaySlots } from "./projection.js";
 
 /**
- * An immutable snapshot of one session: the header, the entry log, every registered
- * projection's state in registration order (the built-ins first, then plugins'), and the leaf,
- * the one piece of state that is not a fold (`branch` moves it). Old states stay valid.
+ * An immutable snapshot of one session: header, entry log, every projection's state (built-ins
+ * first, then plugins'), and the leaf, the one part that is not a fold (`branch` moves it).
  */
 export interface SessionState {
   readonly header: SessionHeader | null;

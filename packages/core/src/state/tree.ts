@@ -15,10 +15,7 @@ export interface TreeSource {
   positionOf?(id: string): number;
 }
 
-/**
- * The entry tree over a {@link TreeSource} (SPEC §7.6–§7.8), by file position: indexed
- * records, parent links, cycles and their cuts, children order, path walk. Immutable.
- */
+/** The immutable entry tree over a {@link TreeSource} (SPEC §7.6–§7.8), by file position. */
 export interface TreeIndex {
   /** Number of records in the source, indexed or not. */
   readonly length: number;
@@ -59,8 +56,7 @@ function timeKey(value: unknown): number {
  */
 function parentCycles(indexed: readonly number[], parent: Int32Array): number[][] {
   const cycles: number[][] = [];
-  // 0 = unknown, 1 = on the current walk, 2 = done.
-  const state = new Uint8Array(parent.length);
+  const state = new Uint8Array(parent.length); // 0 unknown, 1 on the current walk, 2 done
   for (const start of indexed) {
     if (state[start] === 2) continue;
     const walk: number[] = [];
@@ -194,7 +190,7 @@ export function logTreeSource(log: EntryLog): TreeSource {
   };
 }
 
-/** A field of a record that may be anything; never throws (a throwing getter reads as absent). */
+/** A field of a record that may be anything; a throwing getter reads as absent. */
 function field(record: unknown, key: string): unknown {
   if (typeof record !== "object" || record === null) return undefined;
   try {
