@@ -24,10 +24,9 @@ const consoleReporter: HandlerErrorReporter = (error, event) => {
 };
 
 /**
- * The manager's side of its {@link SessionEventBus}: a mitt emitter stores the handlers, while
- * dispatch is ours so that (1) each handler runs in its own try/catch, (2) events emitted
- * during a dispatch (a handler that appends) are queued and delivered after it, in commit
- * order, and (3) nothing is built when nobody listens. O(handlers), never O(session).
+ * The manager's side of its {@link SessionEventBus}: mitt stores the handlers; dispatch is ours
+ * so that each handler runs in its own try/catch, events emitted during a dispatch (a handler
+ * that appends) follow it in commit order, and nothing is built when nobody listens.
  */
 export class SessionBus implements SessionEventBus {
   // One untyped view of mitt: its overloads cannot be picked for a union type.

@@ -5,7 +5,6 @@ import { randomBytes, randomUUID } from "node:crypto";
  * `Date.now()` or `Math.random()`, so tests can make ids and timestamps deterministic.
  */
 export interface SessionEnv {
-  /** Current wall-clock time. */
   now(): Date;
   /** A random RFC 4122 version 4 UUID in lowercase 8-4-4-4-12 form. */
   randomUUID(): string;
@@ -24,12 +23,11 @@ function formatUuid(bytes: Uint8Array, version: number): string {
 /** A UUIDv7 from a millisecond time and 10 random bytes (RFC 9562 §5.7): 48-bit big-endian time. */
 export function uuidv7From(ms: number, random: Uint8Array): string {
   const bytes = new Uint8Array(16);
-  let t = Math.max(0, Math.floor(ms));
-  for (let i = 5; i >= 0; i--) {
-    bytes[i] = t % 256;
-    t = Math.floor(t / 256);
-  }
-  for (let i = 0; i < 10; i++) bytes[6 + i] = random[i] ?? 0;
+  const t = Math.max(0, Math.floor(ms));
+  const view = new DataView(bytes.buffer);
+  view.setUint16(0, t / 2 ** 32); // ToUint16 truncates: the top 16 of the 48 bits
+  view.setUint32(2, t % 2 ** 32);
+  bytes.set(random.subarray(0, 10), 6);
   return formatUuid(bytes, 7);
 }
 
@@ -56,11 +54,10 @@ export function createDeterministicEnv(options: DeterministicEnvOptions = {}): S
   let ms = options.startMs ?? Date.UTC(2025, 0, 1);
   const step = options.stepMs ?? 1;
   const nextByte = (): number => {
+    // xorshift32; the operators read 32-bit patterns, so the sign of `state` does not matter.
     state ^= state << 13;
-    state >>>= 0;
     state ^= state >>> 17;
     state ^= state << 5;
-    state >>>= 0;
     return state & 0xff;
   };
   const bytes = (n: number): Uint8Array => Uint8Array.from({ length: n }, nextByte);

@@ -4,18 +4,18 @@ import type {
   SessionHeader,
   SessionTreeNode,
 } from "../schema/types.js";
-import { getLogEntry } from "../state/entry-log.js";
-import type { Projection } from "../state/projection.js";
-import { replayLog, type SessionState } from "../state/session-state.js";
-import { buildTree, pathInLog } from "../state/tree.js";
+import { entryAt, getLogEntry, logFromEntries } from "../state/entry-log.js";
+import { type Projection, replaySlots } from "../state/projection.js";
+import type { SessionState } from "../state/session-state.js";
+import { logTreeSource, pathInLog, treeIndex } from "../state/tree.js";
 import { vecToArray } from "../state/vec.js";
 import {
   type ContextCache,
   type ContextRole,
   contextOfSummary,
   contextProjection,
-  leafSummaryOf,
   type PathSummary,
+  summarizePath,
 } from "./context-cache.js";
 import { type LabelsRole, labelsProjection, type ResolvedLabel } from "./labels.js";
 import { type SessionNameRole, sessionNameProjection } from "./session-name.js";
@@ -74,14 +74,19 @@ export function initialState(
   return replayState(header, [], extra);
 }
 
-/** Replays a whole session (see `replayLog`) with the built-ins and `extra`. */
+/**
+ * Replays a whole session (a load) with the built-ins and `extra`, equal to `foldEntries` (a
+ * law the tests check) but indexing the log in one pass. `owned` hands the array over uncopied.
+ */
 export function replayState(
   header: SessionHeader | null,
   entries: readonly SessionEntry[],
   extra: readonly Projection<unknown>[] = [],
   owned = false,
 ): SessionState {
-  return replayLog(header, entries, sessionProjections(extra), owned);
+  const log = logFromEntries(owned ? (entries as SessionEntry[]) : entries.slice());
+  const slots = replaySlots(sessionProjections(extra), log);
+  return { header, log, slots, leafId: entries[entries.length - 1]?.id ?? null };
 }
 
 /** A role's projection (the built-in or its replacement) and state. */
@@ -91,33 +96,45 @@ function role<R extends Projection<unknown>>(state: SessionState, name: string) 
   return { projection: slot.projection as R, state: slot.state };
 }
 
-/** Path from the root to `entry` (cycle-safe). O(path). */
-export function pathOf(state: SessionState, entry: SessionEntry): SessionEntry[] {
-  return pathInLog(state.log, entry);
+/** Path from the root to the indexed entry with this id; `[]` when there is none. */
+function pathToId(state: SessionState, id: string): SessionEntry[] {
+  const entry = getLogEntry(state.log, id);
+  return entry ? pathInLog(state.log, entry) : [];
 }
 
-/** The built-in context summary at the leaf, or undefined when the builder was replaced. */
+/** Snapshots whose leaf summary was computed off the tip; weak so states can be freed. */
+const leafMemo = new WeakMap<SessionState, PathSummary>();
+
+/**
+ * The built-in context summary at the leaf (undefined when the builder was replaced): the
+ * fold's when the leaf is the tip, else computed once per snapshot.
+ */
 export function leafSummary(state: SessionState): PathSummary | undefined {
   const r = role<ContextRole>(state, "context");
   if (r.projection !== contextProjection) return undefined;
-  return leafSummaryOf(r.state as ContextCache, state);
+  const cache = r.state as ContextCache;
+  if (state.leafId === null) return summarizePath([]);
+  if (cache.tip?.id === state.leafId) {
+    cache.summary ??= summarizePath(pathInLog(state.log, cache.tip));
+    return cache.summary;
+  }
+  const summary = leafMemo.get(state) ?? summarizePath(pathToId(state, state.leafId));
+  leafMemo.set(state, summary);
+  return summary;
 }
 
 /** `getBranch(fromId?)` (SPEC §7.6): root → start; `[]` when start is falsy or unknown. */
 export function branchOf(state: SessionState, fromId?: string | null): SessionEntry[] {
   const start = fromId ?? state.leafId;
   if (!start) return [];
-  if (start === state.leafId) return leafPath(state);
-  const entry = getLogEntry(state.log, start);
-  return entry ? pathOf(state, entry) : [];
+  return start === state.leafId ? leafPath(state) : pathToId(state, start);
 }
 
 /** The leaf's path, whatever its id ("" included, unlike `getBranch`). */
 export function leafPath(state: SessionState): SessionEntry[] {
   const summary = leafSummary(state);
   if (summary) return vecToArray(summary.path);
-  const leaf = state.leafId === null ? undefined : getLogEntry(state.log, state.leafId);
-  return leaf ? pathOf(state, leaf) : [];
+  return state.leafId === null ? [] : pathToId(state, state.leafId);
 }
 
 /** What is sent to the model at the leaf, from the context role. */
@@ -141,10 +158,24 @@ export function labelOfId(state: SessionState, id: string): string | undefined {
   return r.projection.labelOf(r.state, id)?.label;
 }
 
-/** The tree with labels (SPEC §7.8). */
+/**
+ * `getTree()` (SPEC §7.8): new nodes over the stored entries with their labels, each indexed
+ * id exactly once (W14, W15). O(n log n) for the sorts; iterative, as paths can be long.
+ */
 export function treeOf(state: SessionState): SessionTreeNode[] {
   const r = role<LabelsRole>(state, "labels");
-  return buildTree(state.log, (id) => r.projection.labelOf(r.state, id));
+  const index = treeIndex(logTreeSource(state.log));
+  const nodes: SessionTreeNode[] = new Array(state.log.length);
+  const node = (pos: number) => nodes[pos] as SessionTreeNode;
+  for (const pos of index.indexed) {
+    const entry = entryAt(state.log, pos);
+    const label = r.projection.labelOf(r.state, entry.id);
+    nodes[pos] = label
+      ? { entry, children: [], label: label.label, labelTimestamp: label.timestamp }
+      : { entry, children: [] };
+  }
+  for (const pos of index.indexed) node(pos).children = index.children(pos).map(node);
+  return index.roots().map(node);
 }
 
 /** Every current label in insertion order (for createBranchedSession). */

@@ -1,34 +1,23 @@
-import type {
-  AgentMessage,
-  SessionContext,
-  SessionEntry,
-  SessionMessageEntry,
-} from "../schema/types.js";
-import { getLogEntry } from "../state/entry-log.js";
+import type { AgentMessage, SessionContext, SessionEntry } from "../schema/types.js";
 import type { Projection } from "../state/projection.js";
-import type { SessionState } from "../state/session-state.js";
-import { pathInLog } from "../state/tree.js";
-import { emptyVec, type Vec, vecOwning, vecPush, vecToArray } from "../state/vec.js";
+import { type Vec, vecOwning, vecPush, vecToArray } from "../state/vec.js";
 import {
   applySetting,
   type ContextSettings,
-  INITIAL_SETTINGS,
   lastCompactionIndex,
   projectionOfPath,
 } from "./context.js";
-import { contextMessageOf, sessionEntryToContextMessages } from "./context-messages.js";
+import { sessionEntryToContextMessages } from "./context-messages.js";
 
-/** What a context builder is asked about the leaf. */
+/** What a context builder is asked about the leaf; `path()` is root → leaf, O(path). */
 export interface LeafView {
   readonly leafId: string | null;
-  /** The path root → leaf. O(path) unless the builder keeps it. */
   path(): SessionEntry[];
 }
 
 /** The context builder role (`buildSessionContext`, and the compaction's prompt checkpoint). */
 export interface ContextRole<S = unknown> extends Projection<S> {
   readonly name: "context";
-  /** What is sent to the model at the leaf. */
   context(state: S, leaf: LeafView): SessionContext;
 }
 
@@ -54,7 +43,7 @@ export interface ContextCache {
   summary: PathSummary | undefined;
 }
 
-/** Builds the summary of a whole path in O(path). */
+/** The summary of a whole path, in O(path). */
 export function summarizePath(path: SessionEntry[]): PathSummary {
   const { messages, thinkingLevel, model } = projectionOfPath(path);
   return {
@@ -62,12 +51,8 @@ export function summarizePath(path: SessionEntry[]): PathSummary {
     settings: { thinkingLevel, model },
     compactionIndex: lastCompactionIndex(path),
     messages: vecOwning(messages),
-    systemMessages: vecOwning(messages.filter(isSystem)),
+    systemMessages: vecOwning(messages.filter((m) => m?.role === "system")),
   };
-}
-
-function isSystem(message: AgentMessage): boolean {
-  return message?.role === "system";
 }
 
 /**
@@ -81,35 +66,15 @@ function extendSummary(summary: PathSummary, entry: SessionEntry): PathSummary {
     return summarizePath(vecToArray(path));
   }
   let { messages, systemMessages } = summary;
-  if (entry.type === "message") {
-    const message = contextMessageOf(entry as SessionMessageEntry);
+  for (const message of sessionEntryToContextMessages(entry)) {
     messages = vecPush(messages, message);
-    if (isSystem(message)) systemMessages = vecPush(systemMessages, message);
-  } else {
-    for (const message of sessionEntryToContextMessages(entry)) {
-      messages = vecPush(messages, message);
-      if (isSystem(message)) systemMessages = vecPush(systemMessages, message);
-    }
+    if (message?.role === "system") systemMessages = vecPush(systemMessages, message);
   }
   const settings = applySetting(summary.settings, entry);
   return { path, settings, compactionIndex: summary.compactionIndex, messages, systemMessages };
 }
 
-/**
- * The empty path's summary, fresh every time: a shared empty vector would grow in place with
- * the first entry ever appended to it (and make unrelated sessions share storage).
- */
-export function emptySummary(): PathSummary {
-  return {
-    path: emptyVec(),
-    settings: INITIAL_SETTINGS,
-    compactionIndex: -1,
-    messages: emptyVec(),
-    systemMessages: emptyVec(),
-  };
-}
-
-/** What is sent to the model, from a summary. */
+/** What is sent to the model, from a summary (a copy: callers may change it). */
 export function contextOfSummary(summary: PathSummary): SessionContext {
   const { thinkingLevel, model } = summary.settings;
   return { messages: vecToArray(summary.messages), thinkingLevel, model: model && { ...model } };
@@ -135,23 +100,3 @@ export const contextProjection: ContextRole<ContextCache> = {
   },
   context: (_cache, leaf) => contextOfSummary(summarizePath(leaf.path())),
 };
-
-/** Snapshots whose leaf summary was computed off the tip; weak so states can be freed. */
-const leafMemo = new WeakMap<SessionState, PathSummary>();
-
-/** The leaf's summary: the fold's when the leaf is the tip, else computed once per snapshot. */
-export function leafSummaryOf(cache: ContextCache, state: SessionState): PathSummary {
-  const leafId = state.leafId;
-  if (leafId === null) return emptySummary();
-  if (cache.tip !== undefined && cache.tip.id === leafId) {
-    cache.summary ??= summarizePath(pathInLog(state.log, cache.tip));
-    return cache.summary;
-  }
-  let summary = leafMemo.get(state);
-  if (!summary) {
-    const leaf = getLogEntry(state.log, leafId);
-    summary = leaf ? summarizePath(pathInLog(state.log, leaf)) : emptySummary();
-    leafMemo.set(state, summary);
-  }
-  return summary;
-}

@@ -13,18 +13,8 @@ function ms(timestamp: unknown): number {
   return new Date(timestamp as string).getTime();
 }
 
-/** Roles whose missing content is replaced by an empty array in context. */
+/** Roles whose missing message content reads as `[]` in context. */
 const ARRAY_CONTENT_ROLES = new Set(["user", "assistant", "toolResult"]);
-
-/** The one context message of a `message` entry (SPEC §8.4); the entry is not changed. */
-export function contextMessageOf(entry: SessionMessageEntry): AgentMessage {
-  const message = entry.message as AgentMessage & { content?: unknown };
-  if (message === null || typeof message !== "object") return message;
-  if (message.content !== null && message.content !== undefined) return message;
-  if (ARRAY_CONTENT_ROLES.has(message.role)) return { ...message, content: [] } as AgentMessage;
-  if (message.role === "system") return { ...message, content: "" } as AgentMessage;
-  return message;
-}
 
 /**
  * What one entry contributes to context (SPEC §8.4): the stored message, a converted custom
@@ -32,8 +22,14 @@ export function contextMessageOf(entry: SessionMessageEntry): AgentMessage {
  */
 export function sessionEntryToContextMessages(entry: SessionEntry): AgentMessage[] {
   switch (entry.type) {
-    case "message":
-      return [contextMessageOf(entry as SessionMessageEntry)];
+    case "message": {
+      // Missing content is filled as the reference does: [] for these roles, "" for system.
+      const m = (entry as SessionMessageEntry).message as AgentMessage & { content?: unknown };
+      if (m === null || typeof m !== "object" || (m.content !== null && m.content !== undefined))
+        return [m];
+      if (ARRAY_CONTENT_ROLES.has(m.role)) return [{ ...m, content: [] } as AgentMessage];
+      return [m.role === "system" ? ({ ...m, content: "" } as AgentMessage) : m];
+    }
     case "custom_message": {
       const { customType, content, display, details, timestamp } = entry as CustomMessageEntry;
       const t = ms(timestamp);

@@ -2,7 +2,6 @@ import type {
   AgentMessage,
   CompactionEntry,
   ContextEditEntry,
-  ModelRef,
   ProjectedSessionEntry,
   SessionContext,
   SessionEntry,
@@ -13,10 +12,7 @@ import { walkPath } from "../state/tree.js";
 import { projectContextEntry } from "./context-messages.js";
 
 /** Model settings in effect at the end of a path (SPEC §8.2). */
-export interface ContextSettings {
-  readonly thinkingLevel: string;
-  readonly model: ModelRef | null;
-}
+export type ContextSettings = Readonly<Pick<SessionContext, "thinkingLevel" | "model">>;
 
 /** Settings of an empty path. */
 export const INITIAL_SETTINGS: ContextSettings = { thinkingLevel: "off", model: null };
@@ -41,22 +37,9 @@ export function applySetting(settings: ContextSettings, entry: SessionEntry): Co
   };
 }
 
-/** Settings over a whole path; compactions do not reset them. */
-export function settingsOfPath(path: readonly SessionEntry[]): ContextSettings {
-  let s = INITIAL_SETTINGS;
-  for (const e of path) s = applySetting(s, e);
-  return s;
-}
-
-function isSystemMessageEntry(entry: SessionEntry): boolean {
-  return entry.type === "message" && (entry as SessionMessageEntry).message?.role === "system";
-}
-
 /** Index of the last compaction in `path`, or -1. */
 export function lastCompactionIndex(path: readonly SessionEntry[]): number {
-  for (let i = path.length - 1; i >= 0; i--)
-    if ((path[i] as SessionEntry).type === "compaction") return i;
-  return -1;
+  return path.findLastIndex((e) => e.type === "compaction");
 }
 
 /**
@@ -68,48 +51,36 @@ export function contextEntriesOfPath(path: readonly SessionEntry[]): SessionEntr
   const c = lastCompactionIndex(path);
   if (c < 0) return path.slice();
   const compaction = path[c] as CompactionEntry;
-  const out: SessionEntry[] = [compaction];
-  let i = 0;
-  while (i < c && (path[i] as SessionEntry).id !== compaction.firstKeptEntryId) i++;
-  for (; i < c; i++)
-    if (!isSystemMessageEntry(path[i] as SessionEntry)) out.push(path[i] as SessionEntry);
-  for (i = c + 1; i < path.length; i++) out.push(path[i] as SessionEntry);
-  return out;
-}
-
-/** The latest context edit per target among the context entries. */
-function editsOf(entries: readonly SessionEntry[]): Map<string, ContextEditEntry> | undefined {
-  let edits: Map<string, ContextEditEntry> | undefined;
-  for (const e of entries) {
-    if (e.type !== "context_edit" || typeof e.targetId !== "string") continue;
-    edits ??= new Map();
-    edits.set(e.targetId, e);
-  }
-  return edits;
+  const first = path.findIndex((e) => e.id === compaction.firstKeptEntryId);
+  const kept = path
+    .slice(first < 0 ? c : first, c)
+    .filter((e) => e.type !== "message" || (e as SessionMessageEntry).message?.role !== "system");
+  return [compaction, ...kept, ...path.slice(c + 1)];
 }
 
 /**
- * What each context entry contributes (SPEC §8.5): only a compaction at index 0 produces a
- * summary, and the latest context edit of a target replaces or removes its content.
+ * The projection of a path: its context entries with what each contributes (SPEC §8.5: only a
+ * compaction at index 0 gives a summary; a target's latest context edit replaces or removes its
+ * content), their messages, and the settings over the whole path (compactions keep them).
  */
-function projectContextEntries(entries: readonly SessionEntry[]): ProjectedSessionEntry[] {
-  const edits = editsOf(entries);
-  return entries.map((sourceEntry, i) => ({
-    sourceEntry,
-    messages:
+export function projectionOfPath(path: readonly SessionEntry[]): SessionProjection {
+  const context = contextEntriesOfPath(path);
+  const edits = new Map<string, ContextEditEntry>();
+  for (const e of context) {
+    if (e.type === "context_edit" && typeof e.targetId === "string") edits.set(e.targetId, e);
+  }
+  const messages: AgentMessage[] = [];
+  const entries = context.map((sourceEntry, i): ProjectedSessionEntry => {
+    const own =
       sourceEntry.type === "compaction" && i > 0
         ? []
-        : projectContextEntry(sourceEntry, edits?.get(sourceEntry.id)),
-  }));
-}
-
-/** The projection of a path: context entries, their messages and the settings. */
-export function projectionOfPath(path: readonly SessionEntry[]): SessionProjection {
-  const entries = projectContextEntries(contextEntriesOfPath(path));
-  const messages: AgentMessage[] = [];
-  for (const p of entries) for (const m of p.messages) messages.push(m);
-  const { thinkingLevel, model } = settingsOfPath(path);
-  return { entries, messages, thinkingLevel, model };
+        : projectContextEntry(sourceEntry, edits.get(sourceEntry.id));
+    for (const m of own) messages.push(m);
+    return { sourceEntry, messages: own };
+  });
+  let settings = INITIAL_SETTINGS;
+  for (const e of path) settings = applySetting(settings, e);
+  return { entries, messages, thinkingLevel: settings.thinkingLevel, model: settings.model };
 }
 
 /**
@@ -128,10 +99,10 @@ export function selectPath(
     for (const e of entries) if (e && typeof e.id === "string") m.set(e.id, e);
     index = m;
   }
-  let leaf = leafId === undefined ? undefined : index.get(leafId);
-  leaf ??= entries[entries.length - 1];
-  if (!leaf || typeof leaf !== "object") return [];
   const lookup = index;
+  const leaf =
+    (leafId === undefined ? undefined : lookup.get(leafId)) ?? entries[entries.length - 1];
+  if (!leaf || typeof leaf !== "object") return [];
   return walkPath(leaf, (id) => lookup.get(id), Math.max(entries.length, lookup.size));
 }
 

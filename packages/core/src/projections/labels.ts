@@ -1,4 +1,5 @@
 import type { Projection } from "../state/projection.js";
+import { type Vec, vecOwning, vecPush, vecToArray } from "../state/vec.js";
 
 /** A resolved label and the timestamp of the label entry that set it. */
 export interface ResolvedLabel {
@@ -13,25 +14,21 @@ interface LabelChange {
   readonly timestamp: string;
 }
 
-/** Shared, append-only store; `current` is the resolved map after every change in `history`. */
-interface LabelStore {
-  readonly history: LabelChange[];
+/**
+ * Labels resolved over the file in file order (SPEC §7.10). `current` is the resolved map
+ * after every change in the shared `changes.items`: the newest snapshot reads it in O(1); an
+ * older one replays its prefix of the changes (only when inspecting the past).
+ */
+export interface LabelIndex {
+  readonly changes: Vec<LabelChange>;
   readonly current: Map<string, ResolvedLabel>;
 }
 
-/**
- * Labels resolved over the file in file order (SPEC §7.10): the newest snapshot reads the map
- * in O(1); an older one replays its prefix of the history (only when inspecting the past).
- */
-export interface LabelIndex {
-  readonly store: LabelStore;
-  readonly count: number;
-}
+const isNewest = (index: LabelIndex) => index.changes.length === index.changes.items.length;
 
 /** The label index role (`getLabel`, labels in `getTree`, labels kept by a branched session). */
 export interface LabelsRole<S = unknown> extends Projection<S> {
   readonly name: "labels";
-  /** The current label of an entry. */
   labelOf(state: S, id: string): ResolvedLabel | undefined;
   /** Every current label, in the order a branched session recreates them (SPEC §9). */
   labels(state: S): Map<string, ResolvedLabel>;
@@ -55,7 +52,8 @@ function changeOf(record: unknown): LabelChange | undefined {
   }
 }
 
-function applyChange(map: Map<string, ResolvedLabel>, change: LabelChange): void {
+function applyChange(map: Map<string, ResolvedLabel>, change: LabelChange | undefined): void {
+  if (change === undefined) return;
   if (change.label === undefined) map.delete(change.targetId);
   else map.set(change.targetId, { label: change.label, timestamp: change.timestamp });
 }
@@ -64,18 +62,14 @@ function applyChange(map: Map<string, ResolvedLabel>, change: LabelChange): void
 export const labelsProjection: LabelsRole<LabelIndex> = {
   name: "labels",
   types: ["label"],
-  init: () => ({ store: { history: [], current: new Map() }, count: 0 }),
+  init: () => ({ changes: vecOwning([]), current: new Map() }),
   apply(state, entry) {
     const change = changeOf(entry);
     if (change === undefined) return state;
-    let store = state.store;
-    if (store.history.length !== state.count) {
-      // Appending to an older snapshot: copy its prefix so newer snapshots stay unchanged.
-      store = { history: store.history.slice(0, state.count), current: resolve(state) };
-    }
-    store.history.push(change);
-    applyChange(store.current, change);
-    return { store, count: state.count + 1 };
+    // On an older snapshot `vecPush` copies its prefix, and the map is rebuilt for that prefix.
+    const current = isNewest(state) ? state.current : resolve(state);
+    applyChange(current, change);
+    return { changes: vecPush(state.changes, change), current };
   },
   labelOf,
   labels: resolve,
@@ -86,20 +80,15 @@ export const labelsProjection: LabelsRole<LabelIndex> = {
  * gives when replaying the changes: a cleared label set again moves to the end (SPEC §9).
  */
 export function resolve(index: LabelIndex): Map<string, ResolvedLabel> {
-  if (index.count === index.store.history.length) return new Map(index.store.current);
+  if (isNewest(index)) return new Map(index.current);
   const map = new Map<string, ResolvedLabel>();
-  for (let i = 0; i < index.count; i++) applyChange(map, index.store.history[i] as LabelChange);
+  for (const change of vecToArray(index.changes)) applyChange(map, change);
   return map;
 }
 
-/** The current label of `id` in this snapshot, or undefined. */
+/** The current label of `id` in this snapshot; an older snapshot pays O(changes). */
 export function labelOf(index: LabelIndex, id: string): ResolvedLabel | undefined {
-  if (index.count === index.store.history.length) return index.store.current.get(id);
-  for (let i = index.count - 1; i >= 0; i--) {
-    const { targetId, label, timestamp } = index.store.history[i] as LabelChange;
-    if (targetId === id) return label === undefined ? undefined : { label, timestamp };
-  }
-  return undefined;
+  return isNewest(index) ? index.current.get(id) : resolve(index).get(id);
 }
 
 /**
@@ -108,9 +97,6 @@ export function labelOf(index: LabelIndex, id: string): ResolvedLabel | undefine
  */
 export function labelsOfRecords(records: Iterable<unknown>): Map<string, ResolvedLabel> {
   const map = new Map<string, ResolvedLabel>();
-  for (const record of records) {
-    const change = changeOf(record);
-    if (change !== undefined) applyChange(map, change);
-  }
+  for (const record of records) applyChange(map, changeOf(record));
   return map;
 }

@@ -2,7 +2,6 @@ import type { Projection } from "../state/projection.js";
 
 /** The raw `name` of the latest `session_info` in file order, on any branch (SPEC §7.11). */
 export interface SessionNameState {
-  readonly seen: boolean;
   readonly raw: unknown;
 }
 
@@ -24,9 +23,9 @@ export function sessionNameOf(state: SessionNameState): string | undefined {
 export const sessionNameProjection: SessionNameRole<SessionNameState> = {
   name: "sessionName",
   types: ["session_info"],
-  init: () => ({ seen: false, raw: undefined }),
+  init: () => ({ raw: undefined }),
   apply: (state, entry) =>
-    entry.type === "session_info" ? { seen: true, raw: (entry as { name?: unknown }).name } : state,
+    entry.type === "session_info" ? { raw: (entry as { name?: unknown }).name } : state,
   nameOf: sessionNameOf,
 };
 

@@ -1,4 +1,4 @@
-import { duplicatePositions, type EntryLog, entryAt } from "./entry-log.js";
+import { type EntryLog, entryAt } from "./entry-log.js";
 import { logTreeSource, treeIndex } from "./tree.js";
 
 /** What kind of problem a load found. */
@@ -20,9 +20,7 @@ export interface LoadDiagnostic {
   readonly kind: LoadDiagnosticKind;
   /** 1-based line number in the file, when the session came from text. */
   readonly line?: number;
-  /** The entry concerned, when there is one. */
   readonly entryId?: string;
-  /** Human-readable description. */
   readonly message: string;
 }
 
@@ -32,9 +30,8 @@ export function formatDiagnostic(d: LoadDiagnostic): string {
 }
 
 /**
- * Structural problems of a log: duplicate ids (W15), parents that do not exist, and parent
- * cycles including self-parents (W14). `lineOf` gives an entry's file line when the log was
- * loaded from text. O(n); computed when asked, not on every load.
+ * Structural problems of a log: duplicate ids (W15), dangling parents, parent cycles and
+ * self-parents (W14); `lineOf` maps positions to file lines. O(n), computed only when asked.
  */
 export function structuralDiagnostics(
   log: EntryLog,
@@ -43,7 +40,8 @@ export function structuralDiagnostics(
   const out: LoadDiagnostic[] = [];
   const add = (kind: LoadDiagnosticKind, pos: number, message: string) =>
     out.push({ kind, line: lineOf(pos), entryId: entryAt(log, pos).id, message });
-  for (const pos of duplicatePositions(log)) {
+  for (const pos of log.store.duplicates) {
+    if (pos >= log.length) break; // ascending: the rest came after this snapshot
     const where = lineOf(pos) === undefined ? `entry ${pos + 1}` : "this entry";
     add(
       "duplicate-id",

@@ -1,21 +1,20 @@
 import type { SessionEntry } from "../schema/types.js";
 
 /**
- * The append-only entry log with its id and children indexes, shared by every snapshot taken
- * from one line of appends: a snapshot reads only its prefix, so taking one is free and
- * appending never copies (DESIGN rule 6). Appending to a snapshot that is not the newest (a
- * fork, e.g. after a rolled-back append) first copies its prefix into a new store, so newer
- * snapshots sharing the old store never see the fork's entries.
+ * The append-only entry log with its id and children indexes, shared by the snapshots of one
+ * line of appends: each reads only its prefix, so appending never copies (DESIGN rule 6).
+ * Appending to an older snapshot (a fork, e.g. after a rolled-back append) first copies its
+ * prefix into a new store, so newer snapshots never see the fork's entries.
  */
 interface LogStore {
   readonly entries: SessionEntry[];
-  /** id → position of its latest occurrence; shadowed ids too. */
+  /** id → position of its latest occurrence. */
   readonly latest: Map<string, number>;
   /** position → previous position with the same id; only duplicates pay for it. */
   readonly previous: Map<number, number>;
   /**
-   * parentId → positions naming it, ascending (a lone child as a bare number, to spare an
-   * array per entry). Built on the first children query, so opening a file does not pay for it.
+   * parentId → positions naming it, ascending (a lone child as a bare number, sparing an array
+   * per entry). Built on the first children query, so opening a file does not pay for it.
    */
   children: Map<string, number | number[]> | undefined;
   /** Positions whose id was already in the log (SPEC W15). */
@@ -76,22 +75,18 @@ export function appendToLog(log: EntryLog, entry: SessionEntry): EntryLog {
  * the list it just built, so no copy is made); the caller must not change it.
  */
 export function logFromEntries(entries: SessionEntry[]): EntryLog {
+  const store = emptyStore(entries);
   // With unique ids one Map write per entry is all it takes (a duplicate shows as a Map that
   // did not grow); only a log with duplicates pays the second, careful pass.
-  const latest = new Map<string, number>();
-  for (let pos = 0; pos < entries.length && latest.size === pos; pos++) {
-    latest.set((entries[pos] as SessionEntry).id, pos);
+  for (let pos = 0; pos < entries.length && store.latest.size === pos; pos++) {
+    store.latest.set((entries[pos] as SessionEntry).id, pos);
   }
-  if (latest.size === entries.length) {
-    return {
-      store: { ...emptyStore(entries), latest },
-      length: entries.length,
-      distinct: latest.size,
-    };
+  let distinct = store.latest.size;
+  if (distinct !== entries.length) {
+    store.latest.clear();
+    distinct = 0;
+    for (let pos = 0; pos < entries.length; pos++) if (indexId(store, pos)) distinct++;
   }
-  const store = emptyStore(entries);
-  let distinct = 0;
-  for (let pos = 0; pos < entries.length; pos++) if (indexId(store, pos)) distinct++;
   return { store, length: entries.length, distinct };
 }
 
@@ -103,7 +98,7 @@ export function positionOf(log: EntryLog, id: string): number {
   return pos ?? -1;
 }
 
-/** The indexed entry with this id (last occurrence wins, SPEC W15), or undefined. */
+/** The indexed entry with this id (last occurrence wins, SPEC W15). */
 export function getLogEntry(log: EntryLog, id: string): SessionEntry | undefined {
   const pos = positionOf(log, id);
   return pos < 0 ? undefined : log.store.entries[pos];
@@ -114,12 +109,12 @@ export function hasSeenId(log: EntryLog, id: string): boolean {
   return positionOf(log, id) >= 0;
 }
 
-/** The entry at a position (must be `< log.length`). */
+/** The entry at a position `< log.length`. */
 export function entryAt(log: EntryLog, pos: number): SessionEntry {
   return log.store.entries[pos] as SessionEntry;
 }
 
-/** The last entry in file order, or undefined for an empty log. */
+/** The last entry in file order. */
 export function lastEntry(log: EntryLog): SessionEntry | undefined {
   return log.length === 0 ? undefined : log.store.entries[log.length - 1];
 }
@@ -127,11 +122,6 @@ export function lastEntry(log: EntryLog): SessionEntry | undefined {
 /** A new array of the snapshot's entries in file order. */
 export function logEntries(log: EntryLog): SessionEntry[] {
   return log.store.entries.slice(0, log.length);
-}
-
-/** Positions (ascending) of duplicated ids within the snapshot. */
-export function duplicatePositions(log: EntryLog): number[] {
-  return log.store.duplicates.filter((p) => p < log.length);
 }
 
 /**
@@ -146,22 +136,16 @@ export function childrenOf(log: EntryLog, parentId: string): SessionEntry[] {
     for (let i = 0; i < store.entries.length; i++)
       indexChild(store.children, store.entries[i] as SessionEntry, i);
   }
-  const found = store.children.get(parentId);
-  if (found === undefined) return [];
-  let list = typeof found === "number" ? [found] : found;
-  let end = list.length;
-  while (end > 0 && (list[end - 1] as number) >= log.length) end--;
+  const found = store.children.get(parentId) ?? [];
+  let list = (typeof found === "number" ? [found] : found).filter((pos) => pos < log.length);
   if (log.distinct !== log.length) {
     const first = (pos: number) => {
       let p = pos;
       for (let q = store.previous.get(p); q !== undefined; q = store.previous.get(q)) p = q;
       return p;
     };
-    list = list.slice(0, end).filter((pos) => positionOf(log, entryAt(log, pos).id) === pos);
+    list = list.filter((pos) => positionOf(log, entryAt(log, pos).id) === pos);
     list.sort((a, b) => first(a) - first(b));
-    end = list.length;
   }
-  const out: SessionEntry[] = [];
-  for (let i = 0; i < end; i++) out.push(store.entries[list[i] as number] as SessionEntry);
-  return out;
+  return list.map((pos) => entryAt(log, pos));
 }

@@ -1,5 +1,5 @@
 import type { SessionEntry } from "../schema/types.js";
-import { type EntryLog, entryAt, getLogEntry, logFromEntries, positionOf } from "./entry-log.js";
+import { type EntryLog, entryAt, getLogEntry, logFromEntries } from "./entry-log.js";
 import { pathInLog } from "./tree.js";
 
 /**
@@ -7,19 +7,18 @@ import { pathInLog } from "./tree.js";
  * `apply` call it is passed to: a replay reuses one context for every entry.
  */
 export interface FoldContext {
-  /** Zero-based position in the log of the entry being applied. */
+  /** Zero-based log position of the entry being applied. */
   readonly position: number;
   /** The indexed entry with this id (last one wins). */
   getEntry(id: string): SessionEntry | undefined;
-  /** The path root → `id` (cycle-safe; `[]` if unknown) in O(path): no copy of the log needed. */
+  /** The path root → `id` (cycle-safe; `[]` if unknown) in O(path), without copying the log. */
   pathTo(id: string): SessionEntry[];
 }
 
 /**
- * A projection: a pure fold of the entry log into some state `S` (DESIGN rule 5); the
- * built-ins and every plugin's run through the same runner. `apply` must leave every earlier
- * state valid and unchanged (DESIGN I9): the built-ins read append-only shared stores through
- * a version; small plugin states can return new objects (or use `defineDraftProjection`).
+ * A pure fold of the entry log into some state `S` (DESIGN rule 5), built-in or a plugin's.
+ * `apply` must leave every earlier state unchanged (DESIGN I9): the built-ins keep shared
+ * append-only stores; small plugin states return new objects (or use `defineDraftProjection`).
  */
 export interface Projection<S> {
   /** Unique name; plugins address their state by it, and a built-in is replaced by it. */
@@ -27,7 +26,6 @@ export interface Projection<S> {
   /** The entry types it folds when only some (default all): the others cost it nothing. */
   readonly types?: readonly string[];
   init(): S;
-  /** The state after one more entry. */
   apply(state: S, entry: SessionEntry, ctx: FoldContext): S;
 }
 
@@ -36,7 +34,7 @@ export function defineProjection<S>(projection: Projection<S>): Projection<S> {
   return projection;
 }
 
-/** A registered projection with its current state. */
+/** A registered projection and its state. */
 export interface ProjectionSlot {
   readonly projection: Projection<unknown>;
   readonly state: unknown;
@@ -60,8 +58,8 @@ class LogContext implements FoldContext {
     return getLogEntry(this.log, id);
   }
   pathTo(id: string): SessionEntry[] {
-    const pos = positionOf(this.log, id);
-    return pos < 0 ? [] : pathInLog(this.log, entryAt(this.log, pos));
+    const entry = getLogEntry(this.log, id);
+    return entry ? pathInLog(this.log, entry) : [];
   }
 }
 
@@ -96,7 +94,7 @@ export function foldSlots(
   return slots.length === 0 ? slots : step(slots, entry, new LogContext(before, before.length));
 }
 
-/** Folds a whole entry list (copied) with one projection, outside any session. */
+/** Folds an entry list with one projection, outside any session. */
 export function replayProjection<S>(
   projection: Projection<S>,
   entries: readonly SessionEntry[],
@@ -106,9 +104,8 @@ export function replayProjection<S>(
 }
 
 /**
- * The slots of `projections` after folding every entry of `log` from their initial states,
- * each entry seeing those before it (a load, a projection added to a live session); equal to
- * one entry at a time, a law the tests check.
+ * `projections` folded over every entry of `log` from their initial states (a load, a
+ * projection added to a live session); equal to one entry at a time, a law the tests check.
  */
 export function replaySlots(
   projections: readonly Projection<unknown>[],

@@ -1,23 +1,14 @@
 import type { SessionEntry, SessionHeader } from "../schema/types.js";
-import {
-  appendToLog,
-  childrenOf,
-  type EntryLog,
-  getLogEntry,
-  logEntries,
-  logFromEntries,
-} from "./entry-log.js";
+import { appendToLog, childrenOf, type EntryLog, getLogEntry, logEntries } from "./entry-log.js";
 import { foldSlots, type Projection, type ProjectionSlot, replaySlots } from "./projection.js";
 
 /**
- * An immutable snapshot of one session: the header, the entry log, every registered
- * projection's state (the built-ins first, then plugins'), and the leaf, the one piece of
- * state that is not a fold (`branch` moves it). Old states stay valid and unchanged.
+ * An immutable snapshot of one session: header, entry log, every projection's state (built-ins
+ * first, then plugins'), and the leaf, the one part that is not a fold (`branch` moves it).
  */
 export interface SessionState {
   readonly header: SessionHeader | null;
   readonly log: EntryLog;
-  /** Every projection with its state, in registration order. */
   readonly slots: readonly ProjectionSlot[];
   readonly leafId: string | null;
 }
@@ -38,21 +29,6 @@ export function foldEntries(state: SessionState, entries: readonly SessionEntry[
   let s = state;
   for (const entry of entries) s = foldEntry(s, entry);
   return s;
-}
-
-/**
- * Replays a whole log (a load): indexes built in one pass, then every projection folded;
- * equal to `foldEntries` (a law the tests check). `owned` hands the array over uncopied.
- */
-export function replayLog(
-  header: SessionHeader | null,
-  entries: readonly SessionEntry[],
-  projections: readonly Projection<unknown>[],
-  owned = false,
-): SessionState {
-  const log = logFromEntries(owned ? (entries as SessionEntry[]) : entries.slice());
-  const slots = replaySlots(projections, log);
-  return { header, log, slots, leafId: entries[entries.length - 1]?.id ?? null };
 }
 
 /** The state with the leaf moved (no entry is written). */
@@ -81,7 +57,7 @@ export function withoutProjection(state: SessionState, name: string): SessionSta
   return slots.length === state.slots.length ? state : { ...state, slots };
 }
 
-/** The indexed entry with this id, or undefined. O(1). */
+/** The indexed entry with this id. O(1). */
 export function entryOf(state: SessionState, id: string): SessionEntry | undefined {
   return getLogEntry(state.log, id);
 }

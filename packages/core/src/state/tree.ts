@@ -1,26 +1,21 @@
-import type { SessionEntry, SessionTreeNode } from "../schema/types.js";
+import type { SessionEntry } from "../schema/types.js";
 import { type EntryLog, entryAt, getLogEntry, positionOf } from "./entry-log.js";
 
 /**
- * What the tree index reads from records by file position: the entry log and raw parsed
- * records (which may lack ids or hold any JSON value in any field) both fit without a copy.
+ * What the tree index reads by file position: the entry log and raw parsed records (which may
+ * lack ids or hold any JSON value in any field) both fit without a copy. Only a string id or
+ * parent id takes part in the tree; the timestamp is the children sort key of SPEC §7.8.
  */
 export interface TreeSource {
   readonly length: number;
-  /** Only a string id takes part in the tree. */
   idAt(position: number): unknown;
-  /** Only a string names a parent. */
   parentIdAt(position: number): unknown;
-  /** The children sort key of SPEC §7.8. */
   timestampAt(position: number): unknown;
   /** Position of the last record with this id, or -1; without it the index builds one. */
   positionOf?(id: string): number;
 }
 
-/**
- * The entry tree over a {@link TreeSource} (SPEC §7.6–§7.8), by file position: indexed
- * records, parent links, cycles and their cuts, children order, path walk. Immutable.
- */
+/** The immutable entry tree over a {@link TreeSource} (SPEC §7.6–§7.8), by file position. */
 export interface TreeIndex {
   /** Number of records in the source, indexed or not. */
   readonly length: number;
@@ -61,8 +56,7 @@ function timeKey(value: unknown): number {
  */
 function parentCycles(indexed: readonly number[], parent: Int32Array): number[][] {
   const cycles: number[][] = [];
-  // 0 = unknown, 1 = on the current walk, 2 = done.
-  const state = new Uint8Array(parent.length);
+  const state = new Uint8Array(parent.length); // 0 unknown, 1 on the current walk, 2 done
   for (const start of indexed) {
     if (state[start] === 2) continue;
     const walk: number[] = [];
@@ -80,8 +74,8 @@ function parentCycles(indexed: readonly number[], parent: Int32Array): number[][
 
 /**
  * Path root → `start` along `parentOf`, stopping at a repeated key so cycles end (SPEC W14).
- * `limit` (the graph's size) lets the common acyclic walk skip the visited set: a longer
- * walk must loop.
+ * `limit` (the graph's size) lets the common acyclic walk skip the visited set: a longer walk
+ * must loop, and is redone with the set (a negative `limit`).
  */
 function walkUp<T>(
   start: T,
@@ -89,20 +83,16 @@ function walkUp<T>(
   keyOf: (node: T) => unknown,
   limit: number,
 ): T[] {
-  const reversed: T[] = [start];
+  const path: T[] = [start];
+  const seen = limit < 0 ? new Set([keyOf(start)]) : undefined;
   for (let at = parentOf(start); at !== undefined; at = parentOf(at)) {
-    if (reversed.length > limit) {
-      const seen = new Set<unknown>([keyOf(start)]);
-      reversed.length = 1;
-      for (let p = parentOf(start); p !== undefined && !seen.has(keyOf(p)); p = parentOf(p)) {
-        seen.add(keyOf(p));
-        reversed.push(p);
-      }
-      break;
-    }
-    reversed.push(at);
+    if (seen) {
+      if (seen.has(keyOf(at))) break;
+      seen.add(keyOf(at));
+    } else if (path.length > limit) return walkUp(start, parentOf, keyOf, -1);
+    path.push(at);
   }
-  return reversed.reverse();
+  return path.reverse();
 }
 
 /** Path root → `leaf` along `parentId` through `getEntry` (cycle-safe); `limit` as in walkUp. */
@@ -145,28 +135,23 @@ export function treeIndex(source: TreeSource): TreeIndex {
     treeParent = parent.slice();
     for (const cycle of cycles) treeParent[cycle.reduce((a, b) => Math.min(a, b))] = -1;
   }
-  // Child lists in file order along `links`, and the records without a parent there.
+  // Child lists in file order along `links`; key -1 holds the records without a parent there.
   const group = (links: Int32Array) => {
-    const lists = new Map<number, number[]>();
-    const top: number[] = [];
+    const lists = new Map<number, number[]>([[-1, []]]);
     for (const pos of indexed) {
-      const p = links[pos] as number;
-      if (p < 0) top.push(pos);
-      else {
-        const list = lists.get(p);
-        if (list) list.push(pos);
-        else lists.set(p, [pos]);
-      }
+      const list = lists.get(links[pos] as number);
+      if (list) list.push(pos);
+      else lists.set(links[pos] as number, [pos]);
     }
-    return { lists, top };
+    return lists;
   };
-  let sorted: ReturnType<typeof group> | undefined;
+  let sorted: Map<number, number[]> | undefined;
   let linked: Map<number, number[]> | undefined;
   const tree = () => {
     if (sorted) return sorted;
     sorted = group(treeParent);
-    for (const list of sorted.lists.values()) {
-      if (list.length < 2) continue;
+    for (const [p, list] of sorted) {
+      if (p < 0 || list.length < 2) continue;
       const key = new Map(list.map((pos) => [pos, timeKey(source.timestampAt(pos))]));
       // Equal keys (unparseable ones too) keep file order: the sort is stable by position.
       list.sort((a, b) => (key.get(a) as number) - (key.get(b) as number) || a - b);
@@ -184,11 +169,11 @@ export function treeIndex(source: TreeSource): TreeIndex {
     },
     parentOf: (pos) => parent[pos] ?? -1,
     treeParentOf: (pos) => treeParent[pos] ?? -1,
-    roots: () => tree().top,
-    children: (pos) => tree().lists.get(pos) ?? [],
+    roots: () => tree().get(-1) as number[],
+    children: (pos) => (pos < 0 ? [] : (tree().get(pos) ?? [])),
     linkedChildren: (pos) => {
-      linked ??= group(parent).lists;
-      return linked.get(pos) ?? [];
+      linked ??= group(parent);
+      return pos < 0 ? [] : (linked.get(pos) ?? []);
     },
     pathTo: (pos) => walkUp(pos, up, (p) => p, n),
   };
@@ -205,7 +190,7 @@ export function logTreeSource(log: EntryLog): TreeSource {
   };
 }
 
-/** A field of a record that may be anything; never throws (a throwing getter reads as absent). */
+/** A field of a record that may be anything; a throwing getter reads as absent. */
 function field(record: unknown, key: string): unknown {
   if (typeof record !== "object" || record === null) return undefined;
   try {
@@ -223,33 +208,6 @@ export function recordsTreeSource(records: readonly unknown[]): TreeSource {
     parentIdAt: (pos) => field(records[pos], "parentId"),
     timestampAt: (pos) => field(records[pos], "timestamp"),
   };
-}
-
-/**
- * `getTree()` (SPEC §7.8): new nodes over the stored entries with their labels, each indexed
- * id exactly once (W14, W15). O(n log n) for the sorts.
- */
-export function buildTree(
-  log: EntryLog,
-  labelOf: (id: string) => { readonly label: string; readonly timestamp: string } | undefined,
-): SessionTreeNode[] {
-  const index = treeIndex(logTreeSource(log));
-  const nodes: SessionTreeNode[] = new Array(log.length);
-  for (const pos of index.indexed) {
-    const entry = entryAt(log, pos);
-    const node: SessionTreeNode = { entry, children: [] };
-    const label = labelOf(entry.id);
-    if (label) {
-      node.label = label.label;
-      node.labelTimestamp = label.timestamp;
-    }
-    nodes[pos] = node;
-  }
-  const node = (pos: number) => nodes[pos] as SessionTreeNode;
-  for (const pos of index.indexed) {
-    for (const child of index.children(pos)) node(pos).children.push(node(child));
-  }
-  return index.roots().map(node);
 }
 
 /** The path root → `entry` among the entries of `log` (cycle-safe). O(path). */

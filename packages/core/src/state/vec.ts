@@ -8,11 +8,6 @@ export interface Vec<T> {
   readonly length: number;
 }
 
-/** The empty vector. */
-export function emptyVec<T>(): Vec<T> {
-  return { items: [], length: 0 };
-}
-
 /** A vector over `items`, which the caller hands over and must not change afterwards. */
 export function vecOwning<T>(items: T[]): Vec<T> {
   return { items, length: items.length };
