@@ -16,7 +16,6 @@ import {
   type Projection,
   replayProjection,
   type SessionEntry,
-  type SessionManager,
 } from "@pi-sessions/core";
 import type {
   CustomEntryType,
