@@ -8,8 +8,8 @@ import { describe, it } from "vitest";
 import { compareFlow } from "./compare-flow.js";
 
 describe("pi's agent runtime with an extension that writes on session_shutdown", () => {
-  it("reopen, /new and /resume: same files and listings up to [Fix] rows", // Two session files: the first and the /new one.
-  () =>
+  // Two session files: the first and the /new one.
+  it("reopen, /new and /resume: same files and listings up to [Fix] rows", () =>
     compareFlow("shutdown-writer", {
       minSessionFiles: 2,
       customTypes: ["flow-shutdown"],
