@@ -1,3 +1,4 @@
-import { sharedConfig } from "../../vitest.shared.js";
+import { piSwitchConfig } from "../../vitest.pi-switch.js";
 
-export default sharedConfig;
+// The example runs in pi's SDK over pi's SessionManager and over ours (see vitest.pi-switch.ts).
+export default piSwitchConfig;

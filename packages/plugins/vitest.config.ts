@@ -1,26 +1,4 @@
-import { fileURLToPath } from "node:url";
-import { mergeConfig, type Plugin } from "vitest/config";
-import { sharedConfig } from "../../vitest.shared.js";
+import { piSwitchConfig } from "../../vitest.pi-switch.js";
 
-// The pi tests run pi's SDK over pi's SessionManager and over ours. pi's runtime names the
-// class through its own module, so that module is swapped: pi's package is inlined (Vite
-// transforms it, so imports between its files go through the resolver) and every import of
-// its `dist/core/session-manager.js` resolves to test/pi/session-manager-switch.ts, which
-// re-exports pi's module with a switchable `SessionManager`.
-const SWITCH = fileURLToPath(new URL("./test/pi/session-manager-switch.ts", import.meta.url));
-const PI_SESSION_MANAGER = "/@earendil-works/pi-coding-agent/dist/core/session-manager.js";
-
-const switchPiSessionManager = (): Plugin => ({
-  name: "switch-pi-session-manager",
-  enforce: "pre",
-  async resolveId(source, importer, options) {
-    if (!importer || importer === SWITCH || !source.endsWith("session-manager.js")) return null;
-    const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
-    return resolved?.id.endsWith(PI_SESSION_MANAGER) ? SWITCH : null;
-  },
-});
-
-export default mergeConfig(sharedConfig, {
-  plugins: [switchPiSessionManager()],
-  test: { server: { deps: { inline: [/@earendil-works\/pi-coding-agent/] } } },
-});
+// The pi tests run pi's SDK over pi's SessionManager and over ours (see vitest.pi-switch.ts).
+export default piSwitchConfig;

@@ -30,6 +30,13 @@ export default function todoExtension(pi: ExtensionAPI): void {
     description: "Mark a todo done: /done <id>",
     handler: async (args, ctx) => {
       const id = Number(args.trim());
+      // Version 1 stored no ids (its todos read as #0), so #0 names no single todo.
+      if (id === 0) {
+        return ctx.ui.notify(
+          "Todos from version 1 have no id and cannot be marked done",
+          "warning",
+        );
+      }
       if (!todos.state().todos.some((x) => x.id === id && !x.done)) {
         return ctx.ui.notify(`No open todo #${args.trim()}`, "warning");
       }

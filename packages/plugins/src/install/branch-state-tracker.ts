@@ -30,6 +30,8 @@ export class BranchStateTracker<S> {
 
   /** An entry was appended: extend when it hangs off the cached leaf, else go stale. */
   appended(entry: SessionEntry): void {
+    // Told again about the entry the cache already holds (a read caught up first): nothing to do.
+    if (this.valid && entry.id === this.leaf) return;
     // getBranch() treats an empty id as "no branch", so a cache at "" cannot be extended.
     if (this.valid && entry.parentId === this.leaf && this.leaf !== "") {
       this.state = stepBranchState(this.plugin, this.state as S, entry);

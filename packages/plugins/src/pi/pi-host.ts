@@ -142,10 +142,14 @@ export function installPiPlugin<S, I>(
   const fail = (where: string, error: unknown): void => {
     failed.push({ where, error });
   };
-  const state = (): S => tracker?.current() as S;
+  // The last state listeners saw: they hear of a change, whoever appended (pi emits no event
+  // for an entry another extension or a queued message wrote), and never twice of one state.
+  let heard: S | undefined;
   const notify = (): void => {
     if (listeners.size === 0) return;
-    const current = state();
+    const current = tracker?.current() as S;
+    if (current === heard && tracker !== undefined) return;
+    heard = current;
     for (const listener of listeners) {
       try {
         listener(current);
@@ -157,6 +161,7 @@ export function installPiPlugin<S, I>(
   const restore = (ctx: ExtensionContext): void => {
     session = ctx.sessionManager;
     tracker?.invalidate();
+    heard = undefined;
     seenLeaf = session.getLeafId();
     notify();
   };
@@ -167,9 +172,14 @@ export function installPiPlugin<S, I>(
     if (!leaf || leaf.id === seenLeaf) return;
     seenLeaf = leaf.id;
     tracker?.appended(leaf as unknown as SessionEntry);
-    if (leaf.type === "custom" || leaf.type === "custom_message") {
-      if (readCustomEntry(registry, leaf as unknown as SessionEntry)) notify();
-    }
+    notify();
+  };
+  // A read between events (a tool, a command, another extension) first catches up with an
+  // entry pi appended since (O(1) when it hangs off the cached leaf), so the next event does
+  // not find the cache stale and refold the branch a second time.
+  const state = (): S => {
+    follow();
+    return tracker?.current() as S;
   };
   const on = (event: string, run: (ctx: ExtensionContext) => void): void => {
     (pi.on as (e: string, h: (ev: unknown, ctx: ExtensionContext) => void) => void)(
@@ -184,7 +194,7 @@ export function installPiPlugin<S, I>(
     );
   };
   for (const event of ["session_start", "session_tree", "session_compact"]) on(event, restore);
-  for (const event of ["message_end", "turn_end", "agent_end"]) {
+  for (const event of ["message_end", "turn_end", "tool_execution_end", "agent_end"]) {
     on(event, (ctx) => {
       session = ctx.sessionManager;
       follow();

@@ -87,7 +87,10 @@ function record(entry: object, key: string, source: UsageRecordSource, raw: unkn
     source,
     field,
     value,
-    message: `entry ${entryId ?? "(no id)"} (${source}): usage.${field} is ${value}; not counted`,
+    // A negative total is replaced by the sum of the four counts; any other field counts as 0.
+    message: `entry ${entryId ?? "(no id)"} (${source}): usage.${field} is ${value}; ${
+      field === "totalTokens" ? "the sum of the counts is used" : "not counted"
+    }`,
   }));
   return { key, source, usage, diagnostics };
 }

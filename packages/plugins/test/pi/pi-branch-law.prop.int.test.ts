@@ -7,14 +7,14 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { SessionManager } from "@earendil-works/pi-coding-agent";
-import type { SessionEntry } from "@pi-sessions/core";
-import { fcOptions, tempDir } from "@pi-sessions/test-utils";
+import { SessionManager as CoreSessionManager, type SessionEntry } from "@pi-sessions/core";
+import { fcOptions, fcRuns, tempDir } from "@pi-sessions/test-utils";
 import { createPiSdk } from "@pi-sessions/test-utils/pi-sdk";
+import { useSessionManager } from "@pi-sessions/test-utils/pi-switch";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { foldBranchState } from "../../src/index.js";
 import { type TodoHost, todoExtension, todoPlugin } from "./pi-fixtures.js";
-import { useSessionManager } from "./session-manager-switch.js";
 
 const KINDS = [
   "add",
@@ -37,13 +37,13 @@ interface Op {
 
 const opArb: fc.Arbitrary<Op> = fc.record({ kind: fc.constantFrom(...KINDS), pick: fc.nat(50) });
 
-const RUNS = 6;
+const RUNS = 40;
 
 describe.each(["pi", "ours"] as const)(
   "the branch-state law in pi over %s's SessionManager",
   (side) => {
-    it(`holds after every step of a random session (${RUNS} runs of up to 10 steps)`, async () => {
-      const { cls } = useSessionManager(side);
+    it(`holds after every step of a random session (${fcRuns(RUNS)} runs of up to 10 steps)`, async () => {
+      const { cls } = useSessionManager(side, CoreSessionManager);
       await fc.assert(
         fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 10 }), async (ops) => {
           const root = tempDir("pi-plugins-law-");

@@ -4,6 +4,7 @@
  * what the headless renderer (`renderEntry`, as the CLI uses it) writes for the same entry;
  * a renderer that throws yields `undefined` (pi's default) and is kept in `failures()`.
  */
+
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -12,8 +13,10 @@ import {
   SessionManager,
 } from "@earendil-works/pi-coding-agent";
 import { Markdown } from "@earendil-works/pi-tui";
+import { SessionManager as CoreSessionManager } from "@pi-sessions/core";
 import { tempDir } from "@pi-sessions/test-utils";
 import { createPiSdk, type PiSdk } from "@pi-sessions/test-utils/pi-sdk";
+import { type ManagerSide, useSessionManager } from "@pi-sessions/test-utils/pi-switch";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   initTheme,
@@ -22,7 +25,6 @@ import {
 import { createRegistry, type RenderFormat, renderEntry } from "../../src/index.js";
 import { markdownThemeOf } from "../../src/pi/index.js";
 import { type TodoHost, todoExtension, todoPlugin } from "./pi-fixtures.js";
-import { type ManagerSide, useSessionManager } from "./session-manager-switch.js";
 
 const WIDTH = 100;
 const hints = { expanded: false, outputPad: 1, keyText: () => "", keyHint: () => "" };
@@ -43,7 +45,7 @@ afterEach(async () => {
 beforeAll(() => initTheme("dark", false));
 
 async function start(side: ManagerSide, format: RenderFormat) {
-  useSessionManager(side);
+  useSessionManager(side, CoreSessionManager);
   const root = tempDir("pi-plugins-render-");
   const cwd = join(root, "work");
   mkdirSync(cwd, { recursive: true });

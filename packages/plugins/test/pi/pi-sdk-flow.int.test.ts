@@ -8,13 +8,17 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SessionManager } from "@earendil-works/pi-coding-agent";
-import { EntryRejectedError, type SessionEntry } from "@pi-sessions/core";
+import {
+  SessionManager as CoreSessionManager,
+  EntryRejectedError,
+  type SessionEntry,
+} from "@pi-sessions/core";
 import { tempDir } from "@pi-sessions/test-utils";
 import { createPiSdk, type PiSdk } from "@pi-sessions/test-utils/pi-sdk";
+import { type ManagerSide, useSessionManager } from "@pi-sessions/test-utils/pi-switch";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { foldBranchState } from "../../src/index.js";
 import { type TodoHost, todoAdd, todoExtension, todoPlugin } from "./pi-fixtures.js";
-import { type ManagerSide, useSessionManager } from "./session-manager-switch.js";
 
 let sdk: PiSdk | undefined;
 afterEach(async () => {
@@ -23,7 +27,7 @@ afterEach(async () => {
 });
 
 async function start(side: ManagerSide) {
-  const { cls, other } = useSessionManager(side);
+  const { cls, other } = useSessionManager(side, CoreSessionManager);
   const root = tempDir("pi-plugins-");
   const cwd = join(root, "work");
   const agentDir = join(root, "agent");
@@ -128,6 +132,29 @@ describe.each(["pi", "ours"] as const)(
       expect(getBranch).not.toHaveBeenCalled();
       getBranch.mockRestore();
       checkLaw("after the O(1) appends");
+    });
+
+    it("hears of entries written behind its back, catching up in O(1) on the next read", async () => {
+      const { s, host, checkLaw } = await start(side);
+      await s.prompt("Hello.");
+      await s.prompt("/add first");
+      const heard: string[][] = [];
+      host().subscribe((state) => heard.push(state.todos.map((x) => x.title)));
+      host().state();
+      const getBranch = vi.spyOn(s.session().sessionManager, "getBranch");
+      // pi.appendEntry straight from a command: pi tells extensions nothing about it.
+      await s.prompt('/raw {"v":2,"title":"behind its back","done":false}');
+      expect(
+        host()
+          .state()
+          .todos.map((x) => x.title),
+      ).toEqual(["first", "behind its back"]);
+      expect(heard.at(-1)).toEqual(["first", "behind its back"]);
+      await s.prompt("/add after");
+      expect(heard.at(-1)).toEqual(["first", "behind its back", "after"]);
+      expect(getBranch).not.toHaveBeenCalled();
+      getBranch.mockRestore();
+      checkLaw("after appends by others");
     });
 
     it("refuses an invalid append before anything reaches memory or disk", async () => {
