@@ -86,9 +86,22 @@ export function resolve(index: LabelIndex): Map<string, ResolvedLabel> {
   return map;
 }
 
-/** The current label of `id` in this snapshot; an older snapshot pays O(changes). */
+/**
+ * The current label of `id` in this snapshot. An older snapshot scans its changes backwards
+ * for the last one of `id` (O(changes), allocating nothing): `getTree` on a past snapshot
+ * asks once per node.
+ */
 export function labelOf(index: LabelIndex, id: string): ResolvedLabel | undefined {
-  return isNewest(index) ? index.current.get(id) : resolve(index).get(id);
+  if (isNewest(index)) return index.current.get(id);
+  const { items } = index.changes;
+  for (let i = index.changes.length - 1; i >= 0; i--) {
+    const change = items[i] as LabelChange;
+    if (change.targetId !== id) continue;
+    return change.label === undefined
+      ? undefined
+      : { label: change.label, timestamp: change.timestamp };
+  }
+  return undefined;
 }
 
 /**
