@@ -71,6 +71,53 @@ export interface PiSdkOptions {
   readonly notify?: (message: string, type?: "info" | "warning" | "error") => void;
 }
 
+/** pi's model runtime with only the faux provider (and a key for it) registered. */
+export async function fauxModelRuntime(
+  agentDir: string,
+  faux: FauxProviderHandle,
+): Promise<ModelRuntime> {
+  const modelRuntime = await ModelRuntime.create({
+    authPath: join(agentDir, "auth.json"),
+    modelsPath: join(agentDir, "models.json"),
+    refreshOnCreate: false,
+  });
+  modelRuntime.registerNativeProvider(faux.provider);
+  await modelRuntime.setRuntimeApiKey("faux", "faux-key");
+  return modelRuntime;
+}
+
+/**
+ * In-memory settings with automatic compaction and retries off (tests compact by hand, and no
+ * request repeats). The tiny keepRecentTokens makes a manual compaction cut inside the last
+ * turn, so it summarises the history and that turn's prefix (split-turn details).
+ */
+export function testSettings(): SettingsManager {
+  return SettingsManager.inMemory({
+    compaction: { enabled: false, keepRecentTokens: 1 },
+    retry: { enabled: false },
+  });
+}
+
+/** pi's services for one cwd: the given extensions, and nothing discovered from disk. */
+export function testServices(
+  base: Pick<
+    Parameters<typeof createAgentSessionServices>[0],
+    "cwd" | "agentDir" | "settingsManager" | "modelRuntime"
+  >,
+  extensions: readonly ExtensionFactory[],
+): ReturnType<typeof createAgentSessionServices> {
+  return createAgentSessionServices({
+    ...base,
+    resourceLoaderOptions: {
+      extensionFactories: [...extensions],
+      noContextFiles: true,
+      noSkills: true,
+      noPromptTemplates: true,
+      noThemes: true,
+    },
+  });
+}
+
 /** Starts pi's SDK over the faux model with the given extensions (see the module comment). */
 export async function createPiSdk(options: PiSdkOptions): Promise<PiSdk> {
   const faux = fauxProvider({ api: "faux", models: [{ id: "faux-1" }] });
@@ -80,33 +127,15 @@ export async function createPiSdk(options: PiSdkOptions): Promise<PiSdk> {
       () => (context: { messages: Message[] }) => fauxReply(context.messages),
     ),
   );
-  const modelRuntime = await ModelRuntime.create({
-    authPath: join(options.agentDir, "auth.json"),
-    modelsPath: join(options.agentDir, "models.json"),
-    refreshOnCreate: false,
-  });
-  modelRuntime.registerNativeProvider(faux.provider);
-  await modelRuntime.setRuntimeApiKey("faux", "faux-key");
-  const settingsManager = SettingsManager.inMemory({
-    compaction: { enabled: false, keepRecentTokens: 1 },
-    retry: { enabled: false },
-  });
+  const modelRuntime = await fauxModelRuntime(options.agentDir, faux);
+  const settingsManager = testSettings();
   const model = faux.getModel("faux-1");
   const runtime = await createAgentSessionRuntime(
     async ({ cwd, agentDir, sessionManager, sessionStartEvent }) => {
-      const services = await createAgentSessionServices({
-        cwd,
-        agentDir,
-        settingsManager,
-        modelRuntime,
-        resourceLoaderOptions: {
-          extensionFactories: [...options.extensions],
-          noContextFiles: true,
-          noSkills: true,
-          noPromptTemplates: true,
-          noThemes: true,
-        },
-      });
+      const services = await testServices(
+        { cwd, agentDir, settingsManager, modelRuntime },
+        options.extensions,
+      );
       const result = await createAgentSessionFromServices({
         services,
         sessionManager,

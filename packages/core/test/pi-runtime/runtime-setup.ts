@@ -12,12 +12,10 @@ import {
   type AgentSessionRuntime,
   createAgentSessionFromServices,
   createAgentSessionRuntime,
-  createAgentSessionServices,
   type ExtensionFactory,
-  ModelRuntime,
   type SessionManager,
-  SettingsManager,
 } from "@earendil-works/pi-coding-agent";
+import { fauxModelRuntime, testServices, testSettings } from "@pi-sessions/test-utils/pi-sdk";
 import { DRAFT_ANSWER, scriptedFaux } from "./faux-replies.js";
 
 /** The temp directories of one side (same layout and name lengths on both sides). */
@@ -126,36 +124,16 @@ export async function createFlowRuntime(
   extension: FlowExtensionOptions = {},
 ): Promise<FlowRuntime> {
   const faux = scriptedFaux();
-  const modelRuntime = await ModelRuntime.create({
-    authPath: join(dirs.agentDir, "auth.json"),
-    modelsPath: join(dirs.agentDir, "models.json"),
-    refreshOnCreate: false,
-  });
-  modelRuntime.registerNativeProvider(faux.provider);
-  await modelRuntime.setRuntimeApiKey("faux", "faux-key");
-  // Automatic compaction and retries off: the flow compacts by hand, and no request repeats.
-  // A tiny keepRecentTokens cuts inside the last turn: the manual compaction then summarises
-  // the history and that turn's prefix (two summary requests, split-turn details).
-  const settingsManager = SettingsManager.inMemory({
-    compaction: { enabled: false, keepRecentTokens: 1 },
-    retry: { enabled: false },
-  });
+  const modelRuntime = await fauxModelRuntime(dirs.agentDir, faux);
+  // The flow's manual compaction summarises the history and the last turn's prefix (two
+  // summary requests, split-turn details): testSettings' tiny keepRecentTokens.
+  const settingsManager = testSettings();
   let first = true;
   const runtime = await createAgentSessionRuntime(
     async ({ cwd, agentDir, sessionManager: manager, sessionStartEvent }) => {
-      const services = await createAgentSessionServices({
-        cwd,
-        agentDir,
-        settingsManager,
-        modelRuntime,
-        resourceLoaderOptions: {
-          extensionFactories: [flowExtension(extension)],
-          noContextFiles: true,
-          noSkills: true,
-          noPromptTemplates: true,
-          noThemes: true,
-        },
-      });
+      const services = await testServices({ cwd, agentDir, settingsManager, modelRuntime }, [
+        flowExtension(extension),
+      ]);
       const initial = first
         ? { model: faux.getModel("faux-1"), thinkingLevel: "off" as const }
         : {};
