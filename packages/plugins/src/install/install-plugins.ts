@@ -114,9 +114,7 @@ export function installPlugins(
     read: (entry) => readCustomEntry(registry, entry),
     appendCustom<A>(type: CustomEntryType<string, A>, data: A): string {
       live();
-      if (registry.entryType(type.customType)?.type !== type) {
-        throw new Error(`Custom entry type "${type.customType}" is not installed here`);
-      }
+      registry.ownType("custom", type);
       return manager.appendCustomEntry(type.customType, stampVersion(type, data));
     },
     appendCustomMessage<D, C>(
@@ -125,9 +123,7 @@ export function installPlugins(
       display: boolean,
     ): string {
       live();
-      if (registry.messageType(type.customType)?.type !== type) {
-        throw new Error(`Custom message type "${type.customType}" is not installed here`);
-      }
+      registry.ownType("custom_message", type);
       const stamped = stampVersion(type, payload) as CustomMessagePayload<unknown, unknown>;
       const content = stamped.content as Parameters<SessionManager["appendCustomMessageEntry"]>[1];
       return manager.appendCustomMessageEntry(type.customType, content, display, stamped.details);

@@ -225,17 +225,6 @@ export function installPiPlugin<S, I>(
     const rejection = validate(entry);
     if (rejection) throw new EntryRejectedError(entry, rejection);
   };
-  const ownType = <T>(kind: "custom" | "custom_message", type: T | string): T => {
-    const customType =
-      typeof type === "string" ? type : (type as { customType: string }).customType;
-    const owned =
-      kind === "custom" ? registry.entryType(customType) : registry.messageType(customType);
-    if (!owned || (typeof type !== "string" && owned.type !== type)) {
-      const what = kind === "custom" ? "custom entry type" : "custom message type";
-      throw new Error(`plugin "${plugin.name}" has no ${what} "${customType}"`);
-    }
-    return owned.type as T;
-  };
 
   return {
     plugin,
@@ -255,7 +244,7 @@ export function installPiPlugin<S, I>(
     read: (entry) => readCustomEntry(registry, entry),
     append(typeOrName: CustomEntryType<string, unknown> | string, data: unknown): string {
       const at = bound("append");
-      const type = ownType<CustomEntryType<string, unknown>>("custom", typeOrName);
+      const type = registry.ownType<CustomEntryType<string, unknown>>("custom", typeOrName);
       const stamped = stampVersion(type, data);
       guard({ type: "custom", customType: type.customType, data: stamped }, at);
       pi.appendEntry(type.customType, stamped);
@@ -269,7 +258,7 @@ export function installPiPlugin<S, I>(
       send: PiSendOptions = {},
     ): void {
       const at = bound("sendMessage");
-      const type = ownType<CustomMessageType<string, unknown, unknown>>(
+      const type = registry.ownType<CustomMessageType<string, unknown, unknown>>(
         "custom_message",
         typeOrName,
       );

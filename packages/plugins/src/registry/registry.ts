@@ -193,6 +193,24 @@ export class PluginRegistry {
     return this.messageTypes.get(customType);
   }
 
+  /**
+   * The registered type that `type` names (the type object itself or its customType), for an
+   * append through a host: throws when this registry has no such type, or holds another
+   * object under that customType, so nothing unregistered is ever stamped and written.
+   */
+  ownType<T extends CustomEntryType<string, unknown> | CustomMessageType<string, unknown, unknown>>(
+    kind: "custom" | "custom_message",
+    type: T | string,
+  ): T {
+    const customType = typeof type === "string" ? type : type.customType;
+    const owned = kind === "custom" ? this.entryType(customType) : this.messageType(customType);
+    if (!owned || (typeof type !== "string" && owned.type !== type)) {
+      const what = kind === "custom" ? "Custom entry type" : "Custom message type";
+      throw new Error(`${what} "${customType}" is not installed here`);
+    }
+    return owned.type as T;
+  }
+
   /** The entry renderer for `customType`. O(1). */
   entryRenderer(customType: string): EntryRenderer | undefined {
     return this.entryRendererIndex.get(customType);
