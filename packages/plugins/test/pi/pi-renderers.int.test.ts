@@ -65,6 +65,16 @@ async function start(side: ManagerSide, format: RenderFormat) {
 
 const headlessRenderers = createRegistry([todoPlugin]).renderers();
 
+/** pi's component shows the headless output: as is (text), or as pi's Markdown draws it. */
+function expectDrawn(lines: readonly string[], headless: string, format: RenderFormat): void {
+  if (format === "text") expect(text(lines)).toBe(headless);
+  else {
+    expect(plain(lines)).toEqual(
+      plain(new Markdown(headless, 1, 0, markdownThemeOf(theme)).render(WIDTH)),
+    );
+  }
+}
+
 describe.each(["pi", "ours"] as const)("renderers in pi over %s's SessionManager", (side) => {
   it.each(["text", "markdown"] as const)(
     "draw the headless %s output as pi-tui components",
@@ -84,11 +94,7 @@ describe.each(["pi", "ours"] as const)("renderers in pi over %s's SessionManager
         }
         const headless = renderEntry(entry, { format, renderers: headlessRenderers });
         const lines = component?.render(WIDTH) ?? [];
-        if (format === "text") expect(text(lines)).toBe(headless);
-        else
-          expect(plain(lines)).toEqual(
-            plain(new Markdown(headless, 1, 0, markdownThemeOf(theme)).render(WIDTH)),
-          );
+        expectDrawn(lines, headless, format);
         drawn.push(text(lines));
       }
       const note = entries.find((e): e is CustomMessageEntry => e.type === "custom_message");
@@ -104,11 +110,7 @@ describe.each(["pi", "ours"] as const)("renderers in pi over %s's SessionManager
       const component = runner.getMessageRenderer(note.customType)?.(message, hints, theme);
       const headless = renderEntry(note, { format, renderers: headlessRenderers });
       const lines = component?.render(WIDTH) ?? [];
-      if (format === "text") expect(text(lines)).toBe(headless);
-      else
-        expect(plain(lines)).toEqual(
-          plain(new Markdown(headless, 1, 0, markdownThemeOf(theme)).render(WIDTH)),
-        );
+      expectDrawn(lines, headless, format);
       drawn.push(text(lines));
       // What a user sees: Markdown shows the escaped title literally, text shows it as typed.
       expect(drawn).toEqual([
