@@ -1,10 +1,68 @@
-import { AppendTail, SessionConflictError, SessionFileDeletedError } from "./append-tail.js";
+import { constants } from "node:fs";
 import { writeFileAtomic } from "./atomic-write.js";
 import { acquireLock, inProcessLockOwner, type Lock } from "./lock.js";
-import { nodeStoreFs, type StoreFs } from "./store-fs.js";
+import {
+  closeQuietly,
+  errorCode,
+  nodeStoreFs,
+  type StoreFs,
+  type StoreStats,
+  writeAll,
+} from "./store-fs.js";
 
-// The writer's errors live with the checks that throw them; callers import them from here.
-export { SessionConflictError, SessionFileDeletedError } from "./append-tail.js";
+/** Thrown when the file is not what this writer last left: another writer got in (W7). */
+export class SessionConflictError extends Error {
+  /** `detail` says what differed. */
+  constructor(
+    readonly path: string,
+    detail: string,
+  ) {
+    super(`Session file was changed by another writer (${detail}); nothing was written: ${path}`);
+    this.name = "SessionConflictError";
+  }
+}
+
+/** Thrown when a flushed session's file has been deleted; it is not recreated (W8). */
+export class SessionFileDeletedError extends Error {
+  constructor(readonly path: string) {
+    super(`Session file was deleted; it will not be recreated: ${path}`);
+    this.name = "SessionFileDeletedError";
+  }
+}
+
+/**
+ * Appends between two path `stat`s when the fd's link count has not changed. The link count
+ * (from the `fstat` every append needs for the size anyway) drops when the file is deleted or
+ * renamed over, so the extra syscall is only needed to catch what it cannot see: a file system
+ * that keeps an unlinked open file's count (NFS "silly rename") or a move of our file.
+ */
+const PATH_CHECK_EVERY = 64;
+
+/**
+ * Each appended line is encoded into one reused buffer: handing `write(2)` a string makes Node
+ * flatten `json + "\n"` and encode it on every append (about 0.7 KB of garbage and a few
+ * hundred ns). Appends are synchronous, so one buffer serves every writer; lines above
+ * {@link SCRATCH_MAX} get their own so one huge line does not pin memory.
+ */
+const SCRATCH_BYTES = 64 * 1024;
+const SCRATCH_MAX = 1024 * 1024;
+let scratch: Buffer | undefined;
+
+/** `call()` on the file at `path`, turning ENOENT into {@link SessionFileDeletedError}. */
+function unlessDeleted<T>(path: string, call: () => T): T {
+  try {
+    return call();
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") throw new SessionFileDeletedError(path);
+    throw error;
+  }
+}
+
+/** Throws {@link SessionConflictError} unless the file has exactly the bytes we last left. */
+function assertSize(path: string, actual: number, expected: number): void {
+  if (actual !== expected)
+    throw new SessionConflictError(path, `${actual} bytes, expected ${expected}`);
+}
 
 /**
  * When appends reach the disk (W9): `"never"` fsyncs no append (the reference's speed; one can
@@ -35,15 +93,19 @@ function tailOf(lines: readonly string[]): [size: number, needsNewline: boolean]
 let writerGeneration = 0;
 
 /**
- * The single writer of one flushed session file (SPEC §6.3, §12): holds the advisory lock (W7)
- * and fsyncs per its durability (W9); its {@link AppendTail} keeps the append-only fd (W21),
- * checks the file's size and inode before every append (W7, W8), never glues a line onto a
- * torn tail (W1) and undoes a failed append (W2). Never recreates a deleted file (W8).
+ * The single writer of one flushed session file (SPEC §6.3, §12): holds the advisory lock (W7),
+ * keeps the append-only fd (opened without O_CREAT, W8, W21), checks the file's size and inode
+ * before every append (W7, W8), never glues a line onto a torn tail (W1), undoes a failed
+ * append (W2) and fsyncs per its durability (W9). Never recreates a deleted file (W8).
  */
 export class SessionFileWriter {
   private readonly fsApi: StoreFs;
-  private readonly tail: AppendTail;
   private lock: Lock | undefined;
+  private fd: number | undefined;
+  /** The fd's stat at the last path check: its link count tells when to check again. */
+  private identity: StoreStats | undefined;
+  private appendsSincePathCheck = 0;
+  private readonly progress = { written: 0 };
   private closed = false;
   /** Set when a newer writer in this process took the file over: appends conflict for good. */
   private superseded = false;
@@ -52,11 +114,13 @@ export class SessionFileWriter {
 
   private constructor(
     readonly path: string,
-    [size, needsNewline]: [number, boolean],
+    /** Bytes the file has as far as this process knows (what it last read or wrote). */
+    private size: number,
+    /** True when the file ends in an unfinished line: the next append writes `\n` first. */
+    private needsNewline: boolean,
     private readonly options: SessionWriterOptions,
   ) {
     this.fsApi = options.fs ?? nodeStoreFs;
-    this.tail = new AppendTail(path, this.fsApi, size, needsNewline);
   }
 
   /**
@@ -69,7 +133,7 @@ export class SessionFileWriter {
     lines: readonly string[],
     options: SessionWriterOptions = {},
   ): SessionFileWriter {
-    const writer = new SessionFileWriter(path, tailOf(lines), options);
+    const writer = new SessionFileWriter(path, ...tailOf(lines), options);
     writer.takeLock(false); // a new file has no earlier writer to take over from
     try {
       writeFileAtomic(path, lines, { exclusive: true, fs: writer.fsApi });
@@ -77,7 +141,7 @@ export class SessionFileWriter {
       writer.close();
       throw error;
     }
-    writer.tail.openQuietly();
+    writer.openQuietly();
     return writer;
   }
 
@@ -91,21 +155,11 @@ export class SessionFileWriter {
     options: SessionWriterOptions = {},
   ): SessionFileWriter {
     const torn = state.size > 0 && !state.endsWithNewline;
-    return new SessionFileWriter(path, [state.size, torn], options);
-  }
-
-  /** Bytes the file has as far as this writer knows (what it last read or wrote). */
-  get size(): number {
-    return this.tail.size;
+    return new SessionFileWriter(path, state.size, torn, options);
   }
 
   get isOpen(): boolean {
-    return this.tail.fd !== undefined;
-  }
-
-  /** Whether the file as this writer knows it ends with `\n` (else the next append adds one). */
-  get endsWithNewline(): boolean {
-    return !this.tail.needsNewline;
+    return this.fd !== undefined;
   }
 
   get isLocked(): boolean {
@@ -122,7 +176,7 @@ export class SessionFileWriter {
     if (this.isLocked || this.closed || this.superseded || this.isOpen) return false;
     const holder = this.inProcessHolder();
     if (holder === undefined || holder.generation > this.generation) return false;
-    return holder.tail.size > this.tail.size && holder.tail.isExactlyOnDisk();
+    return holder.size > this.size && holder.isExactlyOnDisk();
   }
 
   /**
@@ -131,12 +185,12 @@ export class SessionFileWriter {
    * file's logical content is unchanged either way (SPEC §0.1 invariant 4).
    */
   append(line: string, opts?: AppendOptions): void {
-    this.tail.write(this.prepareAppend(), line, false, this.fsyncs(opts));
+    this.write(this.prepareAppend(), line, false, this.fsyncs(opts));
   }
 
   /** Appends `json` (a JSON text without a newline) and `\n`, without building that string. */
   appendRecord(json: string, opts?: AppendOptions): void {
-    this.tail.write(this.prepareAppend(), json, true, this.fsyncs(opts));
+    this.write(this.prepareAppend(), json, true, this.fsyncs(opts));
   }
 
   /**
@@ -145,9 +199,12 @@ export class SessionFileWriter {
    */
   rewrite(lines: readonly string[]): void {
     this.claim();
-    this.tail.check();
+    this.check();
     writeFileAtomic(this.path, lines, { fs: this.fsApi });
-    this.tail.replaced(...tailOf(lines));
+    this.closeFd();
+    this.identity = undefined;
+    [this.size, this.needsNewline] = tailOf(lines);
+    this.openQuietly();
   }
 
   /** Closes the fd and releases the lock. Later appends throw; calling it again does nothing. */
@@ -161,7 +218,7 @@ export class SessionFileWriter {
    * next append takes them again after checking the file.
    */
   release(): void {
-    this.tail.closeFd();
+    this.closeFd();
     this.lock?.release();
     this.lock = undefined;
   }
@@ -187,7 +244,7 @@ export class SessionFileWriter {
     if (this.closed) throw new Error(`Session file writer is closed: ${this.path}`);
     if (this.superseded) throw this.newerWriter("took the file over");
     if (this.isLocked) return;
-    if (!this.isOpen) this.tail.check();
+    if (!this.isOpen) this.check();
     const holder = this.inProcessHolder();
     if (holder !== undefined && holder.generation > this.generation) {
       throw this.newerWriter("holds the file");
@@ -207,7 +264,7 @@ export class SessionFileWriter {
       onLost: () => {
         this.superseded = true;
         this.lock = undefined;
-        this.tail.closeFd();
+        this.closeFd();
       },
       owner: this,
     });
@@ -216,15 +273,135 @@ export class SessionFileWriter {
   /** Lock, fd and tail check before an append; returns the fd to write to. */
   private prepareAppend(): number {
     this.claim();
-    const opening = !this.isOpen;
+    const fd = this.fd;
     try {
-      return this.tail.ready();
+      if (fd === undefined) return this.open();
+      this.check();
+      return fd;
     } catch (error) {
       // Someone else wrote the file, or it is gone: this writer can never append again, so it
       // must not keep others out either. Give the lock back.
-      const deleted = opening && error instanceof SessionFileDeletedError;
+      const deleted = fd === undefined && error instanceof SessionFileDeletedError;
       if (deleted || error instanceof SessionConflictError) this.release();
       throw error;
     }
+  }
+
+  /** Opens the file for appending *without* O_CREAT (W8) and checks its size. */
+  private open(): number {
+    const flags = constants.O_WRONLY | constants.O_APPEND;
+    const fd = unlessDeleted(this.path, () => this.fsApi.openSync(this.path, flags));
+    try {
+      this.identity = this.fstatExpected(fd);
+      this.appendsSincePathCheck = 0;
+    } catch (error) {
+      closeQuietly(this.fsApi, fd);
+      throw error;
+    }
+    this.fd = fd;
+    return fd;
+  }
+
+  /** Opens the fd right after this process wrote the whole file. */
+  private openQuietly(): void {
+    try {
+      this.open();
+    } catch {
+      // The file is committed, so this must not fail the write: the next append opens again
+      // and throws the real error then.
+    }
+  }
+
+  /**
+   * The tail check (W7, W8): the file has exactly the bytes we last left and, when open, the
+   * path still names it (not deleted, not replaced by someone's rename). One `fstat` per
+   * append; the path is `stat`ed only when the link count moved, or every
+   * {@link PATH_CHECK_EVERY} appends. Unopened: one `stat` of the path.
+   */
+  private check(): void {
+    if (this.fd === undefined) {
+      assertSize(this.path, this.statPath().size, this.size);
+      return;
+    }
+    const stats = this.fstatExpected(this.fd);
+    const known = this.identity;
+    const linked = known !== undefined && stats.nlink === known.nlink && stats.nlink > 0;
+    if (linked && ++this.appendsSincePathCheck < PATH_CHECK_EVERY) return;
+    const onDisk = this.statPath();
+    if (onDisk.ino !== stats.ino || onDisk.dev !== stats.dev) {
+      throw new SessionConflictError(this.path, "the path now names a different file");
+    }
+    this.identity = stats;
+    this.appendsSincePathCheck = 0;
+  }
+
+  /** True when the fd is open and the path names exactly the file this process left. */
+  private isExactlyOnDisk(): boolean {
+    if (this.fd === undefined || this.needsNewline) return false;
+    this.appendsSincePathCheck = PATH_CHECK_EVERY; // the path too, not only the fd
+    try {
+      this.check();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Writes `text` (plus `\n` when `trail`) to the fd. The separator for a torn tail goes in
+   * the same write as the line, so one truncate undoes both; a failed write is undone (W2):
+   * truncated back, or, if even that fails, remembered as the bytes now on disk, so the next
+   * append checks against the real size and starts with `\n` after an unfinished line (W1).
+   */
+  private write(fd: number, text: string, trail: boolean, fsync: boolean): void {
+    const lead = this.needsNewline;
+    const size = Buffer.byteLength(text, "utf8") + (lead ? 1 : 0) + (trail ? 1 : 0);
+    // Taken out of the pool while in use: a nested append (a test's fs hook) gets its own.
+    const bytes =
+      size <= SCRATCH_MAX && scratch !== undefined && scratch.length >= size
+        ? scratch
+        : Buffer.allocUnsafe(size <= SCRATCH_MAX ? Math.max(SCRATCH_BYTES, size) : size);
+    if (bytes === scratch) scratch = undefined;
+    let at = 0;
+    if (lead) bytes[at++] = 0x0a;
+    at += bytes.write(text, at, "utf8");
+    if (trail) bytes[at] = 0x0a;
+    const before = this.size;
+    try {
+      writeAll(this.fsApi, fd, bytes, size, this.progress);
+      if (fsync) this.fsApi.fsyncSync(fd);
+    } catch (error) {
+      const written = this.progress.written;
+      if (written > 0) {
+        try {
+          this.fsApi.ftruncateSync(fd, before);
+        } catch {
+          this.size = before + written;
+          this.needsNewline = bytes[written - 1] !== 0x0a;
+        }
+      }
+      throw error;
+    } finally {
+      if (size <= SCRATCH_MAX) scratch = bytes;
+    }
+    this.size = before + size;
+    if (size > 0) this.needsNewline = bytes[size - 1] !== 0x0a;
+  }
+
+  /** Closes the fd (if open); the state stays, so a later {@link open} checks against it. */
+  private closeFd(): void {
+    if (this.fd !== undefined) closeQuietly(this.fsApi, this.fd);
+    this.fd = undefined;
+  }
+
+  private statPath(): StoreStats {
+    return unlessDeleted(this.path, () => this.fsApi.statSync(this.path));
+  }
+
+  /** `fstat` of the fd, which must have the size we last left (a foreign append changes it). */
+  private fstatExpected(fd: number): StoreStats {
+    const stats = this.fsApi.fstatSync(fd);
+    assertSize(this.path, stats.size, this.size);
+    return stats;
   }
 }

@@ -57,7 +57,6 @@ describe("SessionFileWriter.createNew (SPEC §6.2)", () => {
       expect(fs.calls.fsyncSync).toBeGreaterThanOrEqual(1);
       expect(w.isOpen).toBe(true);
       expect(w.isLocked).toBe(true);
-      expect(w.size).toBe(Buffer.byteLength(HEADER + line(1)));
       expect(existsSync(lockPathFor(path))).toBe(true);
       w.append(line(2));
       expect(readFileSync(path, "utf8")).toBe(HEADER + line(1) + line(2));
@@ -137,7 +136,6 @@ describe("SessionFileWriter.attach and append", () => {
       expect(() => w.append(line(2))).toThrow();
       const fragment = line(2).slice(0, 10);
       expect(readFileSync(path, "utf8")).toBe(HEADER + fragment);
-      expect(w.size).toBe(HEADER.length + 10);
       fs.faults.writeBudget = undefined;
       w.append(line(3));
       expect(readFileSync(path, "utf8")).toBe(`${HEADER}${fragment}\n${line(3)}`);
@@ -315,7 +313,6 @@ describe("SessionFileWriter.rewrite and close", () => {
       expect(w.isLocked).toBe(true);
       expect(modeOf(path)).toBe(0o600);
       expect(statSync(path).ino).not.toBe(inode);
-      expect(w.size).toBe(Buffer.byteLength(HEADER + line(1)));
       w.append(line(2));
       expect(readFileSync(path, "utf8")).toBe(HEADER + line(1) + line(2));
       w.rewrite([HEADER]);
