@@ -9,6 +9,7 @@ import type { LineMap } from "./format/line-map.js";
 import { splitRecords } from "./format/load-records.js";
 import { loadText } from "./format/load-text.js";
 import { findHeaderIndex } from "./format/record-rules.js";
+import { createHeader } from "./format/serialize.js";
 import { branchedEntries } from "./manager/branched-session.js";
 import * as build from "./manager/entry-builders.js";
 import * as guard from "./manager/entry-validation.js";
@@ -200,8 +201,7 @@ export class SessionManager {
     const dir = dirFor(sessionDir, sm.cwd);
     const { entries } = fileStore(dir, { env: sm.env }).read(source);
     sm.useDir(dir);
-    const header = jsonClone(sm.newHeader({ id: options?.id }, source));
-    sm.adopt({ header, entries, diagnostics: [] }, sm.store.create(header, entries.slice(), "now"));
+    sm.start(jsonClone(sm.newHeader({ id: options?.id }, source)), entries, true);
     return sm;
   }
 
@@ -261,11 +261,7 @@ export class SessionManager {
 
   /** Starts a new session, written at its first conversation message (SPEC §6.2). */
   newSession(options?: T.NewSessionOptions): string | undefined {
-    this.switchSession("new", () => {
-      const header = jsonClone(this.newHeader(options));
-      const sink = this.store.create(header, [], "conversation");
-      this.adopt({ header, entries: [], diagnostics: [] }, sink);
-    });
+    this.switchSession("new", () => this.start(jsonClone(this.newHeader(options)), []));
     return this.sink.location;
   }
 
@@ -280,10 +276,7 @@ export class SessionManager {
       const entries = branchedEntries(path, q.labelMapOf(this.state), this.env);
       const parent = this.sink.written ? this.sink.location : undefined;
       const c = jsonClone({ header: this.newHeader(undefined, parent), entries });
-      // The store writes before the switch, so a failure leaves the old session; with its own
-      // array, as the adopted one grows with later appends that a queued write must not see.
-      const sink = this.store.create(c.header, c.entries.slice(), "conversation");
-      this.adopt({ header: c.header, entries: c.entries, diagnostics: [] }, sink);
+      this.start(c.header, c.entries);
     });
     return this.sink.location;
   }
@@ -309,6 +302,16 @@ export class SessionManager {
   private useDir(dir: string): void {
     paths.ensureDir(dir);
     this.store = fileStore(dir, { durability: this.durability, env: this.env });
+  }
+
+  /**
+   * A new session of `header` and `entries` (handed over), written by the store before the
+   * switch, so a failure leaves the old one; written at once with `now`, else per SPEC §6.2.
+   * The store gets its own array: the adopted one grows with appends a queued write must not see.
+   */
+  private start(header: T.SessionHeader, entries: T.SessionEntry[], now = false): void {
+    const sink = this.store.create(header, entries.slice(), now ? "now" : "conversation");
+    this.adopt({ header, entries, diagnostics: [] }, sink);
   }
 
   /** Replaces the session by the one at `location` (missing: pending; empty: header written). */
@@ -349,14 +352,13 @@ export class SessionManager {
     parentSession = options?.parentSession,
   ): T.SessionHeader {
     if (options?.id !== undefined) assertValidSessionId(options.id);
-    return {
-      type: "session",
-      version: 3,
-      id: options?.id ?? this.env.uuidv7(),
+    const id = options?.id ?? this.env.uuidv7();
+    return createHeader({
+      id,
       timestamp: this.env.now().toISOString(),
       cwd: this.cwd,
       parentSession,
-    } as T.SessionHeader;
+    });
   }
 
   // --- reading (the reference's names and behaviour unless said) -----------------------------
@@ -523,16 +525,19 @@ export class SessionManager {
   });
 
   /**
-   * The one append path (SPEC §5.1), after `catchUp`. The entry kept is the JSON value of its
-   * line: memory equals disk (SPEC invariant 3) and the caller keeps no reference into our
-   * state (W20). A sink that throws leaves the state as it was. `arg` spares the hot append
-   * (messages) a closure; a `parentId` other than the leaf moves the leaf there first.
+   * The one append path (SPEC §5.1), after `catchUp` (a write that reads the state first runs
+   * it before too). The entry kept is the JSON value of its line: memory equals disk (SPEC
+   * invariant 3) and the caller keeps no reference into our state (W20). A sink that throws
+   * leaves the state as it was. `arg` spares the hot append (messages) a closure; a parent
+   * other than the leaf (`null`: a new root) moves the leaf there first.
    */
   private append<E extends T.SessionEntry, A = undefined>(
     make: (b: build.EntryBase, arg: A) => E,
     arg?: A,
-    parentId: string | null = this.state.leafId,
+    parentOrLeaf?: string | null,
   ): E {
+    this.catchUp();
+    const parentId = parentOrLeaf === undefined ? this.state.leafId : parentOrLeaf;
     const id = generateEntryId(this.env, this.idTaken);
     const base = { id, parentId, timestamp: this.env.now().toISOString() };
     const stored = jsonClone(make(base, arg as A));
@@ -556,17 +561,14 @@ export class SessionManager {
 
   /** Appends a message of any role; returns the entry id. */
   appendMessage(message: T.AgentMessage): string {
-    this.catchUp();
     return this.append(build.messageEntry, message).id;
   }
   /** Appends a thinking level change. */
   appendThinkingLevelChange(thinkingLevel: string): string {
-    this.catchUp();
     return this.append((b) => ({ type: "thinking_level_change", ...b, thinkingLevel })).id;
   }
   /** Appends a model change. */
   appendModelChange(provider: string, modelId: string): string {
-    this.catchUp();
     return this.append((b) => ({ type: "model_change", ...b, provider, modelId })).id;
   }
   /** [R1.6] Appends model usage outside the conversation (`note` only when non-empty). */
@@ -577,7 +579,6 @@ export class SessionManager {
     usage: T.Usage,
     note?: string,
   ): T.UsageEntry {
-    this.catchUp();
     const fields = { kind, provider, model, usage, note: note || undefined };
     return this.append((b) => ({ type: "usage", ...b, ...fields }));
   }
@@ -606,12 +607,10 @@ export class SessionManager {
   }
   /** Appends extension state that never reaches the model (payload keys first, as pi's). */
   appendCustomEntry(customType: string, data?: unknown): string {
-    this.catchUp();
     return this.append((b) => ({ type: "custom", customType, data, ...b })).id;
   }
   /** Appends the session name (CR/LF runs become a space, then trimmed). */
   appendSessionInfo(name: string): string {
-    this.catchUp();
     const clean = sanitizeSessionName(name);
     return this.append((b) => ({ type: "session_info", ...b, name: clean })).id;
   }
@@ -622,7 +621,6 @@ export class SessionManager {
     display: boolean,
     details?: D,
   ): string {
-    this.catchUp();
     const fields = { customType, content, display, details };
     return this.append((b) => ({ type: "custom_message", ...fields, ...b })).id;
   }

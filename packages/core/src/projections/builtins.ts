@@ -4,7 +4,7 @@ import type {
   SessionHeader,
   SessionTreeNode,
 } from "../schema/types.js";
-import { entryAt, getLogEntry, logFromEntries } from "../state/entry-log.js";
+import { entryAt, logFromEntries } from "../state/entry-log.js";
 import { type Projection, replaySlots } from "../state/projection.js";
 import type { SessionState } from "../state/session-state.js";
 import { logTreeSource, pathInLog, treeIndex } from "../state/tree.js";
@@ -96,12 +96,6 @@ function role<R extends Projection<unknown>>(state: SessionState, name: string) 
   return { projection: slot.projection as R, state: slot.state };
 }
 
-/** Path from the root to the indexed entry with this id; `[]` when there is none. */
-function pathToId(state: SessionState, id: string): SessionEntry[] {
-  const entry = getLogEntry(state.log, id);
-  return entry ? pathInLog(state.log, entry) : [];
-}
-
 /** Snapshots whose leaf summary was computed off the tip; weak so states can be freed. */
 const leafMemo = new WeakMap<SessionState, PathSummary>();
 
@@ -115,10 +109,10 @@ export function leafSummary(state: SessionState): PathSummary | undefined {
   const cache = r.state as ContextCache;
   if (state.leafId === null) return summarizePath([]);
   if (cache.tip?.id === state.leafId) {
-    cache.summary ??= summarizePath(pathInLog(state.log, cache.tip));
+    cache.summary ??= summarizePath(pathInLog(state.log, cache.tip.id));
     return cache.summary;
   }
-  const summary = leafMemo.get(state) ?? summarizePath(pathToId(state, state.leafId));
+  const summary = leafMemo.get(state) ?? summarizePath(pathInLog(state.log, state.leafId));
   leafMemo.set(state, summary);
   return summary;
 }
@@ -127,14 +121,14 @@ export function leafSummary(state: SessionState): PathSummary | undefined {
 export function branchOf(state: SessionState, fromId?: string | null): SessionEntry[] {
   const start = fromId ?? state.leafId;
   if (!start) return [];
-  return start === state.leafId ? leafPath(state) : pathToId(state, start);
+  return start === state.leafId ? leafPath(state) : pathInLog(state.log, start);
 }
 
 /** The leaf's path, whatever its id ("" included, unlike `getBranch`). */
 export function leafPath(state: SessionState): SessionEntry[] {
   const summary = leafSummary(state);
   if (summary) return vecToArray(summary.path);
-  return state.leafId === null ? [] : pathToId(state, state.leafId);
+  return state.leafId === null ? [] : pathInLog(state.log, state.leafId);
 }
 
 /** What is sent to the model at the leaf, from the context role. */

@@ -1,12 +1,7 @@
 import type { AgentMessage, SessionContext, SessionEntry } from "../schema/types.js";
 import type { Projection } from "../state/projection.js";
 import { type Vec, vecOwning, vecPush, vecToArray } from "../state/vec.js";
-import {
-  applySetting,
-  type ContextSettings,
-  lastCompactionIndex,
-  projectionOfPath,
-} from "./context.js";
+import { applySetting, type ContextSettings, projectionOfPath } from "./context.js";
 import { sessionEntryToContextMessages } from "./context-messages.js";
 
 /** What a context builder is asked about the leaf; `path()` is root → leaf, O(path). */
@@ -25,8 +20,6 @@ export interface ContextRole<S = unknown> extends Projection<S> {
 export interface PathSummary {
   readonly path: Vec<SessionEntry>;
   readonly settings: ContextSettings;
-  /** Index in `path` of the last compaction, or -1. */
-  readonly compactionIndex: number;
   /** The flattened context messages, context edits applied. */
   readonly messages: Vec<AgentMessage>;
   /** The system messages among `messages`: a compaction checkpoint (§5.4) costs their number. */
@@ -49,7 +42,6 @@ export function summarizePath(path: SessionEntry[]): PathSummary {
   return {
     path: vecOwning(path),
     settings: { thinkingLevel, model },
-    compactionIndex: lastCompactionIndex(path),
     messages: vecOwning(messages),
     systemMessages: vecOwning(messages.filter((m) => m?.role === "system")),
   };
@@ -71,7 +63,7 @@ function extendSummary(summary: PathSummary, entry: SessionEntry): PathSummary {
     if (message?.role === "system") systemMessages = vecPush(systemMessages, message);
   }
   const settings = applySetting(summary.settings, entry);
-  return { path, settings, compactionIndex: summary.compactionIndex, messages, systemMessages };
+  return { path, settings, messages, systemMessages };
 }
 
 /** What is sent to the model, from a summary (a copy: callers may change it). */

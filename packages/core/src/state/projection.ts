@@ -58,8 +58,7 @@ class LogContext implements FoldContext {
     return getLogEntry(this.log, id);
   }
   pathTo(id: string): SessionEntry[] {
-    const entry = getLogEntry(this.log, id);
-    return entry ? pathInLog(this.log, entry) : [];
+    return pathInLog(this.log, id);
   }
 }
 

@@ -210,7 +210,8 @@ export function recordsTreeSource(records: readonly unknown[]): TreeSource {
   };
 }
 
-/** The path root → `entry` among the entries of `log` (cycle-safe). O(path). */
-export function pathInLog(log: EntryLog, entry: SessionEntry): SessionEntry[] {
-  return walkPath(entry, (id) => getLogEntry(log, id), log.length);
+/** The path root → the indexed entry with this id in `log` (cycle-safe; `[]` if none). O(path). */
+export function pathInLog(log: EntryLog, id: string): SessionEntry[] {
+  const entry = getLogEntry(log, id);
+  return entry ? walkPath(entry, (parentId) => getLogEntry(log, parentId), log.length) : [];
 }

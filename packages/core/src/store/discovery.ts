@@ -55,14 +55,17 @@ export function cwdMatches(headerCwd: unknown, cwd: string, emptyMatches = true)
   return samePath(resolveCwd(headerCwd), resolveCwd(cwd));
 }
 
-/** The `*.jsonl` paths of a directory, in directory-listing order; `undefined` if unreadable. */
-function jsonlPaths(dir: string): string[] | undefined {
+/**
+ * The `*.jsonl` paths of a directory (not recursive), in directory-listing order; `[]` if it is
+ * missing or unreadable (or, under the sessions root, a symlink to a file or a broken one).
+ */
+export function jsonlPaths(dir: string): string[] {
   try {
     return readdirSync(dir)
       .filter((name) => name.endsWith(".jsonl"))
       .map((name) => join(dir, name));
   } catch {
-    return undefined;
+    return [];
   }
 }
 
@@ -89,7 +92,7 @@ export function findMostRecentSession(
   emptyCwdMatches = true,
 ): string | null {
   const files: { path: string; mtimeMs: number }[] = [];
-  for (const path of jsonlPaths(dir) ?? []) {
+  for (const path of jsonlPaths(dir)) {
     try {
       files.push({ path, mtimeMs: statSync(path).mtimeMs });
     } catch {
@@ -112,5 +115,5 @@ export function findSessionById(
   emptyCwdMatches = true,
 ): string | undefined {
   const wanted = filterCwd === undefined ? undefined : resolveCwd(filterCwd);
-  return jsonlPaths(dir)?.find((path) => headerMatches(path, wanted, emptyCwdMatches, id));
+  return jsonlPaths(dir).find((path) => headerMatches(path, wanted, emptyCwdMatches, id));
 }

@@ -60,11 +60,6 @@ class FileSink implements SessionSink {
   }
 }
 
-/** The replay part of a load (a `LoadedText` carries more). */
-function stored({ header, entries, diagnostics, entryLines }: StoredSession): StoredSession {
-  return { header, entries, diagnostics, entryLines };
-}
-
 /** Options of {@link fileStore}. */
 export interface FileStoreOptions {
   /** When appends reach the disk (W9; default `"never"`, like pi). */
@@ -111,7 +106,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
       }
       const writer = attach(read.size, !read.loaded.needsNewline);
       if (read.loaded.rewrite) writer.rewrite(read.loaded.rewrite);
-      return { ...stored(read.loaded), sink: sink(writer) };
+      return { ...read.loaded, sink: sink(writer) };
     },
     read(path): StoredSession {
       let read: SessionFileRead | undefined;
@@ -124,7 +119,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
       if (read?.kind !== "loaded") {
         throw new Error(`Cannot fork: source session file is empty or invalid: ${path}`);
       }
-      return stored(read.loaded);
+      return read.loaded;
     },
   };
 }

@@ -9,7 +9,7 @@ import { readdir, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { resolveCwd } from "../env/paths.js";
 import type { SessionInfo } from "../schema/types.js";
-import { cwdMatches } from "./discovery.js";
+import { cwdMatches, jsonlPaths } from "./discovery.js";
 import {
   defaultSessionInfoCache,
   type FileStamp,
@@ -119,15 +119,6 @@ async function processCandidates(
   return kept.sort((a, b) => b.modified.getTime() - a.modified.getTime());
 }
 
-/** The `*.jsonl` files of `dir` (not recursive), or `[]` if it cannot be read. */
-async function jsonlFiles(dir: string): Promise<string[]> {
-  try {
-    return (await readdir(dir)).filter((n) => n.endsWith(".jsonl")).map((n) => join(dir, n));
-  } catch {
-    return []; // Missing, unreadable, or (under the root) a symlink to a file or a broken one.
-  }
-}
-
 /**
  * The sessions of one directory (SPEC §10.5 `list`): its `*.jsonl` files in file-name order
  * descending by `localeCompare` (as R1.6), keeping sessions (whose header cwd matches, with
@@ -144,7 +135,7 @@ export async function listSessions<O extends ListSessionsOptions = ListSessionsO
     wanted === undefined
       ? undefined
       : (info: SessionInfo) => cwdMatches(info.cwd, wanted, emptyCwdMatches);
-  const candidates = (await jsonlFiles(dir))
+  const candidates = jsonlPaths(dir)
     .map((path) => ({ path, name: basename(path) }))
     .sort((a, b) => b.name.localeCompare(a.name));
   return (await processCandidates(candidates, filter, 10, options)) as Listed<O>[];
@@ -176,14 +167,15 @@ async function rootCandidates(root: string): Promise<RootCandidate[]> {
     return [];
   }
   const dirs = entries.filter((e) => e.isDirectory() || e.isSymbolicLink());
-  const perDir = await Promise.all(dirs.map((entry) => jsonlFiles(join(root, entry.name))));
   const stamped = await Promise.all(
-    perDir.flat().map((path) =>
-      stat(path).then(
-        (stamp): RootCandidate => ({ path, name: basename(path), stamp }),
-        () => null,
+    dirs
+      .flatMap((entry) => jsonlPaths(join(root, entry.name)))
+      .map((path) =>
+        stat(path).then(
+          (stamp): RootCandidate => ({ path, name: basename(path), stamp }),
+          () => null,
+        ),
       ),
-    ),
   );
   return stamped
     .filter((c): c is RootCandidate => c !== null)

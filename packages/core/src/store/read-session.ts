@@ -28,21 +28,26 @@ const CHUNK_BYTES = 4 * 1024 * 1024;
  */
 export function readSessionFile(path: string, env: SessionEnv, label = path): SessionFileRead {
   try {
-    return withFile(path, (fd): SessionFileRead => {
-      const size = fstatSync(fd).size;
-      if (size === 0) return { kind: "empty" };
-      const loader = new SessionLoader(env, label);
-      const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size));
-      const read = readText(fd, buffer, (text) => {
-        loader.push(text);
-        return true;
-      });
-      return { kind: "loaded", loaded: loader.finish(), size: read.bytes };
-    });
+    return readExisting(path, env, label);
   } catch (error) {
     if (errorCode(error) === "ENOENT") return { kind: "missing" };
     throw error;
   }
+}
+
+/** {@link readSessionFile} of a file that must exist (else the fs error, `ENOENT`). */
+function readExisting(path: string, env: SessionEnv, label = path): SessionFileRead {
+  return withFile(path, (fd): SessionFileRead => {
+    const size = fstatSync(fd).size;
+    if (size === 0) return { kind: "empty" };
+    const loader = new SessionLoader(env, label);
+    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size));
+    const read = readText(fd, buffer, (text) => {
+      loader.push(text);
+      return true;
+    });
+    return { kind: "loaded", loaded: loader.finish(), size: read.bytes };
+  });
 }
 
 /** A session file as {@link readSession} found it; nothing was written. */
@@ -72,14 +77,8 @@ export interface SessionOnDisk {
  * (`kind: "empty"`) or not a session, and the fs error (`ENOENT` if missing) otherwise.
  */
 export function readSession(path: string, env: SessionEnv = systemEnv): SessionOnDisk {
-  const read = readSessionFile(path, env);
-  if (read.kind === "missing") {
-    throw Object.assign(new Error(`ENOENT: no such file or directory, open '${path}'`), {
-      code: "ENOENT",
-      path,
-    });
-  }
-  if (read.kind === "empty") {
+  const read = readExisting(path, env);
+  if (read.kind !== "loaded") {
     throw new InvalidSessionError(
       `Session file is empty: ${path}`,
       describeNotASession({ kind: "empty" }),

@@ -1,6 +1,7 @@
 /** Small helpers the store and the manager share; they do no IO themselves. */
 import { homedir } from "node:os";
 import { resolve } from "node:path";
+import { serializeRecord } from "../format/serialize.js";
 import type { SessionEntry, SessionHeader, SessionMessageEntry } from "../schema/types.js";
 
 /** A `sessionDir` argument as the reference takes it: `~` expanded, then resolved. */
@@ -19,10 +20,7 @@ export function isConversationEntry(entry: SessionEntry): boolean {
 
 /** The serialised lines of a whole session file: the header, then every entry. */
 export function sessionLines(header: SessionHeader, entries: readonly SessionEntry[]): string[] {
-  const lines = new Array<string>(entries.length + 1);
-  lines[0] = `${JSON.stringify(header)}\n`;
-  for (let i = 0; i < entries.length; i++) lines[i + 1] = `${JSON.stringify(entries[i])}\n`;
-  return lines;
+  return [header, ...entries].map((record) => serializeRecord(record));
 }
 
 /** Path equality as the reference compares session directories (case-insensitive on win32). */

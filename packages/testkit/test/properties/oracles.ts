@@ -27,12 +27,11 @@ import { MISSING_ID } from "./arbitraries.js";
 
 export const vecItems = <T>(v: Vec<T>): T[] => v.items.slice(0, v.length);
 
-/** What a summary answers: path, settings, compaction index and messages. */
+/** What a summary answers: path, settings and messages. */
 export function summaryAnswers(s: PathSummary): unknown {
   return {
     path: vecItems(s.path).map((e) => e.id),
     settings: s.settings,
-    compactionIndex: s.compactionIndex,
     messages: vecItems(s.messages),
     systemMessages: vecItems(s.systemMessages),
   };
