@@ -13,7 +13,6 @@ export * from "./bus/session-events.js";
 export * from "./env/env.js";
 export * from "./env/ids.js";
 export * from "./env/paths.js";
-export * from "./format/load-records.js";
 export * from "./format/load-text.js";
 export * from "./format/migrate.js";
 export * from "./format/parse.js";
