@@ -6,7 +6,6 @@
 
 import { lefts, rights } from "fp-ts/lib/Array.js";
 import { type Either, left, right } from "fp-ts/lib/Either.js";
-import { shorten } from "../schema/codecs/issues.js";
 import type { FileEntry } from "../schema/types.js";
 
 /** A parsed JSON object: one record of a session file, header or entry. */
@@ -18,7 +17,7 @@ export interface LineIssue {
   readonly kind: "invalid-json" | "not-an-object";
   /** 1-based line number in the text. */
   readonly line: number;
-  /** The whole line as read, without its `\n` (a `\r` stays); only {@link formatIssue} cuts it. */
+  /** The whole line as read, without its `\n` (a `\r` stays), never cut. */
   readonly raw: string;
   /** Why it failed: the `JSON.parse` error, or the JSON type that was found. */
   readonly message: string;
@@ -181,16 +180,6 @@ export function documentRecords(doc: ParsedDocument): JsonRecord[] {
 /** The issues of a document, in file order: the load diagnostics of W5. */
 export function documentIssues(doc: ParsedDocument): LineIssue[] {
   return lefts(doc.lines.map((l) => l.value));
-}
-
-/**
- * One line for an issue, `line 12: invalid JSON (Unexpected token …): "garbage li…"`; the raw
- * line is cut and JSON-quoted so control characters stay visible.
- */
-export function formatIssue(issue: LineIssue): string {
-  const what = issue.kind === "invalid-json" ? "invalid JSON" : "not a JSON object";
-  const raw = JSON.stringify(shorten(issue.raw, 40));
-  return `line ${issue.line}: ${what} (${shorten(issue.message, 120)}): ${raw}`;
 }
 
 /**

@@ -185,12 +185,12 @@ export class SessionFileWriter {
    * file's logical content is unchanged either way (SPEC §0.1 invariant 4).
    */
   append(line: string, opts?: AppendOptions): void {
-    this.write(this.prepareAppend(), line, false, this.fsyncs(opts));
+    this.write(line, false, opts);
   }
 
   /** Appends `json` (a JSON text without a newline) and `\n`, without building that string. */
   appendRecord(json: string, opts?: AppendOptions): void {
-    this.write(this.prepareAppend(), json, true, this.fsyncs(opts));
+    this.write(json, true, opts);
   }
 
   /**
@@ -202,7 +202,6 @@ export class SessionFileWriter {
     this.check();
     writeFileAtomic(this.path, lines, { fs: this.fsApi });
     this.closeFd();
-    this.identity = undefined;
     [this.size, this.needsNewline] = tailOf(lines);
     this.openQuietly();
   }
@@ -227,10 +226,6 @@ export class SessionFileWriter {
   private inProcessHolder(): SessionFileWriter | undefined {
     const holder = inProcessLockOwner(this.path, this.fsApi);
     return holder instanceof SessionFileWriter && holder !== this ? holder : undefined;
-  }
-
-  private fsyncs(opts: AppendOptions | undefined): boolean {
-    return opts?.fsync ?? this.options.durability === "always";
   }
 
   /**
@@ -348,12 +343,14 @@ export class SessionFileWriter {
   }
 
   /**
-   * Writes `text` (plus `\n` when `trail`) to the fd. The separator for a torn tail goes in
+   * Writes `text` (plus `\n` when `trail`) once the append is allowed. The separator for a torn tail goes in
    * the same write as the line, so one truncate undoes both; a failed write is undone (W2):
    * truncated back, or, if even that fails, remembered as the bytes now on disk, so the next
    * append checks against the real size and starts with `\n` after an unfinished line (W1).
    */
-  private write(fd: number, text: string, trail: boolean, fsync: boolean): void {
+  private write(text: string, trail: boolean, opts: AppendOptions | undefined): void {
+    const fd = this.prepareAppend();
+    const fsync = opts?.fsync ?? this.options.durability === "always";
     const lead = this.needsNewline;
     const size = Buffer.byteLength(text, "utf8") + (lead ? 1 : 0) + (trail ? 1 : 0);
     // Taken out of the pool while in use: a nested append (a test's fs hook) gets its own.
