@@ -22,9 +22,8 @@ export interface FileStamp {
 export type ShapedSessionInfo = SessionInfo & { readonly shape: SessionShape };
 
 interface CacheEntry extends FileStamp {
+  /** With its `shape` when the listing that read the file asked for shapes. */
   readonly info: SessionInfo | null;
-  /** Present when the listing that read the file asked for shapes. */
-  readonly shape?: SessionShape;
 }
 
 /** A copy a caller may change without changing the cache (its Dates are mutable objects). */
@@ -69,7 +68,7 @@ export class SessionInfoCache {
       entry.size !== now.size ||
       entry.mtimeMs !== now.mtimeMs ||
       entry.ino !== now.ino ||
-      (withShape && entry.info !== null && entry.shape === undefined)
+      (withShape && entry.info !== null && !("shape" in entry.info))
     ) {
       return undefined;
     }
@@ -78,17 +77,16 @@ export class SessionInfoCache {
     this.entries.delete(path);
     this.entries.set(path, entry);
     if (entry.info === null) return null;
-    const info = copyInfo(entry.info);
-    return withShape ? Object.assign(info, { shape: entry.shape }) : info;
+    const { shape, ...info } = entry.info as ShapedSessionInfo;
+    return withShape ? Object.assign(copyInfo(info), { shape }) : copyInfo(info);
   }
 
   /** Remembers a private copy of the result built for `path` at `stamp` (shapes are immutable). */
-  set(path: string, stamp: FileStamp, info: SessionInfo | null, shape?: SessionShape): void {
+  set(path: string, stamp: FileStamp, info: SessionInfo | null): void {
     this.missCount++;
     this.entries.delete(path);
     const { size, mtimeMs, ino } = stamp;
-    const entry: CacheEntry = { size, mtimeMs, ino, info: info === null ? null : copyInfo(info) };
-    this.entries.set(path, shape === undefined ? entry : { ...entry, shape });
+    this.entries.set(path, { size, mtimeMs, ino, info: info === null ? null : copyInfo(info) });
     while (this.entries.size > this.maxEntries) {
       const oldest = this.entries.keys().next();
       if (oldest.done) break;
@@ -138,8 +136,6 @@ export function loadInfo(
   if (hit !== undefined) return hit;
   const read = readSessionInfoSync(path, withShape);
   if (read === null) return null;
-  cache?.set(path, read.stats, read.info, read.shape);
-  return read.info === null || !withShape
-    ? read.info
-    : Object.assign(read.info, { shape: read.shape });
+  cache?.set(path, read.stats, read.info);
+  return read.info;
 }

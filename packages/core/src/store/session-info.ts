@@ -109,7 +109,7 @@ export function buildSessionInfo(path: string): SessionInfo | null {
 
 /**
  * {@link buildSessionInfo} with the stat it was built from (for the listing cache), read up to
- * the size it had when opened; with `withShape`, the same pass also gathers its shape.
+ * the size it had when opened; with `withShape`, the same pass also gives the info its `shape`.
  */
 export function readSessionInfoSync(path: string, withShape = false): SessionInfoRead | null {
   return readOrNull(path, (fd) => {
@@ -122,17 +122,15 @@ export function readSessionInfoSync(path: string, withShape = false): SessionInf
     const read = readText(fd, syncBuffer, (text) => scanner.push(text), stats.size);
     if (read.stopped || !scanner.end()) return { info: null, stats };
     const info = fold.finish(path, stats.mtime);
-    const shape =
-      info === null ? undefined : shapeFold?.finish(scanner.endsWithNewline, read.bytes);
-    return shape === undefined ? { info, stats } : { info, stats, shape };
+    const shape = info && shapeFold?.finish(scanner.endsWithNewline, read.bytes);
+    return { info: shape ? Object.assign(info as SessionInfo, { shape }) : info, stats };
   });
 }
 
 /** What {@link readSessionInfoSync} found (`info` is `null` for a file that is not a session). */
 export interface SessionInfoRead {
-  readonly info: SessionInfo | null;
+  /** With its `shape` when asked for. */
+  readonly info: SessionInfo | (SessionInfo & { readonly shape: SessionShape }) | null;
   /** The stat taken right after opening; the info reflects the first `stats.size` bytes. */
   readonly stats: Stats;
-  /** Given when asked for and the file is a session. */
-  readonly shape?: SessionShape;
 }

@@ -46,9 +46,9 @@ function entry(id: unknown, parentId: unknown, type = "custom"): string {
 function shapeOfText(text: string): SessionShape {
   const path = join(work, `f${fileNo++}.jsonl`);
   writeFileSync(path, text);
-  const read = readSessionInfoSync(path, true);
-  if (read?.info == null || read.shape === undefined) throw new Error("not a session");
-  return read.shape;
+  const info = readSessionInfoSync(path, true)?.info;
+  if (info == null || !("shape" in info)) throw new Error("not a session");
+  return info.shape;
 }
 
 const shapeOf = (lines: string[]): SessionShape => shapeOfText(`${lines.join("\n")}\n`);
@@ -190,8 +190,9 @@ describe("shape against a full load (property)", () => {
       fc.property(fileArb, (text) => {
         const path = join(work, `p${fileNo++}.jsonl`);
         writeFileSync(path, text);
-        const shape = readSessionInfoSync(path, true)?.shape;
-        if (shape === undefined) return; // not a session (a legacy header needs more fields)
+        const info = readSessionInfoSync(path, true)?.info;
+        if (info == null || !("shape" in info)) return; // not a session (a legacy header needs more fields)
+        const { shape } = info;
         const full = fullLoad(path);
         if (shape.regular) {
           regular++;
