@@ -2,7 +2,7 @@
  * The stages of one persisted `appendMessage`, each as a function the harness can time on its
  * own (see `append-breakdown.ts`): building the entry base (id and timestamp), the stored
  * clone, the line, the fold of every projection, the bus, the tail check's `fstat`, the
- * `write`, the writer's whole `append`, and the reference's `appendFileSync`.
+ * `write`, the writer's whole `appendRecord`, and the reference's `appendFileSync`.
  */
 
 import { randomUUID } from "node:crypto";
@@ -99,7 +99,8 @@ export function appendStages(setup: StageSetup): Stages {
   const writerPath = join(dir, "writer.jsonl");
   fs.writeFileSync(writerPath, "", { mode: 0o600 });
   const writer = SessionFileWriter.attach(writerPath, { size: 0, endsWithNewline: true });
-  writer.append(lines[0] as string); // lock and fd outside the timed loop
+  const records = lines.map((line) => line.slice(0, -1)); // what the manager hands the writer
+  writer.appendRecord(records[0] as string); // lock and fd outside the timed loop
 
   const stages: [string, Stage][] = [
     [
@@ -143,7 +144,7 @@ export function appendStages(setup: StageSetup): Stages {
         return fs.writeSync(bothFd, lines[i & 127] as string);
       },
     ],
-    ["writer.append", (_, i) => writer.append(lines[i & 127] as string)],
+    ["writer.appendRecord", (_, i) => writer.appendRecord(records[i & 127] as string)],
     ["appendFileSync (ref IO)", (_, i) => fs.appendFileSync(appendPath, lines[i & 127] as string)],
   ];
   return {

@@ -1,5 +1,5 @@
 /**
- * Per-append cost of `SessionFileWriter.append` against a raw `fs.writeSync(fd, line)` on a
+ * Per-append cost of `SessionFileWriter.appendRecord` against a raw `fs.writeSync(fd, line)` on a
  * kept-open O_APPEND fd, for 600-byte lines, at files of 1k and 1M lines; plus, for context, the
  * reference's pattern (`appendFileSync`: open, write, close per append) and the syscalls the
  * writer adds (fstat of the fd, stat of the path) timed on their own.
@@ -70,6 +70,8 @@ function round(lines: number, r: number): Sample {
   const rawPath = join(root, `raw-${lines}.jsonl`);
   const ourPath = join(root, `ours-${lines}.jsonl`);
   const pool = Array.from({ length: 256 }, (_, i) => makeLine(i));
+  // The writer is handed what the manager hands it: the JSON text, its newline added.
+  const records = pool.map((line) => line.slice(0, -1));
   const runRaw = (): number => {
     const fd = fs.openSync(rawPath, fs.constants.O_WRONLY | fs.constants.O_APPEND);
     const ns = perCall(appends, (i) => fs.writeSync(fd, pool[i & 255] ?? ""));
@@ -79,8 +81,8 @@ function round(lines: number, r: number): Sample {
   const runWriter = (): number => {
     const size = fs.statSync(ourPath).size;
     const writer = SessionFileWriter.attach(ourPath, { size, endsWithNewline: true });
-    writer.append(pool[0] ?? ""); // lock + open outside the timed loop
-    const ns = perCall(appends, (i) => writer.append(pool[i & 255] ?? ""));
+    writer.appendRecord(records[0] ?? ""); // lock + open outside the timed loop
+    const ns = perCall(appends, (i) => writer.appendRecord(records[i & 255] ?? ""));
     writer.close();
     return ns;
   };

@@ -678,18 +678,11 @@ export class SessionManager {
 
   /** Replaces the session, then emits `sessionSwitched` and an opened file's `diagnostics`. */
   private switchSession(reason: ev.SessionSwitchReason, replace: () => void): void {
-    const previousSessionId = this.getSessionId();
-    const previousFile = this.sink.location;
+    const previous = { previousSessionId: this.getSessionId(), previousFile: this.sink.location };
     replace();
     const sessionId = this.getSessionId();
     const file = this.sink.location;
-    this.bus.emit("sessionSwitched", () => ({
-      reason,
-      sessionId,
-      file,
-      previousSessionId,
-      previousFile,
-    }));
+    this.bus.emit("sessionSwitched", () => ({ reason, sessionId, file, ...previous }));
     if (reason !== "open" || !this.bus.wants("diagnostics")) return;
     const diagnostics = this.getLoadDiagnostics(); // O(n): only when someone listens
     if (diagnostics.length > 0)

@@ -180,20 +180,6 @@ export class SessionFileWriter {
   }
 
   /**
-   * Appends one line (which should end in `\n`). Throws a lock, deleted-file or conflict error
-   * before writing anything, or the write's own error after undoing its partial bytes: the
-   * file's logical content is unchanged either way (SPEC §0.1 invariant 4).
-   */
-  append(line: string, opts?: AppendOptions): void {
-    this.write(line, false, opts);
-  }
-
-  /** Appends `json` (a JSON text without a newline) and `\n`, without building that string. */
-  appendRecord(json: string, opts?: AppendOptions): void {
-    this.write(json, true, opts);
-  }
-
-  /**
    * Replaces the whole file with `lines` atomically (W3, mode 0600) after checking nobody else
    * changed it; takes the lock if not held yet, then reopens the fd on the new file.
    */
@@ -343,16 +329,19 @@ export class SessionFileWriter {
   }
 
   /**
-   * Writes `text` (plus `\n` when `trail`) once the append is allowed. The separator for a torn tail goes in
-   * the same write as the line, so one truncate undoes both; a failed write is undone (W2):
-   * truncated back, or, if even that fails, remembered as the bytes now on disk, so the next
-   * append checks against the real size and starts with `\n` after an unfinished line (W1).
+   * Appends `json` (a JSON text without a newline) and `\n`, without building that string.
+   * Throws a lock, deleted-file or conflict error before writing anything, or the write's own
+   * error after undoing its partial bytes (W2), so the file's logical content is unchanged
+   * either way (SPEC §0.1 invariant 4). The separator for a torn tail goes in the same write
+   * as the line, so one truncate undoes both; if even the truncate fails, the bytes now on
+   * disk are remembered: the next append checks against the real size and starts with `\n`
+   * after the unfinished line (W1).
    */
-  private write(text: string, trail: boolean, opts: AppendOptions | undefined): void {
+  appendRecord(json: string, opts?: AppendOptions): void {
     const fd = this.prepareAppend();
     const fsync = opts?.fsync ?? this.options.durability === "always";
     const lead = this.needsNewline;
-    const size = Buffer.byteLength(text, "utf8") + (lead ? 1 : 0) + (trail ? 1 : 0);
+    const size = Buffer.byteLength(json, "utf8") + (lead ? 2 : 1);
     // Taken out of the pool while in use: a nested append (a test's fs hook) gets its own.
     const bytes =
       size <= SCRATCH_MAX && scratch !== undefined && scratch.length >= size
@@ -361,8 +350,8 @@ export class SessionFileWriter {
     if (bytes === scratch) scratch = undefined;
     let at = 0;
     if (lead) bytes[at++] = 0x0a;
-    at += bytes.write(text, at, "utf8");
-    if (trail) bytes[at] = 0x0a;
+    at += bytes.write(json, at, "utf8");
+    bytes[at] = 0x0a;
     const before = this.size;
     try {
       writeAll(this.fsApi, fd, bytes, size, this.progress);
@@ -382,7 +371,7 @@ export class SessionFileWriter {
       if (size <= SCRATCH_MAX) scratch = bytes;
     }
     this.size = before + size;
-    if (size > 0) this.needsNewline = bytes[size - 1] !== 0x0a;
+    this.needsNewline = false;
   }
 
   /** Closes the fd (if open); the state stays, so a later {@link open} checks against it. */

@@ -55,7 +55,7 @@ function runSteps(dir: string, run: number, torn: boolean, steps: readonly Step[
       fs.faults.failTruncate = step.truncateFails;
       let ok = true;
       try {
-        writer.append(step.line);
+        writer.appendRecord(step.line.slice(0, -1));
       } catch {
         ok = false;
       }
@@ -74,7 +74,7 @@ function runSteps(dir: string, run: number, torn: boolean, steps: readonly Step[
     const file = readFileSync(path);
     // The writer knows the bytes on disk and whether they end in a fragment: one more append
     // passes its size check and lands after a `\n` exactly when the tail is unfinished.
-    writer.append("{}\n");
+    writer.appendRecord("{}");
     const end = Buffer.from(`${dirty ? "\n" : ""}{}\n`);
     expect(readFileSync(path)).toEqual(Buffer.concat([file, end]));
     return { file, model, succeeded, initial };
@@ -137,10 +137,10 @@ describe("SessionFileWriter on a full file system (W2, real ENOSPC)", () => {
       let failures = 0;
       try {
         for (let i = 0; i < 200 && failures === 0; i++) {
-          const entry = `${JSON.stringify({ type: "custom", id: `e${i}`, pad: "y".repeat(580) })}\n`;
+          const entry = JSON.stringify({ type: "custom", id: `e${i}`, pad: "y".repeat(580) });
           try {
-            writer.append(entry);
-            ok.push(entry);
+            writer.appendRecord(entry);
+            ok.push(`${entry}\n`);
           } catch (error) {
             expect((error as NodeJS.ErrnoException).code).toBe("ENOSPC");
             failures++;
@@ -149,7 +149,7 @@ describe("SessionFileWriter on a full file system (W2, real ENOSPC)", () => {
         expect(failures).toBe(1);
         expect(readFileSync(path, "utf8")).toBe(HEADER + ok.join(""));
         // The undo gave the partial bytes back; a line that fits in what is left succeeds.
-        writer.append("{}\n");
+        writer.appendRecord("{}");
         expect(readFileSync(path, "utf8")).toBe(`${HEADER}${ok.join("")}{}\n`);
       } finally {
         writer.close();

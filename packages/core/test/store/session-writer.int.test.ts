@@ -31,7 +31,8 @@ afterAll(() => {
 });
 
 const HEADER = '{"type":"session","version":3,"id":"s1"}\n';
-const line = (n: number): string => `{"type":"custom","id":"e${n}","data":"${"x".repeat(n)}"}\n`;
+const record = (n: number): string => `{"type":"custom","id":"e${n}","data":"${"x".repeat(n)}"}`;
+const line = (n: number): string => `${record(n)}\n`;
 
 /** A fresh session path in a temp dir. */
 function newPath(): string {
@@ -58,7 +59,7 @@ describe("SessionFileWriter.createNew (SPEC §6.2)", () => {
       expect(w.isOpen).toBe(true);
       expect(w.isLocked).toBe(true);
       expect(existsSync(lockPathFor(path))).toBe(true);
-      w.append(line(2));
+      w.appendRecord(record(2));
       expect(readFileSync(path, "utf8")).toBe(HEADER + line(1) + line(2));
     });
     expect(existsSync(lockPathFor(path))).toBe(false);
@@ -95,7 +96,7 @@ describe("SessionFileWriter.attach and append", () => {
       expect(w.isLocked).toBe(false);
       expect(existsSync(lockPathFor(path))).toBe(false);
       expect(statSync(path).mtimeMs).toBe(before.mtimeMs);
-      w.append(line(1));
+      w.appendRecord(record(1));
       expect(w.isOpen).toBe(true);
       expect(w.isLocked).toBe(true);
       expect(readFileSync(path, "utf8")).toBe(HEADER + line(1));
@@ -108,8 +109,8 @@ describe("SessionFileWriter.attach and append", () => {
     writeFileSync(path, torn);
     using(SessionFileWriter.attach(path, { size: torn.length, endsWithNewline: false }), (w) => {
       expect(readFileSync(path, "utf8")).toBe(torn); // attaching changed nothing (W13)
-      w.append(line(1));
-      w.append(line(2));
+      w.appendRecord(record(1));
+      w.appendRecord(record(2));
       expect(readFileSync(path, "utf8")).toBe(`${torn}\n${line(1)}${line(2)}`);
     });
   });
@@ -119,10 +120,10 @@ describe("SessionFileWriter.attach and append", () => {
     const fs = faultFs();
     using(SessionFileWriter.createNew(path, [HEADER, line(1)], { fs }), (w) => {
       fs.faults.writeBudget = 10;
-      expect(() => w.append(line(2))).toThrow(expect.objectContaining({ code: "ENOSPC" }));
+      expect(() => w.appendRecord(record(2))).toThrow(expect.objectContaining({ code: "ENOSPC" }));
       expect(readFileSync(path, "utf8")).toBe(HEADER + line(1));
       fs.faults.writeBudget = undefined;
-      w.append(line(3));
+      w.appendRecord(record(3));
       expect(readFileSync(path, "utf8")).toBe(HEADER + line(1) + line(3));
     });
   });
@@ -133,11 +134,11 @@ describe("SessionFileWriter.attach and append", () => {
     using(SessionFileWriter.createNew(path, [HEADER], { fs }), (w) => {
       fs.faults.writeBudget = 10;
       fs.faults.failTruncate = true;
-      expect(() => w.append(line(2))).toThrow();
+      expect(() => w.appendRecord(record(2))).toThrow();
       const fragment = line(2).slice(0, 10);
       expect(readFileSync(path, "utf8")).toBe(HEADER + fragment);
       fs.faults.writeBudget = undefined;
-      w.append(line(3));
+      w.appendRecord(record(3));
       expect(readFileSync(path, "utf8")).toBe(`${HEADER}${fragment}\n${line(3)}`);
     });
   });
@@ -147,10 +148,10 @@ describe("SessionFileWriter.attach and append", () => {
     const fs = faultFs();
     using(SessionFileWriter.createNew(path, [HEADER], { fs, durability: "always" }), (w) => {
       fs.faults.failFsync = true;
-      expect(() => w.append(line(1))).toThrow("EIO");
+      expect(() => w.appendRecord(record(1))).toThrow("EIO");
       expect(readFileSync(path, "utf8")).toBe(HEADER);
       fs.faults.failFsync = false;
-      w.append(line(2));
+      w.appendRecord(record(2));
       expect(readFileSync(path, "utf8")).toBe(HEADER + line(2));
     });
   });
@@ -159,15 +160,15 @@ describe("SessionFileWriter.attach and append", () => {
     const open = newPath();
     using(SessionFileWriter.createNew(open, [HEADER]), (w) => {
       unlinkSync(open);
-      expect(() => w.append(line(1))).toThrow(SessionFileDeletedError);
-      expect(() => w.append(line(1))).toThrow("Session file was deleted");
+      expect(() => w.appendRecord(record(1))).toThrow(SessionFileDeletedError);
+      expect(() => w.appendRecord(record(1))).toThrow("Session file was deleted");
       expect(existsSync(open)).toBe(false);
     });
     const lazy = newPath();
     writeFileSync(lazy, HEADER);
     using(SessionFileWriter.attach(lazy, { size: HEADER.length, endsWithNewline: true }), (w) => {
       unlinkSync(lazy);
-      expect(() => w.append(line(1))).toThrow(SessionFileDeletedError);
+      expect(() => w.appendRecord(record(1))).toThrow(SessionFileDeletedError);
       expect(readdirSync(join(lazy, ".."))).toEqual([]); // neither the file nor a lock
     });
   });
@@ -181,8 +182,8 @@ describe("SessionFileWriter.attach and append", () => {
         `require("node:fs").appendFileSync(${JSON.stringify(path)}, ${JSON.stringify(foreign)})`,
       ]);
       expect(child.status).toBe(0);
-      expect(() => w.append(line(2))).toThrow(SessionConflictError);
-      expect(() => w.append(line(2))).toThrow("changed by another writer");
+      expect(() => w.appendRecord(record(2))).toThrow(SessionConflictError);
+      expect(() => w.appendRecord(record(2))).toThrow("changed by another writer");
       expect(readFileSync(path, "utf8")).toBe(HEADER + line(1) + foreign);
     });
   });
@@ -192,7 +193,7 @@ describe("SessionFileWriter.attach and append", () => {
     using(SessionFileWriter.createNew(path, [HEADER]), (w) => {
       const replacement = HEADER.replace("s1", "s2");
       writeFileAtomic(path, replacement);
-      expect(() => w.append(line(1))).toThrow(SessionConflictError);
+      expect(() => w.appendRecord(record(1))).toThrow(SessionConflictError);
       expect(readFileSync(path, "utf8")).toBe(replacement);
     });
   });
@@ -200,11 +201,11 @@ describe("SessionFileWriter.attach and append", () => {
   it("W7: a replaced file is detected even when a second hard link keeps the old inode alive", () => {
     const path = newPath();
     using(SessionFileWriter.createNew(path, [HEADER]), (w) => {
-      w.append(line(1));
+      w.appendRecord(record(1));
       linkSync(path, `${path}.backup`); // link count 1 → 2: the next append re-checks the path
-      w.append(line(2));
+      w.appendRecord(record(2));
       writeFileAtomic(path, HEADER + line(1) + line(2)); // same size, new inode; old one keeps 1 link
-      expect(() => w.append(line(3))).toThrow(SessionConflictError);
+      expect(() => w.appendRecord(record(3))).toThrow(SessionConflictError);
       expect(readFileSync(`${path}.backup`, "utf8")).toBe(HEADER + line(1) + line(2));
     });
   });
@@ -213,15 +214,15 @@ describe("SessionFileWriter.attach and append", () => {
     const path = newPath();
     const fs = faultFs();
     using(SessionFileWriter.createNew(path, [HEADER], { fs }), (w) => {
-      w.append(line(0));
+      w.appendRecord(record(0));
       const stats = fs.calls.statSync ?? 0;
-      for (let i = 0; i < 10; i++) w.append(line(1));
+      for (let i = 0; i < 10; i++) w.appendRecord(record(1));
       // One fstat per append; the path is not stat'ed while the link count is unchanged.
       expect(fs.calls.statSync ?? 0).toBe(stats);
       renameSync(path, `${path}.moved`);
       let appended = 0;
       expect(() => {
-        for (; appended < 100; appended++) w.append(line(2));
+        for (; appended < 100; appended++) w.appendRecord(record(2));
       }).toThrow(SessionFileDeletedError);
       expect(appended).toBeLessThan(64);
       expect(existsSync(path)).toBe(false);
@@ -232,7 +233,7 @@ describe("SessionFileWriter.attach and append", () => {
     const path = newPath();
     writeFileSync(path, HEADER + line(1));
     using(SessionFileWriter.attach(path, { size: HEADER.length, endsWithNewline: true }), (w) => {
-      expect(() => w.append(line(2))).toThrow(SessionConflictError);
+      expect(() => w.appendRecord(record(2))).toThrow(SessionConflictError);
       expect(readFileSync(path, "utf8")).toBe(HEADER + line(1));
       expect(w.isOpen).toBe(false);
     });
@@ -243,13 +244,13 @@ describe("SessionFileWriter.attach and append", () => {
     using(SessionFileWriter.createNew(path, [HEADER]), (first) => {
       const second = SessionFileWriter.attach(path, { size: HEADER.length, endsWithNewline: true });
       using(second, () => {
-        second.append(line(1));
+        second.appendRecord(record(1));
         expect(second.isLocked).toBe(true);
         expect(first.isLocked).toBe(false);
         expect(first.isOpen).toBe(false); // its fd was closed by the takeover
-        expect(() => first.append(line(2))).toThrow(SessionConflictError);
+        expect(() => first.appendRecord(record(2))).toThrow(SessionConflictError);
         expect(() => first.rewrite([HEADER])).toThrow(SessionConflictError);
-        second.append(line(3));
+        second.appendRecord(record(3));
         expect(readFileSync(path, "utf8")).toBe(HEADER + line(1) + line(3));
       });
     });
@@ -259,13 +260,13 @@ describe("SessionFileWriter.attach and append", () => {
     const path = newPath();
     using(SessionFileWriter.createNew(path, [HEADER]), (first) => {
       const stale = SessionFileWriter.attach(path, { size: HEADER.length, endsWithNewline: true });
-      first.append(line(1));
+      first.appendRecord(record(1));
       using(stale, () => {
-        expect(() => stale.append(line(2))).toThrow(SessionConflictError);
+        expect(() => stale.appendRecord(record(2))).toThrow(SessionConflictError);
         expect(stale.isLocked).toBe(false);
       });
       expect(first.isLocked).toBe(true);
-      first.append(line(3));
+      first.appendRecord(record(3));
       expect(readFileSync(path, "utf8")).toBe(HEADER + line(1) + line(3));
     });
   });
@@ -276,7 +277,7 @@ describe("SessionFileWriter.attach and append", () => {
     const repair = acquireLock(path);
     try {
       using(SessionFileWriter.attach(path, { size: HEADER.length, endsWithNewline: true }), (w) => {
-        expect(() => w.append(line(1))).toThrow(SessionLockedError);
+        expect(() => w.appendRecord(record(1))).toThrow(SessionLockedError);
       });
       expect(repair.held).toBe(true);
       expect(readFileSync(path, "utf8")).toBe(HEADER);
@@ -296,7 +297,7 @@ describe("SessionFileWriter.attach and append", () => {
     using(SessionFileWriter.createNew(path, [HEADER], { ...options, fs }), (w) => {
       const first = fs.calls.fsyncSync ?? 0;
       expect(first).toBeGreaterThanOrEqual(1); // the first write always fsyncs
-      for (let i = 0; i < 3; i++) w.append(line(i), fsync === undefined ? {} : { fsync });
+      for (let i = 0; i < 3; i++) w.appendRecord(record(i), fsync === undefined ? {} : { fsync });
       expect((fs.calls.fsyncSync ?? 0) - first).toBe(3 * perAppend);
     });
   });
@@ -313,10 +314,10 @@ describe("SessionFileWriter.rewrite and close", () => {
       expect(w.isLocked).toBe(true);
       expect(modeOf(path)).toBe(0o600);
       expect(statSync(path).ino).not.toBe(inode);
-      w.append(line(2));
+      w.appendRecord(record(2));
       expect(readFileSync(path, "utf8")).toBe(HEADER + line(1) + line(2));
       w.rewrite([HEADER]);
-      w.append(line(3));
+      w.appendRecord(record(3));
       expect(readFileSync(path, "utf8")).toBe(HEADER + line(3));
     });
   });
@@ -347,7 +348,7 @@ describe("SessionFileWriter.rewrite and close", () => {
     w.close();
     expect(w.isOpen).toBe(false);
     expect(existsSync(lockPathFor(path))).toBe(false);
-    expect(() => w.append(line(1))).toThrow("closed");
+    expect(() => w.appendRecord(record(1))).toThrow("closed");
     expect(readFileSync(path, "utf8")).toBe(HEADER);
   });
 });
