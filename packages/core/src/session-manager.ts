@@ -55,11 +55,8 @@ const outcomeOf = (sink: SessionSink): Promise<Error | undefined> =>
   );
 type Progress = listing.SessionListProgress;
 
-/** `sessionDir` as the reference resolves it, else the cwd's default directory (created). */
+/** `sessionDir` as the reference resolves it, else the cwd's default one; creates nothing (W13). */
 const dirFor = (sessionDir: string | undefined, cwd: string) =>
-  sessionDir ? resolveSessionDir(sessionDir) : paths.getDefaultSessionDir(cwd);
-/** Like {@link dirFor} without creating anything: discovery only reads (W13). */
-const readDirFor = (sessionDir: string | undefined, cwd: string) =>
   sessionDir ? resolveSessionDir(sessionDir) : paths.defaultSessionDirPath(resolveCwd(cwd));
 
 /**
@@ -206,7 +203,7 @@ export class SessionManager {
 
   /** The path of the session with exactly this id among `cwd`'s (headers only), or undefined. */
   static findById(cwd: string, id: string, sessionDir?: string): string | undefined {
-    const dir = readDirFor(sessionDir, cwd);
+    const dir = dirFor(sessionDir, cwd);
     return findSessionById(dir, id, resolveCwd(cwd), isDefaultDir(dir, cwd));
   }
 
@@ -217,7 +214,7 @@ export class SessionManager {
     onProgress?: Progress,
     signal?: AbortSignal,
   ): Promise<T.SessionInfo[]> {
-    const dir = readDirFor(sessionDir, cwd);
+    const dir = dirFor(sessionDir, cwd);
     const filterCwd = resolveCwd(cwd);
     const emptyCwdMatches = isDefaultDir(dir, cwd);
     return listing.listSessions(dir, { filterCwd, emptyCwdMatches, onProgress, signal });

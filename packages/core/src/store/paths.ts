@@ -12,17 +12,20 @@ export const FILE_MODE = 0o600;
 /** Environment variable that overrides the agent directory (SPEC §1.1). */
 export const AGENT_DIR_ENV = "PI_CODING_AGENT_DIR";
 
+/** `path` with a lone `~` or a `~/` prefix expanded to the home directory, else as given. */
+export function expandHome(path: string): string {
+  if (path === "~") return homedir();
+  return path.startsWith("~/") ? join(homedir(), path.slice(2)) : path;
+}
+
 /**
- * The agent directory (SPEC §1.1): `$PI_CODING_AGENT_DIR` when set and non-empty, with a lone
- * `~` or a `~/` prefix expanded to the home directory, else `<home>/.pi/agent`. Like the
- * reference, any other value is returned as given (not resolved against the cwd).
+ * The agent directory (SPEC §1.1): `$PI_CODING_AGENT_DIR` when set and non-empty, home
+ * expanded ({@link expandHome}), else `<home>/.pi/agent`. Like the reference, any other value
+ * is returned as given (not resolved against the cwd).
  */
 export function getAgentDir(env: NodeJS.ProcessEnv = process.env): string {
   const value = env[AGENT_DIR_ENV];
-  if (value === undefined || value === "") return join(homedir(), ".pi", "agent");
-  if (value === "~") return homedir();
-  if (value.startsWith("~/")) return join(homedir(), value.slice(2));
-  return value;
+  return value === undefined || value === "" ? join(homedir(), ".pi", "agent") : expandHome(value);
 }
 
 /** The sessions root, `<agentDir>/sessions` (SPEC §1.1). */

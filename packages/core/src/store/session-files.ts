@@ -1,14 +1,12 @@
 /** Small helpers the store and the manager share; they do no IO themselves. */
-import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { serializeRecord } from "../format/serialize.js";
 import type { SessionEntry, SessionHeader, SessionMessageEntry } from "../schema/types.js";
+import { expandHome } from "./paths.js";
 
 /** A `sessionDir` argument as the reference takes it: `~` expanded, then resolved. */
 export function resolveSessionDir(dir: string): string {
-  if (dir === "~") return homedir();
-  if (dir.startsWith("~/")) return resolve(homedir(), dir.slice(2));
-  return resolve(dir);
+  return resolve(expandHome(dir));
 }
 
 /** Whether an entry is a user or assistant message: what makes a pending session write (§6.2). */
