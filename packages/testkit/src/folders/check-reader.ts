@@ -14,8 +14,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { type SessionFolderOptions, sessionFolderArb } from "./folder-arb.js";
 import type { SessionFolder } from "./folder-types.js";
-import { formatFolder } from "./write-folder.js";
-import { writeFolder } from "./write-folder.js";
+import { formatFolder, writeFolder } from "./write-folder.js";
 
 /** A reader given as a function over the sessions root's path. */
 export type FolderReaderFn<T> = (root: string) => T | Promise<T>;
@@ -102,7 +101,9 @@ function runCommand<T>(reader: FolderReaderCommand<T>, root: string): Promise<T>
       },
       (error, stdout, stderr) => {
         if (error) {
-          reject(new Error(`${reader.command} ${args.join(" ")} failed: ${error.message}\n${stderr}`));
+          reject(
+            new Error(`${reader.command} ${args.join(" ")} failed: ${error.message}\n${stderr}`),
+          );
           return;
         }
         try {
@@ -161,7 +162,10 @@ export async function checkReader<T>(
     };
   }
   const folder = details.counterexample?.[0];
-  const error = details.errorInstance === null ? "the property returned false" : messageOf(details.errorInstance);
+  const error =
+    details.errorInstance === null
+      ? "the property returned false"
+      : messageOf(details.errorInstance);
   const replay = `replay: checkReader(reader, property, { seed: ${details.seed}, path: ${JSON.stringify(
     details.counterexamplePath,
   )} }) or FC_SEED=${details.seed} FC_PATH=${details.counterexamplePath ?? ""}`;

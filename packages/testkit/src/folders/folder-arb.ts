@@ -7,7 +7,7 @@
  * the facts an oracle needs (see {@link SessionFolder}).
  */
 import fc from "fast-check";
-import { type DamageKind } from "../arbitraries/damage-types.js";
+import type { DamageKind } from "../arbitraries/damage-types.js";
 import { damagedSessionArb } from "../arbitraries/damaged.js";
 import { cwdArb, sessionHeaderArb, sessionIdArb } from "../arbitraries/header.js";
 import { legacySessionArb } from "../arbitraries/legacy.js";

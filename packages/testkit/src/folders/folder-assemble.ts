@@ -114,27 +114,41 @@ function sessionDrafts(parts: FolderParts): Draft[] {
   });
 }
 
-function plant(drafts: Draft[], parts: FolderParts): void {
+/** Plants the values; returns which values each record origin got. */
+function plant(drafts: Draft[], parts: FolderParts, partners: Map<string, string>) {
+  const planted = new Map<string, Set<HostileValueName>>();
+  const mark = (r: DraftRecord, name: HostileValueName) => {
+    const set = planted.get(r.origin) ?? new Set();
+    set.add(name);
+    planted.set(r.origin, set);
+  };
   for (const spec of parts.values) {
     if (spec.name === "bom" || drafts.length === 0) continue;
     const target = drafts[spec.at % drafts.length] as Draft;
     if (spec.name !== "collisions") {
-      if (plantValue(target.records, spec, parts.longLineLength)) target.values.add(spec.name);
+      const changed = plantValue(target.records, spec, parts.longLineLength);
+      if (changed) mark(changed, spec.name);
       continue;
     }
     if (drafts.length < 2) continue;
     const other = drafts[
       (drafts.indexOf(target) + 1 + (spec.variant % (drafts.length - 1))) % drafts.length
     ] as Draft;
-    const usageOf = (d: Draft) => d.records.filter((r) => usageSourceOf(r.entry) !== undefined);
-    const a = usageOf(target);
-    const b = usageOf(other);
-    if (a.length === 0 || b.length === 0) continue;
-    if (plantCollision(a[spec.pick % a.length] as DraftRecord, b[spec.pick % b.length] as DraftRecord)) {
-      target.values.add("collisions");
-      other.values.add("collisions");
+    // A record takes part in one collision at most: a second would move its timestamp away.
+    const free = (d: Draft) =>
+      d.records.filter(
+        (r) => usageSourceOf(r.entry) !== undefined && !planted.get(r.origin)?.has("collisions"),
+      );
+    const a = free(target)[spec.pick % Math.max(1, free(target).length)];
+    const b = free(other)[spec.pick % Math.max(1, free(other).length)];
+    if (a && b && plantCollision(a, b)) {
+      mark(a, "collisions");
+      mark(b, "collisions");
+      partners.set(a.origin, b.origin);
+      partners.set(b.origin, a.origin);
     }
   }
+  return planted;
 }
 
 function headerMs(d: Draft): number {
@@ -161,7 +175,7 @@ function derive(drafts: Draft[], parts: FolderParts): void {
         records: forkRecords(src.records),
         source: src.path,
         ancestors: [src.path, ...src.ancestors],
-        values: new Set(src.values),
+        values: new Set(),
       };
       delete draft.deleted;
     } else {
@@ -179,7 +193,9 @@ function derive(drafts: Draft[], parts: FolderParts): void {
       let records = forkRecords(src.records);
       let branchedAt: string | undefined;
       if (part.kind === "branched") {
-        const ids = src.records.flatMap((r) => (typeof r.entry.id === "string" ? [r.entry.id] : []));
+        const ids = src.records.flatMap((r) =>
+          typeof r.entry.id === "string" ? [r.entry.id] : [],
+        );
         if (ids.length === 0) continue;
         branchedAt = ids[part.leaf % ids.length] as string;
         const built = branchedRecords(src.records, branchedAt, path, parts.salt ^ (0x5f3759df + n));
@@ -195,7 +211,7 @@ function derive(drafts: Draft[], parts: FolderParts): void {
         ancestors: [src.path, ...src.ancestors],
         parentLink: part.link,
         ...(branchedAt !== undefined ? { branchedAt } : {}),
-        values: new Set(src.values),
+        values: new Set(),
       };
       if (part.link === "deleted") src.deleted = true;
     }
@@ -249,7 +265,8 @@ function finish(d: Draft): FolderFile {
 /** The folder the parts describe (pure). */
 export function assembleFolder(parts: FolderParts): SessionFolder {
   const drafts = sessionDrafts(parts);
-  plant(drafts, parts);
+  const partners = new Map<string, string>();
+  const planted = plant(drafts, parts, partners);
   derive(drafts, parts);
   if (parts.damaged) {
     const d = parts.damaged;
@@ -263,9 +280,32 @@ export function assembleFolder(parts: FolderParts): SessionFolder {
   const present = drafts.filter(
     (d, i) => !d.deleted && drafts.findIndex((o) => o.path === d.path) === i,
   );
+  // A file shows the values planted in the records it holds (a branched copy may leave some
+  // out); a duplicate only where both lines are; a collision only while its partner is in
+  // another file that exists.
+  const where = new Map<string, Set<Draft>>();
+  for (const d of present)
+    for (const r of d.records) where.set(r.origin, (where.get(r.origin) ?? new Set()).add(d));
+  for (const d of present) {
+    const seen = new Set<string>();
+    for (const r of d.records) {
+      for (const v of planted.get(r.origin) ?? []) {
+        const partner = partners.get(r.origin);
+        const shows =
+          v === "duplicate-lines"
+            ? seen.has(r.origin)
+            : v === "collisions"
+              ? [...(where.get(partner ?? "") ?? [])].some((o) => o !== d)
+              : true;
+        if (shows) d.values.add(v);
+      }
+      seen.add(r.origin);
+    }
+  }
   const files = present.map(finish);
   const withBom = new Set<number>();
-  for (const spec of parts.values) if (spec.name === "bom" && files.length > 0) withBom.add(spec.at % files.length);
+  for (const spec of parts.values)
+    if (spec.name === "bom" && files.length > 0) withBom.add(spec.at % files.length);
   const finalFiles = files.map((f, i) =>
     withBom.has(i) ? { ...f, text: `\uFEFF${f.text}`, values: [...f.values, "bom" as const] } : f,
   );

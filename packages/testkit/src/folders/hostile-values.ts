@@ -107,7 +107,7 @@ function appendToText(message: Record<string, unknown>, extra: string): boolean 
       typeof b === "object" && b !== null && b.type === "text" && typeof b.text === "string",
   );
   if (block) block.text += extra;
-  else message.content.push({ type: "text", text: extra.trim() });
+  else message.content.push({ type: "text", text: extra });
   return true;
 }
 
@@ -117,20 +117,18 @@ function messageOf(entry: Record<string, unknown>, roles: readonly string[]) {
 }
 
 /**
- * Plants one value into a session's records (in place; `records` hold clones). Returns whether
- * it changed anything (a session with no usage record has nowhere to put a numeric string).
- * `collisions` and `bom` are planted across files by the folder, not here.
+ * Plants one value into a session's records (in place; `records` hold clones). Returns the
+ * record it changed, or undefined when there was nowhere to put it (no usage record for a
+ * numeric string). `collisions` and `bom` are planted across files by the folder, not here.
  */
 export function plantValue(
   records: DraftRecord[],
   spec: HostileValueSpec,
   longLineLength: number,
-): boolean {
+): DraftRecord | undefined {
   const withUsage = records.filter((r) => usageSourceOf(r.entry) !== undefined);
-  const usageAt = (n: number) => {
-    const r = pickOf(withUsage, n);
-    return r ? (usageSourceOf(r.entry)?.usage as Record<string, unknown>) : undefined;
-  };
+  const chosen = pickOf(withUsage, spec.pick);
+  const u = chosen ? (usageSourceOf(chosen.entry)?.usage as Record<string, unknown>) : undefined;
   switch (spec.name) {
     case "timestamp-microseconds":
     case "timestamp-offset": {
@@ -138,7 +136,7 @@ export function plantValue(
         records.filter((d) => typeof d.entry.timestamp === "string"),
         spec.pick,
       );
-      if (!r) return false;
+      if (!r) return undefined;
       const ts = r.entry.timestamp as string;
       const next =
         spec.name === "timestamp-offset"
@@ -146,43 +144,39 @@ export function plantValue(
           : /\.\d{3}Z$/.test(ts)
             ? `${ts.slice(0, -1)}${String(spec.variant % 1000).padStart(3, "0")}Z`
             : undefined;
-      if (next === undefined) return false;
+      if (next === undefined) return undefined;
       r.entry.timestamp = next;
-      return true;
+      return r;
     }
     case "numeric-strings": {
-      const u = usageAt(spec.pick);
       const field = NUMERIC_FIELDS[spec.variant % NUMERIC_FIELDS.length] as string;
-      if (!u || typeof u[field] !== "number") return false;
+      if (!u || typeof u[field] !== "number") return undefined;
       u[field] = String(u[field]);
-      return true;
+      return chosen;
     }
     case "cost-without-tokens": {
-      const u = usageAt(spec.pick);
-      if (!u) return false;
+      if (!u) return undefined;
       for (const k of Object.keys(u)) if (k !== "cost") delete u[k];
       if (typeof u.cost !== "object" || u.cost === null) u.cost = { total: 0.25 };
-      return true;
+      return chosen;
     }
     case "zero-and-negative": {
-      const u = usageAt(spec.pick);
-      if (!u) return false;
+      if (!u) return undefined;
       const field = NUMERIC_FIELDS[spec.variant % NUMERIC_FIELDS.length] as string;
       u[field] = spec.variant % 2 === 0 ? 0 : -(1 + (spec.variant % 997));
-      return true;
+      return chosen;
     }
     case "no-total-tokens": {
-      const u = usageAt(spec.pick);
-      if (!u || !("totalTokens" in u)) return false;
+      if (!u || !("totalTokens" in u)) return undefined;
       delete u.totalTokens;
-      return true;
+      return chosen;
     }
     case "duplicate-lines": {
       const at = records.length === 0 ? -1 : spec.pick % records.length;
       const r = records[at];
-      if (!r) return false;
+      if (!r) return undefined;
       records.splice(at + 1, 0, { entry: r.entry, origin: r.origin });
-      return true;
+      return r;
     }
     case "line-separators": {
       const r = pickOf(
@@ -190,18 +184,18 @@ export function plantValue(
         spec.pick,
       );
       const m = r && messageOf(r.entry, ["user", "assistant"]);
-      return m ? appendToText(m, " \u2028 and \u2029 ") : false;
+      return m && appendToText(m, "\u2028 and \u2029") ? r : undefined;
     }
     case "long-lines": {
       const r = pickOf(records, spec.pick);
-      if (!r) return false;
+      if (!r) return undefined;
       const m = messageOf(r.entry, ["user"]);
       if (m) m.content = longText(longLineLength);
       else r.entry.x_long = longText(longLineLength);
-      return true;
+      return r;
     }
     default:
-      return false;
+      return undefined;
   }
 }
 

@@ -82,7 +82,10 @@ function count(value: unknown, options: UsageOracleOptions): number | undefined 
 }
 
 /** One record's usage as counted (rules in the module note). */
-export function recordSums(usage: Record<string, unknown>, options: UsageOracleOptions = {}): OracleSums {
+export function recordSums(
+  usage: Record<string, unknown>,
+  options: UsageOracleOptions = {},
+): OracleSums {
   const input = count(usage.input, options) ?? 0;
   const output = count(usage.output, options) ?? 0;
   const cacheRead = count(usage.cacheRead, options) ?? 0;

@@ -4,7 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { folderFileText, type FolderFile, type SessionFolder } from "./folder-types.js";
+import { type FolderFile, folderFileText, type SessionFolder } from "./folder-types.js";
 
 /** Writes every file of `folder` under `root` (which must exist); returns the absolute paths. */
 export function writeFolder(folder: SessionFolder, root: string): string[] {

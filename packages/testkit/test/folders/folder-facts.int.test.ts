@@ -20,6 +20,7 @@ import { encodeCwd, sessionFileName } from "@pi-sessions/core/internal";
 import { fcOptions, fcRuns, loadReference, tempDir } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { branchedRecords } from "../../src/folders/derived-files.js";
 import {
   type FolderFile,
   folderFileText,
@@ -28,7 +29,6 @@ import {
   sessionFolderArb,
   writeFolder,
 } from "../../src/index.js";
-import { branchedRecords } from "../../src/folders/derived-files.js";
 
 interface ManagerModule {
   SessionManager: {
@@ -183,7 +183,8 @@ describe("sessionFolderArb: names, links, copies and origins", () => {
             const target = resolveParentSession(h?.parentSession as string, root);
             const resolves = existsSync(target);
             expect(resolves, `${file.path} → ${target}`).toBe(file.parentLink === "resolvable");
-            if (file.parentLink === "resolvable") expect(target).toBe(join(root, file.source as string));
+            if (file.parentLink === "resolvable")
+              expect(target).toBe(join(root, file.source as string));
             if (file.parentLink === "deleted") expect(folder.deleted).toContain(file.source);
             if (file.parentLink === "moved") expect(target.endsWith(`/${file.source}`)).toBe(true);
           }
