@@ -9,7 +9,8 @@
  * - one file, branch: the records on the path root → leaf (last record of an id wins), once each;
  * - the folder: each record once however many files copy it (forks, branched sessions, the same
  *   file under two folders). Files are taken oldest first (header timestamp, then path); a
- *   record counts, as many times as it appears there, in the oldest file that holds it.
+ *   record counts, as many times as it appears there, in the oldest file that holds it (ties:
+ *   see {@link filesOldestFirst}).
  *   Per model and per day (the UTC day of the record's timestamp) split that folder total.
  */
 import { type SessionEntry, walkPath } from "@pi-sessions/core";
@@ -131,11 +132,16 @@ export function diffSums(expected: OracleSums, actual: Partial<OracleSums>): str
   return out;
 }
 
-/** Files oldest first: header timestamp, then path (code-point order). */
+/**
+ * Files oldest first: header timestamp, then path, both with `localeCompare` (the order
+ * `@pi-sessions/plugins` documents; ties only decide which of two equally old files holding
+ * the same records — a file and its copy under another folder — the records count in).
+ */
 export function filesOldestFirst(folder: SessionFolder): FolderFile[] {
   const ts = (f: FolderFile) => (typeof f.header?.timestamp === "string" ? f.header.timestamp : "");
-  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  return [...folder.files].sort((a, b) => cmp(ts(a), ts(b)) || cmp(a.path, b.path));
+  return [...folder.files].sort(
+    (a, b) => ts(a).localeCompare(ts(b)) || a.path.localeCompare(b.path),
+  );
 }
 
 /** The records on the path root → the file's leaf (a v1 file is one line: all its records). */
