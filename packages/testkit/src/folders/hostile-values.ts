@@ -27,7 +27,7 @@ export const HOSTILE_VALUES = {
     "An exact duplicate of a line, right after it. Both copies count in the whole tree of that file; the branch counts the entry once.",
   "line-separators":
     "U+2028 and U+2029 inside a string, written raw as `JSON.stringify` writes them. Lines split on `\\n` only.",
-  bom: "A byte-order mark before the header. The file's records are still read (the BOM is not part of the JSON).",
+  bom: "A byte-order mark at the start of the file. Usage: its records still count (a reader that trims it, as `loadEntriesFromFile` does, reads them all). Listing: a BOM right before the header makes that line no JSON, so the file has no header and is dropped (SPEC §2.2).",
   "long-lines":
     "A line far longer than common read buffers (default 100,000 characters). Nothing is cut or dropped.",
   collisions:

@@ -41,16 +41,27 @@ export function messageText(content: unknown): string {
     .join(" ");
 }
 
+/** Whether a byte-order mark sits right before the header line (so that line is no JSON). */
+function bomOnHeader(file: FolderFile): boolean {
+  if (!file.text.startsWith("\uFEFF")) return false;
+  const end = file.text.indexOf("\n");
+  try {
+    const first = JSON.parse(file.text.slice(1, end < 0 ? undefined : end)) as { type?: unknown };
+    return first?.type === "session";
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The SessionInfo of `file`, or null when a listing must drop it: its first parsed record is
- * not a valid header (`type: "session"` with a string id). A byte-order mark makes the header
- * line unparseable JSON (SPEC §2.1, §2.2), so a file with one is dropped.
+ * not a valid header (`type: "session"` with a string id). A byte-order mark right before the
+ * header makes that line unparseable JSON (SPEC §2.1, §2.2), so the file is dropped; before a
+ * garbage line it changes nothing.
  */
 export function sessionInfoOracle(file: FolderFile): SessionInfoFacts | null {
   const h = file.header;
-  if (!h || file.text.startsWith("\uFEFF") || h.type !== "session" || typeof h.id !== "string") {
-    return null;
-  }
+  if (!h || bomOnHeader(file) || h.type !== "session" || typeof h.id !== "string") return null;
   let name: string | undefined;
   let latest: number | undefined;
   let messageCount = 0;
