@@ -93,7 +93,7 @@ function fileNameOf(header: Record<string, unknown> | null, fallback: string): s
 
 function sessionDrafts(parts: FolderParts): Draft[] {
   let offset = 0;
-  return parts.sessions.map((s) => {
+  const drafts = parts.sessions.map((s): Draft => {
     const cwd = parts.cwds[s.cwd % parts.cwds.length] as string;
     const header = {
       type: "session",
@@ -112,6 +112,9 @@ function sessionDrafts(parts: FolderParts): Draft[] {
     }));
     return { path, kind: "session", header, records, ancestors: [], values: new Set() };
   });
+  // Two sessions with the same id and time would share a path: the later one is left out, so
+  // nothing is ever made from a file the folder does not hold.
+  return drafts.filter((d, i) => drafts.findIndex((o) => o.path === d.path) === i);
 }
 
 /** Plants the values; returns which values each record origin got. */
