@@ -22,10 +22,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { branchedRecords } from "../../src/folders/derived-files.js";
 import {
-  type FolderFile,
   folderFileText,
   resolveParentSession,
-  type SessionFolder,
   sessionFolderArb,
   writeFolder,
 } from "../../src/index.js";
