@@ -20,14 +20,8 @@ import type {
   SessionFolder,
 } from "./folder-types.js";
 import { SESSIONS_ROOT } from "./folder-types.js";
-import {
-  type DraftRecord,
-  type HostileValueName,
-  type HostileValueSpec,
-  plantCollision,
-  plantValue,
-} from "./hostile-values.js";
-import { usageSourceOf } from "./usage-source.js";
+import type { DraftRecord, HostileValueName, HostileValueSpec } from "./hostile-values.js";
+import { markShownValues, plantValues } from "./plant-values.js";
 
 /** A session as generated: its header, its cwd (an index into the folder's cwds), its steps. */
 export interface SessionPart {
@@ -115,43 +109,6 @@ function sessionDrafts(parts: FolderParts): Draft[] {
   // Two sessions with the same id and time would share a path: the later one is left out, so
   // nothing is ever made from a file the folder does not hold.
   return drafts.filter((d, i) => drafts.findIndex((o) => o.path === d.path) === i);
-}
-
-/** Plants the values; returns which values each record origin got. */
-function plant(drafts: Draft[], parts: FolderParts, partners: Map<string, string>) {
-  const planted = new Map<string, Set<HostileValueName>>();
-  const mark = (r: DraftRecord, name: HostileValueName) => {
-    const set = planted.get(r.origin) ?? new Set();
-    set.add(name);
-    planted.set(r.origin, set);
-  };
-  for (const spec of parts.values) {
-    if (spec.name === "bom" || drafts.length === 0) continue;
-    const target = drafts[spec.at % drafts.length] as Draft;
-    if (spec.name !== "collisions") {
-      const changed = plantValue(target.records, spec, parts.longLineLength);
-      if (changed) mark(changed, spec.name);
-      continue;
-    }
-    if (drafts.length < 2) continue;
-    const other = drafts[
-      (drafts.indexOf(target) + 1 + (spec.variant % (drafts.length - 1))) % drafts.length
-    ] as Draft;
-    // A record takes part in one collision at most: a second would move its timestamp away.
-    const free = (d: Draft) =>
-      d.records.filter(
-        (r) => usageSourceOf(r.entry) !== undefined && !planted.get(r.origin)?.has("collisions"),
-      );
-    const a = free(target)[spec.pick % Math.max(1, free(target).length)];
-    const b = free(other)[spec.pick % Math.max(1, free(other).length)];
-    if (a && b && plantCollision(a, b)) {
-      mark(a, "collisions");
-      mark(b, "collisions");
-      partners.set(a.origin, b.origin);
-      partners.set(b.origin, a.origin);
-    }
-  }
-  return planted;
 }
 
 function headerMs(d: Draft): number {
@@ -268,8 +225,7 @@ function finish(d: Draft): FolderFile {
 /** The folder the parts describe (pure). */
 export function assembleFolder(parts: FolderParts): SessionFolder {
   const drafts = sessionDrafts(parts);
-  const partners = new Map<string, string>();
-  const planted = plant(drafts, parts, partners);
+  const planted = plantValues(drafts, parts.values, parts.longLineLength);
   derive(drafts, parts);
   if (parts.damaged) {
     const d = parts.damaged;
@@ -283,28 +239,7 @@ export function assembleFolder(parts: FolderParts): SessionFolder {
   const present = drafts.filter(
     (d, i) => !d.deleted && drafts.findIndex((o) => o.path === d.path) === i,
   );
-  // A file shows the values planted in the records it holds (a branched copy may leave some
-  // out); a duplicate only where both lines are; a collision only while its partner is in
-  // another file that exists.
-  const where = new Map<string, Set<Draft>>();
-  for (const d of present)
-    for (const r of d.records) where.set(r.origin, (where.get(r.origin) ?? new Set()).add(d));
-  for (const d of present) {
-    const seen = new Set<string>();
-    for (const r of d.records) {
-      for (const v of planted.get(r.origin) ?? []) {
-        const partner = partners.get(r.origin);
-        const shows =
-          v === "duplicate-lines"
-            ? seen.has(r.origin)
-            : v === "collisions"
-              ? [...(where.get(partner ?? "") ?? [])].some((o) => o !== d)
-              : true;
-        if (shows) d.values.add(v);
-      }
-      seen.add(r.origin);
-    }
-  }
+  markShownValues(present, planted);
   const files = present.map(finish);
   const withBom = new Set<number>();
   for (const spec of parts.values)
