@@ -5,6 +5,7 @@
 //   1. runs a plain-Node smoke test of the testkit's dist (no TypeScript, no source condition):
 //      runConformance on the packed core, model runs, an arbitrary, checkReader over generated
 //      sessions roots (a right reader passes, a naive counter is caught and shrunk);
+//      then a node:test file that uses checkReader;
 //   2. runs the testkit-exporter example's test (its exporter source copied along) with vitest,
 //      its folder-level property through checkReader included.
 // Exits non-zero on any failure. KEEP_TMP=1 keeps the temp project; FC_RUNS is passed on
@@ -132,6 +133,22 @@ console.log("plain-Node smoke test passed");
 `,
   );
   run(process.execPath, ["smoke.mjs"], project);
+
+  step("node:test: checkReader inside Node's own test runner");
+  writeFileSync(
+    join(project, "node-test-folders.mjs"),
+    `import assert from "node:assert/strict";
+import { readdirSync } from "node:fs";
+import { test } from "node:test";
+import { checkReader } from "@pi-sessions/testkit";
+test("a reader that lists every session file sees every file of the folder", async () => {
+  const list = (root) => readdirSync(root).flatMap((d) => readdirSync(root + "/" + d));
+  const report = await checkReader(list, (names, folder) => names.length === folder.files.length, { numRuns: 20 });
+  assert.equal(report.failed, false, report.text);
+});
+`,
+  );
+  run(process.execPath, ["--test", "node-test-folders.mjs"], project);
 
   step("vitest: the testkit-exporter example's test");
   cpSync(join(exampleDir, "src/exporter.ts"), join(project, "src/exporter.ts"));

@@ -58,11 +58,9 @@ export * from "./differential/run.js";
 // --- folders: sessions roots with forks and copies, odd values, oracles, checkReader ----
 export * from "./folders/check-reader.js";
 export * from "./folders/folder-arb.js";
-export type { DerivedPart, FolderParts, SessionPart } from "./folders/folder-assemble.js";
-export { assembleFolder } from "./folders/folder-assemble.js";
 export * from "./folders/folder-types.js";
-export type { HostileValueName, HostileValueSpec } from "./folders/hostile-values.js";
-export { HOSTILE_VALUE_NAMES, HOSTILE_VALUES, longText } from "./folders/hostile-values.js";
+export type { HostileValueName } from "./folders/hostile-values.js";
+export { HOSTILE_VALUE_NAMES, HOSTILE_VALUES } from "./folders/hostile-values.js";
 export * from "./folders/info-oracle.js";
 export * from "./folders/usage-oracle.js";
 export * from "./folders/usage-source.js";

@@ -13,11 +13,8 @@ import { cwdArb, sessionHeaderArb, sessionIdArb } from "../arbitraries/header.js
 import { legacySessionArb } from "../arbitraries/legacy.js";
 import { logStepArb, type SessionLogOptions } from "../arbitraries/session-log.js";
 import { assembleFolder, type DerivedPart, type SessionPart } from "./folder-assemble.js";
-import type { ParentLink, SessionFolder } from "./folder-types.js";
+import type { DerivedKind, ParentLink, SessionFolder } from "./folder-types.js";
 import { type HostileValueName, hostileValueSpecArb } from "./hostile-values.js";
-
-/** What a derived file is made with. */
-export type DerivedKind = DerivedPart["kind"];
 
 /** Options of {@link sessionFolderArb}. */
 export interface SessionFolderOptions {

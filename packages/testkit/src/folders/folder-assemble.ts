@@ -13,6 +13,7 @@ import type { LegacySession } from "../arbitraries/legacy.js";
 import { buildLogEntries, type LogStep } from "../arbitraries/session-log.js";
 import { branchedRecords, forkRecords } from "./derived-files.js";
 import type {
+  DerivedKind,
   FolderFile,
   FolderFileKind,
   FolderRecord,
@@ -32,7 +33,7 @@ export interface SessionPart {
 
 /** A file to make from an earlier one. */
 export interface DerivedPart {
-  readonly kind: "fork" | "branched" | "copy";
+  readonly kind: DerivedKind;
   /** The file it is made from, modulo the files made so far. */
   readonly source: number;
   /** The target cwd (fork) or second folder (copy), modulo the folder's cwds. */

@@ -28,6 +28,9 @@ export type FolderFileKind =
   /** A version 1 or 2 file, as older pi wrote it. */
   | "legacy";
 
+/** How a derived file is made: `forkFrom`, `createBranchedSession`, or a copy of the file. */
+export type DerivedKind = "fork" | "branched" | "copy";
+
 /** Where a header's `parentSession` leads. */
 export type ParentLink =
   /** To the source file, inside this root. */
