@@ -35,7 +35,8 @@ const isObject = (v: unknown): v is Json =>
 /** Splits the text into lines and keeps the header and the entries with an id. */
 export function readSession(text: string): ParsedSession {
   const out: ParsedSession = { header: undefined, entries: [], skippedLines: 0 };
-  for (const line of text.split("\n")) {
+  // A byte-order mark is no part of the first line's JSON; left on, it costs the header.
+  for (const line of text.replace(/^\uFEFF/, "").split("\n")) {
     if (line.trim() === "") continue;
     let value: unknown;
     try {

@@ -7,8 +7,11 @@
  * Run counts: FC_RUNS overrides them; FC_SEED (with FC_PATH) replays a failure. The example
  * reads them itself because the tarball check copies it into a project outside this workspace.
  */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { SessionManager } from "@pi-sessions/core";
 import {
+  checkReader,
   damagedSessionArb,
   legacySessionArb,
   type SessionLog,
@@ -109,6 +112,46 @@ describe("exportMarkdown with testkit arbitraries", () => {
       ),
       params(200),
     );
+  });
+});
+
+/** Exports every session file under a sessions root, as a tool exporting a whole folder would. */
+function exportFolder(root: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const dir of readdirSync(root)) {
+    for (const name of readdirSync(join(root, dir))) {
+      out.set(`${dir}/${name}`, exportMarkdown(readFileSync(join(root, dir, name), "utf8")));
+    }
+  }
+  return out;
+}
+
+/** The conversation part of an export: from the first message section on. */
+const conversation = (md: string) => {
+  const at = md.indexOf("\n\n## ");
+  return at < 0 ? "" : md.slice(at);
+};
+
+describe("exportMarkdown over whole sessions roots (testkit checkReader)", () => {
+  it(`every file exports; a fork shows its source's conversation; a copy exports the same (${runs(100)} folders)`, async () => {
+    const report = await checkReader(
+      exportFolder,
+      (exports, folder) => {
+        expect([...exports.keys()].sort()).toEqual(folder.files.map((f) => f.path).sort());
+        for (const file of folder.files) {
+          const md = exports.get(file.path) as string;
+          expectWellFormed(md);
+          const source = folder.files.find((f) => f.path === file.source);
+          if (!source) continue;
+          const from = exports.get(source.path) as string;
+          if (file.kind === "copy") expect(md, file.path).toBe(from);
+          if (file.kind === "fork") expect(conversation(md), file.path).toBe(conversation(from));
+        }
+        return true;
+      },
+      { ...params(100), folder: { values: ["duplicate-lines", "line-separators", "bom"] } },
+    );
+    expect(report.failed, report.text).toBe(false);
   });
 });
 

@@ -3,8 +3,11 @@
 // manifests carry no `workspace:` ranges, installs both tarballs with npm into a fresh temp
 // project (plus pinned fast-check and vitest from the registry), then
 //   1. runs a plain-Node smoke test of the testkit's dist (no TypeScript, no source condition):
-//      runConformance on the packed core, model runs, an arbitrary;
-//   2. runs the testkit-exporter example's test (its exporter source copied along) with vitest.
+//      runConformance on the packed core, model runs, an arbitrary, checkReader over generated
+//      sessions roots (a right reader passes, a naive counter is caught and shrunk);
+//      then a node:test file that uses checkReader;
+//   2. runs the testkit-exporter example's test (its exporter source copied along) with vitest,
+//      its folder-level property through checkReader included.
 // Exits non-zero on any failure. KEEP_TMP=1 keeps the temp project; FC_RUNS is passed on
 // (default 50 here, to keep the whole check well under 90 s).
 import { execFileSync } from "node:child_process";
@@ -113,10 +116,39 @@ if (!logs.every((log) => core.SessionManager.inMemory("/x", undefined, [log.head
   console.error("generated logs do not load into the packed core");
   process.exit(1);
 }
+// checkReader from plain Node: a reader that counts each folder's files must agree with the
+// facts, and one that counts every line's usage record twice-over must be caught and shrunk.
+const { readdirSync, readFileSync } = await import("node:fs");
+const files = (root) => readdirSync(root).flatMap((d) => readdirSync(root + "/" + d).map((n) => root + "/" + d + "/" + n));
+const ok = await testkit.checkReader(files, (out, folder) => out.length === folder.files.length, { numRuns: 20 });
+if (ok.failed) process.exit(1);
+const naive = (root) => files(root).flatMap((f) => readFileSync(f, "utf8").split("\\n")).filter((l) => l.includes('"usage":{')).length;
+const caught = await testkit.checkReader(naive, (n, folder) => n === testkit.usageOracle(folder).total.records, { numRuns: 100, log: false });
+if (!caught.failed || caught.folder.files.length > 3) {
+  console.error("checkReader did not catch the naive counter", caught.text);
+  process.exit(1);
+}
+console.log(ok.text + "; the naive counter was caught: " + caught.folder.files.length + " file(s)");
 console.log("plain-Node smoke test passed");
 `,
   );
   run(process.execPath, ["smoke.mjs"], project);
+
+  step("node:test: checkReader inside Node's own test runner");
+  writeFileSync(
+    join(project, "node-test-folders.mjs"),
+    `import assert from "node:assert/strict";
+import { readdirSync } from "node:fs";
+import { test } from "node:test";
+import { checkReader } from "@pi-sessions/testkit";
+test("a reader that lists every session file sees every file of the folder", async () => {
+  const list = (root) => readdirSync(root).flatMap((d) => readdirSync(root + "/" + d));
+  const report = await checkReader(list, (names, folder) => names.length === folder.files.length, { numRuns: 20 });
+  assert.equal(report.failed, false, report.text);
+});
+`,
+  );
+  run(process.execPath, ["--test", "node-test-folders.mjs"], project);
 
   step("vitest: the testkit-exporter example's test");
   cpSync(join(exampleDir, "src/exporter.ts"), join(project, "src/exporter.ts"));

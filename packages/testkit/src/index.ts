@@ -55,6 +55,17 @@ export * from "./differential/observe.js";
 export * from "./differential/ops.js";
 export * from "./differential/run.js";
 
+// --- folders: sessions roots with forks and copies, odd values, oracles, checkReader ----
+export * from "./folders/check-reader.js";
+export * from "./folders/folder-arb.js";
+export * from "./folders/folder-types.js";
+export type { HostileValueName } from "./folders/hostile-values.js";
+export { HOSTILE_VALUE_NAMES, HOSTILE_VALUES } from "./folders/hostile-values.js";
+export * from "./folders/info-oracle.js";
+export * from "./folders/usage-oracle.js";
+export * from "./folders/usage-source.js";
+export * from "./folders/write-folder.js";
+
 // --- invariant checkers (DESIGN §4, I1–I10) --------------------------------------------
 export type { BranchCheckOptions } from "./invariants/branch.js";
 export { checkI3BranchPaths } from "./invariants/branch.js";

@@ -1,0 +1,61 @@
+/**
+ * A generated folder on disk, and as text for people: what `checkReader` prints for a shrunk
+ * failure (every file name and line, the root written as `<sessions-root>`).
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { type FolderFile, folderFileText, type SessionFolder } from "./folder-types.js";
+
+/** Writes every file of `folder` under `root` (which must exist); returns the absolute paths. */
+export function writeFolder(folder: SessionFolder, root: string): string[] {
+  return folder.files.map((file) => {
+    const path = join(root, ...file.path.split("/"));
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, folderFileText(file, root));
+    return path;
+  });
+}
+
+/** Options of {@link formatFolder}. */
+export interface FormatFolderOptions {
+  /** Longest line shown in full; longer ones are cut with a note (default 400). */
+  readonly maxLineLength?: number;
+}
+
+function describe(file: FolderFile): string {
+  const facts: string[] = [file.kind];
+  if (file.source !== undefined) {
+    facts.push(`${file.kind === "copy" ? "copy" : "made"} of ${file.source}`);
+  }
+  if (file.branchedAt !== undefined) facts.push(`at ${file.branchedAt}`);
+  if (file.parentLink !== undefined) facts.push(`parentSession ${file.parentLink}`);
+  if (file.values.length > 0) facts.push(`values: ${file.values.join(", ")}`);
+  return facts.join("; ");
+}
+
+function showLine(line: string, max: number): string {
+  // Line separators are shown escaped, so a printed line is one line on a terminal too.
+  const visible = line.replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  const bom = visible.startsWith("\uFEFF") ? `(BOM)${visible.slice(1)}` : visible;
+  return bom.length <= max ? bom : `${bom.slice(0, max)}… (${bom.length} characters)`;
+}
+
+/** Every file of `folder` with its facts and numbered lines. */
+export function formatFolder(folder: SessionFolder, options: FormatFolderOptions = {}): string {
+  const max = options.maxLineLength ?? 400;
+  const out: string[] = [
+    `sessions root: ${folder.files.length} file(s)${
+      folder.deleted.length > 0 ? `; deleted: ${folder.deleted.join(", ")}` : ""
+    }`,
+  ];
+  for (const file of folder.files) {
+    out.push(`${file.path}  (${describe(file)})`);
+    const lines = file.text.split("\n");
+    if (lines[lines.length - 1] === "") lines.pop();
+    else out.push("    (no final newline)");
+    lines.forEach((line, i) => {
+      out.push(`  ${String(i + 1).padStart(3)} ${showLine(line, max)}`);
+    });
+  }
+  return out.join("\n");
+}

@@ -1,0 +1,94 @@
+/**
+ * `checkReader` itself: it finds a reader's bug, shrinks the folder, prints every file and line
+ * with the seed and path, and the seed and path replay the same folder; a command-line reader
+ * gets the root as its argument and its stdout parsed; a reader that fails to run is reported,
+ * not thrown.
+ */
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "@pi-sessions/test-utils";
+import { describe, expect, it } from "vitest";
+import { checkReader, type SessionFolder, usageOracle, usageSourceOf } from "../../src/index.js";
+
+/** A reader that sums every usage record of every file: fork copies count twice. */
+function sumEverything(root: string): number {
+  let records = 0;
+  for (const dir of readdirSync(root)) {
+    for (const name of readdirSync(join(root, dir))) {
+      for (const line of readFileSync(join(root, dir, name), "utf8").split("\n")) {
+        try {
+          if (usageSourceOf(JSON.parse(line))) records++;
+        } catch {
+          // not a record
+        }
+      }
+    }
+  }
+  return records;
+}
+
+const sameRecordCount = (records: number, folder: SessionFolder) => {
+  expect(records).toBe(usageOracle(folder).total.records);
+  return true;
+};
+
+describe("checkReader", () => {
+  it("finds a double count, shrinks it to a fork or copy of one record, prints and replays it", async () => {
+    const printed: string[] = [];
+    const options = { numRuns: 200, log: (t: string) => printed.push(t) } as const;
+    const report = await checkReader(sumEverything, sameRecordCount, options);
+    expect(report.failed).toBe(true);
+    const folder = report.folder as SessionFolder;
+    expect(folder.files.length).toBe(2);
+    expect(folder.files.filter((f) => f.source !== undefined)).toHaveLength(1);
+    expect(printed).toEqual([report.text]);
+    for (const file of folder.files) expect(report.text).toContain(file.path);
+    expect(report.text).toContain(`seed: ${report.seed}`);
+    expect(report.text).toMatch(/\n\s+2 \{"type":/);
+    const replay = await checkReader(sumEverything, sameRecordCount, {
+      numRuns: 200,
+      seed: report.seed,
+      path: report.path,
+      log: false,
+    });
+    expect(replay.failed).toBe(true);
+    expect(replay.folder).toEqual(report.folder);
+  });
+
+  it("runs a command line with the root as its argument and parses its stdout", async () => {
+    const dir = tempDir();
+    const script = join(dir, "count-files.mjs");
+    writeFileSync(
+      script,
+      `import { readdirSync } from "node:fs";
+const root = process.argv[process.argv.length - 1];
+const files = readdirSync(root).flatMap((d) => readdirSync(root + "/" + d));
+console.log(JSON.stringify({ files: files.length }));
+`,
+    );
+    const report = await checkReader(
+      { command: process.execPath, args: [script, "{root}"], parse: (out) => JSON.parse(out) },
+      (out: { files: number }, folder) => out.files === folder.files.length,
+      { numRuns: 15, log: false },
+    );
+    expect(report.text).toBe(`checkReader: 15 folders passed (seed ${report.seed})`);
+    expect(report.failed).toBe(false);
+  });
+
+  it("reports a command that fails and a property that returns false, without throwing", async () => {
+    const failing = await checkReader(
+      { command: process.execPath, args: ["-e", "process.exit(3)"], parse: () => 0 },
+      () => true,
+      { numRuns: 3, log: false },
+    );
+    expect(failing.failed).toBe(true);
+    expect(failing.error).toMatch(/failed/);
+    const falsy = await checkReader(
+      (root) => root,
+      () => false,
+      { numRuns: 3, log: false },
+    );
+    expect(falsy.failed).toBe(true);
+    expect(falsy.folder?.files.length).toBe(1);
+  });
+});
