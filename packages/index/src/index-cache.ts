@@ -1,0 +1,48 @@
+/**
+ * The index seen through core's listing: core's `SessionInfoCache` is the hook its listing
+ * functions ask for each file's info, so answering from the index there reuses everything
+ * else of core's listing as it is (candidate files and their order, the cwd filter, progress
+ * and partial snapshots, aborts, the final sort) and the results cannot drift from it.
+ */
+
+import type { SessionInfo } from "@pi-sessions/core";
+import { type FileStamp, SessionInfoCache, type SessionShape } from "@pi-sessions/core/internal";
+import type { Database } from "better-sqlite3";
+import { FileSync, type SyncKind } from "./file-sync.js";
+import type { Statements } from "./statements.js";
+
+/** How many files a sync found in each state. */
+export type SyncCounts = Record<SyncKind, number>;
+
+/** Fresh zero counts. */
+export function zeroCounts(): SyncCounts {
+  return { unchanged: 0, "caught-up": 0, indexed: 0, gone: 0 };
+}
+
+/** A cache that is the index: every lookup syncs the file's rows and answers from them. */
+export class IndexInfoCache extends SessionInfoCache {
+  /** Paths looked up during this listing (the rest of a listed directory is gone). */
+  readonly seen = new Set<string>();
+  readonly counts = zeroCounts();
+
+  constructor(
+    private readonly db: Database,
+    private readonly st: Statements,
+    private readonly withText: boolean,
+  ) {
+    super(0);
+  }
+
+  override get(path: string, _stamp?: FileStamp, withShape = false): SessionInfo | null {
+    this.seen.add(path);
+    const sync = new FileSync(this.db, this.st, path);
+    const answer = sync.run(this.withText, withShape);
+    this.counts[sync.kind]++;
+    if (answer === null) return null;
+    if (!withShape) return answer.info;
+    return Object.assign(answer.info, { shape: answer.shape as SessionShape });
+  }
+
+  /** Never called: {@link get} always answers. */
+  override set(): void {}
+}
