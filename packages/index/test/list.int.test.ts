@@ -34,9 +34,7 @@ test("listAll over corpus sessions equals core's, cold, warm and after growth", 
   const file = join(root, "--a--", "branched.jsonl");
   const lines = readFileSync(file, "utf8").split("\n");
   appendFileSync(file, `${lines[1]?.replace(/"id":"[^"]+"/, '"id":"fresh123"')}\n{"type":"mess`);
-  expect(await index.listProjects(root, { withShape: true })).toEqual(
-    await listWithShape(root),
-  );
+  expect(await index.listProjects(root, { withShape: true })).toEqual(await listWithShape(root));
   index.close();
 });
 
