@@ -53,7 +53,13 @@ export function entryFields(record: JsonRecord): EntryFields {
     id: str(record.id),
     parentId: str(record.parentId),
     type: str(record.type),
-    role: message === undefined ? null : str(message.role),
+    // A custom_message entry carries its content itself; search finds it under role "custom".
+    role:
+      message === undefined
+        ? record.type === "custom_message"
+          ? "custom"
+          : null
+        : str(message.role),
     timestamp,
     timeMs: Number.isNaN(time) ? null : time,
     provider: str(isModelChange ? record.provider : message?.provider),

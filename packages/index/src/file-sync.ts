@@ -45,6 +45,16 @@ function resumable(fd: number, stats: Stats, row: FileRow): boolean {
   return hash(last).equals(row.last_hash);
 }
 
+/** Whether `row` describes the open file as it is now: nothing to read but a torn tail. */
+function isFresh(fd: number, stats: Stats, row: FileRow): boolean {
+  return row.size === stats.size && row.mtime_ms === stats.mtimeMs && resumable(fd, stats, row);
+}
+
+/** What {@link FileSync.peek} found without writing: the row's answer if it is fresh. */
+export type Peek =
+  | { readonly state: "missing" | "stale" | "gone" }
+  | { readonly state: "fresh"; readonly answer: FileAnswer | null; readonly fileId: number };
+
 /** A sync of one open file; `withText` loads the info's joined message text. */
 export class FileSync {
   kind: SyncKind = "unchanged";
@@ -70,15 +80,30 @@ export class FileSync {
       const stats = fstatSync(fd);
       if (!stats.isFile()) return this.gone();
       let row = this.st.fileByPath.get(this.path);
-      const fresh =
-        row !== undefined &&
-        row.size === stats.size &&
-        row.mtime_ms === stats.mtimeMs &&
-        resumable(fd, stats, row);
-      if (!fresh) {
+      if (row === undefined || !isFresh(fd, stats, row)) {
         row = this.db.transaction(() => this.update(fd, stats)).immediate();
       }
       return this.answer(fd, stats, row as FileRow, withText, withShape);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** The row's answer when it is fresh, without writing anything (for `verify`). */
+  peek(): Peek {
+    let fd: number;
+    try {
+      fd = openSync(this.path, "r");
+    } catch {
+      return { state: "gone" };
+    }
+    try {
+      const stats = fstatSync(fd);
+      if (!stats.isFile()) return { state: "gone" };
+      const row = this.st.fileByPath.get(this.path);
+      if (row === undefined) return { state: "missing" };
+      if (!isFresh(fd, stats, row)) return { state: "stale" };
+      return { state: "fresh", answer: this.answer(fd, stats, row, true, true), fileId: row.id };
     } finally {
       closeSync(fd);
     }
@@ -98,7 +123,7 @@ export class FileSync {
   private update(fd: number, stats: Stats): FileRow {
     const row = this.st.fileByPath.get(this.path);
     if (row !== undefined && resumable(fd, stats, row)) {
-      if (row.size === stats.size && row.mtime_ms === stats.mtimeMs) return row;
+      if (isFresh(fd, stats, row)) return row;
       this.kind = "caught-up";
       return this.catchUp(fd, stats, row, JSON.parse(row.state) as FoldState);
     }

@@ -11,6 +11,8 @@
 export type { SyncCounts } from "./index-cache.js";
 export { defaultIndexFile, INDEX_FILE_ENV, INDEX_FILE_NAME } from "./location.js";
 export { IndexUnavailableError } from "./open-database.js";
+export type { SearchFilters, SearchHit } from "./search.js";
+export { ftsQuery, SearchQueryError } from "./search.js";
 export type {
   IndexDirListingOptions,
   IndexListed,
@@ -18,3 +20,4 @@ export type {
   SessionIndexOptions,
 } from "./session-index.js";
 export { openSessionIndex, SessionIndex } from "./session-index.js";
+export type { VerifyProblem, VerifyReport } from "./verify.js";

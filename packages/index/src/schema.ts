@@ -66,20 +66,25 @@ END;
  * writer; a busy timeout: a second writer waits instead of failing) and creates the tables
  * when the file is new or of another schema version.
  */
-export function prepareSchema(db: Database, busyTimeoutMs: number): void {
+export function prepareSchema(db: Database, busyTimeoutMs: number, reset = false): void {
   db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(busyTimeoutMs))}`);
   db.pragma("journal_mode = WAL");
   // A crash may lose the last commits but never corrupts the file; lost rows are re-indexed.
   db.pragma("synchronous = NORMAL");
   db.pragma("foreign_keys = ON");
   const version = () => db.pragma("user_version", { simple: true }) as number;
-  if (version() === SCHEMA_VERSION) return;
+  if (version() === SCHEMA_VERSION && !reset) return;
   db.transaction(() => {
     // Another process may have created the tables while this one waited for the lock.
-    if (version() === SCHEMA_VERSION) return;
+    if (version() === SCHEMA_VERSION && !reset) return;
     for (const table of ["entries", "entry_text", "files"])
       db.exec(`DROP TABLE IF EXISTS ${table}`);
     db.exec(TABLES);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();
+}
+
+/** Drops every table and creates them empty, in one transaction. */
+export function resetSchema(db: Database, busyTimeoutMs: number): void {
+  prepareSchema(db, busyTimeoutMs, true);
 }

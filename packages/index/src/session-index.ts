@@ -28,7 +28,10 @@ import type { Database } from "better-sqlite3";
 import { IndexInfoCache, type SyncCounts, zeroCounts } from "./index-cache.js";
 import { defaultIndexFile } from "./location.js";
 import { isDamagedIndex, openDatabase, removeIndexFile } from "./open-database.js";
+import { resetSchema } from "./schema.js";
+import { ftsQuery, type SearchFilters, type SearchHit, searchIndex } from "./search.js";
 import { Statements } from "./statements.js";
+import { type VerifyReport, verifyIndex } from "./verify.js";
 
 /** Options of {@link openSessionIndex}. */
 export interface SessionIndexOptions {
@@ -207,6 +210,56 @@ export class SessionIndex {
       for (const row of gone) this.st.deleteFile.run(row.id);
     })();
     this.counts.gone += gone.length;
+  }
+
+  /**
+   * Brings the index up to date with every session under `root` (default: pi's sessions root):
+   * its project directories and files lying in the root itself. Resolves how many sessions
+   * there are and what was done to the files. `onProgress` is told as a listing tells it.
+   */
+  async sync(
+    root: string = getSessionsRoot(),
+    onProgress?: SessionListProgress,
+  ): Promise<{ sessions: number; counts: SyncCounts }> {
+    const before = { ...this.counts };
+    const options = { withText: false, ...(onProgress === undefined ? {} : { onProgress }) };
+    const nested = await this.listProjects(root, options);
+    const flat = await this.listInDir(root, options);
+    const counts = zeroCounts();
+    for (const kind of Object.keys(counts) as (keyof SyncCounts)[]) {
+      counts[kind] = this.counts[kind] - before[kind];
+    }
+    return { sessions: nested.length + flat.length, counts };
+  }
+
+  /**
+   * Searches the transcripts under `filters.dir` (default: pi's sessions root), after bringing
+   * the index up to date with them, so no hit points at text a file no longer holds. Throws
+   * `SearchQueryError` for a query without words.
+   */
+  async search(query: string, filters: SearchFilters = {}): Promise<SearchHit[]> {
+    ftsQuery(query); // a bad query fails before any work
+    const root = filters.dir === undefined ? getSessionsRoot() : resolveSessionDir(filters.dir);
+    await this.sync(root);
+    return searchIndex(this.db, root, query, filters);
+  }
+
+  /** Checks the index against the files under `root` without changing either. */
+  verify(root: string = getSessionsRoot()): VerifyReport {
+    return verifyIndex(this.db, this.st, this.file, resolveSessionDir(root));
+  }
+
+  /**
+   * Drops everything the index holds and indexes the sessions under `root` again (for an index
+   * that `verify` found wrong; a damaged file is rebuilt without being asked).
+   */
+  async rebuild(
+    root: string = getSessionsRoot(),
+    onProgress?: SessionListProgress,
+  ): Promise<{ sessions: number; counts: SyncCounts }> {
+    resetSchema(this.db, this.busyTimeoutMs);
+    this.st = new Statements(this.db);
+    return this.sync(resolveSessionDir(root), onProgress);
   }
 
   /** Closes and opens the connection again; `fresh` removes the file first. */
