@@ -63,7 +63,7 @@ export interface Opened {
 export function openDatabase(file: string, busyTimeoutMs: number): Opened {
   const Database = loadDriver();
   try {
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   } catch (error) {
     throw new IndexUnavailableError(`cannot create the index directory of ${file}`, {
       cause: error,

@@ -84,7 +84,8 @@ export class SessionIndex {
     this.db = opened.db;
     this.st = new Statements(this.db);
     try {
-      chmodSync(file, 0o600); // it holds transcript text: owner only, like the sessions
+      // It holds transcript text: owner only, like the sessions.
+      if (file !== ":memory:") chmodSync(file, 0o600);
     } catch {
       // Another user's index we may read; leave its mode alone.
     }
