@@ -12,7 +12,6 @@ import { closeSync, fstatSync, openSync, type Stats } from "node:fs";
 import { dirname } from "node:path";
 import type { SessionInfo } from "@pi-sessions/core";
 import { JsonlScanner, type JsonRecord, type LineIssue } from "@pi-sessions/core/internal";
-import type { Database } from "better-sqlite3";
 import { entryFields } from "./entry-fields.js";
 import {
   EMPTY_STATE,
@@ -25,6 +24,7 @@ import {
 } from "./fold-state.js";
 import { type LineChunk, readBytes, readLineChunks } from "./line-chunks.js";
 import type { FileRow, Statements } from "./statements.js";
+import type { WriteBatch } from "./write-batch.js";
 
 /** A file's info as the listing gives it, with its shape when asked for. */
 export interface FileAnswer {
@@ -60,9 +60,9 @@ export class FileSync {
   kind: SyncKind = "unchanged";
 
   constructor(
-    private readonly db: Database,
     private readonly st: Statements,
     private readonly path: string,
+    private readonly batch: WriteBatch,
   ) {}
 
   /**
@@ -81,7 +81,7 @@ export class FileSync {
       if (!stats.isFile()) return this.gone();
       let row = this.st.fileByPath.get(this.path);
       if (row === undefined || !isFresh(fd, stats, row)) {
-        row = this.db.transaction(() => this.update(fd, stats)).immediate();
+        row = this.batch.write(() => this.update(fd, stats));
       }
       return this.answer(fd, stats, row as FileRow, withText, withShape);
     } finally {

@@ -10,6 +10,7 @@ import { type FileStamp, SessionInfoCache, type SessionShape } from "@pi-session
 import type { Database } from "better-sqlite3";
 import { FileSync, type SyncKind } from "./file-sync.js";
 import type { Statements } from "./statements.js";
+import { WriteBatch } from "./write-batch.js";
 
 /** How many files a sync found in each state. */
 export type SyncCounts = Record<SyncKind, number>;
@@ -25,18 +26,23 @@ export class IndexInfoCache extends SessionInfoCache {
   readonly seen = new Set<string>();
   readonly counts = zeroCounts();
 
+  /** The listing's writes, committed in a few transactions (see {@link WriteBatch}). */
+  readonly batch: WriteBatch;
+
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly st: Statements,
     private readonly withText: boolean,
   ) {
     super(0);
+    this.batch = new WriteBatch(db);
   }
 
   override get(path: string, _stamp?: FileStamp, withShape = false): SessionInfo | null {
     this.seen.add(path);
-    const sync = new FileSync(this.db, this.st, path);
+    const sync = new FileSync(this.st, path, this.batch);
     const answer = sync.run(this.withText, withShape);
+    this.batch.maybeCommit();
     this.counts[sync.kind]++;
     if (answer === null) return null;
     if (!withShape) return answer.info;

@@ -25,6 +25,11 @@ export interface SearchFilters {
   readonly session?: string;
   /** At most this many hits (default 20). */
   readonly limit?: number;
+  /**
+   * Bring the index up to date with the files first (default true). `false` searches the rows
+   * as they are, for a caller that has just synced (a hit may then point at changed text).
+   */
+  readonly refresh?: boolean;
 }
 
 /** One search hit: where it is, and a snippet with the matched words in `[` `]`. */

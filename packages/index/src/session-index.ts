@@ -177,12 +177,14 @@ export class SessionIndex {
       const cache = new IndexInfoCache(this.db, this.st, options.withText !== false);
       try {
         const result = await listing(cache);
+        cache.batch.commit();
         this.prune(cache, scope.inScope, scope.prefix);
         for (const [kind, n] of Object.entries(cache.counts)) {
           this.counts[kind as keyof SyncCounts] += n;
         }
         return result;
       } catch (error) {
+        cache.batch.rollback();
         if (!isSqliteError(error)) throw error; // an abort, or a bug: not the index's fault
         if (attempt === 0 && isDamagedIndex(error)) {
           this.notice(
@@ -241,7 +243,7 @@ export class SessionIndex {
   async search(query: string, filters: SearchFilters = {}): Promise<SearchHit[]> {
     ftsQuery(query); // a bad query fails before any work
     const root = filters.dir === undefined ? getSessionsRoot() : resolveSessionDir(filters.dir);
-    await this.sync(root);
+    if (filters.refresh !== false) await this.sync(root);
     return searchIndex(this.db, root, query, filters);
   }
 

@@ -51,7 +51,11 @@ export class Statements {
   readonly pathsInDir: Statement<[string], { id: number; path: string }>;
 
   constructor(db: Database) {
-    this.fileByPath = db.prepare("SELECT * FROM files WHERE path = ?");
+    // Every column but the joined text, which can be as long as the transcript.
+    this.fileByPath = db.prepare(
+      `SELECT id, path, dev, ino, size, mtime_ms, committed, lines, last_start, last_hash,
+        stopped, state FROM files WHERE path = ?`,
+    );
     this.textOf = db.prepare("SELECT all_text FROM files WHERE id = ?");
     const columns =
       "path, dir, dev, ino, size, mtime_ms, committed, lines, last_start, last_hash, stopped, state, all_text, session_id, cwd";

@@ -14,6 +14,7 @@ import type { Database } from "better-sqlite3";
 import { FileSync } from "./file-sync.js";
 import { readBytes } from "./line-chunks.js";
 import type { Statements } from "./statements.js";
+import { WriteBatch } from "./write-batch.js";
 
 /** One thing the index says that its file does not. */
 export interface VerifyProblem {
@@ -118,7 +119,7 @@ export function verifyIndex(
   let stale = 0;
   let missing = 0;
   for (const path of files) {
-    const peek = new FileSync(db, st, path).peek();
+    const peek = new FileSync(st, path, new WriteBatch(db)).peek();
     if (peek.state === "stale") stale++;
     if (peek.state === "missing") missing++;
     if (peek.state !== "fresh") continue;
