@@ -37,6 +37,7 @@ import { isDeepStrictEqual } from "node:util";
 import { SessionManager } from "@pi-sessions/core";
 import { defaultSessionInfoCache } from "@pi-sessions/core/internal";
 import { REFERENCE_SESSION_MODULE } from "@pi-sessions/test-utils/reference";
+import Database from "better-sqlite3";
 import { flagValue, numberFlag } from "../../core/bench/flags.js";
 import { createRng, messagePool, sessionTemplates } from "../../core/bench/generate.js";
 import { openSessionIndex } from "../src/index.js";
@@ -168,9 +169,9 @@ async function main(): Promise<void> {
     const index = openSessionIndex({ file });
     const build = await timed(() => index.listAll());
     same &&= isDeepStrictEqual(build.value, await direct());
-    const entries = (
-      index.database.prepare("SELECT count(*) AS n FROM entries").get() as { n: number }
-    ).n;
+    // A second, read-only connection to look at what was built.
+    const look = new Database(file, { readonly: true });
+    const entries = (look.prepare("SELECT count(*) AS n FROM entries").get() as { n: number }).n;
     console.log(
       `${files} sessions in ${projects} project dirs, ${(bytes / 2 ** 20).toFixed(0)} MiB, ${entries.toLocaleString("en")} entries (${root})`,
     );
@@ -193,7 +194,7 @@ async function main(): Promise<void> {
 
     const paths = readdirSync(join(root, "--work-p0--")).map((n) => join(root, "--work-p0--", n));
     const grown = paths.slice(0, growN);
-    grown.forEach((path, i) => grow(path, 20, i + 1));
+    for (const [i, path] of grown.entries()) grow(path, 20, i + 1);
     const before = { ...index.counts };
     const caught = await timed(() => index.listAll());
     same &&= isDeepStrictEqual(caught.value, await direct());
@@ -207,7 +208,7 @@ async function main(): Promise<void> {
 
     const rng = createRng(99);
     const vocabulary = (
-      index.database.prepare("SELECT text FROM entry_text LIMIT 2000").all() as { text: string }[]
+      look.prepare("SELECT text FROM entry_text LIMIT 2000").all() as { text: string }[]
     ).flatMap((r) => r.text.match(/[a-z]{4,}/g) ?? []);
     const pick = () => vocabulary[Math.floor(rng.next() * vocabulary.length)] ?? "test";
     for (const words of [1, 3]) {
@@ -223,6 +224,7 @@ async function main(): Promise<void> {
         );
       }
     }
+    look.close();
     index.close();
     console.log(`\nevery index listing equal to core's direct listing: ${same}`);
     if (!same) process.exitCode = 1;

@@ -8,6 +8,7 @@
  * @packageDocumentation
  */
 
+export type { SyncKind } from "./file-sync.js";
 export type { SyncCounts } from "./index-cache.js";
 export { defaultIndexFile, INDEX_FILE_ENV, INDEX_FILE_NAME } from "./location.js";
 export { IndexUnavailableError } from "./open-database.js";

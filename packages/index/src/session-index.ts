@@ -91,11 +91,6 @@ export class SessionIndex {
     }
   }
 
-  /** The connection (for this package's search and verify). @internal */
-  get database(): Database {
-    return this.db;
-  }
-
   /** The sessions of one working directory, as `SessionManager.list(cwd, sessionDir, …)`. */
   list(
     cwd: string,
@@ -266,7 +261,7 @@ export class SessionIndex {
   }
 
   /** Closes and opens the connection again; `fresh` removes the file first. */
-  reopen(fresh: boolean): void {
+  private reopen(fresh: boolean): void {
     try {
       this.db.close();
     } catch {

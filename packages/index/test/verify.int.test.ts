@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "@pi-sessions/test-utils";
+import Database from "better-sqlite3";
 import { expect, test } from "vitest";
 import { IndexUnavailableError, openSessionIndex } from "../src/index.js";
 import { directListing, indexListing, sessionsFolder, snapshot } from "./fault-helpers.js";
@@ -8,7 +9,8 @@ import { directListing, indexListing, sessionsFolder, snapshot } from "./fault-h
 test("verify finds an index that disagrees with the files; rebuild makes it agree again", async () => {
   const root = sessionsFolder();
   const before = snapshot(root);
-  const index = openSessionIndex({ file: join(tempDir(), "index.sqlite") });
+  const file = join(tempDir(), "index.sqlite");
+  const index = openSessionIndex({ file });
   expect(index.verify(root)).toMatchObject({ files: 4, fresh: 0, missing: 4, ok: true });
   const synced = await index.sync(root);
   expect(synced).toEqual({
@@ -26,13 +28,15 @@ test("verify finds an index that disagrees with the files; rebuild makes it agre
   });
 
   // Rows that lie: an entry moved off its line, and a listing count changed.
-  const db = index.database;
+  // A second connection, as another tool writing to the file would be.
+  const db = new Database(file);
   db.prepare(
     "UPDATE entries SET offset = offset + 1 WHERE rowid = (SELECT min(e.rowid) FROM entries e JOIN files f ON f.id = e.file_id WHERE f.path LIKE '%large.jsonl')",
   ).run();
   db.prepare(
     "UPDATE files SET state = json_set(state, '$.info.messageCount', 999) WHERE path LIKE '%small.jsonl'",
   ).run();
+  db.close();
   const report = index.verify(root);
   expect(report.ok).toBe(false);
   expect(report.problems.map((p) => p.problem)).toEqual(
