@@ -8,7 +8,7 @@
  */
 
 import { createHash } from "node:crypto";
-import { closeSync, fstatSync, openSync, type Stats } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { dirname } from "node:path";
 import type { SessionInfo } from "@pi-sessions/core";
 import { JsonlScanner, type JsonRecord, type LineIssue } from "@pi-sessions/core/internal";
@@ -37,12 +37,17 @@ export type SyncKind = "unchanged" | "caught-up" | "indexed" | "gone";
 
 const hash = (bytes: Buffer): Buffer => createHash("sha1").update(bytes).digest();
 
+/** Where the last indexed line is read back for its hash (one buffer: the reads are sync). */
+let scratch = Buffer.allocUnsafe(64 * 1024);
+
 /** Whether `row` still describes the start of the open file: same file, last line unchanged. */
 function resumable(fd: number, stats: Stats, row: FileRow): boolean {
   if (row.dev !== stats.dev || row.ino !== stats.ino || stats.size < row.committed) return false;
   if (row.last_hash === null) return true;
-  const last = readBytes(fd, row.last_start, row.committed - row.last_start);
-  return hash(last).equals(row.last_hash);
+  const length = row.committed - row.last_start;
+  if (scratch.length < length) scratch = Buffer.allocUnsafe(Math.max(length, 2 * scratch.length));
+  const n = readSync(fd, scratch, 0, length, row.last_start);
+  return n === length && hash(scratch.subarray(0, length)).equals(row.last_hash);
 }
 
 /** Whether `row` describes the open file as it is now: nothing to read but a torn tail. */
@@ -69,7 +74,7 @@ export class FileSync {
    * The file's answer after bringing its rows up to date; `null` when it is gone, not a regular
    * file, or not a session (its first record is not a valid header), as core's listing says.
    */
-  run(withText: boolean, withShape: boolean): FileAnswer | null {
+  run(withText: boolean, withShape: boolean, known?: FileRow | null): FileAnswer | null {
     let fd: number;
     try {
       fd = openSync(this.path, "r");
@@ -79,7 +84,8 @@ export class FileSync {
     try {
       const stats = fstatSync(fd);
       if (!stats.isFile()) return this.gone();
-      let row = this.st.fileByPath.get(this.path);
+      // `known`: the row as read with its neighbours at the listing's start (null: none).
+      let row = known === undefined ? this.st.fileByPath.get(this.path) : (known ?? undefined);
       if (row === undefined || !isFresh(fd, stats, row)) {
         row = this.batch.write(() => this.update(fd, stats));
       }

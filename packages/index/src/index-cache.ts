@@ -9,7 +9,7 @@ import type { SessionInfo } from "@pi-sessions/core";
 import { type FileStamp, SessionInfoCache, type SessionShape } from "@pi-sessions/core/internal";
 import type { Database } from "better-sqlite3";
 import { FileSync, type SyncKind } from "./file-sync.js";
-import type { Statements } from "./statements.js";
+import type { FileRow, Statements } from "./statements.js";
 import { WriteBatch } from "./write-batch.js";
 
 /** How many files a sync found in each state. */
@@ -29,10 +29,15 @@ export class IndexInfoCache extends SessionInfoCache {
   /** The listing's writes, committed in a few transactions (see {@link WriteBatch}). */
   readonly batch: WriteBatch;
 
+  /** The rows under the listed scope, read in one query at the first lookup. */
+  private rows: Map<string, FileRow> | undefined;
+
   constructor(
     db: Database,
     private readonly st: Statements,
     private readonly withText: boolean,
+    /** Every path the listing can meet starts with this (a directory and `/`, or the root's). */
+    private readonly prefix: string,
   ) {
     super(0);
     this.batch = new WriteBatch(db);
@@ -40,8 +45,11 @@ export class IndexInfoCache extends SessionInfoCache {
 
   override get(path: string, _stamp?: FileStamp, withShape = false): SessionInfo | null {
     this.seen.add(path);
+    this.rows ??= new Map(
+      this.st.filesBetween.all(this.prefix, `${this.prefix}\u{10ffff}`).map((r) => [r.path, r]),
+    );
     const sync = new FileSync(this.st, path, this.batch);
-    const answer = sync.run(this.withText, withShape);
+    const answer = sync.run(this.withText, withShape, this.rows.get(path) ?? null);
     this.batch.maybeCommit();
     this.counts[sync.kind]++;
     if (answer === null) return null;

@@ -169,7 +169,7 @@ export class SessionIndex {
     options: IndexListingOptions,
   ): Promise<SessionInfo[]> {
     for (let attempt = 0; attempt < 2; attempt++) {
-      const cache = new IndexInfoCache(this.db, this.st, options.withText !== false);
+      const cache = new IndexInfoCache(this.db, this.st, options.withText !== false, scope.prefix);
       try {
         const result = await listing(cache);
         cache.batch.commit();

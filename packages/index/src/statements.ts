@@ -39,6 +39,7 @@ export interface FileUpdate extends Omit<FileRow, "id" | "stopped"> {
 /** The statements, bound to one connection. */
 export class Statements {
   readonly fileByPath: Statement<[string], FileRow>;
+  readonly filesBetween: Statement<[string, string], FileRow>;
   readonly textOf: Statement<[number], { all_text: string }>;
   readonly insertFile: Statement<[FileUpdate], void>;
   readonly updateFile: Statement<[FileUpdate & { id: number }], void>;
@@ -52,10 +53,10 @@ export class Statements {
 
   constructor(db: Database) {
     // Every column but the joined text, which can be as long as the transcript.
-    this.fileByPath = db.prepare(
-      `SELECT id, path, dev, ino, size, mtime_ms, committed, lines, last_start, last_hash,
-        stopped, state FROM files WHERE path = ?`,
-    );
+    const rowColumns = `id, path, dev, ino, size, mtime_ms, committed, lines, last_start,
+      last_hash, stopped, state`;
+    this.fileByPath = db.prepare(`SELECT ${rowColumns} FROM files WHERE path = ?`);
+    this.filesBetween = db.prepare(`SELECT ${rowColumns} FROM files WHERE path > ? AND path < ?`);
     this.textOf = db.prepare("SELECT all_text FROM files WHERE id = ?");
     const columns =
       "path, dir, dev, ino, size, mtime_ms, committed, lines, last_start, last_hash, stopped, state, all_text, session_id, cwd";
