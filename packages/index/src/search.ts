@@ -130,18 +130,29 @@ export function searchIndex(
     params.sessionPrefix = `${filters.session.replace(/[%_\\]/g, "\\$&")}%`;
   }
   withCwdMatches(db);
+  // Two steps: the best `limit` matches by rank alone, then snippets for those only (a snippet
+  // in the ranking query would be computed for every match before the sort).
   const sql = `
+    WITH best AS (
+      SELECT entry_text.rowid AS id, bm25(entry_text) AS rank
+      FROM entry_text
+      JOIN entries e ON e.rowid = entry_text.rowid
+      JOIN files f ON f.id = e.file_id
+      WHERE ${where.join(" AND ")}
+      ORDER BY rank, f.path, e.line
+      LIMIT @limit
+    )
     SELECT f.path AS path, f.session_id AS sessionId, coalesce(f.cwd, '') AS cwd,
       e.id AS entryId, e.line AS line, e.type AS type, e.role AS role, e.model AS model,
       e.timestamp AS timestamp,
       snippet(entry_text, 0, '[', ']', '…', ${SNIPPET_WORDS}) AS snippet,
-      bm25(entry_text) AS rank
-    FROM entry_text
-    JOIN entries e ON e.rowid = entry_text.rowid
+      best.rank AS rank
+    FROM best
+    JOIN entry_text ON entry_text.rowid = best.id
+    JOIN entries e ON e.rowid = best.id
     JOIN files f ON f.id = e.file_id
-    WHERE ${where.join(" AND ")}
-    ORDER BY rank, f.path, e.line
-    LIMIT @limit`;
+    WHERE entry_text MATCH @match
+    ORDER BY best.rank, f.path, e.line`;
   try {
     return db.prepare(sql).all(params) as SearchHit[];
   } catch (error) {
