@@ -43,7 +43,14 @@ function run(args: readonly string[]): string {
     {
       cwd: "/",
       encoding: "utf8",
-      env: { ...process.env, PI_CODING_AGENT_DIR: agentDir, NO_COLOR: "1", FORCE_COLOR: "" },
+      env: {
+        ...process.env,
+        PI_CODING_AGENT_DIR: agentDir,
+        // The session index beside the copy: stable paths in the output, no write to the cache.
+        PI_SESSIONS_INDEX: join(agentDir, "index.sqlite"),
+        NO_COLOR: "1",
+        FORCE_COLOR: "",
+      },
     },
   );
   const exit = r.status === 0 ? "" : `[exit code ${r.status}]\n`;

@@ -24,7 +24,11 @@ for (const dir of readdirSync(sessions)) {
   for (const file of readdirSync(join(sessions, dir))) chmodSync(join(sessions, dir, file), 0o600);
 }
 
-const io = processIo();
+// The demo's session index lives in the copy too, not in the user's cache (unless they name one).
+const io = {
+  ...processIo(),
+  env: { PI_SESSIONS_INDEX: join(copy, "index.sqlite"), ...process.env },
+};
 const bold = (text: string): string => (process.stdout.isTTY ? `\x1b[1m${text}\x1b[22m` : text);
 
 /** Runs one command as a user would type it, after a `$ pi-sessions …` line. */
@@ -36,6 +40,8 @@ async function show(args: readonly string[]): Promise<void> {
 
 io.stdout.write(`Demo sessions copied to ${sessions}\n`);
 await show(["ls", "--all"]);
+await show(["index", "--verify"]);
+await show(["search", "listener", "--limit", "3"]);
 await show(["tree", "Fix flaky upload test"]);
 await show(["context", "Upload API follow-up"]);
 await show(["usage", "Fix flaky upload test"]);

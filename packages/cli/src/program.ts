@@ -8,8 +8,10 @@ import { Command, CommanderError } from "commander";
 import { registerCheck } from "./commands/check.js";
 import { registerContext } from "./commands/context.js";
 import { registerExport } from "./commands/export.js";
+import { registerIndex } from "./commands/index-command.js";
 import { registerLs } from "./commands/ls.js";
 import { registerMigrate } from "./commands/migrate.js";
+import { registerSearch } from "./commands/search.js";
 import { registerTree } from "./commands/tree.js";
 import { registerUsage } from "./commands/usage.js";
 import { CliError, ExitCode, oneLine } from "./io/errors.js";
@@ -47,6 +49,8 @@ export function createProgram(runtime: CliRuntime): Command {
   registerMigrate(program, runtime);
   registerUsage(program, runtime);
   registerExport(program, runtime);
+  registerSearch(program, runtime);
+  registerIndex(program, runtime);
   return program;
 }
 

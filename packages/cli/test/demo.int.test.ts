@@ -66,6 +66,8 @@ describe("pnpm start", () => {
     expect(r.status, r.stderr).toBe(0);
     for (const command of [
       "ls --all",
+      "index --verify",
+      "search listener",
       "tree",
       "context",
       "usage",
@@ -79,6 +81,9 @@ describe("pnpm start", () => {
       'Session 019cadc6-9a80-7b0b-ae33-47ffbfd3fdaa "Fix flaky upload test"',
     );
     expect(r.stdout).toContain("⟲ compaction");
+    // The demo's index lives in the copy: verified right after `ls` built it, and searched.
+    expect(r.stdout).toMatch(/index \S+pi-sessions-demo-\S+index\.sqlite: 7 files, 7 up to date/);
+    expect(r.stdout).toContain("Fix it by attaching the [listener] before calling start().");
     expect(r.stdout).toContain("repaired; original saved as");
     expect(r.stdout).toContain("dry run: nothing was written");
     expect(snapshot(DEMO)).toEqual(before);

@@ -1,11 +1,14 @@
 /**
- * `pi-sessions ls [--all] [--cwd DIR]` — sessions newest first, with name (or first message),
- * cwd, entries, branch tips, size and modification time.
+ * `pi-sessions ls [--all] [--cwd DIR] [--no-index | --index FILE]` — sessions newest first,
+ * with name (or first message), cwd, entries, branch tips, size and modification time. Read
+ * through the session index by default (the same rows, reading only what changed since the
+ * last run); `--no-index` reads every file.
  */
 
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { ExitCode } from "../io/errors.js";
+import { type IndexOption, withIndex } from "../io/index-access.js";
 import { formatBytes, formatDate, pad, truncate } from "../io/output.js";
 import { progressOn } from "../io/progress.js";
 import {
@@ -15,12 +18,20 @@ import {
   withCommonOptions,
 } from "../io/runtime.js";
 import { sessionFilesUnder } from "../io/session-files.js";
-import { type ListScope, listSessionRows, type SessionRow } from "../session/session-rows.js";
+import { indexLister } from "../session/index-lister.js";
+import {
+  directLister,
+  type ListScope,
+  listSessionRows,
+  type SessionRow,
+} from "../session/session-rows.js";
 
 /** Options of `ls`. */
 interface LsOptions extends CommonOptions {
   all?: boolean;
   cwd?: string;
+  /** `--index FILE` (a string), `--no-index` (false), or neither (undefined: the default). */
+  index?: IndexOption;
 }
 
 /** Width of the text column when stdout is not a terminal (a pipe has no width). */
@@ -67,7 +78,7 @@ function summary(rows: readonly SessionRow[]): string {
  * `~/…` and `file://` forms are passed on as given: core's cwd resolution expands them the
  * way pi does (SPEC §1.2), which a plain path resolve would not.
  */
-function cwdOption(ctx: CommandContext, cwd: string | undefined): string {
+export function cwdOption(ctx: CommandContext, cwd: string | undefined): string {
   if (cwd === undefined) return ctx.io.cwd;
   if (cwd === "~" || cwd.startsWith("~/") || cwd.startsWith("file:")) return cwd;
   return resolve(ctx.io.cwd, cwd);
@@ -78,10 +89,13 @@ async function runLs(runtime: CliRuntime, options: LsOptions): Promise<void> {
   const ctx = runtime.context(options);
   const scope: ListScope =
     options.all === true ? { all: true } : { all: false, cwd: cwdOption(ctx, options.cwd) };
-  const rows = await listSessionRows(
-    ctx.sessionsRoot,
-    scope,
-    progressOn(ctx.io.stderr, "reading sessions"),
+  const rows = await withIndex(ctx, options.index, (index) =>
+    listSessionRows(
+      ctx.sessionsRoot,
+      scope,
+      progressOn(ctx.io.stderr, "reading sessions"),
+      index === undefined ? directLister : indexLister(index),
+    ),
   );
   if (ctx.json) {
     ctx.printJson(rows);
@@ -115,6 +129,11 @@ export function registerLs(program: Command, runtime: CliRuntime): void {
       .command("ls")
       .description("list sessions, newest first (default: those of the current directory)")
       .option("--all", "sessions of every working directory")
-      .option("--cwd <dir>", "sessions of this working directory instead of the current one"),
+      .option("--cwd <dir>", "sessions of this working directory instead of the current one")
+      .option(
+        "--index <file>",
+        "session index file (default: $PI_SESSIONS_INDEX, else the cache dir)",
+      )
+      .option("--no-index", "read every session file instead of the index"),
   ).action((options: LsOptions) => runLs(runtime, options));
 }

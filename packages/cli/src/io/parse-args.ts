@@ -9,3 +9,10 @@ export function parsePositiveInt(value: string): number {
   }
   return Number(value);
 }
+
+/** Parses a date or date-time (`2026-01-31`, `2026-01-31T12:00`, ISO 8601) for `--since`. */
+export function parseDate(value: string): Date {
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) throw new InvalidArgumentError("expected a date such as 2026-01-31");
+  return new Date(time);
+}

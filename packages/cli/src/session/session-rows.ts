@@ -52,6 +52,32 @@ function byModifiedDesc(a: { modified: Date }, b: { modified: Date }): number {
   return b.modified.getTime() - a.modified.getTime();
 }
 
+/** Options every listing of `ls` passes. */
+interface RowListingOptions {
+  readonly onProgress: (done: number, total: number) => void;
+  readonly withShape: true;
+}
+
+/** Where `ls` gets its infos: core's listing functions, over the files or over an index. */
+export interface SessionLister {
+  /** `listAllSessions(root)`: every project directory under the root. */
+  projects(root: string, options: RowListingOptions): Promise<ShapedSessionInfo[]>;
+  /** `listSessionsInDir(dir)`: one directory, no cwd filter. */
+  inDir(dir: string, options: RowListingOptions): Promise<ShapedSessionInfo[]>;
+  /** `listSessions(dir, { filterCwd, emptyCwdMatches })`. */
+  dir(
+    dir: string,
+    options: RowListingOptions & { filterCwd: string; emptyCwdMatches: boolean },
+  ): Promise<ShapedSessionInfo[]>;
+}
+
+/** The files read directly, every time (no cache: a CLI run is one listing). */
+export const directLister: SessionLister = {
+  projects: (root, options) => listAllSessions(root, { ...options, cache: null }),
+  inDir: (dir, options) => listSessionsInDir(dir, { ...options, cache: null }),
+  dir: (dir, options) => listSessions(dir, { ...options, cache: null }),
+};
+
 /**
  * The infos of a scope. `all`: every project directory under the root plus files lying in the
  * root itself (a `--dir` may name one project directory). A cwd: that cwd's default directory
@@ -61,20 +87,21 @@ async function infosOf(
   root: string,
   scope: ListScope,
   progress: Progress,
+  lister: SessionLister,
 ): Promise<ShapedSessionInfo[]> {
   const onProgress = (done: number, total: number): void => progress.update(done, total);
-  const options = { cache: null, onProgress, withShape: true } as const;
+  const options = { onProgress, withShape: true } as const;
   if (scope.all) {
-    const nested = await listAllSessions(root, options);
-    const flat = await listSessionsInDir(root, options);
+    const nested = await lister.projects(root, options);
+    const flat = await lister.inDir(root, options);
     return [...nested, ...flat].sort(byModifiedDesc);
   }
-  const own = await listSessions(join(root, encodeCwd(scope.cwd)), {
+  const own = await lister.dir(join(root, encodeCwd(scope.cwd)), {
     ...options,
     filterCwd: scope.cwd,
     emptyCwdMatches: true,
   });
-  const flat = await listSessions(root, {
+  const flat = await lister.dir(root, {
     ...options,
     filterCwd: scope.cwd,
     emptyCwdMatches: false,
@@ -129,8 +156,9 @@ export async function listSessionRows(
   root: string,
   scope: ListScope,
   progress: Progress,
+  lister: SessionLister = directLister,
 ): Promise<SessionRow[]> {
-  const infos = await infosOf(root, scope, progress);
+  const infos = await infosOf(root, scope, progress, lister);
   const rows: SessionRow[] = [];
   for (let i = 0; i < infos.length; i++) {
     rows.push(rowOf(infos[i] as ShapedSessionInfo));

@@ -28,14 +28,17 @@ export function messageText(content: unknown): string {
   return parts.join(" ");
 }
 
-/** Folds a file's records into its info; stops at once if the first is not a valid header. */
-class SessionInfoFold implements JsonlVisitor {
-  private header: SessionHeader | null = null;
-  private messageCount = 0;
-  private lastActivity = 0;
-  private firstMessage: string | undefined;
-  private readonly texts: string[] = [];
-  private rawName: unknown;
+/**
+ * Folds a file's records into its info; stops at once if the first is not a valid header. Its
+ * state is public so that a persisted index can save it and resume the fold at a file's tail.
+ */
+export class SessionInfoFold implements JsonlVisitor {
+  header: SessionHeader | null = null;
+  messageCount = 0;
+  lastActivity = 0;
+  firstMessage: string | undefined;
+  readonly texts: string[] = [];
+  rawName: unknown;
 
   record(record: JsonRecord): boolean {
     if (this.header === null) {

@@ -53,11 +53,12 @@ export type SessionShape =
  * something is irregular, ids are no longer collected, so a damaged file costs no more.
  */
 export class SessionShapeFold implements JsonlVisitor {
-  private headerSeen = false;
-  private irregularity: ShapeIrregularity | undefined;
-  private entries = 0;
-  private readonly ids = new Set<string>();
-  private readonly parents = new Set<string>();
+  // Public, like the info fold's state, so that a persisted index can resume it.
+  headerSeen = false;
+  irregularity: ShapeIrregularity | undefined;
+  entries = 0;
+  readonly ids = new Set<string>();
+  readonly parents = new Set<string>();
 
   constructor(private readonly inner: JsonlVisitor) {}
 

@@ -1,0 +1,123 @@
+/**
+ * `pi-sessions search <query…> [--cwd DIR] [--role R] [--since DATE] [--json]` — full-text
+ * search of the transcripts under the sessions directory through the session index: each hit
+ * with its session, entry id, role, time and a snippet, best match first. `--no-index` indexes
+ * into memory for this run only (nothing written anywhere).
+ */
+
+import type { SearchFilters, SearchHit, SessionIndex } from "@pi-sessions/index";
+import { SearchQueryError } from "@pi-sessions/index";
+import type { Command } from "commander";
+import { ExitCode, usageError } from "../io/errors.js";
+import { type IndexOption, MEMORY, withIndex } from "../io/index-access.js";
+import { formatDate, pad, truncate } from "../io/output.js";
+import { parseDate, parsePositiveInt } from "../io/parse-args.js";
+import {
+  type CliRuntime,
+  type CommandContext,
+  type CommonOptions,
+  withCommonOptions,
+} from "../io/runtime.js";
+import { cwdOption } from "./ls.js";
+
+/** Options of `search`. */
+interface SearchOptions extends CommonOptions {
+  cwd?: string;
+  role?: string;
+  model?: string;
+  session?: string;
+  since?: Date;
+  until?: Date;
+  limit?: number;
+  index?: IndexOption;
+}
+
+/** The filters the options ask for. */
+function filtersOf(ctx: CommandContext, options: SearchOptions): SearchFilters {
+  return {
+    dir: ctx.sessionsRoot,
+    limit: options.limit ?? 20,
+    ...(options.cwd === undefined ? {} : { cwd: cwdOption(ctx, options.cwd) }),
+    ...(options.role === undefined ? {} : { role: options.role.split(",").map((r) => r.trim()) }),
+    ...(options.model === undefined ? {} : { model: options.model }),
+    ...(options.session === undefined ? {} : { session: options.session }),
+    ...(options.since === undefined ? {} : { since: options.since }),
+    ...(options.until === undefined ? {} : { until: options.until }),
+  };
+}
+
+/** Characters of a snippet shown in the table (`--json` has it whole). */
+const SNIPPET_WIDTH = 100;
+
+/** One hit as two lines: when, session, entry, role and snippet; then the file and line. */
+function printHits(ctx: CommandContext, hits: readonly SearchHit[]): void {
+  const c = ctx.colors;
+  for (const hit of hits) {
+    const when = hit.timestamp === null ? pad("", 16) : formatDate(new Date(hit.timestamp));
+    const text = truncate(hit.snippet.replace(/\s+/g, " "), SNIPPET_WIDTH);
+    const snippet = text.replace(/\[[^\]]*\]/g, (word) => c.bold(word));
+    ctx.out(
+      `${when}  ${c.dim(pad(hit.sessionId.slice(0, 8), 8))}  ${pad(hit.entryId ?? "-", 8)}  ${pad(hit.role ?? hit.type ?? "-", 10)}  ${snippet}`,
+    );
+    ctx.out(c.dim(`${" ".repeat(18)}${hit.path}:${hit.line}`));
+  }
+}
+
+/** Runs `search`: through the index, or an in-memory one for `--no-index` or when it fails. */
+async function runSearch(
+  runtime: CliRuntime,
+  words: readonly string[],
+  options: SearchOptions,
+): Promise<void> {
+  const ctx = runtime.context(options);
+  const query = words.join(" ");
+  const filters = filtersOf(ctx, options);
+  const search = async (index: SessionIndex | undefined) => {
+    if (index !== undefined) return index.search(query, filters);
+    // No usable index file: index the sessions into memory for this one search.
+    return withIndex(ctx, MEMORY, async (memory) => {
+      if (memory === undefined) throw usageError("search needs SQLite, which does not load here");
+      return memory.search(query, filters);
+    });
+  };
+  let hits: SearchHit[];
+  try {
+    hits = await withIndex(ctx, options.index === false ? false : options.index, search);
+  } catch (error) {
+    if (error instanceof SearchQueryError) throw usageError(error.message);
+    throw error;
+  }
+  if (ctx.json) ctx.printJson(hits);
+  else printHits(ctx, hits);
+  if (hits.length === 0) {
+    ctx.err(`pi-sessions: no entry matches ${JSON.stringify(query)} in ${ctx.sessionsRoot}`);
+    runtime.exit(ExitCode.problems);
+  }
+}
+
+/** Registers `search` on the program. */
+export function registerSearch(program: Command, runtime: CliRuntime): void {
+  withCommonOptions(
+    program
+      .command("search")
+      .description(
+        "full-text search of every session's messages, best match first (uses the index)",
+      )
+      .argument("<query...>", "words that must all occur; a word ending in * matches as a prefix")
+      .option("--cwd <dir>", "only sessions of this working directory")
+      .option(
+        "--role <roles>",
+        "only these roles: user, assistant, toolResult, custom (comma-separated)",
+      )
+      .option("--model <id>", "only entries of this model")
+      .option("--session <id>", "only this session (id, id prefix or file path)")
+      .option("--since <date>", "only entries at or after this date", parseDate)
+      .option("--until <date>", "only entries before this date", parseDate)
+      .option("--limit <n>", "at most this many hits (default 20)", parsePositiveInt)
+      .option(
+        "--index <file>",
+        "session index file (default: $PI_SESSIONS_INDEX, else the cache dir)",
+      )
+      .option("--no-index", "index into memory for this search instead of using the index file"),
+  ).action((words: string[], options: SearchOptions) => runSearch(runtime, words, options));
+}

@@ -1,0 +1,221 @@
+/**
+ * The index through the real bin: `ls` reads through it by default and prints exactly what
+ * `--no-index` prints, before and after the files change; `--index FILE`; trouble with the
+ * index file falls back to reading the files with one line on stderr; `search` and `index`
+ * (`--verify`, `--rebuild`, `--json`); a progress bar on a terminal. Every index lives in a
+ * temp directory (the setup file points `XDG_CACHE_HOME` at one); the sessions are never
+ * written.
+ */
+
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runCli } from "@pi-sessions/cli";
+import { tempDir } from "@pi-sessions/test-utils";
+import { describe, expect, it } from "vitest";
+import { copyCorpus, snapshot, writeSession } from "./helpers/fixtures.js";
+import { runBin } from "./helpers/run-bin.js";
+
+const line = (value: unknown) => `${JSON.stringify(value)}\n`;
+
+/** A user message entry as pi writes it. */
+function userEntry(id: string, parentId: string | null, text: string, day: number) {
+  const timestamp = new Date(Date.UTC(2026, 0, day)).toISOString();
+  return line({
+    type: "message",
+    id,
+    parentId,
+    timestamp,
+    message: { role: "user", content: [{ type: "text", text }], timestamp: Date.parse(timestamp) },
+  });
+}
+
+/** The corpus plus two hand-made sessions in /home/dev/app and a damaged file. */
+function folder() {
+  const root = tempDir();
+  copyCorpus(root);
+  const header = (id: string) =>
+    line({
+      type: "session",
+      version: 3,
+      id,
+      timestamp: "2026-01-01T00:00:00.000Z",
+      cwd: "/home/dev/app",
+    });
+  const app = writeSession(
+    root,
+    "/home/dev/app",
+    "a.jsonl",
+    header("aaaa1111-0000") + userEntry("u1", null, "the walrus migration plan", 2),
+  );
+  writeSession(root, "/home/dev/app", "b.jsonl", `${header("bbbb2222-0000")}garbage line\n`);
+  return { root, app };
+}
+
+async function lsJson(args: readonly string[]) {
+  const r = await runBin(["ls", "--all", "--json", ...args]);
+  expect(r.code, r.stderr).toBe(0);
+  return { rows: JSON.parse(r.stdout) as unknown[], stderr: r.stderr };
+}
+
+describe("ls through the index", () => {
+  it("prints what --no-index prints, cold, warm and after a file grew, into the default index", async () => {
+    const { root, app } = folder();
+    const before = snapshot(root);
+    const direct = await lsJson(["--dir", root, "--no-index"]);
+    expect(await lsJson(["--dir", root])).toEqual(direct);
+    expect(
+      existsSync(join(process.env.XDG_CACHE_HOME as string, "pi-sessions", "index.sqlite")),
+    ).toBe(true);
+    expect(await lsJson(["--dir", root])).toEqual(direct);
+    expect(snapshot(root)).toEqual(before);
+    appendFileSync(app, userEntry("u2", "u1", "and the penguin one", 3));
+    const grown = await lsJson(["--dir", root, "--no-index"]);
+    expect(grown).not.toEqual(direct);
+    expect(await lsJson(["--dir", root])).toEqual(grown);
+    // The text table is the same too.
+    const table = await runBin(["ls", "--all", "--dir", root]);
+    expect(table.stdout).toBe((await runBin(["ls", "--all", "--dir", root, "--no-index"])).stdout);
+  });
+
+  it("--index FILE uses that file", async () => {
+    const { root } = folder();
+    const file = join(tempDir(), "mine.sqlite");
+    expect(await lsJson(["--dir", root, "--index", file])).toEqual(
+      await lsJson(["--dir", root, "--no-index"]),
+    );
+    expect(existsSync(file)).toBe(true);
+  });
+
+  it("an index that cannot be opened: one line on stderr, the files read directly", async () => {
+    const { root } = folder();
+    const dir = tempDir();
+    mkdirSync(join(dir, "index.sqlite"));
+    const r = await lsJson(["--dir", root, "--index", join(dir, "index.sqlite")]);
+    expect(r.rows).toEqual((await lsJson(["--dir", root, "--no-index"])).rows);
+    expect(r.stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(
+        /^pi-sessions: index unavailable \(.*\); reading the session files directly$/,
+      ),
+    ]);
+  });
+
+  it("a damaged index file: one line saying it is rebuilt, the same rows", async () => {
+    const { root } = folder();
+    const file = join(tempDir(), "index.sqlite");
+    writeFileSync(file, "this is not a database, just garbage ".repeat(200));
+    const r = await lsJson(["--dir", root, "--index", file]);
+    expect(r.rows).toEqual((await lsJson(["--dir", root, "--no-index"])).rows);
+    expect(r.stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(/^pi-sessions: index .* was damaged .*rebuilt/),
+    ]);
+  });
+});
+
+describe("search", () => {
+  it("prints hits with session, entry id and snippet; --json; filters; exit 1 for none", async () => {
+    const { root, app } = folder();
+    const before = snapshot(root);
+    const text = await runBin(["search", "walrus", "--dir", root]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain("aaaa1111  u1        user        the [walrus] migration plan");
+    expect(text.stdout).toContain(`${app}:2`);
+    const json = await runBin([
+      "search",
+      "walrus",
+      "migration",
+      "--dir",
+      root,
+      "--json",
+      "--role",
+      "user",
+    ]);
+    expect(JSON.parse(json.stdout)).toMatchObject([
+      { sessionId: "aaaa1111-0000", entryId: "u1", line: 2, path: app },
+    ]);
+    const none = await runBin(["search", "walrus", "--dir", root, "--since", "2026-02-01"]);
+    expect(none.code).toBe(1);
+    expect(none.stderr.trim()).toMatch(/^pi-sessions: no entry matches "walrus"/);
+    const otherCwd = await runBin(["search", "walrus", "--dir", root, "--cwd", "/elsewhere"]);
+    expect(otherCwd.code).toBe(1);
+    // An index held in memory for the run finds the same hits (ranks depend on what else an
+    // index holds, so they are left out).
+    const hits = async (args: readonly string[]) =>
+      (
+        JSON.parse(
+          (await runBin(["search", "walrus", "--dir", root, "--json", ...args])).stdout,
+        ) as {
+          rank?: number;
+        }[]
+      ).map(({ rank: _rank, ...hit }) => hit);
+    expect(await hits(["--no-index"])).toEqual(await hits([]));
+    expect(snapshot(root)).toEqual(before);
+  });
+
+  it("a bad date or an empty query is exit 2 with one line", async () => {
+    const { root } = folder();
+    const date = await runBin(["search", "x", "--dir", root, "--since", "someday"]);
+    expect(date.code).toBe(2);
+    expect(date.stderr.trim()).toContain("expected a date");
+    const empty = await runBin(["search", " ", "--dir", root]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr.trim()).toBe("pi-sessions: the search query has no words");
+  });
+});
+
+describe("index", () => {
+  it("syncs, verifies and rebuilds, in text and JSON", async () => {
+    const { root, app } = folder();
+    const file = join(tempDir(), "index.sqlite");
+    const first = await runBin(["index", "--dir", root, "--index", file]);
+    expect(first.stdout.trim()).toBe(
+      `indexed 5 sessions of ${root} in ${file}: 5 indexed, 0 caught up, 0 unchanged, 0 dropped`,
+    );
+    appendFileSync(app, userEntry("u2", "u1", "more", 3));
+    const json = await runBin(["index", "--dir", root, "--index", file, "--json"]);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      sessions: 5,
+      counts: { "caught-up": 1, unchanged: 4 },
+    });
+    const verify = await runBin(["index", "--verify", "--dir", root, "--index", file]);
+    expect(verify.code).toBe(0);
+    expect(verify.stdout).toContain(
+      "5 files, 5 up to date, 0 changed since, 0 not indexed, 0 of deleted files; no problems",
+    );
+    const rebuilt = await runBin(["index", "--rebuild", "--dir", root, "--index", file, "--json"]);
+    expect(JSON.parse(rebuilt.stdout)).toMatchObject({
+      rebuilt: true,
+      sessions: 5,
+      counts: { indexed: 5 },
+    });
+    const both = await runBin(["index", "--rebuild", "--verify", "--dir", root, "--index", file]);
+    expect(both.code).toBe(2);
+  });
+
+  it("draws a progress bar on a terminal while a large folder is indexed", async () => {
+    const root = tempDir();
+    for (let i = 0; i < 210; i++) {
+      const id = `s${String(i).padStart(4, "0")}`;
+      const text = line({
+        type: "session",
+        version: 3,
+        id,
+        timestamp: "2026-01-01T00:00:00.000Z",
+        cwd: "/p",
+      });
+      writeSession(root, "/p", `${id}.jsonl`, text + userEntry(`u${i}`, null, `hello ${i}`, 2));
+    }
+    let stderr = "";
+    let stdout = "";
+    const io = {
+      stdout: { write: (t: string) => (stdout += t) },
+      stderr: { write: (t: string) => (stderr += t), isTTY: true },
+      env: { ...process.env },
+      cwd: root,
+    };
+    const code = await runCli(["index", "--dir", root, "--index", join(tempDir(), "i.sqlite")], io);
+    expect(code).toBe(0);
+    expect(stderr).toContain("\rindexing sessions [");
+    expect(stderr).toContain("210/210");
+    expect(stdout).toContain("indexed 210 sessions");
+  });
+});

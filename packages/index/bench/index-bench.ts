@@ -1,0 +1,236 @@
+/**
+ * The session index against the reference's `SessionManager.listAll()` on the same generated
+ * folder, in the same run:
+ *
+ *   node --conditions=@pi-sessions/source --import tsx packages/index/bench/index-bench.ts \
+ *     [--files N] [--kb K] [--projects P] [--rounds R] [--grow G] [--queries Q] [--keep]
+ *
+ * Defaults: 1,000 files averaging 87 KB (about 85 MiB; the issue's full size is
+ * `--files 10000`, about 870 MiB), 20 project directories, 3 rounds; `pnpm bench` runs the
+ * defaults, a few minutes at most. It measures:
+ * - building the index from nothing (one full listing into an empty index file), against one
+ *   reference `listAll()`;
+ * - `listAll()` through the warm index in a fresh process (what `ls` pays), with and without
+ *   the transcript text, against the reference's `listAll()` in a fresh process;
+ * - after `--grow` sessions (default 10) each gain 20 entries: the next listing, and how many
+ *   files it caught up (only those) and re-read in full (none);
+ * - `search` p50/p95 over `--queries` one- and three-word queries (default 200 each), on rows
+ *   that are up to date (`refresh: false`) and with the sync every search does by default.
+ * The files are in the page cache after generation: "fresh process" means a cold process, not
+ * a cold disk. Exits 1 if any listing differs from core's direct one.
+ */
+
+import { execFileSync } from "node:child_process";
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { isDeepStrictEqual } from "node:util";
+import { SessionManager } from "@pi-sessions/core";
+import { defaultSessionInfoCache } from "@pi-sessions/core/internal";
+import { REFERENCE_SESSION_MODULE } from "@pi-sessions/test-utils/reference";
+import Database from "better-sqlite3";
+import { flagValue, numberFlag } from "../../core/bench/flags.js";
+import { createRng, messagePool, sessionTemplates } from "../../core/bench/generate.js";
+import { openSessionIndex } from "../src/index.js";
+
+interface RefModule {
+  SessionManager: { listAll(): Promise<{ path: string }[]> };
+}
+
+const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
+
+async function timed<T>(fn: () => Promise<T> | T): Promise<{ value: T; ms: number }> {
+  const start = process.hrtime.bigint();
+  const value = await fn();
+  return { value, ms: ms(start) };
+}
+
+const median = (values: readonly number[]) => percentile(values, 0.5);
+
+function percentile(values: readonly number[], p: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0;
+}
+
+/** Writes the folder as pi lays it out, from core's template pool; returns the bytes. */
+function generate(root: string, files: number, kb: number, projects: number): number {
+  const templates = sessionTemplates(kb);
+  for (let p = 0; p < projects; p++) mkdirSync(join(root, `--work-p${p}--`));
+  let total = 0;
+  for (let i = 0; i < files; i++) {
+    const t = templates[i % templates.length];
+    if (t === undefined) continue;
+    const header = {
+      ...t.head,
+      id: `0197idx-${String(i).padStart(6, "0")}`,
+      cwd: `/work/p${i % projects}`,
+    };
+    const text = JSON.stringify(header) + t.body;
+    const path = join(root, `--work-p${i % projects}--`, `s${String(i).padStart(6, "0")}.jsonl`);
+    writeFileSync(path, text);
+    const mtime = 1_735_000_000 + i * 60;
+    utimesSync(path, mtime, mtime);
+    total += Buffer.byteLength(text);
+  }
+  return total;
+}
+
+/** Child mode: one listing in this fresh process; prints `{ms, count}`. */
+async function child(kind: string, file: string): Promise<void> {
+  if (kind === "ref") {
+    const ref = (await import(REFERENCE_SESSION_MODULE.href)) as RefModule;
+    const { value, ms: t } = await timed(() => ref.SessionManager.listAll());
+    process.stdout.write(`${JSON.stringify({ ms: t, count: value.length })}\n`);
+    return;
+  }
+  const { value, ms: t } = await timed(async () => {
+    const index = openSessionIndex({ file });
+    const root = join(process.env.PI_CODING_AGENT_DIR as string, "sessions");
+    const list =
+      kind === "text"
+        ? await index.listAll()
+        : await index.listProjects(root, { withText: false, withShape: true });
+    index.close();
+    return list;
+  });
+  process.stdout.write(`${JSON.stringify({ ms: t, count: value.length })}\n`);
+}
+
+function fresh(kind: "ref" | "text" | "rows", file: string, agentDir: string): number {
+  const script = fileURLToPath(import.meta.url);
+  const out = execFileSync(
+    process.execPath,
+    [...process.execArgv, script, "--child", kind, "--file", file],
+    {
+      encoding: "utf8",
+      env: { ...process.env, PI_CODING_AGENT_DIR: agentDir },
+    },
+  );
+  return (JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as { ms: number }).ms;
+}
+
+function row(name: string, runs: readonly number[], refMs: number): void {
+  const m = median(runs);
+  const each = runs.map((r) => r.toFixed(1)).join(" / ");
+  console.log(
+    `${name.padEnd(58)}${`${m.toFixed(1)} ms`.padStart(12)}${`${(refMs / m).toFixed(1)}x`.padStart(9)}   ${each}`,
+  );
+}
+
+/** Appends `n` user/assistant entries to a session file, chained after its last entry. */
+function grow(path: string, n: number, salt: number): void {
+  const pool = messagePool(8, salt);
+  let parent: string | null = null;
+  let text = "";
+  for (let i = 0; i < n; i++) {
+    const id = `g${salt}x${i}`;
+    const message = i % 2 === 0 ? pool.users[i % 8] : pool.assistants[i % 8];
+    text += `${JSON.stringify({ type: "message", id, parentId: parent, timestamp: "2025-08-01T00:00:00.000Z", message })}\n`;
+    parent = id;
+  }
+  appendFileSync(path, text);
+}
+
+async function main(): Promise<void> {
+  const kind = flagValue("child");
+  if (kind !== undefined) return child(kind, flagValue("file") as string);
+  const files = numberFlag("files", 1000);
+  const kb = numberFlag("kb", 87);
+  const projects = numberFlag("projects", 20);
+  const rounds = numberFlag("rounds", 3);
+  const growN = numberFlag("grow", 10);
+  const queries = numberFlag("queries", 200);
+  const agentDir = mkdtempSync(join(tmpdir(), "pi-sessions-index-bench-"));
+  const root = join(agentDir, "sessions");
+  const file = join(agentDir, "index.sqlite");
+  mkdirSync(root);
+  process.env.PI_CODING_AGENT_DIR = agentDir;
+  let same = true;
+  const direct = async () => {
+    defaultSessionInfoCache.clear();
+    return SessionManager.listAll();
+  };
+  try {
+    const bytes = generate(root, files, kb, projects);
+    const ref = (await import(REFERENCE_SESSION_MODULE.href)) as RefModule;
+    const refRuns: number[] = [];
+    for (let r = 0; r < rounds; r++)
+      refRuns.push((await timed(() => ref.SessionManager.listAll())).ms);
+    const refMs = median(refRuns);
+    const index = openSessionIndex({ file });
+    const build = await timed(() => index.listAll());
+    same &&= isDeepStrictEqual(build.value, await direct());
+    // A second, read-only connection to look at what was built.
+    const look = new Database(file, { readonly: true });
+    const entries = (look.prepare("SELECT count(*) AS n FROM entries").get() as { n: number }).n;
+    console.log(
+      `${files} sessions in ${projects} project dirs, ${(bytes / 2 ** 20).toFixed(0)} MiB, ${entries.toLocaleString("en")} entries (${root})`,
+    );
+    console.log(
+      `\n${"".padEnd(58)}${"median".padStart(12)}${"ref/this".padStart(9)}   each run (ms)`,
+    );
+    row("reference listAll(), same process", refRuns, refMs);
+    row("index built from nothing (one listAll into an empty index)", [build.ms], refMs);
+    const freshRef: number[] = [];
+    const freshText: number[] = [];
+    const freshRows: number[] = [];
+    for (let r = 0; r < rounds; r++) {
+      freshRef.push(fresh("ref", file, agentDir));
+      freshText.push(fresh("text", file, agentDir));
+      freshRows.push(fresh("rows", file, agentDir));
+    }
+    row("reference listAll(), fresh process", freshRef, median(freshRef));
+    row("index listAll() (full SessionInfo), fresh process, warm", freshText, median(freshRef));
+    row("index listing as ls reads it (no text), fresh process, warm", freshRows, median(freshRef));
+
+    const paths = readdirSync(join(root, "--work-p0--")).map((n) => join(root, "--work-p0--", n));
+    const grown = paths.slice(0, growN);
+    for (const [i, path] of grown.entries()) grow(path, 20, i + 1);
+    const before = { ...index.counts };
+    const caught = await timed(() => index.listAll());
+    same &&= isDeepStrictEqual(caught.value, await direct());
+    const caughtUp = index.counts["caught-up"] - before["caught-up"];
+    const reread = index.counts.indexed - before.indexed;
+    row(`listAll() after ${grown.length} sessions gained 20 entries each`, [caught.ms], refMs);
+    console.log(
+      `  that listing caught up ${caughtUp} files from their last indexed line, re-read ${reread} in full`,
+    );
+    if (caughtUp !== grown.length || reread !== 0) same = false;
+
+    const rng = createRng(99);
+    const vocabulary = (
+      look.prepare("SELECT text FROM entry_text LIMIT 2000").all() as { text: string }[]
+    ).flatMap((r) => r.text.match(/[a-z]{4,}/g) ?? []);
+    const pick = () => vocabulary[Math.floor(rng.next() * vocabulary.length)] ?? "test";
+    for (const words of [1, 3]) {
+      for (const refresh of [false, true]) {
+        const times: number[] = [];
+        const n = refresh ? Math.max(5, Math.floor(queries / 20)) : queries;
+        for (let q = 0; q < n; q++) {
+          const query = Array.from({ length: words }, pick).join(" ");
+          times.push((await timed(() => index.search(query, { dir: root, refresh }))).ms);
+        }
+        console.log(
+          `search, ${words} word${words === 1 ? "" : "s"}, ${refresh ? "with the sync before it" : "rows up to date (refresh: false)"}: p50 ${percentile(times, 0.5).toFixed(1)} ms, p95 ${percentile(times, 0.95).toFixed(1)} ms (${n} queries over ${entries.toLocaleString("en")} entries)`,
+        );
+      }
+    }
+    look.close();
+    index.close();
+    console.log(`\nevery index listing equal to core's direct listing: ${same}`);
+    if (!same) process.exitCode = 1;
+  } finally {
+    if (!process.argv.includes("--keep")) rmSync(agentDir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,301 @@
+/**
+ * Brings one session file's rows up to date and answers its `SessionInfo` (and shape) as core's
+ * listing would from the file itself. An unchanged file costs one `fstat` and a hash of its last
+ * indexed line; a grown one is read from its last indexed line on, once that line is found
+ * unchanged; a shrunk, replaced or rewritten one is indexed again from the start. Only complete
+ * lines are committed: a torn last line is folded into the answer but left for the next run.
+ * Files are only ever opened for reading.
+ */
+
+import { createHash } from "node:crypto";
+import { closeSync, fstatSync, openSync, readSync, type Stats } from "node:fs";
+import { dirname } from "node:path";
+import type { SessionInfo } from "@pi-sessions/core";
+import { JsonlScanner, type JsonRecord, type LineIssue } from "@pi-sessions/core/internal";
+import { entryFields } from "./entry-fields.js";
+import {
+  EMPTY_STATE,
+  type FoldState,
+  type Folds,
+  foldState,
+  foldText,
+  resumeFolds,
+  type SessionShape,
+} from "./fold-state.js";
+import { type LineChunk, readBytes, readLineChunks } from "./line-chunks.js";
+import type { FileRow, Statements } from "./statements.js";
+import type { WriteBatch } from "./write-batch.js";
+
+/** A file's info as the listing gives it, with its shape when asked for. */
+export interface FileAnswer {
+  readonly info: SessionInfo;
+  readonly shape?: SessionShape;
+}
+
+/** What a sync did to the index, for progress reports and tests. */
+export type SyncKind = "unchanged" | "caught-up" | "indexed" | "gone";
+
+const hash = (bytes: Buffer): Buffer => createHash("sha1").update(bytes).digest();
+
+/** Where the last indexed line is read back for its hash (one buffer: the reads are sync). */
+let scratch = Buffer.allocUnsafe(64 * 1024);
+
+/** Whether `row` still describes the start of the open file: same file, last line unchanged. */
+function resumable(fd: number, stats: Stats, row: FileRow): boolean {
+  if (row.dev !== stats.dev || row.ino !== stats.ino || stats.size < row.committed) return false;
+  if (row.last_hash === null) return true;
+  const length = row.committed - row.last_start;
+  if (scratch.length < length) scratch = Buffer.allocUnsafe(Math.max(length, 2 * scratch.length));
+  const n = readSync(fd, scratch, 0, length, row.last_start);
+  return n === length && hash(scratch.subarray(0, length)).equals(row.last_hash);
+}
+
+/** Whether `row` describes the open file as it is now: nothing to read but a torn tail. */
+function isFresh(fd: number, stats: Stats, row: FileRow): boolean {
+  return row.size === stats.size && row.mtime_ms === stats.mtimeMs && resumable(fd, stats, row);
+}
+
+/** What {@link FileSync.peek} found without writing: the row's answer if it is fresh. */
+export type Peek =
+  | { readonly state: "missing" | "stale" | "gone" }
+  | { readonly state: "fresh"; readonly answer: FileAnswer | null; readonly fileId: number };
+
+/** A sync of one open file; `withText` loads the info's joined message text. */
+export class FileSync {
+  kind: SyncKind = "unchanged";
+
+  constructor(
+    private readonly st: Statements,
+    private readonly path: string,
+    private readonly batch: WriteBatch,
+  ) {}
+
+  /**
+   * The file's answer after bringing its rows up to date; `null` when it is gone, not a regular
+   * file, or not a session (its first record is not a valid header), as core's listing says.
+   */
+  run(withText: boolean, withShape: boolean, known?: FileRow | null): FileAnswer | null {
+    let fd: number;
+    try {
+      fd = openSync(this.path, "r");
+    } catch {
+      return this.gone();
+    }
+    try {
+      const stats = fstatSync(fd);
+      if (!stats.isFile()) return this.gone();
+      // `known`: the row as read with its neighbours at the listing's start (null: none).
+      let row = known === undefined ? this.st.fileByPath.get(this.path) : (known ?? undefined);
+      if (row === undefined || !isFresh(fd, stats, row)) {
+        row = this.batch.write(() => this.update(fd, stats));
+      }
+      return this.answer(fd, stats, row as FileRow, withText, withShape);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** The row's answer when it is fresh, without writing anything (for `verify`). */
+  peek(): Peek {
+    let fd: number;
+    try {
+      fd = openSync(this.path, "r");
+    } catch {
+      return { state: "gone" };
+    }
+    try {
+      const stats = fstatSync(fd);
+      if (!stats.isFile()) return { state: "gone" };
+      const row = this.st.fileByPath.get(this.path);
+      if (row === undefined) return { state: "missing" };
+      if (!isFresh(fd, stats, row)) return { state: "stale" };
+      return { state: "fresh", answer: this.answer(fd, stats, row, true, true), fileId: row.id };
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** Forgets a file that is no longer there (or no longer a regular file). */
+  private gone(): null {
+    const row = this.st.fileByPath.get(this.path);
+    if (row !== undefined) {
+      this.st.deleteFile.run(row.id);
+      this.kind = "gone";
+    }
+    return null;
+  }
+
+  /** Re-reads the row under the write lock (another process may have synced meanwhile). */
+  private update(fd: number, stats: Stats): FileRow {
+    const row = this.st.fileByPath.get(this.path);
+    if (row !== undefined && resumable(fd, stats, row)) {
+      if (isFresh(fd, stats, row)) return row;
+      this.kind = "caught-up";
+      return this.catchUp(fd, stats, row, JSON.parse(row.state) as FoldState);
+    }
+    this.kind = "indexed";
+    if (row !== undefined) this.st.deleteFile.run(row.id);
+    return this.catchUp(fd, stats, undefined, EMPTY_STATE);
+  }
+
+  /** Folds and stores the complete lines after the row's committed bytes; writes the row. */
+  private catchUp(fd: number, stats: Stats, row: FileRow | undefined, state: FoldState): FileRow {
+    const fileId = row?.id ?? this.insertEmpty(stats);
+    const base = row ?? (this.st.fileByPath.get(this.path) as FileRow);
+    const text = row === undefined ? "" : (this.st.textOf.get(fileId)?.all_text ?? "");
+    const folds = resumeFolds(state, text, this.storedIds(fileId, base.lines));
+    const recorder = new EntryRecorder(this.st, fileId, folds, base.lines);
+    const scanner = new JsonlScanner(recorder);
+    let lastStart = base.last_start;
+    let committed = base.committed;
+    let lines = base.lines;
+    if (row?.stopped !== 1) {
+      readLineChunks(fd, base.committed, stats.size, (chunk) => {
+        recorder.at(chunk, scanner.lineCount);
+        const going = scanner.push(chunk.text);
+        lastStart = chunk.starts.at(-1) ?? lastStart;
+        committed = chunk.end;
+        lines += chunk.starts.length;
+        return going;
+      });
+    }
+    const stopped = row?.stopped === 1 || recorder.stopped ? 1 : 0;
+    const header = folds.info.header as unknown as JsonRecord | null;
+    const last = committed > lastStart ? readBytes(fd, lastStart, committed - lastStart) : null;
+    const update = {
+      id: fileId,
+      path: this.path,
+      dir: dirname(this.path),
+      dev: stats.dev,
+      ino: stats.ino,
+      size: stats.size,
+      mtime_ms: stats.mtimeMs,
+      committed,
+      lines,
+      last_start: lastStart,
+      last_hash: last === null ? null : hash(last),
+      stopped,
+      state: JSON.stringify(foldState(folds)),
+      all_text: foldText(folds),
+      session_id: typeof header?.id === "string" ? header.id : null,
+      cwd: typeof header?.cwd === "string" ? header.cwd : null,
+    } as const;
+    this.st.updateFile.run(update);
+    return { ...update, last_hash: update.last_hash };
+  }
+
+  private insertEmpty(stats: Stats): number {
+    const empty = {
+      path: this.path,
+      dir: dirname(this.path),
+      dev: stats.dev,
+      ino: stats.ino,
+      size: 0,
+      mtime_ms: 0,
+      committed: 0,
+      lines: 0,
+      last_start: 0,
+      last_hash: null,
+      stopped: 0,
+      state: JSON.stringify(EMPTY_STATE),
+      all_text: "",
+      session_id: null,
+      cwd: null,
+    } as const;
+    this.st.insertFile.run(empty);
+    return (this.st.fileByPath.get(this.path) as FileRow).id;
+  }
+
+  private storedIds(fileId: number, lines: number) {
+    return {
+      hasId: (id: string) => this.st.hasId.get(fileId, id, lines) !== undefined,
+      hasParent: (id: string) => this.st.hasParent.get(fileId, id, lines) !== undefined,
+    };
+  }
+
+  /** The answer from the row, with the torn remainder (if any) folded in but not stored. */
+  private answer(
+    fd: number,
+    stats: Stats,
+    row: FileRow,
+    withText: boolean,
+    withShape: boolean,
+  ): FileAnswer | null {
+    if (row.stopped === 1) return null;
+    const text = withText ? (this.st.textOf.get(row.id)?.all_text ?? "") : "";
+    const folds = resumeFolds(
+      JSON.parse(row.state) as FoldState,
+      text,
+      this.storedIds(row.id, row.lines),
+    );
+    const scanner = new JsonlScanner(folds.shape);
+    const torn = stats.size > row.committed;
+    if (torn) {
+      scanner.push(readBytes(fd, row.committed, stats.size - row.committed).toString("utf8"));
+    }
+    if (!scanner.end()) return null;
+    const info = folds.info.finish(this.path, stats.mtime);
+    if (info === null) return null;
+    if (!withText) info.allMessagesText = "";
+    if (!withShape) return { info };
+    // The committed part ends with a newline; a remainder never holds one.
+    const endsWithNewline = !torn && row.committed > 0;
+    return { info, shape: folds.shape.finish(endsWithNewline, stats.size) };
+  }
+}
+
+/**
+ * The visitor of a catch-up: core's folds see every line; each record after the header is
+ * also stored with its byte place and columns, and its text is added to the search table.
+ */
+class EntryRecorder {
+  private chunk: LineChunk | undefined;
+  /** Lines the scanner numbered before the current chunk. */
+  private before = 0;
+  stopped = false;
+
+  constructor(
+    private readonly st: Statements,
+    private readonly fileId: number,
+    private readonly folds: Folds,
+    private readonly baseLines: number,
+  ) {}
+
+  /** The chunk the scanner is about to see, after `before` lines of this run. */
+  at(chunk: LineChunk, before: number): void {
+    this.chunk = chunk;
+    this.before = before;
+  }
+
+  record(record: JsonRecord, line: number, raw: string): boolean {
+    const wasHeader = this.folds.info.header === null;
+    if (this.folds.shape.record(record, line, raw) === false) {
+      this.stopped = true;
+      return false;
+    }
+    if (wasHeader) return true;
+    this.store(record, line);
+    return true;
+  }
+
+  issue(issue: LineIssue): boolean {
+    return this.folds.shape.issue(issue) !== false;
+  }
+
+  private store(record: JsonRecord, line: number): void {
+    const chunk = this.chunk as LineChunk;
+    // The scanner numbers lines from 1 across chunks; map the number into this chunk.
+    const index = line - 1 - this.before;
+    const offset = chunk.starts[index] as number;
+    const next = chunk.starts[index + 1] ?? chunk.end;
+    const { text, ...fields } = entryFields(record);
+    const result = this.st.insertEntry.run({
+      ...fields,
+      fileId: this.fileId,
+      line: this.baseLines + line,
+      offset,
+      length: next - offset - 1,
+    });
+    if (text !== "") this.st.insertText.run(result.lastInsertRowid, text);
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Reads a byte range of a session file in chunks of whole lines, so that every line's byte
+ * offset is known: the index stores where each record is and resumes at the end of the last
+ * complete line. Lines are not parsed here; each chunk goes to core's line parser as one
+ * string, and the visitor maps the parser's line numbers back to byte offsets.
+ */
+
+import { readSync } from "node:fs";
+
+const CHUNK_BYTES = 1024 * 1024;
+
+/** The complete lines of one chunk: their text and where each starts in the file. */
+export interface LineChunk {
+  /** The lines, each with its `\n`, decoded as UTF-8. */
+  readonly text: string;
+  /** File offset of each line's first byte, in order. */
+  readonly starts: readonly number[];
+  /** File offset just after the chunk's last `\n`. */
+  readonly end: number;
+}
+
+/** What is left after the last `\n`: a torn (or unterminated) last line, maybe empty. */
+export interface Remainder {
+  readonly start: number;
+  readonly bytes: Buffer;
+}
+
+/**
+ * Hands the complete lines of `[from, to)` to `onChunk` in order (stopping when it returns
+ * false) and returns the bytes after the last newline. A line longer than a chunk grows the
+ * buffer; decoding whole lines keeps a multi-byte character from being split.
+ */
+export function readLineChunks(
+  fd: number,
+  from: number,
+  to: number,
+  onChunk: (chunk: LineChunk) => boolean,
+): Remainder {
+  let buffer = Buffer.allocUnsafe(Math.max(1, Math.min(CHUNK_BYTES, to - from)));
+  let filled = 0; // bytes of `buffer` holding file data from `base`
+  let base = from;
+  while (base + filled < to) {
+    if (filled === buffer.length) {
+      const bigger = Buffer.allocUnsafe(buffer.length * 2);
+      buffer.copy(bigger, 0, 0, filled);
+      buffer = bigger;
+    }
+    const want = Math.min(buffer.length - filled, to - base - filled);
+    const n = readSync(fd, buffer, filled, want, base + filled);
+    if (n === 0) break; // the file shrank under us: what was read is all there is
+    filled += n;
+    const last = buffer.lastIndexOf(10, filled - 1);
+    if (last < 0) continue;
+    const starts: number[] = [];
+    for (let at = 0; at <= last; at = buffer.indexOf(10, at) + 1) starts.push(base + at);
+    const text = buffer.toString("utf8", 0, last + 1);
+    const end = base + last + 1;
+    if (!onChunk({ text, starts, end })) return { start: end, bytes: Buffer.alloc(0) };
+    buffer.copy(buffer, 0, last + 1, filled);
+    filled -= last + 1;
+    base = end;
+  }
+  return { start: base, bytes: Buffer.from(buffer.subarray(0, filled)) };
+}
+
+/** Reads `length` bytes at `position` (fewer if the file is shorter). */
+export function readBytes(fd: number, position: number, length: number): Buffer {
+  const buffer = Buffer.allocUnsafe(length);
+  let got = 0;
+  while (got < length) {
+    const n = readSync(fd, buffer, got, length - got, position + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return buffer.subarray(0, got);
+}

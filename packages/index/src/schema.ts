@@ -1,0 +1,91 @@
+/**
+ * The index's tables. One row per session file (its stamp, how far it is indexed, the saved
+ * state of core's listing folds) and one per record (its place in the file and the columns
+ * queries use), with an FTS5 table over the records' text. The schema version lives in
+ * SQLite's `user_version`: an index of another version is dropped and rebuilt, never migrated
+ * (it holds nothing the files do not).
+ */
+
+import type { Database } from "better-sqlite3";
+
+/** Bumped whenever a table changes: older index files are rebuilt from the sessions. */
+export const SCHEMA_VERSION = 2;
+
+const TABLES = `
+CREATE TABLE files (
+  id INTEGER PRIMARY KEY,
+  path TEXT NOT NULL UNIQUE,
+  dir TEXT NOT NULL,
+  dev INTEGER NOT NULL,
+  ino INTEGER NOT NULL,
+  size INTEGER NOT NULL,
+  mtime_ms REAL NOT NULL,
+  committed INTEGER NOT NULL,
+  lines INTEGER NOT NULL,
+  last_start INTEGER NOT NULL,
+  last_hash BLOB,
+  stopped INTEGER NOT NULL,
+  state TEXT NOT NULL,
+  all_text TEXT NOT NULL,
+  session_id TEXT,
+  cwd TEXT
+);
+CREATE INDEX files_dir ON files(dir);
+CREATE INDEX files_session ON files(session_id);
+CREATE TABLE entries (
+  file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  line INTEGER NOT NULL,
+  offset INTEGER NOT NULL,
+  length INTEGER NOT NULL,
+  id TEXT,
+  parent_id TEXT,
+  type TEXT,
+  role TEXT,
+  timestamp TEXT,
+  time_ms REAL,
+  provider TEXT,
+  model TEXT,
+  input INTEGER,
+  output INTEGER,
+  cache_read INTEGER,
+  cache_write INTEGER,
+  total_tokens INTEGER,
+  cost REAL
+);
+CREATE INDEX entries_id ON entries(file_id, id);
+CREATE INDEX entries_parent ON entries(file_id, parent_id);
+CREATE VIRTUAL TABLE entry_text USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
+CREATE TRIGGER entries_gone AFTER DELETE ON entries BEGIN
+  DELETE FROM entry_text WHERE rowid = old.rowid;
+END;
+`;
+
+/**
+ * Puts the connection in the mode several processes can share (WAL: readers never wait for a
+ * writer; a busy timeout: a second writer waits instead of failing) and creates the tables
+ * when the file is new or of another schema version.
+ */
+export function prepareSchema(db: Database, busyTimeoutMs: number, reset = false): void {
+  db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(busyTimeoutMs))}`);
+  db.pragma("journal_mode = WAL");
+  // A crash may lose the last commits but never corrupts the file; lost rows are re-indexed.
+  db.pragma("synchronous = NORMAL");
+  db.pragma("foreign_keys = ON");
+  // Index builds insert into several B-trees at once: a bigger page cache saves re-reads.
+  db.pragma("cache_size = -65536");
+  const version = () => db.pragma("user_version", { simple: true }) as number;
+  if (version() === SCHEMA_VERSION && !reset) return;
+  db.transaction(() => {
+    // Another process may have created the tables while this one waited for the lock.
+    if (version() === SCHEMA_VERSION && !reset) return;
+    for (const table of ["entries", "entry_text", "files"])
+      db.exec(`DROP TABLE IF EXISTS ${table}`);
+    db.exec(TABLES);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
+}
+
+/** Drops every table and creates them empty, in one transaction. */
+export function resetSchema(db: Database, busyTimeoutMs: number): void {
+  prepareSchema(db, busyTimeoutMs, true);
+}

@@ -1,0 +1,298 @@
+/**
+ * `openSessionIndex`: a sidecar SQLite index of session folders that answers listings with
+ * exactly the `SessionInfo` values core's `SessionManager.list` / `listAll` give, reading only
+ * what changed since the last run, plus full-text search over the transcripts. The index is a
+ * cache and is never trusted over the files: every answer first brings the files it covers up
+ * to date, and any trouble with the index file itself (damaged, deleted, disk full, locked)
+ * ends in a direct read of the files with a notice saying what happened.
+ */
+
+import { chmodSync } from "node:fs";
+import { dirname } from "node:path";
+import type { SessionInfo, SessionListProgress } from "@pi-sessions/core";
+import {
+  defaultSessionDirPath,
+  getSessionsRoot,
+  type ListingOptions,
+  type ListSessionsOptions,
+  listAllSessions,
+  listSessions,
+  listSessionsInDir,
+  resolveCwd,
+  resolveSessionDir,
+  type SessionInfoCache,
+  type ShapedSessionInfo,
+  samePath,
+} from "@pi-sessions/core/internal";
+import type { Database } from "better-sqlite3";
+import { IndexInfoCache, type SyncCounts, zeroCounts } from "./index-cache.js";
+import { defaultIndexFile } from "./location.js";
+import { isDamagedIndex, openDatabase, removeIndexFile } from "./open-database.js";
+import { resetSchema } from "./schema.js";
+import { ftsQuery, type SearchFilters, type SearchHit, searchIndex } from "./search.js";
+import { Statements } from "./statements.js";
+import { type VerifyReport, verifyIndex } from "./verify.js";
+
+/** Options of {@link openSessionIndex}. */
+export interface SessionIndexOptions {
+  /** The index file; default {@link defaultIndexFile} (`PI_SESSIONS_INDEX`, the XDG cache). */
+  readonly file?: string;
+  /** The environment the default file is read from (default `process.env`). */
+  readonly env?: NodeJS.ProcessEnv;
+  /** How long a write waits for another process's write to finish (ms, default 30 000). */
+  readonly busyTimeoutMs?: number;
+  /** Told, in one line each, whenever the index had trouble and what was done about it. */
+  readonly onNotice?: (message: string) => void;
+}
+
+/** Options of the lower-level listings ({@link SessionIndex.listDir}, `listProjects`). */
+export interface IndexListingOptions extends Omit<ListingOptions, "cache"> {
+  /** Load each info's `allMessagesText` (default true); when false it is `""`. */
+  readonly withText?: boolean;
+}
+
+/** Options of {@link SessionIndex.listDir}. */
+export type IndexDirListingOptions = IndexListingOptions &
+  Pick<ListSessionsOptions, "filterCwd" | "emptyCwdMatches">;
+
+/** What the listings resolve: infos with their shape given `withShape: true`. */
+export type IndexListed<O> = O extends { readonly withShape: true }
+  ? ShapedSessionInfo
+  : SessionInfo;
+
+/**
+ * An open index. Its listings take the same arguments as `SessionManager.list` / `listAll`
+ * and resolve the same values; the files themselves are only ever read.
+ */
+export class SessionIndex {
+  private db: Database;
+  private st: Statements;
+  /** How many files the listings since opening found in each state. */
+  readonly counts: SyncCounts = zeroCounts();
+
+  /** @internal Use {@link openSessionIndex}. */
+  constructor(
+    /** The index file. */
+    readonly file: string,
+    private readonly busyTimeoutMs: number,
+    private readonly notice: (message: string) => void,
+  ) {
+    const opened = openDatabase(file, busyTimeoutMs);
+    if (opened.rebuiltBecause !== undefined) {
+      notice(`index ${file} was damaged (${opened.rebuiltBecause}); it is rebuilt from the files`);
+    }
+    this.db = opened.db;
+    this.st = new Statements(this.db);
+    try {
+      // It holds transcript text: owner only, like the sessions.
+      if (file !== ":memory:") chmodSync(file, 0o600);
+    } catch {
+      // Another user's index we may read; leave its mode alone.
+    }
+  }
+
+  /** The sessions of one working directory, as `SessionManager.list(cwd, sessionDir, …)`. */
+  list(
+    cwd: string,
+    sessionDir?: string,
+    onProgress?: SessionListProgress,
+    signal?: AbortSignal,
+  ): Promise<SessionInfo[]> {
+    const dir = sessionDir ? resolveSessionDir(sessionDir) : defaultSessionDirPath(resolveCwd(cwd));
+    const emptyCwdMatches = samePath(dir, defaultSessionDirPath(resolveCwd(cwd)));
+    return this.listDir(dir, {
+      filterCwd: resolveCwd(cwd),
+      emptyCwdMatches,
+      ...(onProgress === undefined ? {} : { onProgress }),
+      ...(signal === undefined ? {} : { signal }),
+    });
+  }
+
+  /** Every session under the sessions root, or of one directory, as `SessionManager.listAll`. */
+  listAll(onProgress?: SessionListProgress, signal?: AbortSignal): Promise<SessionInfo[]>;
+  listAll(
+    sessionDir?: string,
+    onProgress?: SessionListProgress,
+    signal?: AbortSignal,
+  ): Promise<SessionInfo[]>;
+  listAll(
+    first?: string | SessionListProgress,
+    second?: SessionListProgress | AbortSignal,
+    third?: AbortSignal,
+  ): Promise<SessionInfo[]> {
+    if (typeof first !== "string") {
+      const signal = second as AbortSignal | undefined;
+      return this.listProjects(getSessionsRoot(), { onProgress: first, signal });
+    }
+    const onProgress = second as SessionListProgress | undefined;
+    return this.listDir(resolveSessionDir(first), { onProgress, signal: third });
+  }
+
+  /** Core's `listSessions(dir, options)` answered from the index. */
+  listDir<O extends IndexDirListingOptions>(dir: string, options: O = {} as O) {
+    const scope = { inScope: (rowDir: string) => rowDir === dir, prefix: dir };
+    return this.guarded(
+      (cache) => listSessions(dir, { ...options, cache }),
+      scope,
+      options,
+    ) as Promise<IndexListed<O>[]>;
+  }
+
+  /** Core's `listAllSessions(root, options)` (every project directory) from the index. */
+  listProjects<O extends IndexListingOptions>(root: string, options: O = {} as O) {
+    const scope = { inScope: (rowDir: string) => dirname(rowDir) === root, prefix: `${root}/` };
+    return this.guarded(
+      (cache) => listAllSessions(root, { ...options, cache }),
+      scope,
+      options,
+    ) as Promise<IndexListed<O>[]>;
+  }
+
+  /** Core's `listSessionsInDir(dir, options)` (no cwd filter) from the index. */
+  listInDir<O extends IndexListingOptions>(dir: string, options: O = {} as O) {
+    const scope = { inScope: (rowDir: string) => rowDir === dir, prefix: dir };
+    return this.guarded(
+      (cache) => listSessionsInDir(dir, { ...options, cache }),
+      scope,
+      options,
+    ) as Promise<IndexListed<O>[]>;
+  }
+
+  /**
+   * Runs a listing through the index; on index trouble, rebuilds a damaged index and tries
+   * once more, else (or if that fails too) reads the files directly (`cache: null`). Either
+   * way the caller gets what the files say, and the notice callback hears what happened.
+   */
+  private async guarded(
+    listing: (cache: SessionInfoCache | null) => Promise<SessionInfo[]>,
+    scope: { inScope: (dir: string) => boolean; prefix: string },
+    options: IndexListingOptions,
+  ): Promise<SessionInfo[]> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const cache = new IndexInfoCache(this.db, this.st, options.withText !== false, scope.prefix);
+      try {
+        const result = await listing(cache);
+        cache.batch.commit();
+        this.prune(cache, scope.inScope, scope.prefix);
+        for (const [kind, n] of Object.entries(cache.counts)) {
+          this.counts[kind as keyof SyncCounts] += n;
+        }
+        return result;
+      } catch (error) {
+        cache.batch.rollback();
+        if (!isSqliteError(error)) throw error; // an abort, or a bug: not the index's fault
+        if (attempt === 0 && isDamagedIndex(error)) {
+          this.notice(
+            `index ${this.file} is damaged (${error.message}); rebuilding it from the files`,
+          );
+          this.reopen(true);
+          continue;
+        }
+        this.notice(
+          `index ${this.file} failed (${error.message}); read the session files directly`,
+        );
+        break;
+      }
+    }
+    return listing(null);
+  }
+
+  /** Drops the rows of files under a listed scope that the listing did not see (deleted). */
+  private prune(cache: IndexInfoCache, inScope: (dir: string) => boolean, prefix: string): void {
+    const rows = this.db
+      .prepare("SELECT id, path, dir FROM files WHERE dir >= ? AND dir < ?")
+      .all(prefix, `${prefix}\u{10ffff}`) as { id: number; path: string; dir: string }[];
+    const gone = rows.filter((r) => inScope(r.dir) && !cache.seen.has(r.path));
+    if (gone.length === 0) return;
+    this.db.transaction(() => {
+      for (const row of gone) this.st.deleteFile.run(row.id);
+    })();
+    this.counts.gone += gone.length;
+  }
+
+  /**
+   * Brings the index up to date with every session under `root` (default: pi's sessions root):
+   * its project directories and files lying in the root itself. Resolves how many sessions
+   * there are and what was done to the files. `onProgress` is told as a listing tells it.
+   */
+  async sync(
+    root: string = getSessionsRoot(),
+    onProgress?: SessionListProgress,
+  ): Promise<{ sessions: number; counts: SyncCounts }> {
+    const before = { ...this.counts };
+    const options = { withText: false, ...(onProgress === undefined ? {} : { onProgress }) };
+    const nested = await this.listProjects(root, options);
+    const flat = await this.listInDir(root, options);
+    const counts = zeroCounts();
+    for (const kind of Object.keys(counts) as (keyof SyncCounts)[]) {
+      counts[kind] = this.counts[kind] - before[kind];
+    }
+    return { sessions: nested.length + flat.length, counts };
+  }
+
+  /**
+   * Searches the transcripts under `filters.dir` (default: pi's sessions root), after bringing
+   * the index up to date with them, so no hit points at text a file no longer holds. Throws
+   * `SearchQueryError` for a query without words.
+   */
+  async search(query: string, filters: SearchFilters = {}): Promise<SearchHit[]> {
+    ftsQuery(query); // a bad query fails before any work
+    const root = filters.dir === undefined ? getSessionsRoot() : resolveSessionDir(filters.dir);
+    if (filters.refresh !== false) await this.sync(root);
+    return searchIndex(this.db, root, query, filters);
+  }
+
+  /** Checks the index against the files under `root` without changing either. */
+  verify(root: string = getSessionsRoot()): VerifyReport {
+    return verifyIndex(this.db, this.st, this.file, resolveSessionDir(root));
+  }
+
+  /**
+   * Drops everything the index holds and indexes the sessions under `root` again (for an index
+   * that `verify` found wrong; a damaged file is rebuilt without being asked).
+   */
+  async rebuild(
+    root: string = getSessionsRoot(),
+    onProgress?: SessionListProgress,
+  ): Promise<{ sessions: number; counts: SyncCounts }> {
+    resetSchema(this.db, this.busyTimeoutMs);
+    this.st = new Statements(this.db);
+    return this.sync(resolveSessionDir(root), onProgress);
+  }
+
+  /** Closes and opens the connection again; `fresh` removes the file first. */
+  private reopen(fresh: boolean): void {
+    try {
+      this.db.close();
+    } catch {
+      // A broken connection may fail to close; it is dropped either way.
+    }
+    if (fresh) removeIndexFile(this.file);
+    this.db = openDatabase(this.file, this.busyTimeoutMs).db;
+    this.st = new Statements(this.db);
+  }
+
+  /** Closes the index. */
+  close(): void {
+    this.db.close();
+  }
+}
+
+/** Whether an error comes from SQLite (better-sqlite3's `SqliteError`, with its code). */
+export function isSqliteError(error: unknown): error is Error & { code: string } {
+  return (
+    error instanceof Error &&
+    error.name === "SqliteError" &&
+    typeof (error as { code?: unknown }).code === "string"
+  );
+}
+
+/**
+ * Opens (creating when needed) the index at `options.file`, else `$PI_SESSIONS_INDEX`, else
+ * `$XDG_CACHE_HOME/pi-sessions/index.sqlite` or `~/.cache/pi-sessions/index.sqlite`. Throws
+ * `IndexUnavailableError` when SQLite cannot be loaded or the file cannot be opened or made.
+ */
+export function openSessionIndex(options: SessionIndexOptions = {}): SessionIndex {
+  const file = options.file ?? defaultIndexFile(options.env);
+  return new SessionIndex(file, options.busyTimeoutMs ?? 30_000, options.onNotice ?? (() => {}));
+}

@@ -1,0 +1,96 @@
+/**
+ * The prepared statements of one open index: prepared once per connection, typed by the rows
+ * they read and write.
+ */
+
+import type { Database, Statement } from "better-sqlite3";
+import type { EntryFields } from "./entry-fields.js";
+
+/** A `files` row (the stamp, how far the file is indexed, and the folds' saved state). */
+export interface FileRow {
+  readonly id: number;
+  readonly path: string;
+  readonly dev: number;
+  readonly ino: number;
+  readonly size: number;
+  readonly mtime_ms: number;
+  /** Bytes up to and including the last complete line that is indexed. */
+  readonly committed: number;
+  /** Lines (blank ones included) in those bytes. */
+  readonly lines: number;
+  /** Where the last complete line starts (`committed` when no line is indexed). */
+  readonly last_start: number;
+  /** SHA-1 of the bytes `[last_start, committed)`, `null` when no line is indexed. */
+  readonly last_hash: Buffer | null;
+  /** 1 when core's info fold stopped: the first record is not a session header. */
+  readonly stopped: number;
+  readonly state: string;
+}
+
+/** What is written for a file after a (re-)index. */
+export interface FileUpdate extends Omit<FileRow, "id" | "stopped"> {
+  readonly dir: string;
+  readonly stopped: 0 | 1;
+  readonly all_text: string;
+  readonly session_id: string | null;
+  readonly cwd: string | null;
+}
+
+/** The statements, bound to one connection. */
+export class Statements {
+  readonly fileByPath: Statement<[string], FileRow>;
+  readonly filesBetween: Statement<[string, string], FileRow>;
+  readonly textOf: Statement<[number], { all_text: string }>;
+  readonly insertFile: Statement<[FileUpdate], void>;
+  readonly updateFile: Statement<[FileUpdate & { id: number }], void>;
+  readonly deleteFile: Statement<[number], void>;
+  readonly clearEntries: Statement<[number], void>;
+  readonly insertEntry: Statement<[EntryRow], void>;
+  readonly insertText: Statement<[number | bigint, string], void>;
+  readonly hasId: Statement<[number, string, number], unknown>;
+  readonly hasParent: Statement<[number, string, number], unknown>;
+  readonly pathsInDir: Statement<[string], { id: number; path: string }>;
+
+  constructor(db: Database) {
+    // Every column but the joined text, which can be as long as the transcript.
+    const rowColumns = `id, path, dev, ino, size, mtime_ms, committed, lines, last_start,
+      last_hash, stopped, state`;
+    this.fileByPath = db.prepare(`SELECT ${rowColumns} FROM files WHERE path = ?`);
+    this.filesBetween = db.prepare(`SELECT ${rowColumns} FROM files WHERE path > ? AND path < ?`);
+    this.textOf = db.prepare("SELECT all_text FROM files WHERE id = ?");
+    const columns =
+      "path, dir, dev, ino, size, mtime_ms, committed, lines, last_start, last_hash, stopped, state, all_text, session_id, cwd";
+    const values = columns
+      .split(", ")
+      .map((c) => `@${c}`)
+      .join(", ");
+    this.insertFile = db.prepare(`INSERT INTO files (${columns}) VALUES (${values})`);
+    const sets = columns
+      .split(", ")
+      .map((c) => `${c} = @${c}`)
+      .join(", ");
+    this.updateFile = db.prepare(`UPDATE files SET ${sets} WHERE id = @id`);
+    this.deleteFile = db.prepare("DELETE FROM files WHERE id = ?");
+    this.clearEntries = db.prepare("DELETE FROM entries WHERE file_id = ?");
+    this.insertEntry = db.prepare(
+      `INSERT INTO entries (file_id, line, offset, length, id, parent_id, type, role, timestamp,
+        time_ms, provider, model, input, output, cache_read, cache_write, total_tokens, cost)
+       VALUES (@fileId, @line, @offset, @length, @id, @parentId, @type, @role, @timestamp,
+        @timeMs, @provider, @model, @input, @output, @cacheRead, @cacheWrite, @totalTokens, @cost)`,
+    );
+    this.insertText = db.prepare("INSERT INTO entry_text (rowid, text) VALUES (?, ?)");
+    this.hasId = db.prepare("SELECT 1 FROM entries WHERE file_id = ? AND id = ? AND line <= ?");
+    this.hasParent = db.prepare(
+      "SELECT 1 FROM entries WHERE file_id = ? AND parent_id = ? AND line <= ?",
+    );
+    this.pathsInDir = db.prepare("SELECT id, path FROM files WHERE dir = ?");
+  }
+}
+
+/** One `entries` row: a record's place and its columns (its text goes to `entry_text`). */
+export interface EntryRow extends Omit<EntryFields, "text"> {
+  readonly fileId: number;
+  readonly line: number;
+  readonly offset: number;
+  readonly length: number;
+}

@@ -1,0 +1,77 @@
+import { join } from "node:path";
+import { SessionManager } from "@pi-sessions/core";
+import { defaultSessionInfoCache, listAllSessions } from "@pi-sessions/core/internal";
+import { fcOptions, tempDir } from "@pi-sessions/test-utils";
+import fc from "fast-check";
+import { expect, test } from "vitest";
+import { openSessionIndex } from "../src/index.js";
+import { applyStep, DIRS, fileTextArb, stepArb, writeFolder } from "./folder-arbitraries.js";
+
+const RUNS = 60;
+
+/**
+ * `SessionManager`'s listings as they read the files now: core's in-memory info cache trusts a
+ * file whose (size, mtime, inode) is unchanged, which a same-stamp rewrite fools; cleared, each
+ * call reads every file.
+ */
+const direct = {
+  listAll: (dir?: string) => {
+    defaultSessionInfoCache.clear();
+    return dir === undefined ? SessionManager.listAll() : SessionManager.listAll(dir);
+  },
+  list: (cwd: string, dir: string) => {
+    defaultSessionInfoCache.clear();
+    return SessionManager.list(cwd, dir);
+  },
+};
+
+/**
+ * The index answers every listing exactly as core's direct read of the files, on random
+ * folders (valid, damaged, legacy, headerless, empty files) and after each of a random run of
+ * changes (growth, torn and completed lines, truncation, replacement, a rewrite with the same
+ * size and mtime, deletion, new files): `listAll()`, `listAll(dir)`, `list(cwd, dir)` and the
+ * listing with shapes the CLI uses.
+ */
+const totals: Record<string, number> = {};
+
+test("index listings equal core's direct listings through a run of folder changes", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fileTextArb, { minLength: 1, maxLength: 6 }),
+      fc.array(stepArb, { minLength: 1, maxLength: 8 }),
+      async (texts, steps) => {
+        const agent = tempDir();
+        process.env.PI_CODING_AGENT_DIR = agent;
+        const root = join(agent, "sessions");
+        let paths = writeFolder(root, texts);
+        const index = openSessionIndex({ file: join(tempDir(), "index.sqlite") });
+        try {
+          for (let n = 0; n <= steps.length; n++) {
+            expect(await index.listAll()).toEqual(await direct.listAll());
+            const dir = join(root, DIRS[n % DIRS.length] as string);
+            expect(await index.listAll(dir)).toEqual(await direct.listAll(dir));
+            for (const info of await direct.listAll(dir)) {
+              expect(await index.list(info.cwd || "/", dir)).toEqual(
+                await direct.list(info.cwd || "/", dir),
+              );
+            }
+            expect(await index.listProjects(root, { withShape: true })).toEqual(
+              await listAllSessions(root, { cache: null, withShape: true }),
+            );
+            const step = steps[n];
+            if (step !== undefined) paths = applyStep(root, paths, step, texts.length + n);
+          }
+        } finally {
+          for (const [kind, n] of Object.entries(index.counts))
+            totals[kind] = (totals[kind] ?? 0) + n;
+          index.close();
+        }
+      },
+    ),
+    fcOptions(RUNS),
+  );
+  // The runs went through every path of a sync, not only full reads.
+  expect(totals.unchanged).toBeGreaterThan(0);
+  expect(totals["caught-up"]).toBeGreaterThan(0);
+  expect(totals.indexed).toBeGreaterThan(0);
+});
