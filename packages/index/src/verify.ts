@@ -9,7 +9,7 @@
 import { closeSync, type Dirent, openSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { readSessionInfoSync } from "@pi-sessions/core/internal";
+import { readSessionInfoSync, type ShapedSessionInfo } from "@pi-sessions/core/internal";
 import type { Database } from "better-sqlite3";
 import { FileSync } from "./file-sync.js";
 import { readBytes } from "./line-chunks.js";
@@ -125,8 +125,9 @@ export function verifyIndex(
     if (peek.state !== "fresh") continue;
     fresh++;
     const direct = readSessionInfoSync(path, true);
-    const expected =
-      direct?.info === null || direct === null ? null : { info: direct.info, shape: direct.shape };
+    // Core's read gives the shape inside the info; the index keeps the two apart.
+    const { shape, ...info } = (direct?.info ?? {}) as ShapedSessionInfo;
+    const expected = direct?.info ? { info, shape } : null;
     if (!isDeepStrictEqual(peek.answer, expected)) {
       problems.push({ path, problem: "the index's listing info differs from the file's" });
       continue;
