@@ -51,6 +51,7 @@ export * from "./store/memory-store.js";
 export * from "./store/paths.js";
 export * from "./store/queued-sink.js";
 export * from "./store/read-session.js";
+export * from "./store/session-files.js";
 export * from "./store/session-info.js";
 export * from "./store/session-shape.js";
 export * from "./store/session-writer.js";

@@ -1,0 +1,109 @@
+/**
+ * A session file as rows and back: each line keeps its exact bytes (as text when the text
+ * encodes back to the same bytes and holds no NUL, which PostgreSQL text cannot, else as
+ * bytes), with the columns the queries need read from it when it is a JSON object.
+ */
+import { isJsonRecord } from "@pi-sessions/core/internal";
+
+/** One stored line of a session. */
+export interface LineRow {
+  readonly seq: number;
+  /** The line without its `\n`, when it is text that round-trips. */
+  readonly line: string | null;
+  /** The line's bytes otherwise. */
+  readonly raw: Buffer | null;
+  readonly entryId: string | null;
+  readonly parentId: string | null;
+  readonly type: string | null;
+  readonly ts: string | null;
+}
+
+/** The query columns of a line: an object's `id`, `parentId`, `type` and `timestamp`. */
+export function lineColumns(
+  value: unknown,
+): Pick<LineRow, "entryId" | "parentId" | "type" | "ts"> {
+  if (!isJsonRecord(value)) return { entryId: null, parentId: null, type: null, ts: null };
+  const text = (v: unknown) => (typeof v === "string" ? v : null);
+  return {
+    entryId: text(value.id),
+    parentId: text(value.parentId),
+    type: text(value.type),
+    ts: text(value.timestamp),
+  };
+}
+
+/** The columns of a line we cannot parse as JSON are all null. */
+function parsedColumns(text: string): Pick<LineRow, "entryId" | "parentId" | "type" | "ts"> {
+  try {
+    return lineColumns(JSON.parse(text));
+  } catch {
+    return lineColumns(undefined);
+  }
+}
+
+/** The row of one line's bytes. */
+function rowOf(seq: number, bytes: Buffer): LineRow {
+  const text = bytes.toString("utf8");
+  const exact = !text.includes("\u0000") && Buffer.byteLength(text) === bytes.length;
+  if (exact && Buffer.from(text, "utf8").equals(bytes)) {
+    return { seq, line: text, raw: null, ...parsedColumns(text) };
+  }
+  return { seq, line: null, raw: Buffer.from(bytes), ...parsedColumns(text) };
+}
+
+/** A file split into rows; `needsNewline` when its last line has no `\n`. */
+export interface SplitFile {
+  readonly rows: LineRow[];
+  readonly needsNewline: boolean;
+}
+
+/** Splits a file's bytes at every `\n`, numbering the lines from 0. */
+export function splitFile(bytes: Buffer): SplitFile {
+  const rows: LineRow[] = [];
+  let start = 0;
+  for (;;) {
+    const end = bytes.indexOf(0x0a, start);
+    if (end < 0) break;
+    rows.push(rowOf(rows.length, bytes.subarray(start, end)));
+    start = end + 1;
+  }
+  const needsNewline = start < bytes.length;
+  if (needsNewline) rows.push(rowOf(rows.length, bytes.subarray(start)));
+  return { rows, needsNewline };
+}
+
+/** The row of a line the store writes itself (an entry or a header it serialised). */
+export function recordRow(seq: number, value: object): LineRow {
+  return { seq, line: JSON.stringify(value), raw: null, ...lineColumns(value) };
+}
+
+/** A stored line as it reads back: text, or bytes. */
+export interface StoredLine {
+  readonly line: string | null;
+  readonly raw: Buffer | null;
+}
+
+/** The file's bytes: every line with its `\n`, the last one without when `needsNewline`. */
+export function fileBytes(lines: readonly StoredLine[], needsNewline: boolean): Buffer {
+  const parts: Buffer[] = [];
+  const newline = Buffer.from("\n");
+  lines.forEach((l, i) => {
+    parts.push(l.raw ?? Buffer.from(l.line ?? "", "utf8"));
+    if (!needsNewline || i < lines.length - 1) parts.push(newline);
+  });
+  return Buffer.concat(parts);
+}
+
+/**
+ * The file's text as the file store's reader decodes it (UTF-8, malformed bytes replaced):
+ * the same text gives the same load, so a session replays from rows as from its file.
+ */
+export function fileText(lines: readonly StoredLine[], needsNewline: boolean): string {
+  let text = "";
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i] as StoredLine;
+    text += l.line ?? (l.raw as Buffer).toString("utf8");
+    if (!needsNewline || i < lines.length - 1) text += "\n";
+  }
+  return text;
+}
