@@ -19,9 +19,7 @@ export interface LineRow {
 }
 
 /** The query columns of a line: an object's `id`, `parentId`, `type` and `timestamp`. */
-export function lineColumns(
-  value: unknown,
-): Pick<LineRow, "entryId" | "parentId" | "type" | "ts"> {
+export function lineColumns(value: unknown): Pick<LineRow, "entryId" | "parentId" | "type" | "ts"> {
   if (!isJsonRecord(value)) return { entryId: null, parentId: null, type: null, ts: null };
   const text = (v: unknown) => (typeof v === "string" ? v : null);
   return {

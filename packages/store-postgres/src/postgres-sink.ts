@@ -12,13 +12,7 @@ import {
 import { sessionLines } from "@pi-sessions/core/internal";
 import type pg from "pg";
 import { recordRow, splitFile } from "./lines.js";
-import {
-  appendRow,
-  insertSession,
-  type Lease,
-  type RetryPolicy,
-  withRetry,
-} from "./writes.js";
+import { appendRow, insertSession, type Lease, type RetryPolicy, withRetry } from "./writes.js";
 
 /** What one session's sink writes with. */
 export interface SinkContext {
@@ -44,7 +38,9 @@ export function postgresSink(c: SinkContext): SessionSink & {
   const write = async (w: QueuedWrite): Promise<void> => {
     if (w.kind === "append") {
       const row = recordRow(next, w.entry);
-      await withRetry(c.retry, () => appendRow(c.pool, c.s, c.id, row, c.lease, c.location));
+      await withRetry(c.retry, (retrying) =>
+        appendRow(c.pool, c.s, c.id, row, c.lease, c.location, retrying),
+      );
       next++;
       return;
     }
@@ -63,7 +59,9 @@ export function postgresSink(c: SinkContext): SessionSink & {
       needsNewline: false,
       rows,
     };
-    await withRetry(c.retry, () => insertSession(c.pool, c.s, session, c.lease, c.location));
+    await withRetry(c.retry, (retrying) =>
+      insertSession(c.pool, c.s, session, c.lease, c.location, retrying),
+    );
     next = rows.length;
   };
   const inner = queuedSink({ location: c.location, write, written: c.nextSeq !== undefined });

@@ -24,6 +24,7 @@ import pg from "pg";
 import { postgresSink } from "./postgres-sink.js";
 import { migrate, quoteSchema } from "./schema.js";
 import { type LoadedSession, loadSession } from "./session-load.js";
+import { exportBytes, exportToDir, importBytes, importFile } from "./transfer.js";
 import type { Lease, RetryPolicy } from "./writes.js";
 
 /** Options of {@link PostgresSessionStore.connect}. */
@@ -59,8 +60,10 @@ export class PostgresSessionStore implements SessionStore {
   private readonly loaded = new Map<string, LoadedSession>();
   private readonly releases = new Set<Promise<void>>();
   private readonly lease: { owner: string; ttlMs: number } | undefined;
-  private readonly retry: RetryPolicy;
-  private readonly env: SessionEnv;
+  /** How writes retry (read by the import). */
+  readonly retry: RetryPolicy;
+  /** Clock and ids of legacy migrations. */
+  readonly env: SessionEnv;
 
   private constructor(
     readonly pool: pg.Pool,
@@ -70,8 +73,10 @@ export class PostgresSessionStore implements SessionStore {
   ) {
     this.s = quoteSchema(schema);
     this.dir = `/postgres/${schema}`;
-    const owner = options.owner ?? `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 10)}`;
-    this.lease = options.lease === false ? undefined : { owner, ttlMs: options.lease?.ttlMs ?? 30_000 };
+    const owner =
+      options.owner ?? `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 10)}`;
+    this.lease =
+      options.lease === false ? undefined : { owner, ttlMs: options.lease?.ttlMs ?? 30_000 };
     this.retry = { retries: 5, delayMs: 100, ...options.retry };
     this.env = options.env ?? systemEnv;
   }
@@ -142,10 +147,17 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   /** A manager on the session `id`, loaded and leased first (the cwd defaults to its header's). */
-  async openSession(id: string, options: SessionManagerOptions & { cwd?: string } = {}): Promise<SessionManager> {
+  async openSession(
+    id: string,
+    options: SessionManagerOptions & { cwd?: string } = {},
+  ): Promise<SessionManager> {
     const location = await this.load(id);
     const cwd = (this.loaded.get(location)?.loaded.header as { cwd?: unknown } | null)?.cwd;
-    const sm = SessionManager.withStore(this, options.cwd ?? (typeof cwd === "string" ? cwd : process.cwd()), options);
+    const sm = SessionManager.withStore(
+      this,
+      options.cwd ?? (typeof cwd === "string" ? cwd : process.cwd()),
+      options,
+    );
     sm.setSessionFile(location);
     return sm;
   }
@@ -160,6 +172,26 @@ export class PostgresSessionStore implements SessionStore {
   read(location: string): StoredSession {
     const { header, entries, diagnostics, entryLines } = this.take(location).loaded;
     return { header, entries, diagnostics, entryLines };
+  }
+
+  /** Stores a pi session file as it is, byte for byte; returns the session's id. */
+  importFile(path: string): Promise<string> {
+    return importFile(this, path);
+  }
+
+  /** Stores a session file's bytes as they are; returns the session's id. */
+  importBytes(bytes: Buffer, label?: string): Promise<string> {
+    return importBytes(this, bytes, label);
+  }
+
+  /** The session as a pi session file's bytes: exactly what the file store writes. */
+  exportBytes(id: string): Promise<Buffer> {
+    return exportBytes(this, this.idOf(id));
+  }
+
+  /** Writes the session as a pi session file into `dir` (the file store's name); its path. */
+  exportToDir(id: string, dir: string): Promise<string> {
+    return exportToDir(this, this.idOf(id), dir);
   }
 
   /** Waits for every lease being given up, and ends the pool when the store made it. */

@@ -8,7 +8,7 @@
 import { SessionConflictError } from "@pi-sessions/core";
 import { type LoadedText, loadText, type SessionEnv } from "@pi-sessions/core/internal";
 import type pg from "pg";
-import { fileText, type LineRow, splitFile, type StoredLine } from "./lines.js";
+import { fileText, type LineRow, type StoredLine, splitFile } from "./lines.js";
 import { insertRows, isTransient, type Lease } from "./writes.js";
 
 /** Thrown when another writer holds the session's lease and it has not expired. */

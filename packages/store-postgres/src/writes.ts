@@ -25,7 +25,18 @@ export interface Lease {
 }
 
 /** Connection-level failures and cancellations: the statement did not commit, or we cannot know. */
-const TRANSIENT_CODES = new Set(["57P01", "57P02", "57P03", "57014", "53300", "08000", "08003", "08006", "08001", "08004"]);
+const TRANSIENT_CODES = new Set([
+  "57P01",
+  "57P02",
+  "57P03",
+  "57014",
+  "53300",
+  "08000",
+  "08003",
+  "08006",
+  "08001",
+  "08004",
+]);
 
 /** Whether `error` may go away on a fresh connection (the server restarting, a dropped link). */
 export function isTransient(error: unknown): boolean {
@@ -38,11 +49,17 @@ export function isTransient(error: unknown): boolean {
   );
 }
 
-/** Runs `attempt` until it succeeds, fails for good, or the retries are used up. */
-export async function withRetry<T>(policy: RetryPolicy, attempt: () => Promise<T>): Promise<T> {
+/**
+ * Runs `attempt` until it succeeds, fails for good, or the retries are used up; `retrying`
+ * tells a write that an earlier try may have committed.
+ */
+export async function withRetry<T>(
+  policy: RetryPolicy,
+  attempt: (retrying: boolean) => Promise<T>,
+): Promise<T> {
   for (let i = 0; ; i++) {
     try {
-      return await attempt();
+      return await attempt(i > 0);
     } catch (error) {
       if (i >= policy.retries || !isTransient(error)) throw error;
       await new Promise((r) => setTimeout(r, policy.delayMs * 2 ** i));
@@ -98,6 +115,7 @@ export async function insertSession(
   session: NewSession,
   lease: Lease | undefined,
   location: string,
+  retrying: boolean,
 ): Promise<void> {
   const client = await pool.connect();
   let broken = false;
@@ -129,8 +147,9 @@ export async function insertSession(
         [session.id],
       );
       const row = existing.rows[0];
-      if (row && row.header === session.header && Number(row.next_seq) >= session.rows.length)
-        return;
+      // Only a retry may find its own session there: a first try that does has a twin.
+      const ours = row?.header === session.header && Number(row.next_seq) >= session.rows.length;
+      if (retrying && ours) return;
       throw new SessionConflictError(location, `a session with id ${session.id} exists already`);
     }
     await insertRows(client, s, session.id, session.rows);
@@ -156,6 +175,7 @@ export async function appendRow(
   row: LineRow,
   lease: Lease | undefined,
   location: string,
+  retrying: boolean,
 ): Promise<void> {
   const result = await pool.query(
     `WITH claimed AS (
@@ -195,7 +215,7 @@ export async function appendRow(
     throw new SessionConflictError(location, "the session was deleted from the database");
   }
   // Our own line at our seq: an earlier try committed and only its answer was lost.
-  if (current.line === row.line) return;
+  if (retrying && current.line === row.line) return;
   if (lease && Number(current.lease_token) !== lease.token) {
     throw new SessionConflictError(
       location,
