@@ -26,8 +26,8 @@ export interface SinkContext {
   readonly lease: Lease | undefined;
   /** The seq of the session's next line, when it exists already (opened, not created). */
   readonly nextSeq?: number;
-  /** Gives the lease up (after the queue drained), when the manager releases or closes. */
-  readonly releaseLease: (lease: Lease) => Promise<void>;
+  /** Gives the lease up once `after` settles (the queue drained); called at once, so tracked. */
+  readonly releaseLease: (lease: Lease, after: Promise<void>) => void;
 }
 
 /** The queued sink of a session; `createWith` queues a session's first, whole write. */
@@ -71,9 +71,9 @@ export function postgresSink(c: SinkContext): SessionSink & {
     released = true;
     const lease = c.lease;
     // After the queued writes: giving the lease up first would let a writer in between them.
-    void inner.flush().then(
-      () => c.releaseLease(lease),
-      () => c.releaseLease(lease),
+    c.releaseLease(
+      lease,
+      inner.flush().catch(() => {}),
     );
   };
   // The queued sink's own getters and methods, with release and close giving the lease up.

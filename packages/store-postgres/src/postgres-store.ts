@@ -221,16 +221,20 @@ export class PostgresSessionStore implements SessionStore {
       retry: this.retry,
       lease,
       ...(nextSeq === undefined ? {} : { nextSeq }),
-      releaseLease: (l) => this.releaseLease(location, l),
+      releaseLease: (l, after) => this.releaseLease(location, l, after),
     });
   }
 
-  private releaseLease(location: string, lease: Lease): Promise<void> {
-    const done = this.pool
-      .query(
-        `UPDATE ${this.s}.sessions SET lease_owner = NULL, lease_until = NULL
-          WHERE id = $1 AND lease_token = $2`,
-        [this.idOf(location), lease.token],
+  /** Gives a lease up after `after`; `close()` waits for it, so an ending process does not
+   * leave its last session leased until the lease expires. */
+  private releaseLease(location: string, lease: Lease, after: Promise<void>): void {
+    const done = after
+      .then(() =>
+        this.pool.query(
+          `UPDATE ${this.s}.sessions SET lease_owner = NULL, lease_until = NULL
+            WHERE id = $1 AND lease_token = $2`,
+          [this.idOf(location), lease.token],
+        ),
       )
       .then(
         () => {},
@@ -239,6 +243,5 @@ export class PostgresSessionStore implements SessionStore {
       );
     this.releases.add(done);
     void done.then(() => this.releases.delete(done));
-    return done;
   }
 }
