@@ -44,6 +44,8 @@ export interface PostgresStoreOptions {
   readonly owner?: string;
   /** Retries of a write that failed for a transient reason (default 5, from 100 ms doubling). */
   readonly retry?: Partial<RetryPolicy>;
+  /** The connections' `application_name` (default `pi-sessions`), to find them on the server. */
+  readonly applicationName?: string;
   /** A server-side limit for every statement, in ms (default: none). */
   readonly statementTimeoutMs?: number;
   /** Clock and ids for migrating legacy sessions as they load (default: the system's). */
@@ -89,7 +91,7 @@ export class PostgresSessionStore implements SessionStore {
       options.pool ??
       new pg.Pool({
         connectionString: options.connectionString,
-        application_name: "pi-sessions",
+        application_name: options.applicationName ?? "pi-sessions",
         ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
       });
     // An idle connection the server dropped (a restart) must not crash the process: the pool
