@@ -3,7 +3,7 @@
  * encodes back to the same bytes and holds no NUL, which PostgreSQL text cannot, else as
  * bytes), with the columns the queries need read from it when it is a JSON object.
  */
-import { isJsonRecord } from "@pi-sessions/core/internal";
+import { isJsonRecord, messageText } from "@pi-sessions/core/internal";
 
 /** One stored line of a session. */
 export interface LineRow {
@@ -16,22 +16,75 @@ export interface LineRow {
   readonly parentId: string | null;
   readonly type: string | null;
   readonly ts: string | null;
+  /** A user or assistant message's role. */
+  readonly role: string | null;
+  /**
+   * Its searchable text (core's `messageText`) when not empty, as a JSON string literal: a
+   * text may hold NUL or a lone surrogate, which PostgreSQL text cannot; its JSON cannot either.
+   */
+  readonly msgJson: string | null;
+  /** Its activity time in ms (the message's timestamp, else the entry's), when it has content. */
+  readonly activityMs: number | null;
+  /** A `session_info` entry's name when it is a string, as a JSON string literal. */
+  readonly nameJson: string | null;
 }
 
-/** The query columns of a line: an object's `id`, `parentId`, `type` and `timestamp`. */
-export function lineColumns(value: unknown): Pick<LineRow, "entryId" | "parentId" | "type" | "ts"> {
-  if (!isJsonRecord(value)) return { entryId: null, parentId: null, type: null, ts: null };
-  const text = (v: unknown) => (typeof v === "string" ? v : null);
-  return {
+/** A surrogate half without its other half: JSON may hold one, UTF-8 cannot. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+type Columns = Omit<LineRow, "seq" | "line" | "raw">;
+
+const NONE: Columns = {
+  entryId: null,
+  parentId: null,
+  type: null,
+  ts: null,
+  role: null,
+  msgJson: null,
+  activityMs: null,
+  nameJson: null,
+};
+
+/**
+ * The query columns of a line: an object's `id`, `parentId`, `type` and `timestamp`, and what
+ * a session listing needs of it, by the same rules as the file store's listing (SPEC §10.5).
+ */
+export function lineColumns(value: unknown): Columns {
+  if (!isJsonRecord(value)) return NONE;
+  // Key columns only serve queries (the line is the record): one PostgreSQL text cannot hold
+  // (a NUL, a lone surrogate) is left out rather than failing the write.
+  const text = (v: unknown) =>
+    typeof v === "string" && !v.includes("\u0000") && !LONE_SURROGATE.test(v) ? v : null;
+  const columns = {
+    ...NONE,
     entryId: text(value.id),
     parentId: text(value.parentId),
     type: text(value.type),
     ts: text(value.timestamp),
   };
+  if (value.type === "session_info") {
+    return {
+      ...columns,
+      nameJson: typeof value.name === "string" ? JSON.stringify(value.name) : null,
+    };
+  }
+  const message = value.message;
+  if (value.type !== "message" || !isJsonRecord(message)) return columns;
+  const role = message.role;
+  if (role !== "user" && role !== "assistant") return columns;
+  const time =
+    typeof message.timestamp === "number" ? message.timestamp : Date.parse(String(value.timestamp));
+  const msgText = messageText(message.content);
+  return {
+    ...columns,
+    role,
+    msgJson: msgText === "" ? null : JSON.stringify(msgText),
+    activityMs: "content" in message && Number.isFinite(time) ? time : null,
+  };
 }
 
 /** The columns of a line we cannot parse as JSON are all null. */
-function parsedColumns(text: string): Pick<LineRow, "entryId" | "parentId" | "type" | "ts"> {
+function parsedColumns(text: string): Columns {
   try {
     return lineColumns(JSON.parse(text));
   } catch {

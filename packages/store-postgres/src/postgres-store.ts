@@ -12,6 +12,7 @@ import {
   type OpenedSession,
   type SessionEntry,
   type SessionHeader,
+  type SessionInfo,
   SessionManager,
   type SessionManagerOptions,
   type SessionSink,
@@ -22,6 +23,7 @@ import {
 import { isConversationEntry, type SessionEnv } from "@pi-sessions/core/internal";
 import pg from "pg";
 import { postgresSink } from "./postgres-sink.js";
+import { findSessionById, listAllSessions, listSessions } from "./queries.js";
 import { migrate, quoteSchema } from "./schema.js";
 import { type LoadedSession, loadSession } from "./session-load.js";
 import { exportBytes, exportToDir, importBytes, importFile } from "./transfer.js";
@@ -194,6 +196,21 @@ export class PostgresSessionStore implements SessionStore {
   /** Writes the session as a pi session file into `dir` (the file store's name); its path. */
   exportToDir(id: string, dir: string): Promise<string> {
     return exportToDir(this, this.idOf(id), dir);
+  }
+
+  /** The sessions of one working directory, newest activity first (SQL; the listing's rules). */
+  list(cwd: string): Promise<SessionInfo[]> {
+    return listSessions(this, cwd);
+  }
+
+  /** Every session of the store, newest activity first. */
+  listAll(): Promise<SessionInfo[]> {
+    return listAllSessions(this);
+  }
+
+  /** The session with exactly this id, or undefined. */
+  findById(id: string): Promise<SessionInfo | undefined> {
+    return findSessionById(this, id);
   }
 
   /** Waits for every lease being given up, and ends the pool when the store made it. */

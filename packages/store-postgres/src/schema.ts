@@ -18,6 +18,8 @@ export interface Migration {
  * in order: `seq` numbers the file's lines from 0 and the header's own `seq` is kept on the
  * session, so damaged lines before the header keep their place. A line is kept as text when
  * that text encodes back to its exact bytes, else as bytes (`raw`), so nothing is lost.
+ * The other entry columns are read from the line when it is written (see `lineColumns`), so
+ * listings aggregate them in SQL instead of parsing every line again.
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -48,6 +50,10 @@ export const MIGRATIONS: readonly Migration[] = [
         parent_id text,
         type text,
         ts text,
+        role text,
+        msg_json text,
+        activity_ms double precision,
+        name_json text,
         PRIMARY KEY (session_id, seq),
         CHECK ((line IS NULL) <> (raw IS NULL))
       );
