@@ -183,8 +183,10 @@ export async function appendRow(
   location: string,
   retrying: boolean,
 ): Promise<void> {
-  const result = await pool.query(
-    `WITH claimed AS (
+  // A named statement: each connection parses and plans it once, not on every append.
+  const result = await pool.query({
+    name: `pi-sessions-append:${s}`,
+    text: `WITH claimed AS (
        UPDATE ${s}.sessions
           SET next_seq = $2 + 1, needs_newline = false, updated_at = now(),
               lease_until = CASE WHEN $8::bigint IS NULL THEN lease_until
@@ -193,7 +195,7 @@ export async function appendRow(
         RETURNING id)
      INSERT INTO ${s}.entries (${ROW_COLUMNS})
      SELECT id, $2, $3, NULL, $4, $5, $6, $7, $10, $11, $12, $13 FROM claimed`,
-    [
+    values: [
       id,
       row.seq,
       row.line,
@@ -208,7 +210,7 @@ export async function appendRow(
       row.activityMs,
       row.nameJson,
     ],
-  );
+  });
   if (result.rowCount === 1) return;
   const found = await pool.query<{
     line: string | null;
