@@ -14,7 +14,7 @@
  * on the same server. The file store runs with pi's default durability (`never`: no fsync),
  * and with `always` (fsync per append), the row to set against a durable commit.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Durability, SessionManager } from "@pi-sessions/core";
@@ -103,7 +103,6 @@ async function main(): Promise<void> {
   asyncPool.on("error", () => {});
   const asyncStore = await PostgresSessionStore.connect({ pool: asyncPool, schema });
   const dir = mkdtempSync(join(tmpdir(), "pi-pg-bench-"));
-  const rows: string[] = [];
   try {
     console.log(`appends: ${APPENDS} per run, latency = append until flush() resolves`);
     console.log("writers  store                    appends/s   p50 ms   p99 ms");
@@ -124,7 +123,6 @@ async function main(): Promise<void> {
       for (const [name, r] of results) {
         const line = `${String(writers).padStart(7)}  ${name.padEnd(24)} ${r.perSecond.toFixed(0).padStart(9)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)}`;
         console.log(line);
-        rows.push(line);
       }
       const pgRun = results[0]?.[1] as AppendResult;
       const fileRun = results[2]?.[1] as AppendResult;
@@ -149,10 +147,6 @@ async function main(): Promise<void> {
     console.log(
       `replay of ${ENTRIES} entries (median of ${ROUNDS}): file open ${median(fileMs).toFixed(0)} ms, postgres load+replay ${median(pgMs).toFixed(0)} ms (${(median(pgMs) / median(fileMs)).toFixed(2)}× the file store)`,
     );
-    rows.push(
-      `replay ${ENTRIES}: file ${median(fileMs).toFixed(0)} ms, postgres ${median(pgMs).toFixed(0)} ms`,
-    );
-    writeFileSync(join(import.meta.dirname, "results.txt"), `${rows.join("\n")}\n`);
   } finally {
     await pool.query(`DROP SCHEMA "${schema}" CASCADE`).catch(() => {});
     await store.close();
