@@ -11,6 +11,7 @@ import { hostname } from "node:os";
 import {
   type OpenedSession,
   type SessionEntry,
+  type SessionEnv,
   type SessionHeader,
   type SessionInfo,
   SessionManager,
@@ -20,7 +21,7 @@ import {
   type StoredSession,
   systemEnv,
 } from "@pi-sessions/core";
-import { isConversationEntry, type SessionEnv } from "@pi-sessions/core/internal";
+import { isConversationEntry } from "@pi-sessions/core/internal";
 import pg from "pg";
 import { postgresSink } from "./postgres-sink.js";
 import { findSessionById, listAllSessions, listSessions } from "./queries.js";
@@ -56,10 +57,11 @@ export interface PostgresStoreOptions {
 
 /** A store of sessions in one PostgreSQL schema; see the module notes for the guarantee. */
 export class PostgresSessionStore implements SessionStore {
+  /** Sessions outlive the process. */
   readonly persisted = true;
   /** A path-shaped namespace, so the manager's path handling leaves locations unchanged. */
   readonly dir: string;
-  /** The quoted schema, for the package's own SQL. */
+  /** The quoted schema, for SQL over the store's tables (the package's own, and yours). */
   readonly s: string;
   private readonly loaded = new Map<string, LoadedSession>();
   private readonly releases = new Set<Promise<void>>();
@@ -70,7 +72,9 @@ export class PostgresSessionStore implements SessionStore {
   readonly env: SessionEnv;
 
   private constructor(
+    /** The connections: the store's own, or the pool it was given. */
     readonly pool: pg.Pool,
+    /** The schema of the store's tables. */
     readonly schema: string,
     private readonly ownsPool: boolean,
     options: PostgresStoreOptions,
@@ -166,6 +170,7 @@ export class PostgresSessionStore implements SessionStore {
     return sm;
   }
 
+  /** The session `load` read for `location`, replayed, with its sink (throws if not loaded). */
   open(location: string): OpenedSession {
     const session = this.take(location);
     const { header, entries, diagnostics, entryLines } = session.loaded;
@@ -173,6 +178,7 @@ export class PostgresSessionStore implements SessionStore {
     return { header, entries, diagnostics, entryLines, sink };
   }
 
+  /** The session `load` read for `location`, without a sink (a fork source). */
   read(location: string): StoredSession {
     const { header, entries, diagnostics, entryLines } = this.take(location).loaded;
     return { header, entries, diagnostics, entryLines };

@@ -7,7 +7,9 @@ import type pg from "pg";
 
 /** One step of the schema: its version and the SQL that takes the previous one to it. */
 export interface Migration {
+  /** Its number: migrations apply in this order, each once. */
   readonly version: number;
+  /** What it does, in words (kept in `schema_migrations`). */
   readonly description: string;
   /** The statements, given the quoted schema name. */
   readonly sql: (schema: string) => string;

@@ -14,8 +14,11 @@ import { insertRows, isTransient, type Lease } from "./writes.js";
 /** Thrown when another writer holds the session's lease and it has not expired. */
 export class SessionLeasedError extends Error {
   constructor(
+    /** The session's location. */
     readonly location: string,
+    /** Who holds the lease. */
     readonly owner: string | null,
+    /** When it expires unless renewed. */
     readonly until: Date | null,
   ) {
     super(
@@ -27,7 +30,10 @@ export class SessionLeasedError extends Error {
 
 /** Thrown when the database has no session of that id. */
 export class SessionNotFoundError extends Error {
-  constructor(readonly location: string) {
+  constructor(
+    /** The location asked for. */
+    readonly location: string,
+  ) {
     super(`No session in the database at ${location}`);
     this.name = "SessionNotFoundError";
   }

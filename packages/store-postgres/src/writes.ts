@@ -19,8 +19,11 @@ export interface RetryPolicy {
 
 /** The writer lease a store's writes carry: its token fences off a writer that lost it. */
 export interface Lease {
+  /** Who holds it (a store's `owner`). */
   readonly owner: string;
+  /** The fencing token: raised by every take, checked by every append. */
   readonly token: number;
+  /** How long it lasts after each append, in ms. */
   readonly ttlMs: number;
 }
 
