@@ -7,6 +7,7 @@
 
 export type { PostgresStoreOptions } from "./postgres-store.js";
 export { PostgresSessionStore } from "./postgres-store.js";
+export type { SessionUsageRecords } from "./queries.js";
 export type { Migration } from "./schema.js";
 export { MIGRATIONS, migrate } from "./schema.js";
 export { SessionLeasedError, SessionNotFoundError } from "./session-load.js";

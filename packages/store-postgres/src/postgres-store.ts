@@ -24,7 +24,13 @@ import {
 import { isConversationEntry } from "@pi-sessions/core/internal";
 import pg from "pg";
 import { postgresSink } from "./postgres-sink.js";
-import { findSessionById, listAllSessions, listSessions } from "./queries.js";
+import {
+  findSessionById,
+  listAllSessions,
+  listSessions,
+  type SessionUsageRecords,
+  usageRecords,
+} from "./queries.js";
 import { migrate, quoteSchema } from "./schema.js";
 import { type LoadedSession, loadSession } from "./session-load.js";
 import { exportBytes, exportToDir, importBytes, importFile } from "./transfer.js";
@@ -217,6 +223,14 @@ export class PostgresSessionStore implements SessionStore {
   /** The session with exactly this id, or undefined. */
   findById(id: string): Promise<SessionInfo | undefined> {
     return findSessionById(this, id);
+  }
+
+  /**
+   * Every session's usage-bearing records, selected by SQL, for
+   * `computeSessionsUsageTotals(await store.usageRecords())` of `@pi-sessions/plugins`.
+   */
+  usageRecords(): Promise<SessionUsageRecords[]> {
+    return usageRecords(this);
   }
 
   /** Waits for every lease being given up, and ends the pool when the store made it. */

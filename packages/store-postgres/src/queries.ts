@@ -5,7 +5,7 @@
  * JSON literals) and shapes the header as the file store's listing does (SPEC §10.5), so both
  * give the same `SessionInfo` for the same session.
  */
-import type { SessionInfo } from "@pi-sessions/core";
+import type { SessionEntry, SessionHeader, SessionInfo } from "@pi-sessions/core";
 import { isJsonRecord } from "@pi-sessions/core/internal";
 import type pg from "pg";
 
@@ -88,4 +88,41 @@ export async function findSessionById(
   id: string,
 ): Promise<SessionInfo | undefined> {
   return (await infos(c, "s.id = $1", [id]))[0];
+}
+
+/** One session's usage-bearing records, in the shape usage totals take (`SessionUsageInput`). */
+export interface SessionUsageRecords {
+  /** The session's location. */
+  readonly path: string;
+  readonly header: SessionHeader;
+  /** Its records that may carry usage, in log order. */
+  readonly entries: SessionEntry[];
+}
+
+/**
+ * The records of every session that may carry usage (assistant and tool-result messages,
+ * compactions, branch summaries, usage entries), selected and ordered by SQL; the arithmetic
+ * is left to the one implementation of usage totals,
+ * `computeSessionsUsageTotals` of `@pi-sessions/plugins`.
+ */
+export async function usageRecords(c: QueryContext): Promise<SessionUsageRecords[]> {
+  const result = await c.pool.query<{ id: string; header: string; line: string | null }>(
+    `SELECT s.id, s.header, e.line
+       FROM ${c.s}.sessions s
+       LEFT JOIN ${c.s}.entries e ON e.session_id = s.id AND e.seq > s.header_seq
+            AND e.line IS NOT NULL
+            AND (e.type IN ('compaction', 'branch_summary', 'usage')
+                 OR (e.type = 'message' AND e.role IS DISTINCT FROM 'user'))
+      ORDER BY s.id, e.seq`,
+  );
+  const sessions = new Map<string, SessionUsageRecords>();
+  for (const row of result.rows) {
+    let session = sessions.get(row.id);
+    if (!session) {
+      session = { path: `${c.dir}/${row.id}`, header: JSON.parse(row.header), entries: [] };
+      sessions.set(row.id, session);
+    }
+    if (row.line !== null) session.entries.push(JSON.parse(row.line) as SessionEntry);
+  }
+  return [...sessions.values()];
 }
