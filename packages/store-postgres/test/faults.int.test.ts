@@ -151,10 +151,17 @@ describe("a server restart", () => {
     const sm = SessionManager.withStore(store, CWD);
     sm.appendMessage(user("before"));
     await sm.flush();
-    const restarting = server.restart();
-    sm.appendMessage(user("during"));
-    sm.appendMessage(user("during 2"));
-    await restarting;
+    let failedWhileDown = 0;
+    await server.restart(async () => {
+      // Appended while no server listens: the write fails, and is retried until it is back.
+      sm.appendMessage(user("during"));
+      sm.appendMessage(user("during 2"));
+      const probe = new pg.Client({ connectionString: server.url });
+      await probe.connect().catch(() => failedWhileDown++);
+      await probe.end().catch(() => {});
+      await new Promise((r) => setTimeout(r, 200));
+    });
+    expect(failedWhileDown).toBe(1);
     sm.appendMessage(user("after"));
     await sm.flush();
     expect(await contents(store, sm.getSessionId())).toEqual([

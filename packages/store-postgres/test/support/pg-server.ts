@@ -18,8 +18,11 @@ import pg from "pg";
 export interface PostgresServer {
   readonly url: string;
   readonly port: number;
-  /** Stops the server (fast shutdown: open connections are terminated) and starts it again. */
-  restart(): Promise<void>;
+  /**
+   * Stops the server (fast shutdown: open connections are terminated), runs `whileDown`, and
+   * starts it again.
+   */
+  restart(whileDown?: () => Promise<void>): Promise<void>;
   /** Stops the server and removes its data directory. */
   stop(): Promise<void>;
 }
@@ -148,8 +151,9 @@ export async function startPostgres(options: StartOptions = {}): Promise<Postgre
   return {
     url,
     port,
-    async restart() {
+    async restart(whileDown) {
       await halt();
+      await whileDown?.();
       await start();
     },
     async stop() {
