@@ -1,0 +1,160 @@
+/**
+ * A session file as rows and back: each line keeps its exact bytes (as text when the text
+ * encodes back to the same bytes and holds no NUL, which PostgreSQL text cannot, else as
+ * bytes), with the columns the queries need read from it when it is a JSON object.
+ */
+import { isJsonRecord, messageText } from "@pi-sessions/core/internal";
+
+/** One stored line of a session. */
+export interface LineRow {
+  readonly seq: number;
+  /** The line without its `\n`, when it is text that round-trips. */
+  readonly line: string | null;
+  /** The line's bytes otherwise. */
+  readonly raw: Buffer | null;
+  readonly entryId: string | null;
+  readonly parentId: string | null;
+  readonly type: string | null;
+  readonly ts: string | null;
+  /** A user or assistant message's role. */
+  readonly role: string | null;
+  /**
+   * Its searchable text (core's `messageText`) when not empty, as a JSON string literal: a
+   * text may hold NUL or a lone surrogate, which PostgreSQL text cannot; its JSON cannot either.
+   */
+  readonly msgJson: string | null;
+  /** Its activity time in ms (the message's timestamp, else the entry's), when it has content. */
+  readonly activityMs: number | null;
+  /** A `session_info` entry's name when it is a string, as a JSON string literal. */
+  readonly nameJson: string | null;
+}
+
+/** A surrogate half without its other half: JSON may hold one, UTF-8 cannot. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+type Columns = Omit<LineRow, "seq" | "line" | "raw">;
+
+const NONE: Columns = {
+  entryId: null,
+  parentId: null,
+  type: null,
+  ts: null,
+  role: null,
+  msgJson: null,
+  activityMs: null,
+  nameJson: null,
+};
+
+/**
+ * The query columns of a line: an object's `id`, `parentId`, `type` and `timestamp`, and what
+ * a session listing needs of it, by the same rules as the file store's listing (SPEC §10.5).
+ */
+export function lineColumns(value: unknown): Columns {
+  if (!isJsonRecord(value)) return NONE;
+  // Key columns only serve queries (the line is the record): one PostgreSQL text cannot hold
+  // (a NUL, a lone surrogate) is left out rather than failing the write.
+  const text = (v: unknown) =>
+    typeof v === "string" && !v.includes("\u0000") && !LONE_SURROGATE.test(v) ? v : null;
+  const columns = {
+    ...NONE,
+    entryId: text(value.id),
+    parentId: text(value.parentId),
+    type: text(value.type),
+    ts: text(value.timestamp),
+  };
+  if (value.type === "session_info") {
+    return {
+      ...columns,
+      nameJson: typeof value.name === "string" ? JSON.stringify(value.name) : null,
+    };
+  }
+  const message = value.message;
+  if (value.type !== "message" || !isJsonRecord(message)) return columns;
+  const role = message.role;
+  if (role !== "user" && role !== "assistant") return columns;
+  const time =
+    typeof message.timestamp === "number" ? message.timestamp : Date.parse(String(value.timestamp));
+  const msgText = messageText(message.content);
+  return {
+    ...columns,
+    role,
+    msgJson: msgText === "" ? null : JSON.stringify(msgText),
+    activityMs: "content" in message && Number.isFinite(time) ? time : null,
+  };
+}
+
+/** The columns of a line we cannot parse as JSON are all null. */
+function parsedColumns(text: string): Columns {
+  try {
+    return lineColumns(JSON.parse(text));
+  } catch {
+    return lineColumns(undefined);
+  }
+}
+
+/** The row of one line's bytes. */
+function rowOf(seq: number, bytes: Buffer): LineRow {
+  const text = bytes.toString("utf8");
+  const exact = !text.includes("\u0000") && Buffer.byteLength(text) === bytes.length;
+  if (exact && Buffer.from(text, "utf8").equals(bytes)) {
+    return { seq, line: text, raw: null, ...parsedColumns(text) };
+  }
+  return { seq, line: null, raw: Buffer.from(bytes), ...parsedColumns(text) };
+}
+
+/** A file split into rows; `needsNewline` when its last line has no `\n`. */
+export interface SplitFile {
+  readonly rows: LineRow[];
+  readonly needsNewline: boolean;
+}
+
+/** Splits a file's bytes at every `\n`, numbering the lines from 0. */
+export function splitFile(bytes: Buffer): SplitFile {
+  const rows: LineRow[] = [];
+  let start = 0;
+  for (;;) {
+    const end = bytes.indexOf(0x0a, start);
+    if (end < 0) break;
+    rows.push(rowOf(rows.length, bytes.subarray(start, end)));
+    start = end + 1;
+  }
+  const needsNewline = start < bytes.length;
+  if (needsNewline) rows.push(rowOf(rows.length, bytes.subarray(start)));
+  return { rows, needsNewline };
+}
+
+/** The row of a line the store writes itself (an entry or a header it serialised). */
+export function recordRow(seq: number, value: object): LineRow {
+  return { seq, line: JSON.stringify(value), raw: null, ...lineColumns(value) };
+}
+
+/** A stored line as it reads back: text, or bytes. */
+export interface StoredLine {
+  readonly line: string | null;
+  readonly raw: Buffer | null;
+}
+
+/** The file's bytes: every line with its `\n`, the last one without when `needsNewline`. */
+export function fileBytes(lines: readonly StoredLine[], needsNewline: boolean): Buffer {
+  const parts: Buffer[] = [];
+  const newline = Buffer.from("\n");
+  lines.forEach((l, i) => {
+    parts.push(l.raw ?? Buffer.from(l.line ?? "", "utf8"));
+    if (!needsNewline || i < lines.length - 1) parts.push(newline);
+  });
+  return Buffer.concat(parts);
+}
+
+/**
+ * The file's text as the file store's reader decodes it (UTF-8, malformed bytes replaced):
+ * the same text gives the same load, so a session replays from rows as from its file.
+ */
+export function fileText(lines: readonly StoredLine[], needsNewline: boolean): string {
+  let text = "";
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i] as StoredLine;
+    text += l.line ?? (l.raw as Buffer).toString("utf8");
+    if (!needsNewline || i < lines.length - 1) text += "\n";
+  }
+  return text;
+}

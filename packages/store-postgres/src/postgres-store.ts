@@ -1,0 +1,286 @@
+/**
+ * A `SessionStore` over PostgreSQL. pi's API is synchronous and a database is not, so:
+ * - appends fold at once and their writes queue in order (core's `queuedSink`);
+ *   `manager.flush()` resolves once every accepted append is committed, and the first write
+ *   that fails for good puts the manager in a failed state (`SessionStoreFailedError`, with
+ *   the cause) that refuses every further write; the database never holds a gap;
+ * - opening is two steps: `await store.load(id)` (or `openSession`) takes the writer lease and
+ *   reads the session, and the manager's synchronous `open` then replays what was read.
+ */
+import { hostname } from "node:os";
+import {
+  type OpenedSession,
+  type SessionEntry,
+  type SessionEnv,
+  type SessionHeader,
+  type SessionInfo,
+  SessionManager,
+  type SessionManagerOptions,
+  type SessionSink,
+  type SessionStore,
+  type StoredSession,
+  systemEnv,
+} from "@pi-sessions/core";
+import { isConversationEntry } from "@pi-sessions/core/internal";
+import pg from "pg";
+import { postgresSink } from "./postgres-sink.js";
+import {
+  findSessionById,
+  listAllSessions,
+  listSessions,
+  type SessionUsageRecords,
+  usageRecords,
+} from "./queries.js";
+import { migrate, quoteSchema } from "./schema.js";
+import { type LoadedSession, loadSession } from "./session-load.js";
+import { exportBytes, exportToDir, importBytes, importFile } from "./transfer.js";
+import type { Lease, RetryPolicy } from "./writes.js";
+
+/** Options of {@link PostgresSessionStore.connect}. */
+export interface PostgresStoreOptions {
+  /** A `postgres://` URL (ignored when `pool` is given). */
+  readonly connectionString?: string;
+  /** A pool to use instead of making one; the store then leaves it open on `close()`. */
+  readonly pool?: pg.Pool;
+  /** The schema of the store's tables (default `pi_sessions`), created and migrated. */
+  readonly schema?: string;
+  /**
+   * The writer lease: a session opened or created here is leased to this store for `ttlMs`
+   * (default 30 s, renewed by every append); `false` lets the seq of each append decide alone.
+   */
+  readonly lease?: { readonly ttlMs: number } | false;
+  /** Who holds the leases (default host, pid and a random part). */
+  readonly owner?: string;
+  /** Retries of a write that failed for a transient reason (default 5, from 100 ms doubling). */
+  readonly retry?: Partial<RetryPolicy>;
+  /** The connections' `application_name` (default `pi-sessions`), to find them on the server. */
+  readonly applicationName?: string;
+  /** A server-side limit for every statement, in ms (default: none). */
+  readonly statementTimeoutMs?: number;
+  /** Clock and ids for migrating legacy sessions as they load (default: the system's). */
+  readonly env?: SessionEnv;
+}
+
+/** A store of sessions in one PostgreSQL schema; see the module notes for the guarantee. */
+export class PostgresSessionStore implements SessionStore {
+  /** Sessions outlive the process. */
+  readonly persisted = true;
+  /** A path-shaped namespace, so the manager's path handling leaves locations unchanged. */
+  readonly dir: string;
+  /** The quoted schema, for SQL over the store's tables (the package's own, and yours). */
+  readonly s: string;
+  private readonly loaded = new Map<string, LoadedSession>();
+  private readonly releases = new Set<Promise<void>>();
+  private readonly lease: { owner: string; ttlMs: number } | undefined;
+  /** How writes retry (read by the import). */
+  readonly retry: RetryPolicy;
+  /** Clock and ids of legacy migrations. */
+  readonly env: SessionEnv;
+
+  private constructor(
+    /** The connections: the store's own, or the pool it was given. */
+    readonly pool: pg.Pool,
+    /** The schema of the store's tables. */
+    readonly schema: string,
+    private readonly ownsPool: boolean,
+    options: PostgresStoreOptions,
+  ) {
+    this.s = quoteSchema(schema);
+    this.dir = `/postgres/${schema}`;
+    const owner =
+      options.owner ?? `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 10)}`;
+    this.lease =
+      options.lease === false ? undefined : { owner, ttlMs: options.lease?.ttlMs ?? 30_000 };
+    this.retry = { retries: 5, delayMs: 100, ...options.retry };
+    this.env = options.env ?? systemEnv;
+  }
+
+  /** Connects, creates or migrates the schema, and returns the store. */
+  static async connect(options: PostgresStoreOptions): Promise<PostgresSessionStore> {
+    const schema = options.schema ?? "pi_sessions";
+    quoteSchema(schema);
+    const pool =
+      options.pool ??
+      new pg.Pool({
+        connectionString: options.connectionString,
+        application_name: options.applicationName ?? "pi-sessions",
+        ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+      });
+    // An idle connection the server dropped (a restart) must not crash the process: the pool
+    // discards it and the next write, retried, gets a fresh one.
+    if (!options.pool) pool.on("error", () => {});
+    const store = new PostgresSessionStore(pool, schema, !options.pool, options);
+    await migrate(pool, schema);
+    return store;
+  }
+
+  /** Where a session of this header lives: `<dir>/<id>`. */
+  locationOf(header: SessionHeader): string {
+    return `${this.dir}/${header.id}`;
+  }
+
+  /** The session id of a location (an id is accepted as it is). */
+  idOf(location: string): string {
+    const prefix = `${this.dir}/`;
+    const id = location.startsWith(prefix) ? location.slice(prefix.length) : location;
+    if (id === "" || id.includes("/")) throw new Error(`Not a session of ${this.dir}: ${location}`);
+    return id;
+  }
+
+  /** A new session: written whole at once (`"now"`) or at its first conversation entry. */
+  create(
+    header: SessionHeader,
+    entries: readonly SessionEntry[],
+    when: "conversation" | "now",
+  ): SessionSink {
+    const location = this.locationOf(header);
+    // A new session's first lease: whoever inserts the row holds token 1.
+    const sink = this.sinkOf(location, this.lease && { ...this.lease, token: 1 }, undefined);
+    if (when === "now" || entries.some(isConversationEntry)) sink.createWith({ header, entries });
+    return sink;
+  }
+
+  /**
+   * Reads the session (taking the writer lease unless `write` is false) so that the next
+   * synchronous `open` or `read` of its location replays it. Returns the location.
+   */
+  async load(idOrLocation: string, options: { write?: boolean } = {}): Promise<string> {
+    const id = this.idOf(idOrLocation);
+    const location = `${this.dir}/${id}`;
+    const write = options.write ?? true;
+    const session = await loadSession({
+      pool: this.pool,
+      s: this.s,
+      id,
+      location,
+      env: this.env,
+      ...(write && this.lease ? { lease: this.lease } : {}),
+    });
+    this.loaded.set(location, session);
+    return location;
+  }
+
+  /** A manager on the session `id`, loaded and leased first (the cwd defaults to its header's). */
+  async openSession(
+    id: string,
+    options: SessionManagerOptions & { cwd?: string } = {},
+  ): Promise<SessionManager> {
+    const location = await this.load(id);
+    const cwd = (this.loaded.get(location)?.loaded.header as { cwd?: unknown } | null)?.cwd;
+    const sm = SessionManager.withStore(
+      this,
+      options.cwd ?? (typeof cwd === "string" ? cwd : process.cwd()),
+      options,
+    );
+    sm.setSessionFile(location);
+    return sm;
+  }
+
+  /** The session `load` read for `location`, replayed, with its sink (throws if not loaded). */
+  open(location: string): OpenedSession {
+    const session = this.take(location);
+    const { header, entries, diagnostics, entryLines } = session.loaded;
+    const sink = this.sinkOf(location, session.lease, session.nextSeq);
+    return { header, entries, diagnostics, entryLines, sink };
+  }
+
+  /** The session `load` read for `location`, without a sink (a fork source). */
+  read(location: string): StoredSession {
+    const { header, entries, diagnostics, entryLines } = this.take(location).loaded;
+    return { header, entries, diagnostics, entryLines };
+  }
+
+  /** Stores a pi session file as it is, byte for byte; returns the session's id. */
+  importFile(path: string): Promise<string> {
+    return importFile(this, path);
+  }
+
+  /** Stores a session file's bytes as they are; returns the session's id. */
+  importBytes(bytes: Buffer, label?: string): Promise<string> {
+    return importBytes(this, bytes, label);
+  }
+
+  /** The session as a pi session file's bytes: exactly what the file store writes. */
+  exportBytes(id: string): Promise<Buffer> {
+    return exportBytes(this, this.idOf(id));
+  }
+
+  /** Writes the session as a pi session file into `dir` (the file store's name); its path. */
+  exportToDir(id: string, dir: string): Promise<string> {
+    return exportToDir(this, this.idOf(id), dir);
+  }
+
+  /** The sessions of one working directory, newest activity first (SQL; the listing's rules). */
+  list(cwd: string): Promise<SessionInfo[]> {
+    return listSessions(this, cwd);
+  }
+
+  /** Every session of the store, newest activity first. */
+  listAll(): Promise<SessionInfo[]> {
+    return listAllSessions(this);
+  }
+
+  /** The session with exactly this id, or undefined. */
+  findById(id: string): Promise<SessionInfo | undefined> {
+    return findSessionById(this, id);
+  }
+
+  /**
+   * Every session's usage-bearing records, selected by SQL, for
+   * `computeSessionsUsageTotals(await store.usageRecords())` of `@pi-sessions/plugins`.
+   */
+  usageRecords(): Promise<SessionUsageRecords[]> {
+    return usageRecords(this);
+  }
+
+  /** Waits for every lease being given up, and ends the pool when the store made it. */
+  async close(): Promise<void> {
+    await Promise.all([...this.releases]);
+    if (this.ownsPool) await this.pool.end();
+  }
+
+  /** The session `load` read for `location`, handed over once. */
+  private take(location: string): LoadedSession {
+    const session = this.loaded.get(location);
+    if (!session) {
+      throw new Error(
+        `A PostgreSQL session must be loaded before it is opened (await store.load(id)): ${location}`,
+      );
+    }
+    this.loaded.delete(location);
+    return session;
+  }
+
+  private sinkOf(location: string, lease: Lease | undefined, nextSeq: number | undefined) {
+    return postgresSink({
+      pool: this.pool,
+      s: this.s,
+      id: this.idOf(location),
+      location,
+      retry: this.retry,
+      lease,
+      ...(nextSeq === undefined ? {} : { nextSeq }),
+      releaseLease: (l, after) => this.releaseLease(location, l, after),
+    });
+  }
+
+  /** Gives a lease up after `after`; `close()` waits for it, so an ending process does not
+   * leave its last session leased until the lease expires. */
+  private releaseLease(location: string, lease: Lease, after: Promise<void>): void {
+    const done = after
+      .then(() =>
+        this.pool.query(
+          `UPDATE ${this.s}.sessions SET lease_owner = NULL, lease_until = NULL
+            WHERE id = $1 AND lease_token = $2`,
+          [this.idOf(location), lease.token],
+        ),
+      )
+      .then(
+        () => {},
+        // A lease that cannot be given up (the server gone) expires by itself after its ttl.
+        () => {},
+      );
+    this.releases.add(done);
+    void done.then(() => this.releases.delete(done));
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * The store's own schema, brought up to date by numbered migrations. Each migration runs in
+ * one transaction with its version row, under a transaction-level advisory lock, so hosts
+ * starting at once apply it exactly once; a migrated schema is left as it is (idempotent).
+ */
+import type pg from "pg";
+
+/** One step of the schema: its version and the SQL that takes the previous one to it. */
+export interface Migration {
+  /** Its number: migrations apply in this order, each once. */
+  readonly version: number;
+  /** What it does, in words (kept in `schema_migrations`). */
+  readonly description: string;
+  /** The statements, given the quoted schema name. */
+  readonly sql: (schema: string) => string;
+}
+
+/**
+ * Every migration, in order. A session is its header line and every other line of its file
+ * in order: `seq` numbers the file's lines from 0 and the header's own `seq` is kept on the
+ * session, so damaged lines before the header keep their place. A line is kept as text when
+ * that text encodes back to its exact bytes, else as bytes (`raw`), so nothing is lost.
+ * The other entry columns are read from the line when it is written (see `lineColumns`), so
+ * listings aggregate them in SQL instead of parsing every line again.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: "sessions and their lines",
+    sql: (s) => `
+      CREATE TABLE ${s}.sessions (
+        id text PRIMARY KEY,
+        cwd text,
+        parent_session text,
+        created text,
+        header text NOT NULL,
+        header_seq bigint NOT NULL,
+        next_seq bigint NOT NULL,
+        needs_newline boolean NOT NULL DEFAULT false,
+        lease_owner text,
+        lease_token bigint NOT NULL DEFAULT 0,
+        lease_until timestamptz,
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX sessions_cwd ON ${s}.sessions (cwd);
+      CREATE TABLE ${s}.entries (
+        session_id text NOT NULL REFERENCES ${s}.sessions (id) ON DELETE CASCADE,
+        seq bigint NOT NULL,
+        line text,
+        raw bytea,
+        entry_id text,
+        parent_id text,
+        type text,
+        ts text,
+        role text,
+        msg_json text,
+        activity_ms double precision,
+        name_json text,
+        PRIMARY KEY (session_id, seq),
+        CHECK ((line IS NULL) <> (raw IS NULL))
+      );
+      CREATE INDEX entries_type ON ${s}.entries (type) WHERE type IS NOT NULL;
+    `,
+  },
+];
+
+/** A schema name as an SQL identifier; only plain lower-case names are accepted. */
+export function quoteSchema(schema: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new Error(`A schema name must be lower-case letters, digits and _: ${schema}`);
+  }
+  return `"${schema}"`;
+}
+
+/** Brings `schema` to the newest version; returns the versions it applied (none if current). */
+export async function migrate(pool: pg.Pool, schema: string): Promise<number[]> {
+  const s = quoteSchema(schema);
+  const client = await pool.connect();
+  const applied: number[] = [];
+  try {
+    await client.query("BEGIN");
+    // One key per schema: concurrent first starts wait here instead of racing the DDL.
+    await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`pi-sessions:${schema}`]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (
+        version integer PRIMARY KEY,
+        description text NOT NULL,
+        applied_at timestamptz NOT NULL DEFAULT now()
+      )`,
+    );
+    const done = await client.query<{ version: number }>(
+      `SELECT version FROM ${s}.schema_migrations`,
+    );
+    const have = new Set(done.rows.map((r) => r.version));
+    for (const m of MIGRATIONS) {
+      if (have.has(m.version)) continue;
+      await client.query(m.sql(s));
+      await client.query(
+        `INSERT INTO ${s}.schema_migrations (version, description) VALUES ($1, $2)`,
+        [m.version, m.description],
+      );
+      applied.push(m.version);
+    }
+    await client.query("COMMIT");
+    return applied;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * Loading a session from PostgreSQL before the manager opens it: the writer lease is taken
+ * and every line read in one transaction (appenders wait on the session row meanwhile, so
+ * the lines and the next seq agree), then the lines go through core's own loader as the file
+ * store's reader would give them. A legacy session is migrated and written back whole, as
+ * the file store rewrites a legacy file when it opens it.
+ */
+import { SessionConflictError } from "@pi-sessions/core";
+import { type LoadedText, loadText, type SessionEnv } from "@pi-sessions/core/internal";
+import type pg from "pg";
+import { fileText, type LineRow, type StoredLine, splitFile } from "./lines.js";
+import { insertRows, isTransient, type Lease } from "./writes.js";
+
+/** Thrown when another writer holds the session's lease and it has not expired. */
+export class SessionLeasedError extends Error {
+  constructor(
+    /** The session's location. */
+    readonly location: string,
+    /** Who holds the lease. */
+    readonly owner: string | null,
+    /** When it expires unless renewed. */
+    readonly until: Date | null,
+  ) {
+    super(
+      `Session is leased by another writer (${owner ?? "unknown"} until ${until?.toISOString() ?? "?"}): ${location}`,
+    );
+    this.name = "SessionLeasedError";
+  }
+}
+
+/** Thrown when the database has no session of that id. */
+export class SessionNotFoundError extends Error {
+  constructor(
+    /** The location asked for. */
+    readonly location: string,
+  ) {
+    super(`No session in the database at ${location}`);
+    this.name = "SessionNotFoundError";
+  }
+}
+
+/** A session as loaded: the replay, where its next line goes, and the lease held. */
+export interface LoadedSession {
+  readonly loaded: LoadedText;
+  readonly nextSeq: number;
+  readonly lease: Lease | undefined;
+}
+
+/** What {@link loadSession} needs. */
+export interface LoadRequest {
+  readonly pool: pg.Pool;
+  /** The quoted schema. */
+  readonly s: string;
+  readonly id: string;
+  readonly location: string;
+  readonly env: SessionEnv;
+  /** Take the writer lease for this owner (absent: read without one). */
+  readonly lease?: { readonly owner: string; readonly ttlMs: number };
+}
+
+interface SessionRow {
+  next_seq: string;
+  needs_newline: boolean;
+  lease_owner: string | null;
+  lease_until: Date | null;
+  lease_token: string;
+}
+
+/** Takes the lease (a new fencing token) unless a live lease of another owner holds it. */
+async function takeLease(
+  client: pg.PoolClient,
+  r: LoadRequest,
+  want: { owner: string; ttlMs: number },
+): Promise<Lease> {
+  const taken = await client.query<{ lease_token: string }>(
+    `UPDATE ${r.s}.sessions
+        SET lease_owner = $2, lease_token = lease_token + 1,
+            lease_until = now() + $3 * interval '1 millisecond'
+      WHERE id = $1 AND (lease_owner IS NULL OR lease_owner = $2 OR lease_until < now())
+      RETURNING lease_token`,
+    [r.id, want.owner, want.ttlMs],
+  );
+  const row = taken.rows[0];
+  if (row) return { ...want, token: Number(row.lease_token) };
+  const held = await client.query<SessionRow>(
+    `SELECT lease_owner, lease_until FROM ${r.s}.sessions WHERE id = $1`,
+    [r.id],
+  );
+  const h = held.rows[0];
+  if (!h) throw new SessionNotFoundError(r.location);
+  throw new SessionLeasedError(r.location, h.lease_owner, h.lease_until);
+}
+
+/** Loads a session (taking the lease when asked); throws when it is missing or leased. */
+export async function loadSession(r: LoadRequest): Promise<LoadedSession> {
+  const client = await r.pool.connect();
+  let broken = false;
+  let lease: Lease | undefined;
+  let session: SessionRow | undefined;
+  let lines: StoredLine[];
+  try {
+    await client.query("BEGIN");
+    if (r.lease) lease = await takeLease(client, r, r.lease);
+    const found = await client.query<SessionRow>(
+      `SELECT next_seq, needs_newline FROM ${r.s}.sessions WHERE id = $1 FOR SHARE`,
+      [r.id],
+    );
+    session = found.rows[0];
+    if (!session) throw new SessionNotFoundError(r.location);
+    const rows = await client.query<StoredLine>(
+      `SELECT line, raw FROM ${r.s}.entries WHERE session_id = $1 ORDER BY seq`,
+      [r.id],
+    );
+    lines = rows.rows;
+    await client.query("COMMIT");
+  } catch (error) {
+    broken = isTransient(error);
+    if (!broken) await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+  const loaded = loadText(fileText(lines, session.needs_newline), r.env, r.location);
+  let nextSeq = Number(session.next_seq);
+  if (loaded.rewrite) nextSeq = await rewriteSession(r, loaded.rewrite, nextSeq, lease);
+  return { loaded, nextSeq, lease };
+}
+
+/**
+ * Replaces a legacy session's lines by its migrated ones, in one transaction, only while
+ * nobody appended since the load (else a conflict: the migrated ids would not match theirs).
+ */
+async function rewriteSession(
+  r: LoadRequest,
+  lines: readonly string[],
+  loadedNext: number,
+  lease: Lease | undefined,
+): Promise<number> {
+  const { rows } = splitFile(Buffer.from(lines.join(""), "utf8"));
+  const header = rows[0] as LineRow;
+  const client = await r.pool.connect();
+  try {
+    await client.query("BEGIN");
+    const claimed = await client.query(
+      `UPDATE ${r.s}.sessions SET header = $3, header_seq = 0, next_seq = $4,
+              needs_newline = false, updated_at = now()
+        WHERE id = $1 AND next_seq = $2 AND ($5::bigint IS NULL OR lease_token = $5)`,
+      [r.id, loadedNext, header.line, rows.length, lease?.token ?? null],
+    );
+    if (claimed.rowCount !== 1) {
+      throw new SessionConflictError(r.location, "another writer appended during its migration");
+    }
+    await client.query(`DELETE FROM ${r.s}.entries WHERE session_id = $1`, [r.id]);
+    await insertRows(client, r.s, r.id, rows);
+    await client.query("COMMIT");
+    return rows.length;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,241 @@
+/**
+ * The store's writes. Each is one atomic statement or transaction, so a write either
+ * happened whole or not at all; a dropped connection or a cancelled statement is retried on
+ * a fresh connection, and a retry that finds its own write already there (the commit went
+ * through, its acknowledgement was lost) counts as done. Another writer's row where ours
+ * should go is a `SessionConflictError`, and nothing of ours is written.
+ */
+import { SessionConflictError } from "@pi-sessions/core";
+import type pg from "pg";
+import type { LineRow } from "./lines.js";
+
+/** How a write that failed for a transient reason is tried again. */
+export interface RetryPolicy {
+  /** Tries after the first (default 5). */
+  readonly retries: number;
+  /** The first wait in ms, doubled on each further try (default 100). */
+  readonly delayMs: number;
+}
+
+/** The writer lease a store's writes carry: its token fences off a writer that lost it. */
+export interface Lease {
+  /** Who holds it (a store's `owner`). */
+  readonly owner: string;
+  /** The fencing token: raised by every take, checked by every append. */
+  readonly token: number;
+  /** How long it lasts after each append, in ms. */
+  readonly ttlMs: number;
+}
+
+/** Connection-level failures and cancellations: the statement did not commit, or we cannot know. */
+const TRANSIENT_CODES = new Set([
+  "57P01",
+  "57P02",
+  "57P03",
+  "57014",
+  "53300",
+  "08000",
+  "08003",
+  "08006",
+  "08001",
+  "08004",
+]);
+
+/** Whether `error` may go away on a fresh connection (the server restarting, a dropped link). */
+export function isTransient(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  if (typeof e?.code === "string" && (TRANSIENT_CODES.has(e.code) || e.code.startsWith("ECONN")))
+    return true;
+  const message = typeof e?.message === "string" ? e.message : "";
+  return /Connection terminated|connection timeout|Client has encountered a connection error/i.test(
+    message,
+  );
+}
+
+/**
+ * Runs `attempt` until it succeeds, fails for good, or the retries are used up; `retrying`
+ * tells a write that an earlier try may have committed.
+ */
+export async function withRetry<T>(
+  policy: RetryPolicy,
+  attempt: (retrying: boolean) => Promise<T>,
+): Promise<T> {
+  for (let i = 0; ; i++) {
+    try {
+      return await attempt(i > 0);
+    } catch (error) {
+      if (i >= policy.retries || !isTransient(error)) throw error;
+      await new Promise((r) => setTimeout(r, policy.delayMs * 2 ** i));
+    }
+  }
+}
+
+const ROW_COLUMNS =
+  "session_id, seq, line, raw, entry_id, parent_id, type, ts, role, msg_json, activity_ms, name_json";
+
+/** Inserts a session's rows with one `unnest` statement, whatever their number. */
+export async function insertRows(
+  client: pg.ClientBase,
+  s: string,
+  id: string,
+  rows: readonly LineRow[],
+): Promise<void> {
+  await client.query(
+    `INSERT INTO ${s}.entries (${ROW_COLUMNS})
+     SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::bytea[], $5::text[], $6::text[],
+                              $7::text[], $8::text[], $9::text[], $10::text[],
+                              $11::double precision[], $12::text[])`,
+    [
+      id,
+      rows.map((r) => r.seq),
+      rows.map((r) => r.line),
+      rows.map((r) => r.raw),
+      rows.map((r) => r.entryId),
+      rows.map((r) => r.parentId),
+      rows.map((r) => r.type),
+      rows.map((r) => r.ts),
+      rows.map((r) => r.role),
+      rows.map((r) => r.msgJson),
+      rows.map((r) => r.activityMs),
+      rows.map((r) => r.nameJson),
+    ],
+  );
+}
+
+/** The header columns of a new session. */
+export interface NewSession {
+  readonly id: string;
+  readonly cwd: string | null;
+  readonly parentSession: string | null;
+  readonly created: string | null;
+  readonly header: string;
+  readonly headerSeq: number;
+  readonly needsNewline: boolean;
+  readonly rows: readonly LineRow[];
+}
+
+/**
+ * Writes a whole new session in one transaction. An existing session of that id is a
+ * conflict, unless it is exactly this one (a retry of a create that committed).
+ */
+export async function insertSession(
+  pool: pg.Pool,
+  s: string,
+  session: NewSession,
+  lease: Lease | undefined,
+  location: string,
+  retrying: boolean,
+): Promise<void> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query("BEGIN");
+    const inserted = await client.query(
+      `INSERT INTO ${s}.sessions (id, cwd, parent_session, created, header, header_seq, next_seq,
+         needs_newline, lease_owner, lease_token, lease_until)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now() + $11 * interval '1 millisecond')
+       ON CONFLICT (id) DO NOTHING`,
+      [
+        session.id,
+        session.cwd,
+        session.parentSession,
+        session.created,
+        session.header,
+        session.headerSeq,
+        session.rows.length,
+        session.needsNewline,
+        lease?.owner ?? null,
+        lease?.token ?? 0,
+        lease?.ttlMs ?? 0,
+      ],
+    );
+    if (inserted.rowCount === 0) {
+      await client.query("ROLLBACK");
+      const existing = await pool.query<{ header: string; next_seq: string }>(
+        `SELECT header, next_seq FROM ${s}.sessions WHERE id = $1`,
+        [session.id],
+      );
+      const row = existing.rows[0];
+      // Only a retry may find its own session there: a first try that does has a twin.
+      const ours = row?.header === session.header && Number(row.next_seq) >= session.rows.length;
+      if (retrying && ours) return;
+      throw new SessionConflictError(location, `a session with id ${session.id} exists already`);
+    }
+    await insertRows(client, s, session.id, session.rows);
+    await client.query("COMMIT");
+  } catch (error) {
+    broken = isTransient(error);
+    if (!broken) await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/**
+ * Appends one line at `row.seq`, in one statement: the session row is updated only while its
+ * next seq is ours (and, with a lease, its token is ours), and the line is inserted only when
+ * it was. Concurrent writers serialise on the session row; the loser changes nothing.
+ */
+export async function appendRow(
+  pool: pg.Pool,
+  s: string,
+  id: string,
+  row: LineRow,
+  lease: Lease | undefined,
+  location: string,
+  retrying: boolean,
+): Promise<void> {
+  // A named statement: each connection parses and plans it once, not on every append.
+  const result = await pool.query({
+    name: `pi-sessions-append:${s}`,
+    text: `WITH claimed AS (
+       UPDATE ${s}.sessions
+          SET next_seq = $2 + 1, needs_newline = false, updated_at = now(),
+              lease_until = CASE WHEN $8::bigint IS NULL THEN lease_until
+                                 ELSE now() + $9 * interval '1 millisecond' END
+        WHERE id = $1 AND next_seq = $2 AND ($8::bigint IS NULL OR lease_token = $8)
+        RETURNING id)
+     INSERT INTO ${s}.entries (${ROW_COLUMNS})
+     SELECT id, $2, $3, NULL, $4, $5, $6, $7, $10, $11, $12, $13 FROM claimed`,
+    values: [
+      id,
+      row.seq,
+      row.line,
+      row.entryId,
+      row.parentId,
+      row.type,
+      row.ts,
+      lease?.token ?? null,
+      lease?.ttlMs ?? 0,
+      row.role,
+      row.msgJson,
+      row.activityMs,
+      row.nameJson,
+    ],
+  });
+  if (result.rowCount === 1) return;
+  const found = await pool.query<{
+    line: string | null;
+    lease_owner: string | null;
+    lease_token: string;
+  }>(
+    `SELECT e.line, s.lease_owner, s.lease_token FROM ${s}.sessions s
+       LEFT JOIN ${s}.entries e ON e.session_id = s.id AND e.seq = $2
+      WHERE s.id = $1`,
+    [id, row.seq],
+  );
+  const current = found.rows[0];
+  if (current === undefined) {
+    throw new SessionConflictError(location, "the session was deleted from the database");
+  }
+  // Our own line at our seq: an earlier try committed and only its answer was lost.
+  if (retrying && current.line === row.line) return;
+  if (lease && Number(current.lease_token) !== lease.token) {
+    throw new SessionConflictError(
+      location,
+      `the writer lease passed to ${current.lease_owner ?? "another writer"}`,
+    );
+  }
+  throw new SessionConflictError(location, `another writer appended line ${row.seq} first`);
+}

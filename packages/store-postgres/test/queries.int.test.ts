@@ -1,0 +1,90 @@
+/**
+ * `list`, `listAll` and `findById` by SQL give what the file store's listing gives for the
+ * same sessions: generated sessions (damaged ones among them, several working directories)
+ * are imported and also written as files, and both listings are compared field by field.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type SessionInfo, SessionManager } from "@pi-sessions/core";
+import { fcOptions, tempDir } from "@pi-sessions/test-utils";
+import { damagedSessionArb, sessionLogArb, sessionToJsonl } from "@pi-sessions/testkit";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PostgresSessionStore } from "../src/index.js";
+import { connectStore } from "./support/store.js";
+
+let store: PostgresSessionStore;
+beforeAll(async () => {
+  store = await connectStore();
+});
+afterAll(() => store.close());
+
+/** An info without its path (a file path in one store, a location in the other). */
+const comparable = (infos: SessionInfo[]) =>
+  infos.map(({ path: _, ...rest }) => rest).sort((a, b) => a.id.localeCompare(b.id));
+
+const sessionText = fc.oneof(
+  sessionLogArb().map((log) => sessionToJsonl(log.header, log.entries)),
+  damagedSessionArb().map((d) => d.jsonl),
+);
+
+describe("queries by SQL", () => {
+  it("list, listAll and findById agree with the file store's listing of the same sessions", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(sessionText, { minLength: 1, maxLength: 6 }), async (texts) => {
+        await store.pool.query(`DELETE FROM ${store.s}.sessions`);
+        const dir = tempDir();
+        const cwds = new Set<string>();
+        const ids = new Set<string>();
+        for (const [i, text] of texts.entries()) {
+          // Damaged lines may come before the header: it is the first session record.
+          const header = text
+            .split("\n")
+            .map((l) => {
+              try {
+                return JSON.parse(l);
+              } catch {
+                return undefined;
+              }
+            })
+            .find((r) => r?.type === "session");
+          if (ids.has(header.id)) continue;
+          ids.add(header.id);
+          cwds.add(header.cwd);
+          await store.importBytes(Buffer.from(text, "utf8"));
+          writeFileSync(join(dir, `s${i}.jsonl`), text);
+        }
+        expect(comparable(await store.listAll())).toEqual(
+          comparable(await SessionManager.listAll(dir)),
+        );
+        for (const cwd of cwds) {
+          expect(comparable(await store.list(cwd))).toEqual(
+            comparable(await SessionManager.list(cwd, dir)),
+          );
+        }
+        for (const id of ids) expect((await store.findById(id))?.id).toBe(id);
+        expect(await store.findById("no-such-session")).toBeUndefined();
+      }),
+      fcOptions(40),
+    );
+  });
+
+  it("a session written through the manager lists with its name, first message and counts", async () => {
+    await store.pool.query(`DELETE FROM ${store.s}.sessions`);
+    const sm = SessionManager.withStore(store, "/work/listed");
+    sm.appendMessage({ role: "user", content: "hello there", timestamp: 1_700_000_000_000 });
+    sm.appendSessionInfo("  My session ");
+    await sm.flush();
+    const [info] = await store.list("/work/listed");
+    expect(info).toMatchObject({
+      id: sm.getSessionId(),
+      name: "My session",
+      firstMessage: "hello there",
+      allMessagesText: "hello there",
+      messageCount: 1,
+      path: sm.getSessionFile(),
+    });
+    expect(info?.modified.getTime()).toBe(1_700_000_000_000);
+    sm.close();
+  });
+});
