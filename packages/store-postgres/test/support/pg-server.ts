@@ -7,11 +7,11 @@
  * only (no Unix socket), trusts local connections and lives in a temporary directory.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { chownSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chownSync, cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { arch, platform, tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import pg from "pg";
 
 /** A running server: its URL, and how to restart or stop it. */
@@ -56,6 +56,25 @@ function unprivileged(): { uid: number; gid: number } | undefined {
   return { uid: Number(uid), gid: Number(gid) };
 }
 
+/**
+ * As root, a copy of the binaries inside the server's own directory: `nobody` may not be able
+ * to reach the installed ones (a clone under root's private home is closed to other users).
+ */
+function reachableCopy(
+  bin: { initdb: string; postgres: string },
+  root: string,
+): { initdb: string; postgres: string } {
+  // The package's `native` folder holds bin/, lib/ and share/, which the binaries find
+  // relative to themselves; relative symlinks between the libraries are kept as they are.
+  const native = dirname(dirname(bin.initdb));
+  const copy = join(root, "native");
+  cpSync(native, copy, { recursive: true, verbatimSymlinks: true });
+  return {
+    initdb: join(copy, relative(native, bin.initdb)),
+    postgres: join(copy, relative(native, bin.postgres)),
+  };
+}
+
 /** A free loopback TCP port. */
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -95,11 +114,12 @@ export interface StartOptions {
 
 /** Initialises a cluster in a temporary directory and starts a server on a free port. */
 export async function startPostgres(options: StartOptions = {}): Promise<PostgresServer> {
-  const bin = await binaries();
+  const installed = await binaries();
   const ids = unprivileged();
   const root = mkdtempSync(join(tmpdir(), "pi-pg-"));
   const data = join(root, "data");
   if (ids) chownSync(root, ids.uid, ids.gid);
+  const bin = ids ? reachableCopy(installed, root) : installed;
   const init = spawnSync(
     bin.initdb,
     ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-locale", "--no-sync"],
