@@ -114,4 +114,4 @@ export type {
 } from "./store/session-store.js";
 export { SessionStoreFailedError } from "./store/session-store.js";
 export type { Durability } from "./store/session-writer.js";
-export { SessionConflictError, SessionFileDeletedError } from "./store/session-writer.js";
+export { SessionConflictError, SessionFileDeletedError } from "./store/writer-errors.js";

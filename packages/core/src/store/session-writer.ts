@@ -1,34 +1,16 @@
 import { constants } from "node:fs";
 import { writeFileAtomic } from "./atomic-write.js";
+import { encodeLine, recycleLine, tailOf } from "./line-bytes.js";
 import { acquireLock, inProcessLockOwner, type Lock } from "./lock.js";
+import { closeQuietly, nodeStoreFs, type StoreFs, type StoreStats, writeAll } from "./store-fs.js";
 import {
-  closeQuietly,
-  errorCode,
-  nodeStoreFs,
-  type StoreFs,
-  type StoreStats,
-  writeAll,
-} from "./store-fs.js";
+  assertSize,
+  SessionConflictError,
+  SessionFileDeletedError,
+  unlessDeleted,
+} from "./writer-errors.js";
 
-/** Thrown when the file is not what this writer last left: another writer got in (W7). */
-export class SessionConflictError extends Error {
-  /** `detail` says what differed. */
-  constructor(
-    readonly path: string,
-    detail: string,
-  ) {
-    super(`Session file was changed by another writer (${detail}); nothing was written: ${path}`);
-    this.name = "SessionConflictError";
-  }
-}
-
-/** Thrown when a flushed session's file has been deleted; it is not recreated (W8). */
-export class SessionFileDeletedError extends Error {
-  constructor(readonly path: string) {
-    super(`Session file was deleted; it will not be recreated: ${path}`);
-    this.name = "SessionFileDeletedError";
-  }
-}
+export { SessionConflictError, SessionFileDeletedError } from "./writer-errors.js";
 
 /**
  * Appends between two path `stat`s when the fd's link count has not changed. The link count
@@ -37,32 +19,6 @@ export class SessionFileDeletedError extends Error {
  * that keeps an unlinked open file's count (NFS "silly rename") or a move of our file.
  */
 const PATH_CHECK_EVERY = 64;
-
-/**
- * Each appended line is encoded into one reused buffer: handing `write(2)` a string makes Node
- * flatten `json + "\n"` and encode it on every append (about 0.7 KB of garbage and a few
- * hundred ns). Appends are synchronous, so one buffer serves every writer; lines above
- * {@link SCRATCH_MAX} get their own so one huge line does not pin memory.
- */
-const SCRATCH_BYTES = 64 * 1024;
-const SCRATCH_MAX = 1024 * 1024;
-let scratch: Buffer | undefined;
-
-/** `call()` on the file at `path`, turning ENOENT into {@link SessionFileDeletedError}. */
-function unlessDeleted<T>(path: string, call: () => T): T {
-  try {
-    return call();
-  } catch (error) {
-    if (errorCode(error) === "ENOENT") throw new SessionFileDeletedError(path);
-    throw error;
-  }
-}
-
-/** Throws {@link SessionConflictError} unless the file has exactly the bytes we last left. */
-function assertSize(path: string, actual: number, expected: number): void {
-  if (actual !== expected)
-    throw new SessionConflictError(path, `${actual} bytes, expected ${expected}`);
-}
 
 /**
  * When appends reach the disk (W9): `"never"` fsyncs no append (the reference's speed; one can
@@ -80,14 +36,6 @@ export interface SessionWriterOptions {
 
 /** Per-call options of an append: `fsync` overrides the writer's durability. */
 type AppendOptions = { readonly fsync?: boolean };
-
-/** Total UTF-8 size of `lines` and whether they end in an unfinished line. */
-function tailOf(lines: readonly string[]): [size: number, needsNewline: boolean] {
-  let size = 0;
-  for (const line of lines) size += Buffer.byteLength(line, "utf8");
-  const last = lines.findLast((line) => line.length > 0);
-  return [size, last !== undefined && !last.endsWith("\n")];
-}
 
 /** The last {@link SessionFileWriter} generation handed out in this process. */
 let writerGeneration = 0;
@@ -340,18 +288,7 @@ export class SessionFileWriter {
   appendRecord(json: string, opts?: AppendOptions): void {
     const fd = this.prepareAppend();
     const fsync = opts?.fsync ?? this.options.durability === "always";
-    const lead = this.needsNewline;
-    const size = Buffer.byteLength(json, "utf8") + (lead ? 2 : 1);
-    // Taken out of the pool while in use: a nested append (a test's fs hook) gets its own.
-    const bytes =
-      size <= SCRATCH_MAX && scratch !== undefined && scratch.length >= size
-        ? scratch
-        : Buffer.allocUnsafe(size <= SCRATCH_MAX ? Math.max(SCRATCH_BYTES, size) : size);
-    if (bytes === scratch) scratch = undefined;
-    let at = 0;
-    if (lead) bytes[at++] = 0x0a;
-    at += bytes.write(json, at, "utf8");
-    bytes[at] = 0x0a;
+    const [bytes, size] = encodeLine(json, this.needsNewline);
     const before = this.size;
     try {
       writeAll(this.fsApi, fd, bytes, size, this.progress);
@@ -368,7 +305,7 @@ export class SessionFileWriter {
       }
       throw error;
     } finally {
-      if (size <= SCRATCH_MAX) scratch = bytes;
+      recycleLine(bytes, size);
     }
     this.size = before + size;
     this.needsNewline = false;
