@@ -38,7 +38,6 @@ export type { ContentBlock } from "./schema/codecs/content-blocks.js";
 export {
   decodeEntry,
   decodeRecord,
-  entryShapeProblem,
   recordIssues,
 } from "./schema/codecs/decode.js";
 export type { SchemaIssue } from "./schema/codecs/issues.js";
@@ -86,7 +85,6 @@ export type {
 export type { ReadonlySessionManager, SessionManagerOptions } from "./session-manager.js";
 export { SessionManager } from "./session-manager.js";
 export type { LoadDiagnostic, LoadDiagnosticKind } from "./state/diagnostics.js";
-export { formatDiagnostic } from "./state/diagnostics.js";
 export type { FoldContext, Projection } from "./state/projection.js";
 export { defineProjection, replayProjection } from "./state/projection.js";
 export type { SessionState } from "./state/session-state.js";
@@ -114,4 +112,4 @@ export type {
 } from "./store/session-store.js";
 export { SessionStoreFailedError } from "./store/session-store.js";
 export type { Durability } from "./store/session-writer.js";
-export { SessionConflictError, SessionFileDeletedError } from "./store/session-writer.js";
+export { SessionConflictError, SessionFileDeletedError } from "./store/writer-errors.js";

@@ -61,8 +61,7 @@ const dirFor = (sessionDir: string | undefined, cwd: string) =>
 
 /**
  * Whether `dir` is the cwd's default session directory: discovery filters by header cwd
- * everywhere ([Fix] W17), and a header without a cwd matches only there (W17) — a custom
- * directory keeps the reference's rule that it does not.
+ * everywhere, and a header without a cwd matches only there ([Fix] W17), not in a custom one.
  */
 const isDefaultDir = (dir: string, cwd: string) =>
   samePath(dir, paths.defaultSessionDirPath(resolveCwd(cwd)));
@@ -278,9 +277,8 @@ export class SessionManager {
   }
 
   /**
-   * Our addition: releases the file (fd and lock) for other writers. The next append takes
-   * the lock again, after checking nobody wrote meanwhile (else `SessionConflictError`); a
-   * manager whose file a newer one of this process took over stays refused.
+   * Our addition: releases the fd and lock. The next append takes the lock again after checking
+   * nobody wrote meanwhile (else `SessionConflictError`); a manager taken over stays refused.
    */
   close(): void {
     this.sink.release();
@@ -487,11 +485,10 @@ export class SessionManager {
   // --- writing (SPEC §5, §7.2–§7.4) ---------------------------------------------------------
 
   /**
-   * Runs first in every public write. Refuses once the store failed. When an older manager of
-   * this process appended to our file since we read it (pi's old session writing from its
-   * shutdown handler after a resume reopened the file), the session is reloaded: W7 allows
-   * taking in a foreign writer's complete lines, never a silent fork. A leaf at the old tip
-   * follows the new entries when they continue it; any other leaf stays.
+   * Runs first in every public write; refuses once the store failed. When an older manager of
+   * this process appended to our file since we read it (pi's old session's shutdown handler
+   * after a resume), the session is reloaded: W7 allows taking in complete foreign lines, never
+   * a silent fork. A leaf at the old tip follows new entries that continue it; others stay.
    */
   private catchUp(): void {
     const sink = this.sink;
@@ -521,11 +518,11 @@ export class SessionManager {
   });
 
   /**
-   * The one append path (SPEC §5.1), after `catchUp` (a write that reads the state first runs
-   * it before too). The entry kept is the JSON value of its line: memory equals disk (SPEC
-   * invariant 3) and the caller keeps no reference into our state (W20). A sink that throws
-   * leaves the state as it was. `arg` spares the hot append (messages) a closure; a parent
-   * other than the leaf (`null`: a new root) moves the leaf there first.
+   * The one append path (SPEC §5.1), after `catchUp` (which a write reading the state runs
+   * first). The entry kept is its line's JSON value: memory equals disk (SPEC invariant 3), the
+   * caller keeps no reference into our state (W20). A sink that throws leaves the state as it
+   * was. `arg` spares the hot append a closure; a parent other than the leaf (`null`: a new
+   * root) moves the leaf there first.
    */
   private append<E extends T.SessionEntry, A = undefined>(
     make: (b: build.EntryBase, arg: A) => E,

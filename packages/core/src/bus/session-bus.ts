@@ -58,8 +58,8 @@ export class SessionBus implements SessionEventBus {
   }
 
   /**
-   * Delivers an event to its handlers, then to wildcard handlers; `make` builds the payload
-   * only when someone listens. Call only after the change is committed.
+   * Delivers to the event's handlers, then wildcard ones; `make` runs only if someone listens.
+   * Call only after the change is committed.
    */
   emit<K extends SessionEventName>(type: K, make: () => SessionEventMap[K]): void {
     if (!this.wants(type)) return;

@@ -1,9 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 
-/**
- * The only sources of time and randomness the engine uses: the pure middle never calls
- * `Date.now()` or `Math.random()`, so tests can make ids and timestamps deterministic.
- */
+/** The engine's only clock and random source, so tests can make ids and times deterministic. */
 export interface SessionEnv {
   now(): Date;
   /** A random RFC 4122 version 4 UUID in lowercase 8-4-4-4-12 form. */

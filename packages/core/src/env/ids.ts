@@ -29,10 +29,7 @@ export const MAX_SESSION_ID_LENGTH = 200;
 export const INVALID_SESSION_ID_MESSAGE =
   "Session id must be non-empty, contain only alphanumeric characters, '-', '_', and '.', and start and end with an alphanumeric character";
 
-/**
- * Throws if `id` cannot be a custom session id: the reference's rule (SPEC §1.4) plus our
- * length cap, so that the first write can never fail with ENAMETOOLONG (W18).
- */
+/** Throws unless `id` is a valid custom session id: SPEC §1.4 plus our length cap (W18). */
 export function assertValidSessionId(id: string): void {
   if (typeof id !== "string" || !SESSION_ID_PATTERN.test(id)) {
     throw new Error(INVALID_SESSION_ID_MESSAGE);

@@ -50,10 +50,7 @@ export interface SplitRecords {
   readonly entryLines?: LineMap;
 }
 
-/**
- * Sorts records, in file order, by the record rules: the header, the entries (with their
- * lines), and reports of every other record, which stays in the file but not in the tree.
- */
+/** Sorts records by the record rules: the header, entries (with lines), reports of the rest. */
 export class RecordSplitter {
   header: SessionHeader | null = null;
   readonly entries: SessionEntry[] = [];
@@ -198,10 +195,9 @@ export class SessionLoader implements JsonlVisitor {
 }
 
 /**
- * A legacy file's document, migrated in place and then split. When migration changed
- * anything, `rewrite` holds the whole migrated file as lines — records re-serialised,
- * unparseable lines word for word in their places (W4) — for the atomic rewrite a file-backed
- * load does (W3).
+ * A legacy file's document, migrated and split. If migration changed anything, `rewrite` holds
+ * the migrated file as lines (records re-serialised, unparseable lines word for word, W4) for
+ * a file-backed load's atomic rewrite (W3).
  */
 function loadLegacy(doc: ParsedDocument, env: SessionEnv, headerLine: number): LoadedText {
   const migration = migrateDocument(doc, env);

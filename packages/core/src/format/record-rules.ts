@@ -39,10 +39,7 @@ export function isCurrentHeader(header: JsonRecord): boolean {
   return typeof v === "number" && v >= CURRENT_SESSION_VERSION;
 }
 
-/**
- * What a record is: the first `session` record is the header, a later one an extra header; any
- * other is an entry if its id is a string.
- */
+/** The first `session` record is the header, a later one extra; others with a string id entries. */
 export function recordKind(
   record: JsonRecord,
   headerSeen: boolean,

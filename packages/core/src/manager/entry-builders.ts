@@ -6,10 +6,9 @@ import type {
 } from "../schema/types.js";
 
 /**
- * The fields every appended entry starts with. The manager builds each entry as an object
- * literal in the reference's key order (SPEC §3.2), which is what a serialised line shows;
- * optional fields are `undefined` where the reference writes them conditionally, and JSON
- * drops those.
+ * The fields every appended entry starts with. Each entry is an object literal in the
+ * reference's key order (SPEC §3.2); optional fields are `undefined` where the reference
+ * writes them conditionally, and JSON drops those.
  */
 export interface EntryBase {
   readonly id: string;

@@ -17,8 +17,8 @@ function ms(timestamp: unknown): number {
 const ARRAY_CONTENT_ROLES = new Set(["user", "assistant", "toolResult"]);
 
 /**
- * What one entry contributes to context (SPEC §8.4): the stored message, a converted custom
- * message, a branch or compaction summary, or nothing for state-only and unknown entries.
+ * What one entry contributes to context (SPEC §8.4): its message, a converted custom message, a
+ * summary, or nothing (state-only and unknown entries).
  */
 export function sessionEntryToContextMessages(entry: SessionEntry): AgentMessage[] {
   switch (entry.type) {

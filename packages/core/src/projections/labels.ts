@@ -104,10 +104,7 @@ export function labelOf(index: LabelIndex, id: string): ResolvedLabel | undefine
   return undefined;
 }
 
-/**
- * The resolved labels of raw records with the projection's rule (renderers over parsed lines,
- * tools reading a damaged file); non-label records are skipped. Order as {@link resolve}.
- */
+/** The labels of raw records (a damaged file's too) by the projection's rule and order. */
 export function labelsOfRecords(records: Iterable<unknown>): Map<string, ResolvedLabel> {
   const map = new Map<string, ResolvedLabel>();
   for (const record of records) applyChange(map, changeOf(record));

@@ -24,11 +24,6 @@ export interface LoadDiagnostic {
   readonly message: string;
 }
 
-/** Formats a diagnostic as one line, e.g. `line 7: duplicate-id: …`. */
-export function formatDiagnostic(d: LoadDiagnostic): string {
-  return `${d.line !== undefined ? `line ${d.line}: ` : ""}${d.kind}: ${d.message}`;
-}
-
 /**
  * Structural problems of a log: duplicate ids (W15), dangling parents, parent cycles and
  * self-parents (W14); `lineOf` maps positions to file lines. O(n), computed only when asked.

@@ -70,10 +70,7 @@ export function appendToLog(log: EntryLog, entry: SessionEntry): EntryLog {
   return { store, length: log.length + 1, distinct: log.distinct + (isNew ? 1 : 0) };
 }
 
-/**
- * Builds a log from entries in file order, taking ownership of the array (a load hands over
- * the list it just built, so no copy is made); the caller must not change it.
- */
+/** A log of entries in file order, owning the array (a load's, uncopied): do not change it. */
 export function logFromEntries(entries: SessionEntry[]): EntryLog {
   const store = emptyStore(entries);
   // With unique ids one Map write per entry is all it takes (a duplicate shows as a Map that

@@ -40,10 +40,7 @@ export interface ProjectionSlot {
   readonly state: unknown;
 }
 
-/**
- * The fold context over a prefix of a log: a class, so one object serves a whole replay and
- * an append allocates one object and no closures.
- */
+/** The fold context over a log prefix: one object per replay or append, and no closures. */
 class LogContext implements FoldContext {
   constructor(
     private log: EntryLog,
@@ -63,9 +60,8 @@ class LogContext implements FoldContext {
 }
 
 /**
- * THE runner: every slot's state after one more entry. A slot that skips the entry's type
- * keeps its state; when no state changed the same array comes back, so an append that
- * concerns no projection allocates nothing.
+ * THE runner: every slot's state after one more entry. When no state changed the same array
+ * comes back, so an append that concerns no projection allocates nothing.
  */
 function step(
   slots: readonly ProjectionSlot[],

@@ -16,10 +16,7 @@ import {
 export interface AtomicWriteOptions {
   /** Mode of the new file (default 0600, SPEC §1.5); the process umask still applies. */
   mode?: number;
-  /**
-   * Fail with EEXIST if the target exists (first write of a session, fork: SPEC §6.2, §6.4).
-   * The complete temp file is hard-linked into place, so the target never exists half-written.
-   */
+  /** Fail with EEXIST if the target exists (a session's first write, a fork: SPEC §6.2, §6.4). */
   exclusive?: boolean;
   /** File-system calls (test seam; default `node:fs`). */
   fs?: StoreFs;
@@ -50,10 +47,7 @@ export function tempPathFor(path: string): string {
   return join(dirname(path), `.${base}.${randomBytes(4).toString("hex")}.tmp`);
 }
 
-/**
- * What {@link writeFileAtomic} writes: text as UTF-8, text in chunks (one JSONL line each,
- * typically), or bytes as they are (a damaged line that is not valid UTF-8 survives).
- */
+/** UTF-8 text, text in chunks (a JSONL line each), or bytes (so invalid UTF-8 survives). */
 export type AtomicContent = string | readonly string[] | Uint8Array;
 
 /** Writes `content` to `fd` without joining an array into one string. */

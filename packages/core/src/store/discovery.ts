@@ -56,8 +56,8 @@ export function cwdMatches(headerCwd: unknown, cwd: string, emptyMatches = true)
 }
 
 /**
- * The `*.jsonl` paths of a directory (not recursive), in directory-listing order; `[]` if it is
- * missing or unreadable (or, under the sessions root, a symlink to a file or a broken one).
+ * The `*.jsonl` paths of a directory (not recursive), in listing order; `[]` if it is missing
+ * or unreadable (or, under the sessions root, a symlink to a file or a broken one).
  */
 export function jsonlPaths(dir: string): string[] {
   try {
@@ -104,10 +104,7 @@ export function findMostRecentSession(
   return files.find(({ path }) => headerMatches(path, wanted, emptyCwdMatches))?.path ?? null;
 }
 
-/**
- * The first `*.jsonl` file of `dir` in directory-listing order whose header has exactly this
- * `id` and a cwd matching `filterCwd` when given (SPEC §10.4).
- */
+/** The first `*.jsonl` of `dir` whose header has this `id` and a matching cwd (SPEC §10.4). */
 export function findSessionById(
   dir: string,
   id: string,

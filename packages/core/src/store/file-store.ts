@@ -16,9 +16,9 @@ import type {
 import { type Durability, SessionFileWriter } from "./session-writer.js";
 
 /**
- * The sink of one JSONL session file: pending (no writer) until the session first holds a
- * user or assistant message, then written whole with exclusive create (SPEC §6.2), then one
- * line per append through the writer. Synchronous: a failed write throws, `failure` stays unset.
+ * The sink of one JSONL file: pending until the session first holds a user or assistant message,
+ * then written whole with exclusive create (SPEC §6.2), then a line per append. Synchronous: a
+ * failed write throws, `failure` stays unset.
  */
 class FileSink implements SessionSink {
   readonly failure = undefined;

@@ -33,10 +33,7 @@ export function getSessionsRoot(agentDir: string = getAgentDir()): string {
   return join(agentDir, "sessions");
 }
 
-/**
- * Steps 2–4 of the SPEC §1.2 encoding for a path that is already absolute and normalised
- * (separate from {@link encodeCwd} so a Windows path can be encoded on any platform).
- */
+/** SPEC §1.2 steps 2–4 for a normalised absolute path (a Windows one on any platform too). */
 export function encodeResolvedCwd(absolutePath: string): string {
   const body = absolutePath.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-");
   return `--${body}--`;
@@ -51,10 +48,7 @@ export function encodeCwd(cwd: string): string {
   return encodeResolvedCwd(resolveCwd(cwd));
 }
 
-/**
- * `<agentDir>/sessions/--<encoded cwd>--` without touching the disk, for comparisons and for
- * read paths that must not create anything (SPEC §1.2, invariant 6).
- */
+/** `<agentDir>/sessions/--<encoded cwd>--`, creating nothing (SPEC §1.2, invariant 6). */
 export function defaultSessionDirPath(cwd: string, agentDir: string = getAgentDir()): string {
   return join(getSessionsRoot(agentDir), encodeCwd(cwd));
 }

@@ -2,9 +2,8 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 
 /**
- * Reads an open file from the start as UTF-8 text in `buffer`-sized chunks (a file of hundreds
- * of MB never becomes one string), handing each piece to `onText` until end of file, `limit`
- * bytes, or `onText` returns false (reported as `stopped`).
+ * Reads an open file from the start as UTF-8 text in `buffer`-sized chunks, handing each to
+ * `onText` until end of file, `limit` bytes, or `onText` returns false (then `stopped`).
  */
 export function readText(
   fd: number,

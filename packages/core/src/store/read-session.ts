@@ -22,8 +22,7 @@ const CHUNK_BYTES = 4 * 1024 * 1024;
 
 /**
  * Reads a session file without writing anything (W13), in one open and one pass of 4 MiB
- * chunks (a file of hundreds of MB never becomes one string; a legacy file's lines are kept
- * as they go by for its migration). Throws `InvalidSessionError` when the file is not a
+ * chunks (see {@link SessionLoader}). Throws `InvalidSessionError` when the file is not a
  * session, and the fs error for anything but a missing file.
  */
 export function readSessionFile(path: string, env: SessionEnv, label = path): SessionFileRead {

@@ -1,68 +1,23 @@
 import { constants } from "node:fs";
 import { writeFileAtomic } from "./atomic-write.js";
+import { encodeLine, recycleLine, tailOf } from "./line-bytes.js";
 import { acquireLock, inProcessLockOwner, type Lock } from "./lock.js";
+import { closeQuietly, nodeStoreFs, type StoreFs, type StoreStats, writeAll } from "./store-fs.js";
 import {
-  closeQuietly,
-  errorCode,
-  nodeStoreFs,
-  type StoreFs,
-  type StoreStats,
-  writeAll,
-} from "./store-fs.js";
+  assertSize,
+  SessionConflictError,
+  SessionFileDeletedError,
+  unlessDeleted,
+} from "./writer-errors.js";
 
-/** Thrown when the file is not what this writer last left: another writer got in (W7). */
-export class SessionConflictError extends Error {
-  /** `detail` says what differed. */
-  constructor(
-    readonly path: string,
-    detail: string,
-  ) {
-    super(`Session file was changed by another writer (${detail}); nothing was written: ${path}`);
-    this.name = "SessionConflictError";
-  }
-}
-
-/** Thrown when a flushed session's file has been deleted; it is not recreated (W8). */
-export class SessionFileDeletedError extends Error {
-  constructor(readonly path: string) {
-    super(`Session file was deleted; it will not be recreated: ${path}`);
-    this.name = "SessionFileDeletedError";
-  }
-}
+export { SessionConflictError, SessionFileDeletedError } from "./writer-errors.js";
 
 /**
- * Appends between two path `stat`s when the fd's link count has not changed. The link count
- * (from the `fstat` every append needs for the size anyway) drops when the file is deleted or
- * renamed over, so the extra syscall is only needed to catch what it cannot see: a file system
- * that keeps an unlinked open file's count (NFS "silly rename") or a move of our file.
+ * Appends between two path `stat`s while the fd's link count (from the `fstat` each append
+ * makes anyway) is unchanged: it drops on a delete or a rename over, so the path is checked
+ * only for what it misses (NFS "silly rename", a move of our file).
  */
 const PATH_CHECK_EVERY = 64;
-
-/**
- * Each appended line is encoded into one reused buffer: handing `write(2)` a string makes Node
- * flatten `json + "\n"` and encode it on every append (about 0.7 KB of garbage and a few
- * hundred ns). Appends are synchronous, so one buffer serves every writer; lines above
- * {@link SCRATCH_MAX} get their own so one huge line does not pin memory.
- */
-const SCRATCH_BYTES = 64 * 1024;
-const SCRATCH_MAX = 1024 * 1024;
-let scratch: Buffer | undefined;
-
-/** `call()` on the file at `path`, turning ENOENT into {@link SessionFileDeletedError}. */
-function unlessDeleted<T>(path: string, call: () => T): T {
-  try {
-    return call();
-  } catch (error) {
-    if (errorCode(error) === "ENOENT") throw new SessionFileDeletedError(path);
-    throw error;
-  }
-}
-
-/** Throws {@link SessionConflictError} unless the file has exactly the bytes we last left. */
-function assertSize(path: string, actual: number, expected: number): void {
-  if (actual !== expected)
-    throw new SessionConflictError(path, `${actual} bytes, expected ${expected}`);
-}
 
 /**
  * When appends reach the disk (W9): `"never"` fsyncs no append (the reference's speed; one can
@@ -81,22 +36,14 @@ export interface SessionWriterOptions {
 /** Per-call options of an append: `fsync` overrides the writer's durability. */
 type AppendOptions = { readonly fsync?: boolean };
 
-/** Total UTF-8 size of `lines` and whether they end in an unfinished line. */
-function tailOf(lines: readonly string[]): [size: number, needsNewline: boolean] {
-  let size = 0;
-  for (const line of lines) size += Buffer.byteLength(line, "utf8");
-  const last = lines.findLast((line) => line.length > 0);
-  return [size, last !== undefined && !last.endsWith("\n")];
-}
-
 /** The last {@link SessionFileWriter} generation handed out in this process. */
 let writerGeneration = 0;
 
 /**
- * The single writer of one flushed session file (SPEC §6.3, §12): holds the advisory lock (W7),
- * keeps the append-only fd (opened without O_CREAT, W8, W21), checks the file's size and inode
- * before every append (W7, W8), never glues a line onto a torn tail (W1), undoes a failed
- * append (W2) and fsyncs per its durability (W9). Never recreates a deleted file (W8).
+ * The single writer of one flushed session file (SPEC §6.3, §12): holds the lock (W7), keeps an
+ * append-only fd opened without O_CREAT (W8, W21), checks size and inode before every append
+ * (W7, W8), never glues a line onto a torn tail (W1), undoes a failed append (W2), fsyncs per
+ * its durability (W9).
  */
 export class SessionFileWriter {
   private readonly fsApi: StoreFs;
@@ -125,8 +72,7 @@ export class SessionFileWriter {
 
   /**
    * The first write of a pending session (SPEC §6.2): takes the lock, then creates `path` with
-   * every line so far in one atomic exclusive create (fails if the file exists; a crash never
-   * leaves half a file), fsynced, mode 0600.
+   * every line so far in one atomic exclusive create (fsynced, mode 0600; fails if it exists).
    */
   static createNew(
     path: string,
@@ -167,10 +113,9 @@ export class SessionFileWriter {
   }
 
   /**
-   * True when the writer of this process that holds the file (not this one, nor a newer one)
-   * has appended since this one last read it, and the file is exactly what it left: only its
-   * complete lines are in between, so the manager may reload them; any other change is a
-   * conflict, which the next append reports. Does no IO while this writer holds the lock.
+   * True when an older writer of this process holds the file, has appended since this one read
+   * it, and the file is exactly what it left: only its complete lines are in between, so the
+   * manager may reload them (any other change is a conflict the next append reports).
    */
   grownByThisProcess(): boolean {
     if (this.isLocked || this.closed || this.superseded || this.isOpen) return false;
@@ -179,10 +124,7 @@ export class SessionFileWriter {
     return holder.size > this.size && holder.isExactlyOnDisk();
   }
 
-  /**
-   * Replaces the whole file with `lines` atomically (W3, mode 0600) after checking nobody else
-   * changed it; takes the lock if not held yet, then reopens the fd on the new file.
-   */
+  /** Replaces the file with `lines` atomically (W3, mode 0600) once the tail check passes. */
   rewrite(lines: readonly string[]): void {
     this.claim();
     this.check();
@@ -198,10 +140,7 @@ export class SessionFileWriter {
     this.release();
   }
 
-  /**
-   * Closes the fd and releases the lock but stays usable (unless closed or taken over): the
-   * next append takes them again after checking the file.
-   */
+  /** Closes the fd and releases the lock; the next append takes them again after a check. */
   release(): void {
     this.closeFd();
     this.lock?.release();
@@ -215,11 +154,10 @@ export class SessionFileWriter {
   }
 
   /**
-   * Makes sure this writer may write and holds the lock. Within this process the newest writer
-   * takes the file over from an older one (pi never closes the manager it leaves when it
-   * resumes a session), which then conflicts on its next append; another process's lock is
-   * refused. A stale or older writer must conflict rather than dispossess the current one, so
-   * the file is checked first and a writer created after this one must not hold it.
+   * Makes sure this writer may write and holds the lock. In this process the newest writer
+   * takes the file over from an older one (pi never closes the manager it leaves on a resume),
+   * which then conflicts; another process's lock is refused. A stale or older writer must not
+   * dispossess the current one: the file is checked first, and no newer writer may hold it.
    */
   private claim(): void {
     if (this.closed) throw new Error(`Session file writer is closed: ${this.path}`);
@@ -295,9 +233,8 @@ export class SessionFileWriter {
 
   /**
    * The tail check (W7, W8): the file has exactly the bytes we last left and, when open, the
-   * path still names it (not deleted, not replaced by someone's rename). One `fstat` per
-   * append; the path is `stat`ed only when the link count moved, or every
-   * {@link PATH_CHECK_EVERY} appends. Unopened: one `stat` of the path.
+   * path still names it. One `fstat` per append, a path `stat` only when the link count moved
+   * or every {@link PATH_CHECK_EVERY} appends; unopened, one `stat` of the path.
    */
   private check(): void {
     if (this.fd === undefined) {
@@ -329,29 +266,16 @@ export class SessionFileWriter {
   }
 
   /**
-   * Appends `json` (a JSON text without a newline) and `\n`, without building that string.
-   * Throws a lock, deleted-file or conflict error before writing anything, or the write's own
-   * error after undoing its partial bytes (W2), so the file's logical content is unchanged
-   * either way (SPEC §0.1 invariant 4). The separator for a torn tail goes in the same write
-   * as the line, so one truncate undoes both; if even the truncate fails, the bytes now on
-   * disk are remembered: the next append checks against the real size and starts with `\n`
-   * after the unfinished line (W1).
+   * Appends `json` (a JSON text without a newline) and `\n`. Throws a lock, deleted-file or
+   * conflict error before writing, or the write's own error after undoing its partial bytes
+   * (W2), so the logical content is unchanged either way (SPEC §0.1 invariant 4). A torn tail's
+   * separator goes in the same write, so one truncate undoes both; if the truncate fails, the
+   * real size is remembered and the next append starts with `\n` (W1).
    */
   appendRecord(json: string, opts?: AppendOptions): void {
     const fd = this.prepareAppend();
     const fsync = opts?.fsync ?? this.options.durability === "always";
-    const lead = this.needsNewline;
-    const size = Buffer.byteLength(json, "utf8") + (lead ? 2 : 1);
-    // Taken out of the pool while in use: a nested append (a test's fs hook) gets its own.
-    const bytes =
-      size <= SCRATCH_MAX && scratch !== undefined && scratch.length >= size
-        ? scratch
-        : Buffer.allocUnsafe(size <= SCRATCH_MAX ? Math.max(SCRATCH_BYTES, size) : size);
-    if (bytes === scratch) scratch = undefined;
-    let at = 0;
-    if (lead) bytes[at++] = 0x0a;
-    at += bytes.write(json, at, "utf8");
-    bytes[at] = 0x0a;
+    const [bytes, size] = encodeLine(json, this.needsNewline);
     const before = this.size;
     try {
       writeAll(this.fsApi, fd, bytes, size, this.progress);
@@ -368,7 +292,7 @@ export class SessionFileWriter {
       }
       throw error;
     } finally {
-      if (size <= SCRATCH_MAX) scratch = bytes;
+      recycleLine(bytes, size);
     }
     this.size = before + size;
     this.needsNewline = false;

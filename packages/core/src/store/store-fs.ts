@@ -33,9 +33,8 @@ export const nodeStoreFs = {
 };
 
 /**
- * The synchronous file-system calls the store makes. Tests pass a wrapper that fails or counts
- * calls (a test seam: it lets a test inject ENOSPC half-way through a write or count fsyncs,
- * which real files cannot do on demand).
+ * The synchronous file-system calls the store makes: a test seam, so a test can inject ENOSPC
+ * half-way through a write or count fsyncs, which real files cannot do on demand.
  */
 export type StoreFs = typeof nodeStoreFs;
 
@@ -47,8 +46,7 @@ export function errorCode(error: unknown): string | undefined {
 
 /**
  * Writes the first `length` bytes of `buffer` at the fd's position, looping over short writes.
- * Throws on the first failing call; `progress.written` then says how many bytes went out
- * before it, so a caller can undo them.
+ * On a failure `progress.written` says how many bytes went out, so a caller can undo them.
  */
 export function writeAll(
   fsApi: StoreFs,

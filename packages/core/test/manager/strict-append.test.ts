@@ -28,6 +28,13 @@ describe("strict append (options.strict)", () => {
     expect(sm.getEntries()).toEqual(before);
   });
 
+  it("names every wrong field in one message", () => {
+    const sm = SessionManager.inMemory("/tmp/p", { strict: true });
+    expect(() => sm.appendModelChange(1 as never, null as never)).toThrow(
+      "provider: expected string, got number 1; modelId: expected string, got null",
+    );
+  });
+
   it("accepts valid entries, unknown fields and extension types", () => {
     const sm = SessionManager.inMemory("/tmp/p", { strict: true });
     sm.appendUsage("summary", "p", "m", usage(400));

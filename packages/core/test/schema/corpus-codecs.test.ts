@@ -10,14 +10,13 @@ import {
   decodeHeader,
   decodeMessage,
   FileEntryCodec,
-  isKnownEntry,
-  KNOWN_MESSAGE_ROLES,
+  MESSAGE_CODECS,
 } from "@pi-sessions/core/internal";
 import { CORPUS_DIR } from "@pi-sessions/test-utils";
 import * as E from "fp-ts/lib/Either.js";
 import { pipe } from "fp-ts/lib/function.js";
 import { describe, expect, it } from "vitest";
-import { issueLines, issues, rightOf } from "./fixtures.js";
+import { isBuiltinEntry, issueLines, issues, rightOf } from "./fixtures.js";
 
 /** The parsed records of a corpus file (every line of these files is valid JSON). */
 function records(name: string): Record<string, unknown>[] {
@@ -49,7 +48,7 @@ describe("ref-1.6-branched.jsonl (v3, written by R1.6)", () => {
     for (const record of all.slice(1)) {
       const result = decodeEntry(record);
       expect(issueLines(result)).toEqual([]);
-      expect(pipe(result, E.exists(isKnownEntry))).toBe(true);
+      expect(pipe(result, E.exists(isBuiltinEntry))).toBe(true);
     }
   });
 });
@@ -63,7 +62,7 @@ describe.each(["large-session.jsonl", "before-compaction.jsonl"])(
     it("has messages of known roles only", () => {
       expect(messages.length).toBeGreaterThan(800);
       for (const m of messages) {
-        expect(KNOWN_MESSAGE_ROLES).toContain((m as { role: string }).role);
+        expect(Object.keys(MESSAGE_CODECS)).toContain((m as { role: string }).role);
       }
     });
 

@@ -7,12 +7,12 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { decodeEntry, decodeRecord, type SchemaIssue } from "@pi-sessions/core";
 import {
+  CONTENT_BLOCK_CODECS,
   decodeHeader,
   decodeMessage,
+  ENTRY_CODECS,
   FileEntryCodec,
-  KNOWN_CONTENT_BLOCK_TYPES,
-  KNOWN_ENTRY_TYPES,
-  KNOWN_MESSAGE_ROLES,
+  MESSAGE_CODECS,
 } from "@pi-sessions/core/internal";
 import { CORPUS_DIR } from "@pi-sessions/test-utils";
 import fc from "fast-check";
@@ -37,13 +37,13 @@ const tag = (known: readonly string[]) =>
   );
 
 const block = fc
-  .record({ type: tag(KNOWN_CONTENT_BLOCK_TYPES) }, { requiredKeys: [] })
+  .record({ type: tag(Object.keys(CONTENT_BLOCK_CODECS)) }, { requiredKeys: [] })
   .chain((b) => jsonObject.map((extra) => ({ ...extra, ...b })));
 
 const message = fc
   .record(
     {
-      role: tag(KNOWN_MESSAGE_ROLES),
+      role: tag(Object.keys(MESSAGE_CODECS)),
       content: fc.oneof(fc.string(), fc.array(fc.oneof(block, fc.jsonValue()), { maxLength: 4 })),
       timestamp: fc.oneof(fc.nat(), fc.jsonValue()),
     },
@@ -55,7 +55,7 @@ const message = fc
 const entryLike = fc
   .record(
     {
-      type: tag(["session", ...KNOWN_ENTRY_TYPES]),
+      type: tag(["session", ...Object.keys(ENTRY_CODECS)]),
       id: fc.oneof(
         fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: 8, maxLength: 8 }),
         fc.jsonValue(),

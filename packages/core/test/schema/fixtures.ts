@@ -4,6 +4,7 @@
  */
 
 import { formatSchemaIssue, type SchemaIssue } from "@pi-sessions/core";
+import { ENTRY_CODECS } from "@pi-sessions/core/internal";
 import * as E from "fp-ts/lib/Either.js";
 import { pipe } from "fp-ts/lib/function.js";
 
@@ -193,4 +194,9 @@ export function rightOf<A>(result: E.Either<unknown, A>): A | undefined {
     result,
     E.getOrElseW(() => undefined),
   );
+}
+
+/** True if a decoded entry is of a built-in type (so its known fields were checked). */
+export function isBuiltinEntry(entry: { readonly type: string }): boolean {
+  return Object.hasOwn(ENTRY_CODECS, entry.type);
 }

@@ -1,11 +1,10 @@
 /**
- * The field-level check `check` runs on every record ({@link recordIssues}) and the one-line
- * reason a strict append gives ({@link entryShapeProblem}): wrong types are named by path and
- * value, and nothing the format leaves open (unknown entry types, fields, roles, blocks) is
- * an issue.
+ * The field-level check `check` runs on every record ({@link recordIssues}): wrong types are
+ * named by path and value, and nothing the format leaves open (unknown entry types, fields,
+ * roles, blocks) is an issue.
  */
 
-import { entryShapeProblem, formatSchemaIssue, recordIssues } from "@pi-sessions/core";
+import { formatSchemaIssue, recordIssues } from "@pi-sessions/core";
 import { describe, expect, it } from "vitest";
 import { base, ENTRIES, MESSAGES, usage } from "./fixtures.js";
 
@@ -71,24 +70,5 @@ describe("what the format leaves open is not an issue (SPEC §2.6)", () => {
     expect(lines({ ...ENTRIES.message, message: { role: "hologram", beams: 3 } })).toEqual([]);
     const user = { ...MESSAGES.user, content: [{ type: "video", frames: [] }] };
     expect(lines({ ...ENTRIES.message, message: user })).toEqual([]);
-  });
-});
-
-describe("entryShapeProblem, for a strict append", () => {
-  it("is undefined for a valid entry, of a known type or not", () => {
-    expect(entryShapeProblem(ENTRIES.compaction)).toBeUndefined();
-    expect(entryShapeProblem({ type: "plugin_state", ...base, anything: [] })).toBeUndefined();
-  });
-
-  it("joins every issue of an invalid entry in one line", () => {
-    const entry = { ...ENTRIES.model_change, provider: 1, modelId: null };
-    expect(entryShapeProblem(entry)).toBe(
-      "provider: expected string, got number 1; modelId: expected string, got null",
-    );
-  });
-
-  it("refuses a header, which is not an entry", () => {
-    const header = { type: "session", version: 3, id: "s", timestamp: "t", cwd: "/" };
-    expect(entryShapeProblem(header)).toBeDefined();
   });
 });

@@ -63,11 +63,6 @@ export function open<A>(codec: IdCodec<A>): IdCodec<A & { [extra: string]: unkno
   return codec as IdCodec<A & { [extra: string]: unknown }>;
 }
 
-/** The tag values of a registry of codecs, in its order, frozen. */
-export function knownTags<M extends object>(codecs: M): readonly (keyof M & string)[] {
-  return Object.freeze(Object.keys(codecs) as (keyof M & string)[]);
-}
-
 /** `codec` under another name, as issues show it. */
 function renamed<A>(name: string, codec: IdCodec<A>): IdCodec<A> {
   return new t.Type<A, A, unknown>(name, codec.is, codec.validate, t.identity);

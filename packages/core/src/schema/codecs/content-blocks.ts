@@ -6,14 +6,7 @@
  */
 
 import * as t from "io-ts";
-import {
-  AnyObject,
-  type IdCodec,
-  knownTags,
-  objectCodec,
-  stringOr,
-  taggedUnion,
-} from "./combinators.js";
+import { AnyObject, type IdCodec, objectCodec, stringOr, taggedUnion } from "./combinators.js";
 
 /** Checks a {@link TextContent}; `textSignature` is an opaque provider signature. */
 export const TextContentCodec = objectCodec(
@@ -61,9 +54,6 @@ export const CONTENT_BLOCK_CODECS = Object.freeze({
   thinking: ThinkingContentCodec,
   toolCall: ToolCallCodec,
 } as const);
-
-/** The wire names of the built-in content block types. */
-export const KNOWN_CONTENT_BLOCK_TYPES = knownTags(CONTENT_BLOCK_CODECS);
 
 /** Any content block, dispatched on `type`; an unknown `type` is kept (switch with a default). */
 export const ContentBlockCodec = taggedUnion<ContentBlock>(

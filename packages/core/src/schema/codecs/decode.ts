@@ -10,7 +10,7 @@ import {
   UnknownEntryCodec,
 } from "./entries.js";
 import { type SessionHeader, SessionHeaderCodec } from "./header.js";
-import { decodeWith, formatSchemaIssue, type SchemaIssue } from "./issues.js";
+import { decodeWith, type SchemaIssue } from "./issues.js";
 import { AgentMessageCodec } from "./messages.js";
 
 /** Any record of a file: the header or an entry. */
@@ -43,14 +43,4 @@ export const decodeMessage = (u: unknown) => decodeWith(AgentMessageCodec, u);
 export function recordIssues(record: unknown): readonly SchemaIssue[] {
   const result = decodeRecord(record);
   return E.isLeft(result) ? result.left : [];
-}
-
-/**
- * Why `entry` does not match its type's codec, as one line (`message.usage.input: expected
- * number, got "400"; …`), or undefined when it does. For the opt-in strict append, which
- * refuses such an entry before it is written; the default append checks nothing, to stay cheap.
- */
-export function entryShapeProblem(entry: unknown): string | undefined {
-  const result = decodeEntry(entry);
-  return E.isLeft(result) ? result.left.map(formatSchemaIssue).join("; ") : undefined;
 }

@@ -7,7 +7,6 @@
 import * as t from "io-ts";
 import {
   type IdCodec,
-  knownTags,
   type MemberOf,
   NullableString,
   objectCodec,
@@ -136,19 +135,6 @@ export type SessionEntry = MemberOf<typeof ENTRY_CODECS>;
 
 /** The wire names of the built-in entry types. */
 export type SessionEntryType = SessionEntry["type"];
-
-/** The wire names of the built-in entry types, in SPEC §3.2 order. */
-export const KNOWN_ENTRY_TYPES = knownTags(ENTRY_CODECS);
-
-/** True if `type` is a built-in entry type. */
-export function isKnownEntryType(type: string): type is SessionEntryType {
-  return Object.hasOwn(ENTRY_CODECS, type);
-}
-
-/** True if a decoded entry is of a built-in type (so its known fields were checked). */
-export function isKnownEntry(entry: SessionEntry | UnknownEntry): entry is SessionEntry {
-  return isKnownEntryType(entry.type);
-}
 
 /** Checks the common fields of an entry of unknown type and keeps the rest. */
 export const UnknownEntryCodec = open(EntryBaseCodec);

@@ -7,7 +7,6 @@ import * as t from "io-ts";
 import {
   AnyArray,
   type IdCodec,
-  knownTags,
   type MemberOf,
   NullableString,
   objectCodec,
@@ -176,9 +175,6 @@ export const MESSAGE_CODECS = Object.freeze({
  * through unchanged (SPEC §2.6) but are not part of the type: switch on `role` with a default.
  */
 export type AgentMessage = MemberOf<typeof MESSAGE_CODECS>;
-
-/** The wire names of the built-in message roles. */
-export const KNOWN_MESSAGE_ROLES = knownTags(MESSAGE_CODECS);
 
 /** Any message, dispatched on `role`; an unknown `role` is kept (switch with a default). */
 export const AgentMessageCodec: IdCodec<AgentMessage> = taggedUnion(
