@@ -27,7 +27,12 @@ import {
 import type { Database } from "better-sqlite3";
 import { IndexInfoCache, type SyncCounts, zeroCounts } from "./index-cache.js";
 import { defaultIndexFile } from "./location.js";
-import { isDamagedIndex, openDatabase, removeIndexFile } from "./open-database.js";
+import {
+  IndexUnavailableError,
+  isDamagedIndex,
+  openDatabase,
+  removeIndexFile,
+} from "./open-database.js";
 import { resetSchema } from "./schema.js";
 import { ftsQuery, type SearchFilters, type SearchHit, searchIndex } from "./search.js";
 import { Statements } from "./statements.js";
@@ -69,6 +74,8 @@ export class SessionIndex {
   private st: Statements;
   /** How many files the listings since opening found in each state. */
   readonly counts: SyncCounts = zeroCounts();
+  /** Whether a listing since it was last cleared read the files because the index failed. */
+  private fellBack = false;
 
   /** @internal Use {@link openSessionIndex}. */
   constructor(
@@ -191,6 +198,7 @@ export class SessionIndex {
         this.notice(
           `index ${this.file} failed (${error.message}); read the session files directly`,
         );
+        this.fellBack = true;
         break;
       }
     }
@@ -238,7 +246,15 @@ export class SessionIndex {
   async search(query: string, filters: SearchFilters = {}): Promise<SearchHit[]> {
     ftsQuery(query); // a bad query fails before any work
     const root = filters.dir === undefined ? getSessionsRoot() : resolveSessionDir(filters.dir);
-    if (filters.refresh !== false) await this.sync(root);
+    if (filters.refresh !== false) {
+      this.fellBack = false;
+      await this.sync(root);
+      // A sync that could not write leaves rows the files may no longer back (a deleted
+      // session's text): searching them would return what the files no longer say.
+      if (this.fellBack) {
+        throw new IndexUnavailableError(`index ${this.file} could not be brought up to date`);
+      }
+    }
     return searchIndex(this.db, root, query, filters);
   }
 

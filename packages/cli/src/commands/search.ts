@@ -6,7 +6,7 @@
  */
 
 import type { SearchFilters, SearchHit, SessionIndex } from "@pi-sessions/index";
-import { SearchQueryError } from "@pi-sessions/index";
+import { IndexUnavailableError, SearchQueryError } from "@pi-sessions/index";
 import type { Command } from "commander";
 import { ExitCode, usageError } from "../io/errors.js";
 import { type IndexOption, MEMORY, withIndex } from "../io/index-access.js";
@@ -73,7 +73,14 @@ async function runSearch(
   const query = words.join(" ");
   const filters = filtersOf(ctx, options);
   const search = async (index: SessionIndex | undefined) => {
-    if (index !== undefined) return index.search(query, filters);
+    if (index !== undefined) {
+      try {
+        return await index.search(query, filters);
+      } catch (error) {
+        // The index could not catch up (its notice said so): its rows may be stale.
+        if (!(error instanceof IndexUnavailableError)) throw error;
+      }
+    }
     // No usable index file: index the sessions into memory for this one search.
     return withIndex(ctx, MEMORY, async (memory) => {
       if (memory === undefined) throw usageError("search needs SQLite, which does not load here");
