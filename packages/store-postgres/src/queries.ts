@@ -106,11 +106,15 @@ export interface SessionUsageRecords {
  * `computeSessionsUsageTotals` of `@pi-sessions/plugins`.
  */
 export async function usageRecords(c: QueryContext): Promise<SessionUsageRecords[]> {
-  const result = await c.pool.query<{ id: string; header: string; line: string | null }>(
-    `SELECT s.id, s.header, e.line
+  const result = await c.pool.query<{
+    id: string;
+    header: string;
+    line: string | null;
+    raw: Buffer | null;
+  }>(
+    `SELECT s.id, s.header, e.line, e.raw
        FROM ${c.s}.sessions s
        LEFT JOIN ${c.s}.entries e ON e.session_id = s.id AND e.seq > s.header_seq
-            AND e.line IS NOT NULL
             AND (e.type IN ('compaction', 'branch_summary', 'usage')
                  OR (e.type = 'message' AND e.role IS DISTINCT FROM 'user'))
       ORDER BY s.id, e.seq`,
@@ -122,7 +126,10 @@ export async function usageRecords(c: QueryContext): Promise<SessionUsageRecords
       session = { path: `${c.dir}/${row.id}`, header: JSON.parse(row.header), entries: [] };
       sessions.set(row.id, session);
     }
-    if (row.line !== null) session.entries.push(JSON.parse(row.line) as SessionEntry);
+    // A line kept as bytes (invalid UTF-8) is read as the file store reads it: decoded with
+    // replacement characters, so its record counts as it does from the file.
+    const text = row.line ?? row.raw?.toString("utf8");
+    if (text !== undefined) session.entries.push(JSON.parse(text) as SessionEntry);
   }
   return [...sessions.values()];
 }
