@@ -7,6 +7,8 @@
  *
  * Usage: writer-host.ts <url> <schema> <host> <count> <lease|no-lease> <session-id>...
  */
+import { readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { SessionConflictError } from "@pi-sessions/core";
 import { PostgresSessionStore, SessionLeasedError } from "../../src/index.js";
 
@@ -23,6 +25,15 @@ const rejected: string[] = [];
 let attempts = 0;
 let waits = 0;
 const started = performance.now();
+// With a barrier folder, every host loads its first session, then waits until all of them
+// have (each leaves its name there) before its first append: they all append at one seq.
+const barrier = process.env.PI_SESSIONS_BARRIER;
+const hosts = Number(process.env.PI_SESSIONS_BARRIER_HOSTS ?? 0);
+async function meetAtBarrier(): Promise<void> {
+  if (barrier === undefined || attempts !== 1) return;
+  writeFileSync(join(barrier, host), "");
+  while (readdirSync(barrier).length < hosts) await new Promise((r) => setTimeout(r, 10));
+}
 // Hosts start at different sessions (by name), so they meet on a session now and then
 // rather than queueing behind each other on every one.
 const offset = [...host].reduce((n, c) => n + c.charCodeAt(0), 0) % Math.max(1, sessions.length);
@@ -34,6 +45,7 @@ for (let i = 0; i < count; i++) {
       let sm: Awaited<ReturnType<PostgresSessionStore["openSession"]>> | undefined;
       try {
         sm = await store.openSession(id);
+        await meetAtBarrier();
         sm.appendMessage({ role: "user", content: text, timestamp: Date.now() });
         await sm.flush();
         acked.push(text);
