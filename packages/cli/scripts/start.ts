@@ -24,10 +24,11 @@ for (const dir of readdirSync(sessions)) {
   for (const file of readdirSync(join(sessions, dir))) chmodSync(join(sessions, dir, file), 0o600);
 }
 
-// The demo's session index lives in the copy too, not in the user's cache (unless they name one).
+// The demo's session index lives in the copy too: its temporary sessions never enter the
+// user's own index, even one named by PI_SESSIONS_INDEX.
 const io = {
   ...processIo(),
-  env: { PI_SESSIONS_INDEX: join(copy, "index.sqlite"), ...process.env },
+  env: { ...process.env, PI_SESSIONS_INDEX: join(copy, "index.sqlite") },
 };
 const bold = (text: string): string => (process.stdout.isTTY ? `\x1b[1m${text}\x1b[22m` : text);
 

@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempDir } from "@pi-sessions/test-utils";
+import { fcRuns, tempDir } from "@pi-sessions/test-utils";
 import { describe, expect, it } from "vitest";
 import { checkReader, type SessionFolder, usageOracle, usageSourceOf } from "../../src/index.js";
 
@@ -35,7 +35,7 @@ const sameRecordCount = (records: number, folder: SessionFolder) => {
 describe("checkReader", () => {
   it("finds a double count, shrinks it to a fork or copy of one record, prints and replays it", async () => {
     const printed: string[] = [];
-    const options = { numRuns: 200, log: (t: string) => printed.push(t) } as const;
+    const options = { numRuns: fcRuns(200), log: (t: string) => printed.push(t) } as const;
     const report = await checkReader(sumEverything, sameRecordCount, options);
     expect(report.failed).toBe(true);
     const folder = report.folder as SessionFolder;
@@ -46,7 +46,7 @@ describe("checkReader", () => {
     expect(report.text).toContain(`seed: ${report.seed}`);
     expect(report.text).toMatch(/\n\s+2 \{"type":/);
     const replay = await checkReader(sumEverything, sameRecordCount, {
-      numRuns: 200,
+      numRuns: fcRuns(200),
       seed: report.seed,
       path: report.path,
       log: false,
