@@ -115,10 +115,20 @@ describe("faults", () => {
   });
 
   it("a statement timeout, every retry too: the manager fails, saying why; nothing partial is stored", async () => {
-    const { store, sm, id } = await storeWithSession({
-      statementTimeoutMs: 100,
+    // The session is set up without a timeout; only the store that meets the lock has one, and
+    // a long one: the blocked append waits for ever, so any timeout ends it, while the
+    // store's own start-up statements must not hit it on a loaded machine.
+    const setup = await storeWithSession();
+    const id = setup.id;
+    setup.sm.close();
+    await setup.store.close();
+    const store = await PostgresSessionStore.connect({
+      connectionString: pgUrl(),
+      schema: setup.store.schema,
+      statementTimeoutMs: 2_000,
       retry: { retries: 2, delayMs: 10 },
     });
+    const sm = await store.openSession(id);
     const lock = await lockSession(store, id);
     sm.appendMessage(user("timed out"));
     await expect(sm.flush()).rejects.toThrow(/statement timeout/);
