@@ -9,7 +9,11 @@
 import { closeSync, type Dirent, openSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { readSessionInfoSync, type ShapedSessionInfo } from "@pi-sessions/core/internal";
+import {
+  jsonlPaths,
+  readSessionInfoSync,
+  type ShapedSessionInfo,
+} from "@pi-sessions/core/internal";
 import type { Database } from "better-sqlite3";
 import { FileSync } from "./file-sync.js";
 import { readBytes } from "./line-chunks.js";
@@ -48,20 +52,12 @@ export function sessionFilesUnder(root: string): string[] {
   } catch {
     return [];
   }
-  const files: string[] = [];
-  for (const entry of entries) {
-    const path = join(root, entry.name);
-    if (entry.name.endsWith(".jsonl") && !entry.isDirectory()) files.push(path);
-    else if (entry.isDirectory() || entry.isSymbolicLink()) {
-      try {
-        for (const name of readdirSync(path))
-          if (name.endsWith(".jsonl")) files.push(join(path, name));
-      } catch {
-        // A symlink to a file, or an unreadable directory: listings skip it too.
-      }
-    }
-  }
-  return files.sort();
+  // Directories (and symlinks, which may lead to one) are read with core's own listing of a
+  // folder; a symlink to a file or an unreadable directory gives nothing, as listings skip it.
+  const dirs = entries.filter((e) => e.isDirectory() || e.isSymbolicLink());
+  const isDir = new Set(dirs.filter((e) => e.isDirectory()).map((e) => join(root, e.name)));
+  const top = jsonlPaths(root).filter((path) => !isDir.has(path));
+  return [...top, ...dirs.flatMap((e) => jsonlPaths(join(root, e.name)))].sort();
 }
 
 interface StoredEntry {
