@@ -4,6 +4,7 @@
  * starting at once apply it exactly once; a migrated schema is left as it is (idempotent).
  */
 import type pg from "pg";
+import { inTransaction } from "./transaction.js";
 
 /** One step of the schema: its version and the SQL that takes the previous one to it. */
 export interface Migration {
@@ -75,10 +76,8 @@ export function quoteSchema(schema: string): string {
 /** Brings `schema` to the newest version; returns the versions it applied (none if current). */
 export async function migrate(pool: pg.Pool, schema: string): Promise<number[]> {
   const s = quoteSchema(schema);
-  const client = await pool.connect();
-  const applied: number[] = [];
-  try {
-    await client.query("BEGIN");
+  return inTransaction(pool, async (client) => {
+    const applied: number[] = [];
     // One key per schema: concurrent first starts wait here instead of racing the DDL.
     await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`pi-sessions:${schema}`]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
@@ -102,12 +101,6 @@ export async function migrate(pool: pg.Pool, schema: string): Promise<number[]> 
       );
       applied.push(m.version);
     }
-    await client.query("COMMIT");
     return applied;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }

@@ -9,7 +9,8 @@ import { SessionConflictError } from "@pi-sessions/core";
 import { type LoadedText, loadText, type SessionEnv } from "@pi-sessions/core/internal";
 import type pg from "pg";
 import { fileText, type LineRow, type StoredLine, splitFile } from "./lines.js";
-import { insertRows, isTransient, type Lease } from "./writes.js";
+import { inTransaction } from "./transaction.js";
+import { insertRows, type Lease } from "./writes.js";
 
 /** Thrown when another writer holds the session's lease and it has not expired. */
 export class SessionLeasedError extends Error {
@@ -93,33 +94,20 @@ async function takeLease(
 
 /** Loads a session (taking the lease when asked); throws when it is missing or leased. */
 export async function loadSession(r: LoadRequest): Promise<LoadedSession> {
-  const client = await r.pool.connect();
-  let broken = false;
-  let lease: Lease | undefined;
-  let session: SessionRow | undefined;
-  let lines: StoredLine[];
-  try {
-    await client.query("BEGIN");
-    if (r.lease) lease = await takeLease(client, r, r.lease);
+  const { lease, session, lines } = await inTransaction(r.pool, async (client) => {
+    const lease = r.lease ? await takeLease(client, r, r.lease) : undefined;
     const found = await client.query<SessionRow>(
       `SELECT next_seq, needs_newline FROM ${r.s}.sessions WHERE id = $1 FOR SHARE`,
       [r.id],
     );
-    session = found.rows[0];
+    const session = found.rows[0];
     if (!session) throw new SessionNotFoundError(r.location);
     const rows = await client.query<StoredLine>(
       `SELECT line, raw FROM ${r.s}.entries WHERE session_id = $1 ORDER BY seq`,
       [r.id],
     );
-    lines = rows.rows;
-    await client.query("COMMIT");
-  } catch (error) {
-    broken = isTransient(error);
-    if (!broken) await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.release(broken);
-  }
+    return { lease, session, lines: rows.rows };
+  });
   const loaded = loadText(fileText(lines, session.needs_newline), r.env, r.location);
   let nextSeq = Number(session.next_seq);
   if (loaded.rewrite) nextSeq = await rewriteSession(r, loaded.rewrite, nextSeq, lease);
@@ -138,9 +126,7 @@ async function rewriteSession(
 ): Promise<number> {
   const { rows } = splitFile(Buffer.from(lines.join(""), "utf8"));
   const header = rows[0] as LineRow;
-  const client = await r.pool.connect();
-  try {
-    await client.query("BEGIN");
+  return inTransaction(r.pool, async (client) => {
     const claimed = await client.query(
       `UPDATE ${r.s}.sessions SET header = $3, header_seq = 0, next_seq = $4,
               needs_newline = false, updated_at = now()
@@ -152,12 +138,6 @@ async function rewriteSession(
     }
     await client.query(`DELETE FROM ${r.s}.entries WHERE session_id = $1`, [r.id]);
     await insertRows(client, r.s, r.id, rows);
-    await client.query("COMMIT");
     return rows.length;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }

@@ -8,6 +8,7 @@
 import { SessionConflictError } from "@pi-sessions/core";
 import type pg from "pg";
 import type { LineRow } from "./lines.js";
+import { inTransaction, isTransient } from "./transaction.js";
 
 /** How a write that failed for a transient reason is tried again. */
 export interface RetryPolicy {
@@ -25,31 +26,6 @@ export interface Lease {
   readonly token: number;
   /** How long it lasts after each append, in ms. */
   readonly ttlMs: number;
-}
-
-/** Connection-level failures and cancellations: the statement did not commit, or we cannot know. */
-const TRANSIENT_CODES = new Set([
-  "57P01",
-  "57P02",
-  "57P03",
-  "57014",
-  "53300",
-  "08000",
-  "08003",
-  "08006",
-  "08001",
-  "08004",
-]);
-
-/** Whether `error` may go away on a fresh connection (the server restarting, a dropped link). */
-export function isTransient(error: unknown): boolean {
-  const e = error as { code?: unknown; message?: unknown } | null;
-  if (typeof e?.code === "string" && (TRANSIENT_CODES.has(e.code) || e.code.startsWith("ECONN")))
-    return true;
-  const message = typeof e?.message === "string" ? e.message : "";
-  return /Connection terminated|connection timeout|Client has encountered a connection error/i.test(
-    message,
-  );
 }
 
 /**
@@ -126,10 +102,7 @@ export async function insertSession(
   location: string,
   retrying: boolean,
 ): Promise<void> {
-  const client = await pool.connect();
-  let broken = false;
-  try {
-    await client.query("BEGIN");
+  await inTransaction(pool, async (client) => {
     const inserted = await client.query(
       `INSERT INTO ${s}.sessions (id, cwd, parent_session, created, header, header_seq, next_seq,
          needs_newline, lease_owner, lease_token, lease_until)
@@ -150,8 +123,8 @@ export async function insertSession(
       ],
     );
     if (inserted.rowCount === 0) {
-      await client.query("ROLLBACK");
-      const existing = await pool.query<{ header: string; next_seq: string }>(
+      // The row that won is committed, so this transaction sees it; it wrote nothing itself.
+      const existing = await client.query<{ header: string; next_seq: string }>(
         `SELECT header, next_seq FROM ${s}.sessions WHERE id = $1`,
         [session.id],
       );
@@ -162,14 +135,7 @@ export async function insertSession(
       throw new SessionConflictError(location, `a session with id ${session.id} exists already`);
     }
     await insertRows(client, s, session.id, session.rows);
-    await client.query("COMMIT");
-  } catch (error) {
-    broken = isTransient(error);
-    if (!broken) await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.release(broken);
-  }
+  });
 }
 
 /**
