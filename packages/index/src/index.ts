@@ -22,3 +22,4 @@ export type {
 } from "./session-index.js";
 export { openSessionIndex, SessionIndex } from "./session-index.js";
 export type { VerifyProblem, VerifyReport } from "./verify.js";
+export { sessionFilesUnder } from "./verify.js";

@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { createDeterministicEnv, SessionManager } from "@pi-sessions/core";
-import { fcOptions, tempDir } from "@pi-sessions/test-utils";
+import { fcOptions, tempDir, usageRecord } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PostgresSessionStore } from "../src/index.js";
@@ -37,14 +37,7 @@ const callArb = fc.oneof(
 type Call = typeof callArb extends fc.Arbitrary<infer C> ? C : never;
 
 const AT = 1_700_000_000_000;
-const USAGE = {
-  input: 1,
-  output: 2,
-  cacheRead: 0,
-  cacheWrite: 0,
-  totalTokens: 3,
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
+const USAGE = usageRecord({ input: 1, output: 2, cacheRead: 0, cacheWrite: 0 });
 
 /** Runs one call on `sm`. */
 function run(sm: SessionManager, call: Call): void {
