@@ -37,9 +37,15 @@ export interface Lock {
 
 /** Options of {@link acquireLock}. */
 export interface LockOptions {
-  /** Unrefreshed this long, a lock is stale (default 10 min; holders refresh every third). */
+  /**
+   * A lock not refreshed for this long is stale (default 10 minutes). A live holder refreshes
+   * it every `staleMs / 3`, so this expires hung holders and those on another host.
+   */
   staleMs?: number;
-  /** Take over a lock this process holds with `onLost` (the file stays: never seen free). */
+  /**
+   * Take over (instead of throwing) a lock this process holds through an acquisition with
+   * `onLost`, which then runs; the file stays, so other processes never see it free.
+   */
   takeOver?: boolean;
   /** Makes this acquisition yield to a later `takeOver` in this process, and runs then. */
   onLost?: () => void;
@@ -134,7 +140,11 @@ function parseHolder(text: string): LockHolder | undefined {
   }
 }
 
-/** Removes a lock file still holding `text` (a small race remains: appends check inode too). */
+/**
+ * Removes a lock file if its content is still `text` (re-read just before the unlink, so a
+ * lock a competitor took meanwhile is left alone; the window between the read and the unlink
+ * remains, which is why appends also check size and inode).
+ */
 function removeIfUnchanged(lockPath: string, fsApi: StoreFs, text: string): void {
   try {
     if (fsApi.readFileSync(lockPath) === text) fsApi.unlinkSync(lockPath);
