@@ -14,8 +14,9 @@
  *   the transcript text, against the reference's `listAll()` in a fresh process;
  * - after `--grow` sessions (default 10) each gain 20 entries: the next listing, and how many
  *   files it caught up (only those) and re-read in full (none);
- * - `search` p50/p95 over `--queries` one- and three-word queries (default 200 each), on rows
- *   that are up to date (`refresh: false`) and with the sync every search does by default.
+ * - `search` p50/p95 over `--queries` one- and three-word queries (default 200 each), of
+ *   frequent words and of rare ones, on rows that are up to date (`refresh: false`) and with
+ *   the sync every search does by default (see `search-section.ts`).
  * The files are in the page cache after generation: "fresh process" means a cold process, not
  * a cold disk. Exits 1 if any listing differs from core's direct one.
  */
@@ -39,8 +40,9 @@ import { defaultSessionInfoCache } from "@pi-sessions/core/internal";
 import { REFERENCE_SESSION_MODULE } from "@pi-sessions/test-utils/reference";
 import Database from "better-sqlite3";
 import { flagValue, numberFlag } from "../../core/bench/flags.js";
-import { createRng, messagePool, sessionTemplates } from "../../core/bench/generate.js";
+import { messagePool, sessionTemplates } from "../../core/bench/generate.js";
 import { openSessionIndex } from "../src/index.js";
+import { searchSection } from "./search-section.js";
 
 interface RefModule {
   SessionManager: { listAll(): Promise<{ path: string }[]> };
@@ -206,24 +208,7 @@ async function main(): Promise<void> {
     );
     if (caughtUp !== grown.length || reread !== 0) same = false;
 
-    const rng = createRng(99);
-    const vocabulary = (
-      look.prepare("SELECT text FROM entry_text LIMIT 2000").all() as { text: string }[]
-    ).flatMap((r) => r.text.match(/[a-z]{4,}/g) ?? []);
-    const pick = () => vocabulary[Math.floor(rng.next() * vocabulary.length)] ?? "test";
-    for (const words of [1, 3]) {
-      for (const refresh of [false, true]) {
-        const times: number[] = [];
-        const n = refresh ? Math.max(5, Math.floor(queries / 20)) : queries;
-        for (let q = 0; q < n; q++) {
-          const query = Array.from({ length: words }, pick).join(" ");
-          times.push((await timed(() => index.search(query, { dir: root, refresh }))).ms);
-        }
-        console.log(
-          `search, ${words} word${words === 1 ? "" : "s"}, ${refresh ? "with the sync before it" : "rows up to date (refresh: false)"}: p50 ${percentile(times, 0.5).toFixed(1)} ms, p95 ${percentile(times, 0.95).toFixed(1)} ms (${n} queries over ${entries.toLocaleString("en")} entries)`,
-        );
-      }
-    }
+    await searchSection(index, look, root, queries);
     look.close();
     index.close();
     console.log(`\nevery index listing equal to core's direct listing: ${same}`);

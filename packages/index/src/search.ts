@@ -6,6 +6,7 @@
 
 import { cwdMatches } from "@pi-sessions/core/internal";
 import type { Database } from "better-sqlite3";
+import { DEFAULT_SEARCH_LIMITS, rankMatches, type SearchLimits } from "./search-rank.js";
 
 /** Filters of {@link SessionIndex.search} (all optional; they combine with AND). */
 export interface SearchFilters {
@@ -74,87 +75,46 @@ export function ftsQuery(query: string): string {
 
 const SNIPPET_WORDS = 16;
 
-const withFunctions = new WeakSet<Database>();
-
-/** A header cwd is matched as core's listing matches it (resolved; a missing one does not). */
-function withCwdMatches(db: Database): void {
-  if (withFunctions.has(db)) return;
-  db.function("cwd_matches", { deterministic: true }, (cwd: unknown, wanted: unknown) =>
-    cwdMatches(cwd, String(wanted), false) ? 1 : 0,
-  );
-  withFunctions.add(db);
-}
-
-/** Runs a search over the rows of the files under `root` (already synced). */
+/**
+ * Runs a search over the rows of the files under `root` (already synced). A query matching at
+ * most `limits.exactMax` entries is ranked by BM25 over all its matches; a broader one by
+ * BM25's term-frequency and length parts over its `limits.window` newest matches that pass
+ * the filters (see `search-rank.ts`). Ties go to the path, then the line.
+ */
 export function searchIndex(
   db: Database,
   root: string,
   query: string,
   filters: SearchFilters,
+  limits: SearchLimits = DEFAULT_SEARCH_LIMITS,
 ): SearchHit[] {
-  const where = ["entry_text MATCH @match", "f.stopped = 0", "f.path > @lo", "f.path < @hi"];
-  const params: Record<string, unknown> = {
-    match: ftsQuery(query),
-    lo: `${root}/`,
-    hi: `${root}/\u{10ffff}`,
-    limit: Math.max(1, Math.trunc(filters.limit ?? 20)),
-  };
-  if (filters.cwd !== undefined) {
-    where.push("cwd_matches(f.cwd, @cwd)");
-    params.cwd = filters.cwd;
-  }
-  if (filters.role !== undefined) {
-    const roles = typeof filters.role === "string" ? [filters.role] : [...filters.role];
-    where.push(`e.role IN (${roles.map((_, i) => `@role${i}`).join(", ")})`);
-    roles.forEach((role, i) => {
-      params[`role${i}`] = role;
-    });
-  }
-  if (filters.model !== undefined) {
-    where.push("e.model = @model");
-    params.model = filters.model;
-  }
-  if (filters.since !== undefined) {
-    where.push("e.time_ms >= @since");
-    params.since = filters.since.getTime();
-  }
-  if (filters.until !== undefined) {
-    where.push("e.time_ms < @until");
-    params.until = filters.until.getTime();
-  }
-  if (filters.session !== undefined) {
-    where.push(
-      "(f.path = @session OR f.session_id = @session OR f.session_id LIKE @sessionPrefix ESCAPE '\\')",
-    );
-    params.session = filters.session;
-    params.sessionPrefix = `${filters.session.replace(/[%_\\]/g, "\\$&")}%`;
-  }
-  withCwdMatches(db);
-  // Two steps: the best `limit` matches by rank alone, then snippets for those only (a snippet
-  // in the ranking query would be computed for every match before the sort).
-  const sql = `
-    WITH best AS (
-      SELECT entry_text.rowid AS id, bm25(entry_text) AS rank
-      FROM entry_text
-      JOIN entries e ON e.rowid = entry_text.rowid
-      JOIN files f ON f.id = e.file_id
-      WHERE ${where.join(" AND ")}
-      ORDER BY rank, f.path, e.line
-      LIMIT @limit
-    )
-    SELECT f.path AS path, f.session_id AS sessionId, coalesce(f.cwd, '') AS cwd,
-      e.id AS entryId, e.line AS line, e.type AS type, e.role AS role, e.model AS model,
-      e.timestamp AS timestamp,
-      snippet(entry_text, 0, '[', ']', '…', ${SNIPPET_WORDS}) AS snippet,
-      best.rank AS rank
-    FROM best
-    JOIN entry_text ON entry_text.rowid = best.id
-    JOIN entries e ON e.rowid = best.id
-    JOIN files f ON f.id = e.file_id
-    WHERE entry_text MATCH @match
-    ORDER BY best.rank, f.path, e.line`;
+  const match = ftsQuery(query);
   try {
-    return db.prepare(sql).all(params) as SearchHit[];
+    const best = rankMatches(db, root, match, filters, limits, (cwd, wanted) =>
+      cwdMatches(cwd, wanted, false),
+    );
+    if (best.length === 0) return [];
+    // Snippets for the page only: a snippet in the ranking would be made for every candidate.
+    const rows = db
+      .prepare(
+        `SELECT entry_text.rowid AS id, f.path AS path, f.session_id AS sessionId,
+          coalesce(f.cwd, '') AS cwd, e.id AS entryId, e.line AS line, e.type AS type,
+          e.role AS role, e.model AS model, e.timestamp AS timestamp,
+          snippet(entry_text, 0, '[', ']', '…', ${SNIPPET_WORDS}) AS snippet
+        FROM json_each(@ids) AS page
+        CROSS JOIN entry_text ON entry_text.rowid = page.value
+        CROSS JOIN entries e ON e.rowid = page.value
+        CROSS JOIN files f ON f.id = e.file_id
+        WHERE entry_text MATCH @match`,
+      )
+      .all({ ids: JSON.stringify(best.map((b) => b.id)), match }) as (Omit<SearchHit, "rank"> & {
+      id: number;
+    })[];
+    const byId = new Map(rows.map(({ id, ...hit }) => [id, hit]));
+    return best.flatMap(({ id, rank }) => {
+      const hit = byId.get(id);
+      return hit === undefined ? [] : [{ ...hit, rank }];
+    });
   } catch (error) {
     if ((error as { code?: string }).code === "SQLITE_ERROR" && /fts5/i.test(String(error))) {
       throw new SearchQueryError(`cannot search for ${JSON.stringify(query)}: ${String(error)}`);

@@ -1,0 +1,193 @@
+/**
+ * How search ranks: which matches of a query are candidates and in what order, before the
+ * page of hits is made. A query of few matches is ranked by FTS5's BM25 over all of them. A
+ * broad one (a word in a large share of the entries) would cost a second at a million entries
+ * that way, so it is ranked over a window of its newest matches by a BM25 without word weights.
+ */
+
+import type { Database } from "better-sqlite3";
+import type { SearchFilters } from "./search.js";
+
+/**
+ * How many matches a query may have and still be ranked by BM25 over all of them. FTS5's
+ * bm25() costs a few microseconds per match plus a scan of every query word's whole match
+ * list, so one word in a third of a million entries costs most of a second; past this many
+ * matches a search ranks a window of them instead (see {@link BROAD_WINDOW}).
+ */
+export const EXACT_RANK_MAX = 5000;
+
+/**
+ * How many of a broad query's matches that pass the filters, newest indexed first, are
+ * ranked: enough for a page of good hits, few enough to rank in milliseconds.
+ */
+export const BROAD_WINDOW = 2000;
+
+/** The thresholds of a search (the defaults above; tests use small ones). */
+export interface SearchLimits {
+  /** Queries with at most this many matches are ranked by BM25 over all of them. */
+  readonly exactMax: number;
+  /** A broader query is ranked over this many of its newest matches that pass the filters. */
+  readonly window: number;
+}
+
+/** The default thresholds. */
+export const DEFAULT_SEARCH_LIMITS: SearchLimits = {
+  exactMax: EXACT_RANK_MAX,
+  window: BROAD_WINDOW,
+};
+
+/** One ranked candidate: its `entries` rowid and score (lower is better). */
+export interface Ranked {
+  readonly id: number;
+  readonly rank: number;
+}
+
+const withFunctions = new WeakSet<Database>();
+
+/** A header cwd is matched as core's listing matches it (resolved; a missing one does not). */
+function withCwdMatches(db: Database, cwdMatches: (cwd: unknown, wanted: string) => boolean) {
+  if (withFunctions.has(db)) return;
+  db.function("cwd_matches", { deterministic: true }, (cwd: unknown, wanted: unknown) =>
+    cwdMatches(cwd, String(wanted)) ? 1 : 0,
+  );
+  withFunctions.add(db);
+}
+
+/**
+ * The filters as SQL conditions on `e` (entries) and `f` (files), with their parameters. The
+ * file conditions keep out rows of files outside `root` and of files a sync gave up on.
+ */
+function filterClauses(root: string, filters: SearchFilters) {
+  const where = ["f.stopped = 0", "f.path > @lo", "f.path < @hi"];
+  const params: Record<string, unknown> = { lo: `${root}/`, hi: `${root}/\u{10ffff}` };
+  if (filters.cwd !== undefined) {
+    where.push("cwd_matches(f.cwd, @cwd)");
+    params.cwd = filters.cwd;
+  }
+  if (filters.role !== undefined) {
+    const roles = typeof filters.role === "string" ? [filters.role] : [...filters.role];
+    where.push(`e.role IN (${roles.map((_, i) => `@role${i}`).join(", ")})`);
+    roles.forEach((role, i) => {
+      params[`role${i}`] = role;
+    });
+  }
+  if (filters.model !== undefined) {
+    where.push("e.model = @model");
+    params.model = filters.model;
+  }
+  if (filters.since !== undefined) {
+    where.push("e.time_ms >= @since");
+    params.since = filters.since.getTime();
+  }
+  if (filters.until !== undefined) {
+    where.push("e.time_ms < @until");
+    params.until = filters.until.getTime();
+  }
+  if (filters.session !== undefined) {
+    where.push(
+      "(f.path = @session OR f.session_id = @session OR f.session_id LIKE @sessionPrefix ESCAPE '\\')",
+    );
+    params.session = filters.session;
+    params.sessionPrefix = `${filters.session.replace(/[%_\\]/g, "\\$&")}%`;
+  }
+  return { where: where.join(" AND "), params };
+}
+
+// The match list drives every join below (CROSS JOIN keeps it outermost): the cost follows
+// the matches looked at, not the size of the table.
+const FROM = `FROM entry_text
+  CROSS JOIN entries e ON e.rowid = entry_text.rowid
+  CROSS JOIN files f ON f.id = e.file_id`;
+
+/** BM25's constants, as FTS5's bm25() uses them. */
+const K1 = 1.2;
+const B = 0.75;
+
+/**
+ * The best `limit` candidates of a broad query: the newest `window` matches that pass the
+ * filters (FTS5 walks its match list in descending rowid order and the scan stops there),
+ * each scored by BM25's term-frequency and length parts. The frequency is the number of
+ * matched tokens (what highlight() marks, one character each); the length is the text's,
+ * against the window's mean. BM25's word weights (IDF) are left out: every word of a query
+ * this broad is common, and weighing them is the scan of whole match lists this avoids.
+ */
+function rankBroad(
+  db: Database,
+  where: string,
+  params: Record<string, unknown>,
+  limit: number,
+  window: number,
+): Ranked[] {
+  const rows = db
+    .prepare(
+      `SELECT entry_text.rowid, f.path, e.line,
+        length(highlight(entry_text, 0, char(1), '')) - length(entry_text.text),
+        length(entry_text.text)
+      ${FROM}
+      WHERE entry_text MATCH @match AND ${where}
+      ORDER BY entry_text.rowid DESC
+      LIMIT @window`,
+    )
+    .raw()
+    .all({ ...params, window }) as [number, string, number, number, number][];
+  const meanLength = Math.max(1, rows.reduce((sum, r) => sum + r[4], 0) / (rows.length || 1));
+  const scored = rows.map(([id, path, line, tf, length]) => ({
+    id,
+    path,
+    line,
+    rank: -((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / meanLength))),
+  }));
+  scored.sort(
+    (a, b) =>
+      a.rank - b.rank || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line,
+  );
+  return scored.slice(0, limit).map(({ id, rank }) => ({ id, rank }));
+}
+
+/**
+ * The best `limit` candidates of a query of few matches: FTS5's BM25 over every match that
+ * passes the filters, ties to the path, then the line.
+ */
+function rankExact(
+  db: Database,
+  where: string,
+  params: Record<string, unknown>,
+  limit: number,
+): Ranked[] {
+  return db
+    .prepare(
+      `SELECT entry_text.rowid AS id, bm25(entry_text) AS rank
+      ${FROM}
+      WHERE entry_text MATCH @match AND ${where}
+      ORDER BY rank, f.path, e.line
+      LIMIT @limit`,
+    )
+    .all({ ...params, limit }) as Ranked[];
+}
+
+/**
+ * The best `limit` matches of the FTS5 expression `match` among the rows of the files under
+ * `root` that pass `filters`, best first.
+ */
+export function rankMatches(
+  db: Database,
+  root: string,
+  match: string,
+  filters: SearchFilters,
+  limits: SearchLimits,
+  cwdMatches: (cwd: unknown, wanted: string) => boolean,
+): Ranked[] {
+  withCwdMatches(db, cwdMatches);
+  const { where, params } = filterClauses(root, filters);
+  const limit = Math.max(1, Math.trunc(filters.limit ?? 20));
+  const exactMax = Math.max(0, Math.trunc(limits.exactMax));
+  // Counting stops one past the threshold, so telling a broad query costs little.
+  const counted = db
+    .prepare(
+      "SELECT count(*) AS n FROM (SELECT 1 FROM entry_text WHERE entry_text MATCH ? LIMIT ?)",
+    )
+    .get(match, exactMax + 1) as { n: number };
+  return counted.n > exactMax
+    ? rankBroad(db, where, { ...params, match }, limit, Math.max(1, Math.trunc(limits.window)))
+    : rankExact(db, where, { ...params, match }, limit);
+}
