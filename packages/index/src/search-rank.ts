@@ -20,7 +20,15 @@ export const EXACT_RANK_MAX = 5000;
  * How many of a broad query's matches that pass the filters, newest indexed first, are
  * ranked: enough for a page of good hits, few enough to rank in milliseconds.
  */
-export const BROAD_WINDOW = 2000;
+export const BROAD_WINDOW = 1000;
+
+/**
+ * A query word in at least this many entries is left out of the BM25 score of a query that
+ * also has rarer words (its matches still must hold it). Weighing it would cost a scan of its
+ * whole match list, tens of milliseconds at a million entries, for a weight of little
+ * consequence: BM25 weighs a word by how rare it is.
+ */
+export const FREQUENT_WORD = 20_000;
 
 /** The thresholds of a search (the defaults above; tests use small ones). */
 export interface SearchLimits {
@@ -28,12 +36,15 @@ export interface SearchLimits {
   readonly exactMax: number;
   /** A broader query is ranked over this many of its newest matches that pass the filters. */
   readonly window: number;
+  /** Words in at least this many entries are not weighed when the query has rarer ones. */
+  readonly frequent: number;
 }
 
 /** The default thresholds. */
 export const DEFAULT_SEARCH_LIMITS: SearchLimits = {
   exactMax: EXACT_RANK_MAX,
   window: BROAD_WINDOW,
+  frequent: FREQUENT_WORD,
 };
 
 /** One ranked candidate: its `entries` rowid and score (lower is better). */
@@ -54,11 +65,13 @@ function withCwdMatches(db: Database, cwdMatches: (cwd: unknown, wanted: string)
 }
 
 /**
- * The filters as SQL conditions on `e` (entries) and `f` (files), with their parameters. The
- * file conditions keep out rows of files outside `root` and of files a sync gave up on.
+ * The filters as SQL conditions on `e` (entries) and `f` (files), with their parameters:
+ * `where` all of them, `fileWhere` those on the file alone. The file conditions keep out rows
+ * of files outside `root` and of files a sync gave up on.
  */
 function filterClauses(root: string, filters: SearchFilters) {
   const where = ["f.stopped = 0", "f.path > @lo", "f.path < @hi"];
+  const entryWhere: string[] = [];
   const params: Record<string, unknown> = { lo: `${root}/`, hi: `${root}/\u{10ffff}` };
   if (filters.cwd !== undefined) {
     where.push("cwd_matches(f.cwd, @cwd)");
@@ -66,38 +79,54 @@ function filterClauses(root: string, filters: SearchFilters) {
   }
   if (filters.role !== undefined) {
     const roles = typeof filters.role === "string" ? [filters.role] : [...filters.role];
-    where.push(`e.role IN (${roles.map((_, i) => `@role${i}`).join(", ")})`);
+    entryWhere.push(`e.role IN (${roles.map((_, i) => `@role${i}`).join(", ")})`);
     roles.forEach((role, i) => {
       params[`role${i}`] = role;
     });
   }
   if (filters.model !== undefined) {
-    where.push("e.model = @model");
+    entryWhere.push("e.model = @model");
     params.model = filters.model;
   }
   if (filters.since !== undefined) {
-    where.push("e.time_ms >= @since");
+    entryWhere.push("e.time_ms >= @since");
     params.since = filters.since.getTime();
   }
   if (filters.until !== undefined) {
-    where.push("e.time_ms < @until");
+    entryWhere.push("e.time_ms < @until");
     params.until = filters.until.getTime();
   }
   if (filters.session !== undefined) {
+    // By the files' indexes (path, session id) alone: a session id stored after the file's
+    // text is slow to read from the row. LIKE 'id%' also matches the id itself.
     where.push(
-      "(f.path = @session OR f.session_id = @session OR f.session_id LIKE @sessionPrefix ESCAPE '\\')",
+      `f.id IN (SELECT id FROM files WHERE path = @session
+        UNION ALL SELECT id FROM files
+          WHERE session_id LIKE @sessionPrefix ESCAPE '\\')`,
     );
     params.session = filters.session;
     params.sessionPrefix = `${filters.session.replace(/[%_\\]/g, "\\$&")}%`;
   }
-  return { where: where.join(" AND "), params };
+  return { where: [...where, ...entryWhere].join(" AND "), fileWhere: where.join(" AND "), params };
 }
 
-// The match list drives every join below (CROSS JOIN keeps it outermost): the cost follows
-// the matches looked at, not the size of the table.
+// The match list drives the joins (CROSS JOIN keeps it outermost): the cost follows the
+// matches looked at, not the size of the table.
 const FROM = `FROM entry_text
   CROSS JOIN entries e ON e.rowid = entry_text.rowid
   CROSS JOIN files f ON f.id = e.file_id`;
+
+// The files that pass the filters drive the joins: each of their entries is looked up in the
+// match list. For a session or a cwd of few entries among many matches.
+const FROM_FILES = `FROM files f
+  CROSS JOIN entries e ON e.file_id = f.id
+  CROSS JOIN entry_text ON entry_text.rowid = e.rowid`;
+
+/**
+ * A broad query whose files (by session or cwd) hold at most this many entries looks each of
+ * them up rather than walking the match list for the few matches of those files.
+ */
+const FILE_DRIVEN_MAX = 10_000;
 
 /** BM25's constants, as FTS5's bm25() uses them. */
 const K1 = 1.2;
@@ -117,13 +146,14 @@ function rankBroad(
   params: Record<string, unknown>,
   limit: number,
   window: number,
+  from = FROM,
 ): Ranked[] {
   const rows = db
     .prepare(
       `SELECT entry_text.rowid, f.path, e.line,
         length(highlight(entry_text, 0, char(1), '')) - length(entry_text.text),
         length(entry_text.text)
-      ${FROM}
+      ${from}
       WHERE entry_text MATCH @match AND ${where}
       ORDER BY entry_text.rowid DESC
       LIMIT @window`,
@@ -146,48 +176,82 @@ function rankBroad(
 
 /**
  * The best `limit` candidates of a query of few matches: FTS5's BM25 over every match that
- * passes the filters, ties to the path, then the line.
+ * passes the filters, ties to the path, then the line. With `scored` (the query without its
+ * frequent words) the score is BM25 of that expression over the matches of the whole query.
  */
 function rankExact(
   db: Database,
   where: string,
   params: Record<string, unknown>,
   limit: number,
+  scored?: string,
 ): Ranked[] {
+  // The unary + keeps SQLite from handing the rowid list to FTS5 as lookups, one per row:
+  // the scored words' own (short) match list is walked, and each match checked in the list.
+  const restrict =
+    scored === undefined
+      ? ""
+      : "AND +entry_text.rowid IN (SELECT rowid FROM entry_text WHERE entry_text MATCH @match)";
   return db
     .prepare(
       `SELECT entry_text.rowid AS id, bm25(entry_text) AS rank
       ${FROM}
-      WHERE entry_text MATCH @match AND ${where}
+      WHERE entry_text MATCH @scored ${restrict} AND ${where}
       ORDER BY rank, f.path, e.line
       LIMIT @limit`,
     )
-    .all({ ...params, limit }) as Ranked[];
+    .all({ ...params, limit, scored: scored ?? params.match }) as Ranked[];
+}
+
+/** How many entries match `match`, counting no further than `cap`. */
+function countUpTo(db: Database, match: string, cap: number): number {
+  const row = db
+    .prepare(
+      "SELECT count(*) AS n FROM (SELECT 1 FROM entry_text WHERE entry_text MATCH ? LIMIT ?)",
+    )
+    .get(match, cap) as { n: number };
+  return row.n;
 }
 
 /**
- * The best `limit` matches of the FTS5 expression `match` among the rows of the files under
- * `root` that pass `filters`, best first.
+ * The best `limit` matches of the query `phrases` (FTS5 phrases, all required) among the rows
+ * of the files under `root` that pass `filters`, best first.
  */
 export function rankMatches(
   db: Database,
   root: string,
-  match: string,
+  phrases: readonly string[],
   filters: SearchFilters,
   limits: SearchLimits,
   cwdMatches: (cwd: unknown, wanted: string) => boolean,
 ): Ranked[] {
   withCwdMatches(db, cwdMatches);
-  const { where, params } = filterClauses(root, filters);
+  const { where, fileWhere, params } = filterClauses(root, filters);
+  const match = phrases.join(" ");
+  const all = { ...params, match };
   const limit = Math.max(1, Math.trunc(filters.limit ?? 20));
+  const window = Math.max(1, Math.trunc(limits.window));
   const exactMax = Math.max(0, Math.trunc(limits.exactMax));
   // Counting stops one past the threshold, so telling a broad query costs little.
-  const counted = db
-    .prepare(
-      "SELECT count(*) AS n FROM (SELECT 1 FROM entry_text WHERE entry_text MATCH ? LIMIT ?)",
-    )
-    .get(match, exactMax + 1) as { n: number };
-  return counted.n > exactMax
-    ? rankBroad(db, where, { ...params, match }, limit, Math.max(1, Math.trunc(limits.window)))
-    : rankExact(db, where, { ...params, match }, limit);
+  if (countUpTo(db, match, exactMax + 1) > exactMax) {
+    const fewFiles =
+      (filters.session !== undefined || filters.cwd !== undefined) &&
+      (
+        db
+          .prepare(
+            `SELECT count(*) AS n FROM (SELECT 1 FROM files f CROSS JOIN entries e ON e.file_id = f.id
+            WHERE ${fileWhere} LIMIT @cap)`,
+          )
+          .get({ ...params, cap: FILE_DRIVEN_MAX + 1 }) as { n: number }
+      ).n <= FILE_DRIVEN_MAX;
+    return rankBroad(db, where, all, limit, window, fewFiles ? FROM_FILES : FROM);
+  }
+  // A single word of few matches is cheap to weigh; each word of several is counted (up to
+  // the threshold) to find the frequent ones.
+  const frequent = Math.max(1, Math.trunc(limits.frequent));
+  const rare =
+    phrases.length === 1 ? phrases : phrases.filter((p) => countUpTo(db, p, frequent) < frequent);
+  if (rare.length === phrases.length) return rankExact(db, where, all, limit);
+  if (rare.length === 0) return rankBroad(db, where, all, limit, window);
+  return rankExact(db, where, all, limit, rare.join(" "));
 }

@@ -62,15 +62,18 @@ export class SearchQueryError extends Error {
  * out of the user's way (`a-b`, `c++`, `AND` are searched as written).
  */
 export function ftsQuery(query: string): string {
+  return ftsPhrases(query).join(" ");
+}
+
+/** The words of a query as FTS5 phrases, one each, as {@link ftsQuery} joins them. */
+export function ftsPhrases(query: string): string[] {
   const words = query.split(/\s+/).filter((w) => w !== "" && w !== "*");
   if (words.length === 0) throw new SearchQueryError("the search query has no words");
-  return words
-    .map((word) => {
-      const prefix = word.endsWith("*");
-      const bare = prefix ? word.slice(0, -1) : word;
-      return `"${bare.replaceAll('"', '""')}"${prefix ? "*" : ""}`;
-    })
-    .join(" ");
+  return words.map((word) => {
+    const prefix = word.endsWith("*");
+    const bare = prefix ? word.slice(0, -1) : word;
+    return `"${bare.replaceAll('"', '""')}"${prefix ? "*" : ""}`;
+  });
 }
 
 const SNIPPET_WORDS = 16;
@@ -88,9 +91,10 @@ export function searchIndex(
   filters: SearchFilters,
   limits: SearchLimits = DEFAULT_SEARCH_LIMITS,
 ): SearchHit[] {
-  const match = ftsQuery(query);
+  const phrases = ftsPhrases(query);
+  const match = phrases.join(" ");
   try {
-    const best = rankMatches(db, root, match, filters, limits, (cwd, wanted) =>
+    const best = rankMatches(db, root, phrases, filters, limits, (cwd, wanted) =>
       cwdMatches(cwd, wanted, false),
     );
     if (best.length === 0) return [];

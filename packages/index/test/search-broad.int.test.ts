@@ -61,8 +61,8 @@ function twoSessions() {
   return { root, a, b, file, index: openSessionIndex({ file }) };
 }
 
-const BROAD = { exactMax: 2, window: 1000 };
-const EXACT = { exactMax: 1_000_000, window: 1 };
+const BROAD = { exactMax: 2, window: 1000, frequent: 1_000_000 };
+const EXACT = { exactMax: 1_000_000, window: 1, frequent: 1_000_000 };
 
 test("a broad ranking keeps every filter the exact one keeps", async () => {
   const { root, file, index } = twoSessions();
@@ -112,7 +112,7 @@ test("a broad ranking looks at the newest matches that pass the filters, and nev
       .map((r) => r.hit)
       .sort();
   const found = (filters: SearchFilters, window: number) =>
-    searchIndex(db, root, "penguin", filters, { exactMax: 2, window })
+    searchIndex(db, root, "penguin", filters, { exactMax: 2, window, frequent: 1_000_000 })
       .map((h) => `${h.sessionId}/${h.entryId}`)
       .sort();
   expect(found({}, 3)).toEqual(newest(null, 3));
@@ -127,6 +127,42 @@ test("a broad ranking looks at the newest matches that pass the filters, and nev
   const left = searchIndex(db, root, "penguin", { limit: 100 }, BROAD);
   expect(left).toHaveLength(8);
   expect(left.every((h) => h.sessionId === "aaaa1111")).toBe(true);
+  db.close();
+  index.close();
+});
+
+test("a query of few matches leaves its frequent words out of the score, not out of the matches", async () => {
+  const { root, file, index } = twoSessions();
+  await index.sync(root);
+  const db = new Database(file, { readonly: true });
+  // "penguin" is in all 16 entries, "walrus" in the 8 of one session: with 9 as the frequent
+  // threshold only "walrus" is weighed; every hit still holds both words.
+  const limits = { exactMax: 100, window: 1, frequent: 9 };
+  const hits = searchIndex(db, root, "walrus penguin", { limit: 100 }, limits);
+  const exact = searchIndex(db, root, "walrus penguin", { limit: 100 }, EXACT);
+  const key = (h: { sessionId: string; entryId: string | null }) => `${h.sessionId}/${h.entryId}`;
+  expect(hits.map(key).sort()).toEqual(exact.map(key).sort());
+  expect(hits).toHaveLength(8);
+  expect(hits.every((h) => h.snippet.includes("[walrus]") && h.snippet.includes("[penguin]"))).toBe(
+    true,
+  );
+  const reference = db
+    .prepare(
+      `SELECT f.session_id || '/' || e.id AS hit FROM entry_text
+      JOIN entries e ON e.rowid = entry_text.rowid JOIN files f ON f.id = e.file_id
+      WHERE entry_text MATCH '"walrus"' ORDER BY bm25(entry_text), f.path, e.line`,
+    )
+    .all() as { hit: string }[];
+  expect(hits.map(key)).toEqual(reference.map((r) => r.hit));
+  // Only frequent words: the broad ranking's score, over the query's matches.
+  const common = searchIndex(
+    db,
+    root,
+    "walrus penguin",
+    { limit: 100 },
+    { ...limits, frequent: 2, window: 100 },
+  );
+  expect(common.map(key).sort()).toEqual(exact.map(key).sort());
   db.close();
   index.close();
 });
