@@ -47,7 +47,10 @@ export interface SearchHit {
   readonly model: string | null;
   readonly timestamp: string | null;
   readonly snippet: string;
-  /** BM25 score: lower is a better match. */
+  /**
+   * The BM25 score, lower is a better match (for a broad query, BM25 without word weights:
+   * scores compare within one search only).
+   */
   readonly rank: number;
 }
 
