@@ -97,31 +97,35 @@ export function searchIndex(
   const phrases = ftsPhrases(query);
   const match = phrases.join(" ");
   try {
-    const best = rankMatches(db, root, phrases, filters, limits, (cwd, wanted) =>
-      cwdMatches(cwd, wanted, false),
-    );
-    if (best.length === 0) return [];
-    // Snippets for the page only: a snippet in the ranking would be made for every candidate.
-    const rows = db
-      .prepare(
-        `SELECT entry_text.rowid AS id, f.path AS path, f.session_id AS sessionId,
-          coalesce(f.cwd, '') AS cwd, e.id AS entryId, e.line AS line, e.type AS type,
-          e.role AS role, e.model AS model, e.timestamp AS timestamp,
-          snippet(entry_text, 0, '[', ']', '…', ${SNIPPET_WORDS}) AS snippet
-        FROM json_each(@ids) AS page
-        CROSS JOIN entry_text ON entry_text.rowid = page.value
-        CROSS JOIN entries e ON e.rowid = page.value
-        CROSS JOIN files f ON f.id = e.file_id
-        WHERE entry_text MATCH @match`,
-      )
-      .all({ ids: JSON.stringify(best.map((b) => b.id)), match }) as (Omit<SearchHit, "rank"> & {
-      id: number;
-    })[];
-    const byId = new Map(rows.map(({ id, ...hit }) => [id, hit]));
-    return best.flatMap(({ id, rank }) => {
-      const hit = byId.get(id);
-      return hit === undefined ? [] : [{ ...hit, rank }];
-    });
+    // One read transaction: the page is made from the same rows (one WAL snapshot) the
+    // ranking saw, whatever another process writes in between.
+    return db.transaction(() => {
+      const best = rankMatches(db, root, phrases, filters, limits, (cwd, wanted) =>
+        cwdMatches(cwd, wanted, false),
+      );
+      if (best.length === 0) return [];
+      // Snippets for the page only: a snippet in the ranking would be made for every candidate.
+      const rows = db
+        .prepare(
+          `SELECT entry_text.rowid AS id, f.path AS path, f.session_id AS sessionId,
+            coalesce(f.cwd, '') AS cwd, e.id AS entryId, e.line AS line, e.type AS type,
+            e.role AS role, e.model AS model, e.timestamp AS timestamp,
+            snippet(entry_text, 0, '[', ']', '…', ${SNIPPET_WORDS}) AS snippet
+          FROM json_each(@ids) AS page
+          CROSS JOIN entry_text ON entry_text.rowid = page.value
+          CROSS JOIN entries e ON e.rowid = page.value
+          CROSS JOIN files f ON f.id = e.file_id
+          WHERE entry_text MATCH @match`,
+        )
+        .all({ ids: JSON.stringify(best.map((b) => b.id)), match }) as (Omit<SearchHit, "rank"> & {
+        id: number;
+      })[];
+      const byId = new Map(rows.map(({ id, ...hit }) => [id, hit]));
+      return best.flatMap(({ id, rank }) => {
+        const hit = byId.get(id);
+        return hit === undefined ? [] : [{ ...hit, rank }];
+      });
+    })();
   } catch (error) {
     if ((error as { code?: string }).code === "SQLITE_ERROR" && /fts5/i.test(String(error))) {
       throw new SearchQueryError(`cannot search for ${JSON.stringify(query)}: ${String(error)}`);
