@@ -53,6 +53,19 @@ export interface Ranked {
   readonly rank: number;
 }
 
+/**
+ * A ranking, and how to find its rows again for the page: `walk` is the SQL (FROM and WHERE,
+ * with `@match` and `params`) that passes over the same candidates, newest first when
+ * `newestFirst`, so that snippets come from one pass over a match list; without it, each row
+ * of the page is looked up in the match list by itself (for candidates found through files).
+ */
+export interface Ranking {
+  readonly best: Ranked[];
+  readonly params: Record<string, unknown>;
+  readonly walk?: string;
+  readonly newestFirst?: boolean;
+}
+
 const withFunctions = new WeakSet<Database>();
 
 /** A header cwd is matched as core's listing matches it (resolved; a missing one does not). */
@@ -224,7 +237,7 @@ export function rankMatches(
   filters: SearchFilters,
   limits: SearchLimits,
   cwdMatches: (cwd: unknown, wanted: string) => boolean,
-): Ranked[] {
+): Ranking {
   withCwdMatches(db, cwdMatches);
   const { where, fileWhere, params } = filterClauses(root, filters);
   const match = phrases.join(" ");
@@ -244,14 +257,19 @@ export function rankMatches(
           )
           .get({ ...params, cap: FILE_DRIVEN_MAX + 1 }) as { n: number }
       ).n <= FILE_DRIVEN_MAX;
-    return rankBroad(db, where, all, limit, window, fewFiles ? FROM_FILES : FROM);
+    if (fewFiles)
+      return { best: rankBroad(db, where, all, limit, window, FROM_FILES), params: all };
+    const best = rankBroad(db, where, all, limit, window);
+    return { best, params: all, walk: `${FROM} WHERE ${where}`, newestFirst: true };
   }
   // A single word of few matches is cheap to weigh; each word of several is counted (up to
   // the threshold) to find the frequent ones.
   const frequent = Math.max(1, Math.trunc(limits.frequent));
   const rare =
     phrases.length === 1 ? phrases : phrases.filter((p) => countUpTo(db, p, frequent) < frequent);
-  if (rare.length === phrases.length) return rankExact(db, where, all, limit);
-  if (rare.length === 0) return rankBroad(db, where, all, limit, window);
-  return rankExact(db, where, all, limit, rare.join(" "));
+  // The query has at most `exactMax` matches: the page may walk them all.
+  const walk = { params: all, walk: `${FROM} WHERE ${where}` };
+  if (rare.length === phrases.length) return { best: rankExact(db, where, all, limit), ...walk };
+  if (rare.length === 0) return { best: rankBroad(db, where, all, limit, window), ...walk };
+  return { best: rankExact(db, where, all, limit, rare.join(" ")), ...walk };
 }

@@ -95,31 +95,40 @@ export function searchIndex(
   limits: SearchLimits = DEFAULT_SEARCH_LIMITS,
 ): SearchHit[] {
   const phrases = ftsPhrases(query);
-  const match = phrases.join(" ");
   try {
     // One read transaction: the page is made from the same rows (one WAL snapshot) the
     // ranking saw, whatever another process writes in between.
     return db.transaction(() => {
-      const best = rankMatches(db, root, phrases, filters, limits, (cwd, wanted) =>
+      const ranking = rankMatches(db, root, phrases, filters, limits, (cwd, wanted) =>
         cwdMatches(cwd, wanted, false),
       );
+      const best = ranking.best;
       if (best.length === 0) return [];
-      // Snippets for the page only: a snippet in the ranking would be made for every candidate.
-      const rows = db
-        .prepare(
-          `SELECT entry_text.rowid AS id, f.path AS path, f.session_id AS sessionId,
-            coalesce(f.cwd, '') AS cwd, e.id AS entryId, e.line AS line, e.type AS type,
-            e.role AS role, e.model AS model, e.timestamp AS timestamp,
-            snippet(entry_text, 0, '[', ']', '…', ${SNIPPET_WORDS}) AS snippet
-          FROM json_each(@ids) AS page
-          CROSS JOIN entry_text ON entry_text.rowid = page.value
-          CROSS JOIN entries e ON e.rowid = page.value
-          CROSS JOIN files f ON f.id = e.file_id
-          WHERE entry_text MATCH @match`,
-        )
-        .all({ ids: JSON.stringify(best.map((b) => b.id)), match }) as (Omit<SearchHit, "rank"> & {
-        id: number;
-      })[];
+      // Snippets for the page only (a snippet in the ranking would be made for every
+      // candidate), from one more pass over the same candidates that stops at the last row of
+      // the page: looking each row up in the match list by itself costs a seek per word and
+      // index segment, a millisecond a row for common words.
+      const columns = `entry_text.rowid AS id, f.path AS path, f.session_id AS sessionId,
+        coalesce(f.cwd, '') AS cwd, e.id AS entryId, e.line AS line, e.type AS type,
+        e.role AS role, e.model AS model, e.timestamp AS timestamp,
+        snippet(entry_text, 0, '[', ']', '…', ${SNIPPET_WORDS}) AS snippet`;
+      const page = "(SELECT value FROM json_each(@ids))";
+      const sql =
+        ranking.walk === undefined
+          ? `SELECT ${columns} FROM json_each(@ids) AS page
+            CROSS JOIN entry_text ON entry_text.rowid = page.value
+            CROSS JOIN entries e ON e.rowid = page.value
+            CROSS JOIN files f ON f.id = e.file_id
+            WHERE entry_text MATCH @match`
+          : `SELECT ${columns} ${ranking.walk}
+            AND entry_text MATCH @match AND +entry_text.rowid IN ${page}
+            ${ranking.newestFirst === true ? "ORDER BY entry_text.rowid DESC" : ""}
+            LIMIT @pageSize`;
+      const rows = db.prepare(sql).all({
+        ...ranking.params,
+        ids: JSON.stringify(best.map((b) => b.id)),
+        pageSize: best.length,
+      }) as (Omit<SearchHit, "rank"> & { id: number })[];
       const byId = new Map(rows.map(({ id, ...hit }) => [id, hit]));
       return best.flatMap(({ id, rank }) => {
         const hit = byId.get(id);
