@@ -20,7 +20,7 @@ export const EXACT_RANK_MAX = 5000;
  * How many of a broad query's matches that pass the filters, newest indexed first, are
  * ranked: enough for a page of good hits, few enough to rank in milliseconds.
  */
-export const BROAD_WINDOW = 1000;
+export const BROAD_WINDOW = 500;
 
 /**
  * A query word in at least this many entries is left out of the BM25 score of a query that
