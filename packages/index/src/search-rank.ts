@@ -243,7 +243,9 @@ export function rankMatches(
   const match = phrases.join(" ");
   const all = { ...params, match };
   const limit = Math.max(1, Math.trunc(filters.limit ?? 20));
-  const window = Math.max(1, Math.trunc(limits.window));
+  // A page longer than the window widens it: a search never returns fewer hits than asked for
+  // while more matches pass the filters.
+  const window = Math.max(limit, Math.trunc(limits.window));
   const exactMax = Math.max(0, Math.trunc(limits.exactMax));
   // Counting stops one past the threshold, so telling a broad query costs little.
   if (countUpTo(db, match, exactMax + 1) > exactMax) {

@@ -37,6 +37,10 @@ test("a query of more matches than are ranked exactly takes the best of its newe
   expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
   // Equal scores are ordered by line: the same search gives the same page every time.
   expect(await index.search("common", { dir: root, refresh: false })).toEqual(hits);
+  // A page longer than the window widens it.
+  const long = await index.search("common", { dir: root, limit: BROAD_WINDOW + 10 });
+  expect(long).toHaveLength(BROAD_WINDOW + 10);
+  expect(long[0]).toMatchObject({ path, line: recent + 2 });
   // A narrow query is ranked over all its matches again: the old entry is found.
   expect(await index.search("common rare", { dir: root })).toMatchObject([{ line: old + 2 }]);
   expect((await index.search("common", { dir: root, role: "assistant" })).length).toBe(0);
@@ -112,7 +116,17 @@ test("a broad ranking looks at the newest matches that pass the filters, and nev
       .map((r) => r.hit)
       .sort();
   const found = (filters: SearchFilters, window: number) =>
-    searchIndex(db, root, "penguin", filters, { exactMax: 2, window, frequent: 1_000_000 })
+    searchIndex(
+      db,
+      root,
+      "penguin",
+      { limit: window, ...filters },
+      {
+        exactMax: 2,
+        window,
+        frequent: 1_000_000,
+      },
+    )
       .map((h) => `${h.sessionId}/${h.entryId}`)
       .sort();
   expect(found({}, 3)).toEqual(newest(null, 3));
