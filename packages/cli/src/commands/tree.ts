@@ -5,6 +5,7 @@
 
 import { treeOf } from "@pi-sessions/core";
 import type { Command } from "commander";
+import type { IndexOption } from "../io/index-access.js";
 import { truncate } from "../io/output.js";
 import { parsePositiveInt } from "../io/parse-args.js";
 import {
@@ -14,8 +15,8 @@ import {
   withCommonOptions,
 } from "../io/runtime.js";
 import { resolveEntryRef } from "../session/entry-ref.js";
-import { loadSession } from "../session/load-session.js";
 import { problemsOf } from "../session/problems.js";
+import { type QuerySource, withQuerySource } from "../session/query-source.js";
 import { resolveSessionArg } from "../session/resolve-session.js";
 import { printSessionHeader } from "../session/session-header.js";
 import { type TreeRow, treeRows } from "../session/tree-view.js";
@@ -24,6 +25,8 @@ import { type TreeRow, treeRows } from "../session/tree-view.js";
 interface TreeOptions extends CommonOptions {
   depth?: number;
   leaf?: string;
+  /** `--index FILE`, `--no-index` (false), or neither (the default index). */
+  index?: IndexOption;
 }
 
 /** Summary width when stdout has no width (a pipe). */
@@ -49,10 +52,10 @@ function rowLine(ctx: CommandContext, row: TreeRow, width: number): string {
 /** Runs `tree`. */
 function runTree(runtime: CliRuntime, sessionArg: string, options: TreeOptions): void {
   const ctx = runtime.context(options);
-  const session = loadSession(resolveSessionArg(ctx, sessionArg));
-  const leafId =
-    options.leaf !== undefined ? resolveEntryRef(session, options.leaf).id : session.state.leafId;
-  const rows = treeRows(session, treeOf(session.state), leafId, options.depth);
+  const path = resolveSessionArg(ctx, sessionArg);
+  const { session, leafId, rows } = withQuerySource(ctx, path, options.index, "tree", (source) =>
+    treeOfSource(source, options),
+  );
   if (ctx.json) {
     ctx.printJson({
       path: session.path,
@@ -80,6 +83,19 @@ function runTree(runtime: CliRuntime, sessionArg: string, options: TreeOptions):
   }
 }
 
+/** The rows of the tree, every summary computed (nothing is printed yet). */
+function treeOfSource(source: QuerySource, options: TreeOptions) {
+  const { session } = source;
+  const leafId =
+    options.leaf !== undefined ? resolveEntryRef(session, options.leaf).id : session.state.leafId;
+  const tree = treeOf(session.state);
+  return {
+    session,
+    leafId,
+    rows: treeRows(session, tree, leafId, options.depth, source.summaryOf),
+  };
+}
+
 /** Registers `tree` on the program. */
 export function registerTree(program: Command, runtime: CliRuntime): void {
   withCommonOptions(
@@ -88,6 +104,11 @@ export function registerTree(program: Command, runtime: CliRuntime): void {
       .description("show a session's entry tree: labels, leaf, compactions, branch summaries")
       .argument("<session>", "a session file, id, id prefix or name")
       .option("--depth <n>", "show entries at most n levels below the roots", parsePositiveInt)
-      .option("--leaf <id>", "mark this entry (id or unique prefix) as the leaf and its path"),
+      .option("--leaf <id>", "mark this entry (id or unique prefix) as the leaf and its path")
+      .option(
+        "--index <file>",
+        "session index file (default: $PI_SESSIONS_INDEX, else the cache dir)",
+      )
+      .option("--no-index", "read the whole session file instead of through the index"),
   ).action((session: string, options: TreeOptions) => runTree(runtime, session, options));
 }

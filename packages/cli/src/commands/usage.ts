@@ -20,10 +20,12 @@ import {
   computeSessionsUsageTotals,
   computeUsageTotals,
   type UsageTotals,
+  type UsageTotalsResult,
 } from "@pi-sessions/plugins";
 import { type Command, Option } from "commander";
 import { type SessionView, viewOf } from "../export/session-view.js";
 import { CliError, ExitCode, usageError } from "../io/errors.js";
+import type { IndexOption } from "../io/index-access.js";
 import { progressOn } from "../io/progress.js";
 import {
   type CliRuntime,
@@ -34,10 +36,12 @@ import {
 import { sessionFilesUnder } from "../io/session-files.js";
 import { resolveEntryRef } from "../session/entry-ref.js";
 import { type LoadedSession, loadSession } from "../session/load-session.js";
+import { withQuerySource } from "../session/query-source.js";
 import { resolveSessionArg } from "../session/resolve-session.js";
 import {
   type DirectorySession,
   directoryGroups,
+  type SessionUsageGroup,
   sessionGroups,
   USAGE_GROUPINGS,
   type UsageGrouping,
@@ -56,6 +60,8 @@ interface UsageOptions extends CommonOptions {
   all?: boolean;
   by?: UsageGrouping;
   leaf?: string;
+  /** `--index FILE`, `--no-index` (false), or neither (the default index): one session only. */
+  index?: IndexOption;
 }
 
 /** Registers `usage` on the program. */
@@ -76,7 +82,12 @@ export function registerUsage(program: Command, runtime: CliRuntime): void {
       .option(
         "--leaf <id>",
         "branch totals at this entry (id or unique prefix), not the current leaf",
-      ),
+      )
+      .option(
+        "--index <file>",
+        "session index file for one session (default: $PI_SESSIONS_INDEX, else the cache dir)",
+      )
+      .option("--no-index", "read the whole session file instead of through the index"),
   ).action((session: string | undefined, options: UsageOptions) => {
     const ctx = runtime.context(options);
     if (session !== undefined && options.all) {
@@ -87,7 +98,11 @@ export function registerUsage(program: Command, runtime: CliRuntime): void {
       runtime.exit(usageOfAll(ctx, options.by));
       return;
     }
-    usageOfSession(ctx, viewOf(loadSession(resolveSessionArg(ctx, session))), options);
+    const path = resolveSessionArg(ctx, session);
+    const computed = withQuerySource(ctx, path, options.index, "usage", (source) =>
+      sessionUsage(ctx, viewOf(source.session), options),
+    );
+    printSessionUsage(ctx, computed, options);
   });
 }
 
@@ -98,14 +113,28 @@ function warnDamage(ctx: CommandContext, s: LoadedSession): void {
   );
 }
 
-function usageOfSession(ctx: CommandContext, s: SessionView, options: UsageOptions): void {
+/** One session's usage, every sum computed (nothing is printed yet). */
+interface SessionUsage {
+  readonly s: SessionView;
+  readonly leaf: string | null;
+  readonly result: UsageTotalsResult;
+  readonly groups: SessionUsageGroup[] | undefined;
+}
+
+function sessionUsage(ctx: CommandContext, s: SessionView, options: UsageOptions): SessionUsage {
+  // Said before a bad --leaf fails; a file read through the index has no problems to say.
   warnDamage(ctx, s);
   // Resolved here (an id or a unique prefix, as `tree` and `context` take it) rather than by
   // catching the plugins' error, so the message names the file and the exit code matches.
   const leaf = options.leaf !== undefined ? resolveEntryRef(s, options.leaf).id : s.leafId;
   const result = computeUsageTotals(s.entries, leaf);
-  for (const line of usageWarnings(result.diagnostics, s.path)) ctx.err(line);
   const groups = options.by && sessionGroups(s.path, s.entries, s.branch(leaf), options.by);
+  return { s, leaf, result, groups: groups || undefined };
+}
+
+function printSessionUsage(ctx: CommandContext, usage: SessionUsage, options: UsageOptions): void {
+  const { s, leaf, result, groups } = usage;
+  for (const line of usageWarnings(result.diagnostics, s.path)) ctx.err(line);
   if (ctx.json) {
     ctx.printJson(groups ? { session: s.path, ...result, by: options.by, groups } : result);
     return;
