@@ -11,144 +11,164 @@
  */
 
 import type { SessionEntry, SessionHeader } from "@pi-sessions/core";
-import { walkPath } from "@pi-sessions/core";
 import type { Database } from "better-sqlite3";
 import { FileSync } from "./file-sync.js";
-import {
-  LineReader,
-  type QueryRow,
-  readRows,
-  rowsStatement,
-  StaleLineError,
-} from "./session-rows.js";
+import { LineReader, type QueryRow, RowQueries, StaleLineError } from "./session-rows.js";
 import type { Statements } from "./statements.js";
 import { WriteBatch } from "./write-batch.js";
 
 export { StaleLineError } from "./session-rows.js";
 
+/** Entry types the tree's state is folded from (labels and the name): always read for it. */
+const TREE_TYPES = new Set(["label", "session_info"]);
+
+/** Entry types that set a context's model and thinking level: always read on its path. */
+const SETTING_TYPES = new Set(["model_change", "thinking_level_change"]);
+
+/** A file's row count and rowid span. */
+interface Span {
+  readonly first: number;
+  readonly last: number;
+}
+
 /**
- * Entry types whose records are always read: they carry what the tree and the settings of a
- * context are folded from (labels, the name, model and thinking changes).
+ * A session file read through the index: what a load gives, reading only what each query
+ * needs. Use it before the index is closed.
  */
-const ALWAYS_READ = new Set(["label", "session_info", "model_change", "thinking_level_change"]);
-
-/** Entry types whose records may carry a usage record besides messages. */
-const USAGE_TYPES = new Set(["compaction", "branch_summary", "usage"]);
-
-/** A session file read through the index: what a load gives, without reading every line. */
 export class IndexedSession {
-  /** One entry per row, in file order: the record itself once read, else its stand-in. */
-  readonly entries: SessionEntry[];
-  private readonly read: boolean[];
-  private positions: Map<string, number> | undefined;
+  private treeRows: QueryRow[] | undefined;
+  private treeEntries: SessionEntry[] | undefined;
+  private readonly records = new Map<number, SessionEntry>();
 
   /** @internal Use {@link SessionIndex.session}. */
   constructor(
+    private readonly queries: RowQueries,
+    private readonly fileId: number,
+    private readonly span: Span | null,
+    private readonly reader: LineReader,
     readonly path: string,
     /** The header record as the file holds it (a regular file's is current: no migration). */
     readonly header: SessionHeader,
     /** Bytes of the file (all complete lines: a regular file ends with a newline). */
     readonly size: number,
+    /** Entries (every one has an id in a regular file). */
+    readonly entryCount: number,
     /** Entries no other entry names as parent, as the shape fold counted them. */
     readonly branchTips: number,
-    private readonly rows: readonly QueryRow[],
-    private readonly reader: LineReader,
-  ) {
-    this.entries = rows.map(standIn);
-    this.read = rows.map(() => false);
-    this.fill(rows.map((row, i) => (needsRecord(row) ? i : -1)).filter((i) => i >= 0));
-  }
+    /** The session's name as core's listing and name projection give it. */
+    readonly name: string | undefined,
+    /** The leaf a load ends at: the last entry's id, `null` without entries. */
+    readonly leafId: string | null,
+  ) {}
 
   /** The header's `version` (a number of at least 3 in a regular file). */
   get version(): number {
     return this.header.version as number;
   }
 
-  /** The leaf a load ends at: the last entry's id, `null` without entries. */
-  get leafId(): string | null {
-    return this.entries.at(-1)?.id ?? null;
+  /** Whether the session has an entry with exactly this id. */
+  hasId(id: string): boolean {
+    return this.queries.row(this.fileId, id) !== undefined;
   }
 
-  /** The record of the entry at `position` (file order), read from the file if not yet. */
-  entryAt(position: number): SessionEntry {
-    this.fill([position]);
-    return this.entries[position] as SessionEntry;
+  /** The ids that start with `prefix`, in file order. */
+  idsStartingWith(prefix: string): string[] {
+    return this.queries.idsStartingWith(this.fileId, prefix);
   }
 
   /**
-   * The path root → `leafId` over the entries, with the records read from the last compaction
-   * on (from its first kept entry when that comes earlier), so core's context builder gives
-   * exactly what it gives over the whole file: the entries before only set the model and
-   * thinking level, and those changes and every assistant message's model are in the
-   * columns or always read. `[]` for `null` or an unknown id.
+   * Every entry in file order, for core's tree: stand-ins with the label and name records
+   * read (and any whose columns are empty). Read the record behind one with {@link entryAt}.
+   */
+  entries(): SessionEntry[] {
+    if (this.treeEntries === undefined) {
+      const rows = this.span === null ? [] : this.queries.rows(this.fileId, this.span);
+      const ordered = rows.every((r, i) => i === 0 || (rows[i - 1] as QueryRow).line < r.line);
+      if (rows.length !== this.entryCount || !ordered) {
+        throw new StaleLineError(this.path, 0);
+      }
+      this.treeRows = rows;
+      this.fill(rows.filter((r) => TREE_TYPES.has(r.type as string) || needsRecord(r)));
+      this.treeEntries = rows.map((r) => this.records.get(r.rowid) ?? standIn(r));
+    }
+    return this.treeEntries;
+  }
+
+  /** The record of the entry at `position` of {@link entries}, read from the file if not yet. */
+  entryAt(position: number): SessionEntry {
+    const row = this.treeRows?.[position];
+    if (row === undefined) throw new RangeError(`no entry at ${position}`);
+    this.fill([row]);
+    return this.records.get(row.rowid) as SessionEntry;
+  }
+
+  /** The path root → `leafId` as rows; `[]` for null or an unknown id. */
+  private pathRows(leafId: string | null): QueryRow[] {
+    if (leafId === null) return [];
+    const leaf = this.queries.row(this.fileId, leafId);
+    if (leaf === undefined) return [];
+    const rows = this.queries.pathTo(this.fileId, leaf.rowid, this.entryCount + 1);
+    // A regular file has no cycle: a longer path means the rows no longer match the file.
+    if (rows.length > this.entryCount) throw new StaleLineError(this.path, leaf.offset);
+    return rows;
+  }
+
+  /**
+   * The path root → `leafId` with the records read from the last compaction on (from its
+   * first kept entry when that comes earlier): core's context builder gives over it exactly
+   * what it gives over the whole file, as the entries before only set the model and thinking
+   * level, and those changes are read and every assistant message's model is in the
+   * columns. `[]` for `null` or an unknown id.
    */
   contextPath(leafId: string | null): SessionEntry[] {
-    const path = this.pathPositions(leafId);
-    const compaction = path.findLastIndex((p) => this.rows[p]?.type === "compaction");
+    const rows = this.pathRows(leafId);
+    const compaction = rows.findLastIndex((r) => r.type === "compaction");
     let start = 0;
     if (compaction >= 0) {
-      const kept = this.entryAt(path[compaction] as number) as { firstKeptEntryId?: unknown };
-      const first = path.findIndex((p) => this.entries[p]?.id === kept.firstKeptEntryId);
+      const row = rows[compaction] as QueryRow;
+      this.fill([row]);
+      const kept = (this.records.get(row.rowid) as { firstKeptEntryId?: unknown }).firstKeptEntryId;
+      const first = rows.findIndex((r) => r.id === kept);
       start = first < 0 ? compaction : Math.min(first, compaction);
     }
-    this.fill(path.slice(start));
-    return path.map((p) => this.entries[p] as SessionEntry);
-  }
-
-  /** Positions (file order) on the path root → `leafId`; `[]` for null or an unknown id. */
-  private pathPositions(leafId: string | null): number[] {
-    if (leafId === null) return [];
-    const positions = this.idPositions();
-    const leaf = positions.get(leafId);
-    if (leaf === undefined) return [];
-    const entry = (id: string) => {
-      const p = positions.get(id);
-      return p === undefined ? undefined : this.entries[p];
-    };
-    const path = walkPath(this.entries[leaf] as SessionEntry, entry, this.entries.length);
-    return path.map((e) => positions.get(e.id) as number);
-  }
-
-  /** Where each id is (a regular file has each id once). */
-  idPositions(): ReadonlyMap<string, number> {
-    if (this.positions === undefined) {
-      this.positions = new Map();
-      for (const [i, row] of this.rows.entries()) this.positions.set(row.id as string, i);
-    }
-    return this.positions;
+    this.fill(
+      rows.filter((r, i) => i >= start || SETTING_TYPES.has(r.type as string) || needsRecord(r)),
+    );
+    return rows.map((r) => this.records.get(r.rowid) ?? standIn(r));
   }
 
   /**
-   * The entries with every record that can hold usage read (assistant and tool-result
-   * messages, compactions, branch summaries, usage entries): what the plugins' usage sums need.
+   * The records that hold usage, in file order (assistant and tool-result messages,
+   * compactions, branch summaries, usage entries; a line without a `usage` key is not
+   * parsed), and the path to any leaf with those records read: what the plugins' usage
+   * sums need, as a session they can ask (`getEntries`, `getLeafId`, `getBranch`).
    */
-  usageEntries(): SessionEntry[] {
-    const wanted: number[] = [];
-    for (const [i, row] of this.rows.entries()) {
-      const usageMessage =
-        row.type === "message" && (row.role === "assistant" || row.role === "toolResult");
-      if (usageMessage || USAGE_TYPES.has(row.type as string)) wanted.push(i);
-    }
-    this.fill(wanted);
-    return this.entries;
+  usageSession(leafId: string | null): UsageSession {
+    const rows = this.span === null ? [] : this.queries.usageRows(this.fileId, this.span);
+    // Only a tool result may come without usage; its line names no `usage` key then (a key
+    // spelled with escapes would contain a backslash).
+    const skip = (row: QueryRow, text: string) =>
+      row.role === "toolResult" && !text.includes('"usage"') && !text.includes("\\");
+    for (const [row, record] of this.reader.records(rows, skip))
+      this.records.set(row.rowid, record);
+    const withUsage = rows.filter((r) => this.records.has(r.rowid));
+    const isUsageRow = new Set(withUsage.map((r) => r.rowid));
+    const entries = withUsage.map((r) => this.records.get(r.rowid) as SessionEntry);
+    return {
+      getEntries: () => entries,
+      getLeafId: () => leafId,
+      getBranch: (id?: string) =>
+        this.pathRows(id ?? leafId).map((r) =>
+          isUsageRow.has(r.rowid) ? (this.records.get(r.rowid) as SessionEntry) : standIn(r),
+        ),
+    };
   }
 
-  /** Reads the records at `positions` not read yet. */
-  private fill(positions: readonly number[]): void {
-    const rows: QueryRow[] = [];
-    const at = new Map<QueryRow, number>();
-    for (const p of positions) {
-      if (this.read[p] === true) continue;
-      const row = this.rows[p] as QueryRow;
-      rows.push(row);
-      at.set(row, p);
-    }
-    if (rows.length === 0) return;
-    for (const [row, record] of this.reader.records(rows)) {
-      const p = at.get(row) as number;
-      this.entries[p] = record;
-      this.read[p] = true;
-    }
+  /** Reads the records of `rows` not read yet. */
+  private fill(rows: readonly QueryRow[]): void {
+    const missing = rows.filter((r) => !this.records.has(r.rowid));
+    if (missing.length === 0) return;
+    for (const [row, record] of this.reader.records(missing)) this.records.set(row.rowid, record);
   }
 
   /** Closes the file. */
@@ -157,9 +177,16 @@ export class IndexedSession {
   }
 }
 
-/** Whether a row's columns cannot stand in for its record in the tree or a context's settings. */
+/** A session as the plugins' `computeUsageTotals` asks one. */
+export interface UsageSession {
+  getEntries(): SessionEntry[];
+  getLeafId(): string | null;
+  getBranch(fromId?: string): SessionEntry[];
+}
+
+/** Whether a row's columns cannot stand in for its record (a missing type, time or model). */
 function needsRecord(row: QueryRow): boolean {
-  if (row.type === null || row.timestamp === null || ALWAYS_READ.has(row.type)) return true;
+  if (row.type === null || row.timestamp === null) return true;
   if (row.type !== "message") return false;
   if (row.role === null) return true;
   return row.role === "assistant" && (row.provider === null || row.model === null);
@@ -198,16 +225,44 @@ export function openIndexedSession(
   if (answer === null || answer.shape?.regular !== true) return null;
   const row = st.fileByPath.get(path);
   if (row === undefined || row.committed !== answer.shape.size) return null;
-  const rows = readRows(rowsStatement(db), row.id);
-  if (rows.length !== answer.shape.entries) return null;
+  const queries = new RowQueries(db);
+  const span = queries.spanOf(row.id);
   const reader = new LineReader(path, { size: row.size, mtimeMs: row.mtime_ms, ino: row.ino });
   try {
-    const header = headerOf(reader, rows[0]?.offset ?? row.committed, path);
-    return new IndexedSession(path, header, row.size, answer.shape.branches, rows, reader);
+    const last = span === null ? undefined : queries.pathTo(row.id, span.last, 1)[0];
+    // The last row must be the file's last line (a regular file's last record is its last
+    // entry), else the rows are not the file's: read the file.
+    if (span !== null && (last === undefined || last.offset + last.length + 1 !== row.committed)) {
+      reader.close();
+      return null;
+    }
+    const header = headerOf(
+      reader,
+      span === null ? row.committed : firstOffset(queries, row.id, span),
+      path,
+    );
+    return new IndexedSession(
+      queries,
+      row.id,
+      span,
+      reader,
+      path,
+      header,
+      row.size,
+      answer.shape.entries,
+      answer.shape.branches,
+      answer.info.name,
+      last?.id ?? null,
+    );
   } catch (error) {
     reader.close();
     throw error;
   }
+}
+
+/** Where the file's first entry starts (the header ends before it). */
+function firstOffset(queries: RowQueries, fileId: number, span: Span): number {
+  return (queries.pathTo(fileId, span.first, 1)[0] as QueryRow).offset;
 }
 
 /** The header record: the first non-blank line before the first entry. */

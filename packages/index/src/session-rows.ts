@@ -10,8 +10,10 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import type { SessionEntry } from "@pi-sessions/core";
 import type { Database, Statement } from "better-sqlite3";
 
-/** The columns of one `entries` row that the queries read, in file order. */
+/** The columns of one `entries` row that the queries read. */
 export interface QueryRow {
+  readonly rowid: number;
+  readonly line: number;
   readonly offset: number;
   readonly length: number;
   readonly id: string | null;
@@ -26,6 +28,8 @@ export interface QueryRow {
 type RawRow = [
   number,
   number,
+  number,
+  number,
   string | null,
   string | null,
   string | null,
@@ -35,33 +39,116 @@ type RawRow = [
   string | null,
 ];
 
-/** The statement reading a file's rows (raw arrays: a million rows cost no key lookups). */
-export function rowsStatement(db: Database): Statement<[number], RawRow> {
-  return db
-    .prepare<[number], RawRow>(
-      `SELECT offset, length, id, parent_id, type, role, timestamp, provider, model
-       FROM entries WHERE file_id = ? ORDER BY line`,
-    )
-    .raw(true);
-}
+const COLUMNS = `e.rowid, e.line, e.offset, e.length, e.id, e.parent_id, e.type, e.role,
+  e.timestamp, e.provider, e.model`;
 
-/** Every row of file `fileId`, in file order. */
-export function readRows(statement: Statement<[number], RawRow>, fileId: number): QueryRow[] {
-  const out: QueryRow[] = [];
-  for (const r of statement.all(fileId)) {
-    out.push({
-      offset: r[0],
-      length: r[1],
-      id: r[2],
-      parentId: r[3],
-      type: r[4],
-      role: r[5],
-      timestamp: r[6],
-      provider: r[7],
-      model: r[8],
-    });
+/** Record types that can hold a usage record (with assistant and tool-result messages). */
+const USAGE_FILTER = `(e.type IN ('compaction', 'branch_summary', 'usage')
+  OR (e.type = 'message' AND e.role IN ('assistant', 'toolResult')))`;
+
+const toRow = (r: RawRow): QueryRow => ({
+  rowid: r[0],
+  line: r[1],
+  offset: r[2],
+  length: r[3],
+  id: r[4],
+  parentId: r[5],
+  type: r[6],
+  role: r[7],
+  timestamp: r[8],
+  provider: r[9],
+  model: r[10],
+});
+
+/**
+ * The queries over one file's rows. A file's rows are read by a rowid range (one file's
+ * rows are inserted in file order, each after every row there is) with the file id as a
+ * filter, not through an index: a scan in table order instead of a lookup per row.
+ */
+export class RowQueries {
+  private readonly span: Statement<[number], { first: number | null; last: number | null }>;
+  private readonly all: Statement<[number, number, number], RawRow>;
+  private readonly usage: Statement<[number, number, number], RawRow>;
+  private readonly byId: Statement<[number, string], RawRow>;
+  private readonly idsFrom: Statement<[number, string], [number, string]>;
+  private readonly path: Statement<[number, number, number], RawRow>;
+
+  constructor(db: Database) {
+    this.span = db.prepare(
+      "SELECT min(rowid) AS first, max(rowid) AS last FROM entries INDEXED BY entries_id WHERE file_id = ?",
+    );
+    const range = "FROM entries e WHERE e.rowid BETWEEN ? AND ? AND +e.file_id = ?";
+    this.all = db
+      .prepare<[number, number, number], RawRow>(`SELECT ${COLUMNS} ${range} ORDER BY e.rowid`)
+      .raw(true);
+    this.usage = db
+      .prepare<[number, number, number], RawRow>(
+        `SELECT ${COLUMNS} ${range} AND ${USAGE_FILTER} ORDER BY e.rowid`,
+      )
+      .raw(true);
+    this.byId = db
+      .prepare<[number, string], RawRow>(
+        `SELECT ${COLUMNS} FROM entries e WHERE e.file_id = ? AND e.id = ?`,
+      )
+      .raw(true);
+    this.idsFrom = db
+      .prepare<[number, string], [number, string]>(
+        "SELECT rowid, id FROM entries WHERE file_id = ? AND id >= ? ORDER BY id",
+      )
+      .raw(true);
+    // The path's rows leaf first; the path is joined first so each step is one index lookup.
+    this.path = db
+      .prepare<[number, number, number], RawRow>(
+        `WITH RECURSIVE p(rid, pid, depth) AS (
+           SELECT rowid, parent_id, 0 FROM entries WHERE rowid = ?
+           UNION ALL
+           SELECT e.rowid, e.parent_id, p.depth + 1
+           FROM p CROSS JOIN entries e ON e.file_id = ? AND e.id = p.pid
+           LIMIT ?
+         )
+         SELECT ${COLUMNS} FROM p CROSS JOIN entries e ON e.rowid = p.rid ORDER BY p.depth DESC`,
+      )
+      .raw(true);
   }
-  return out;
+
+  /** The first and last rowid of the file's rows (`null` without rows). */
+  spanOf(fileId: number): { first: number; last: number } | null {
+    const span = this.span.get(fileId);
+    if (span?.first == null || span.last == null) return null;
+    return { first: span.first, last: span.last };
+  }
+
+  /** Every row of the file in file order. */
+  rows(fileId: number, span: { first: number; last: number }): QueryRow[] {
+    return this.all.all(span.first, span.last, fileId).map(toRow);
+  }
+
+  /** The rows that can hold a usage record, in file order. */
+  usageRows(fileId: number, span: { first: number; last: number }): QueryRow[] {
+    return this.usage.all(span.first, span.last, fileId).map(toRow);
+  }
+
+  /** The row at `rowid` (of the file) and those of its parents, root first. */
+  pathTo(fileId: number, rowid: number, limit: number): QueryRow[] {
+    return this.path.all(rowid, fileId, limit).map(toRow);
+  }
+
+  /** The row of entry `id`, if any. */
+  row(fileId: number, id: string): QueryRow | undefined {
+    const r = this.byId.get(fileId, id);
+    return r === undefined ? undefined : toRow(r);
+  }
+
+  /** The ids that start with `prefix`, in file order. */
+  idsStartingWith(fileId: number, prefix: string): string[] {
+    const found: [number, string][] = [];
+    // Ids are compared as UTF-8 bytes, so those starting with `prefix` follow it in a row.
+    for (const [rowid, id] of this.idsFrom.iterate(fileId, prefix)) {
+      if (!id.startsWith(prefix)) break;
+      found.push([rowid, id]);
+    }
+    return found.sort((a, b) => a[0] - b[0]).map(([, id]) => id);
+  }
 }
 
 /** Lines further apart than this are read separately rather than with the bytes between. */
@@ -111,8 +198,12 @@ export class LineReader {
   /**
    * The parsed records of `rows` (any order), keyed by row. Each must parse to an object
    * with the row's id, else the file changed since it was indexed: {@link StaleLineError}.
+   * A row whose line `skip` accepts (looking at its text only) is left out.
    */
-  records(rows: readonly QueryRow[]): Map<QueryRow, SessionEntry> {
+  records(
+    rows: readonly QueryRow[],
+    skip?: (row: QueryRow, text: string) => boolean,
+  ): Map<QueryRow, SessionEntry> {
     const sorted = [...rows].sort((a, b) => a.offset - b.offset);
     const out = new Map<QueryRow, SessionEntry>();
     let i = 0;
@@ -134,7 +225,8 @@ export class LineReader {
       for (let k = i; k < j; k++) {
         const row = sorted[k] as QueryRow;
         const at = row.offset - first.offset;
-        out.set(row, this.parse(row, buffer.toString("utf8", at, at + row.length)));
+        const text = buffer.toString("utf8", at, at + row.length);
+        if (skip?.(row, text) !== true) out.set(row, this.parse(row, text));
       }
       i = j;
     }

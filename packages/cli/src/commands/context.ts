@@ -8,7 +8,7 @@ import type { Command } from "commander";
 import type { IndexOption } from "../io/index-access.js";
 import { formatBytes, formatCount, pad, truncate } from "../io/output.js";
 import { type CliRuntime, type CommonOptions, withCommonOptions } from "../io/runtime.js";
-import { resolveEntryRef } from "../session/entry-ref.js";
+import { resolveEntryId } from "../session/entry-ref.js";
 import { messageSummary } from "../session/entry-summary.js";
 import { estimateTokens, messageBytes } from "../session/estimate.js";
 import { withQuerySource } from "../session/query-source.js";
@@ -45,22 +45,15 @@ function roleOf(message: unknown): string {
 function runContext(runtime: CliRuntime, sessionArg: string, options: ContextOptions): void {
   const ctx = runtime.context(options);
   const path = resolveSessionArg(ctx, sessionArg);
-  const { session, leafId, projection } = withQuerySource(
-    ctx,
-    path,
-    options.index,
-    "context",
-    (source) => {
-      const s = source.session;
-      const leaf =
-        options.leaf !== undefined ? resolveEntryRef(s, options.leaf).id : s.state.leafId;
-      return {
-        session: s,
-        leafId: leaf,
-        projection: buildSessionProjection(source.contextEntries(leaf), leaf),
-      };
-    },
-  );
+  const { session, leafId, projection } = withQuerySource(ctx, path, options.index, (source) => {
+    const leaf =
+      options.leaf !== undefined ? resolveEntryId(source.ids, options.leaf, path) : source.leafId;
+    return {
+      session: source.facts,
+      leafId: leaf,
+      projection: buildSessionProjection(source.contextEntries(leaf), leaf),
+    };
+  });
   const rows: ContextRow[] = [];
   for (const projected of projection.entries) {
     for (const message of projected.messages) {

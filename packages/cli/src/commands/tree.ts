@@ -3,7 +3,6 @@
  * current leaf and its path, and compaction and branch-summary markers.
  */
 
-import { treeOf } from "@pi-sessions/core";
 import type { Command } from "commander";
 import type { IndexOption } from "../io/index-access.js";
 import { truncate } from "../io/output.js";
@@ -14,8 +13,7 @@ import {
   type CommonOptions,
   withCommonOptions,
 } from "../io/runtime.js";
-import { resolveEntryRef } from "../session/entry-ref.js";
-import { problemsOf } from "../session/problems.js";
+import { resolveEntryId } from "../session/entry-ref.js";
 import { type QuerySource, withQuerySource } from "../session/query-source.js";
 import { resolveSessionArg } from "../session/resolve-session.js";
 import { printSessionHeader } from "../session/session-header.js";
@@ -53,16 +51,16 @@ function rowLine(ctx: CommandContext, row: TreeRow, width: number): string {
 function runTree(runtime: CliRuntime, sessionArg: string, options: TreeOptions): void {
   const ctx = runtime.context(options);
   const path = resolveSessionArg(ctx, sessionArg);
-  const { session, leafId, rows } = withQuerySource(ctx, path, options.index, "tree", (source) =>
+  const { facts, problems, leafId, rows } = withQuerySource(ctx, path, options.index, (source) =>
     treeOfSource(source, options),
   );
   if (ctx.json) {
     ctx.printJson({
-      path: session.path,
-      id: session.header.id,
-      version: session.version,
+      path: facts.path,
+      id: facts.header.id,
+      version: facts.version,
       leafId,
-      entries: session.entries.length,
+      entries: facts.entries,
       nodes: rows.map(({ prefix: _prefix, summary, ...row }) => ({
         ...row,
         summary: truncate(summary, 200),
@@ -70,12 +68,11 @@ function runTree(runtime: CliRuntime, sessionArg: string, options: TreeOptions):
     });
     return;
   }
-  printSessionHeader(ctx, session);
+  printSessionHeader(ctx, facts);
   ctx.out();
   const width = ctx.io.stdout.columns ?? DEFAULT_WIDTH;
   for (const row of rows) ctx.out(rowLine(ctx, row, width));
   if (rows.length === 0) ctx.out(ctx.colors.dim("(no entries)"));
-  const problems = problemsOf(session).length;
   if (problems > 0) {
     ctx.err(
       `pi-sessions: ${problems} problem(s) in this file; run \`pi-sessions check\` for details`,
@@ -85,14 +82,17 @@ function runTree(runtime: CliRuntime, sessionArg: string, options: TreeOptions):
 
 /** The rows of the tree, every summary computed (nothing is printed yet). */
 function treeOfSource(source: QuerySource, options: TreeOptions) {
-  const { session } = source;
+  const { facts, problems } = source;
   const leafId =
-    options.leaf !== undefined ? resolveEntryRef(session, options.leaf).id : session.state.leafId;
-  const tree = treeOf(session.state);
+    options.leaf !== undefined
+      ? resolveEntryId(source.ids, options.leaf, facts.path)
+      : source.leafId;
+  const { state, roots, summaryOf } = source.tree();
   return {
-    session,
+    facts,
+    problems,
     leafId,
-    rows: treeRows(session, tree, leafId, options.depth, source.summaryOf),
+    rows: treeRows(state, roots, leafId, options.depth, summaryOf),
   };
 }
 
