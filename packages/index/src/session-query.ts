@@ -88,7 +88,7 @@ export class IndexedSession {
         throw new StaleLineError(this.path, 0);
       }
       this.treeRows = rows;
-      this.fill(rows.filter((r) => TREE_TYPES.has(r.type as string) || needsRecord(r)));
+      this.fill(rows.filter((r) => TREE_TYPES.has(r.type as string) || needsTreeRecord(r)));
       this.treeEntries = rows.map((r) => this.records.get(r.rowid) ?? standIn(r));
     }
     return this.treeEntries;
@@ -145,10 +145,9 @@ export class IndexedSession {
    */
   usageSession(leafId: string | null): UsageSession {
     const rows = this.span === null ? [] : this.queries.usageRows(this.fileId, this.span);
-    // Only a tool result may come without usage; its line names no `usage` key then (a key
-    // spelled with escapes would contain a backslash).
-    const skip = (row: QueryRow, text: string) =>
-      row.role === "toolResult" && !text.includes('"usage"') && !text.includes("\\");
+    // Only a tool result may come without usage: one whose line cannot hold the key is skipped.
+    const skip = (row: QueryRow, bytes: Buffer) =>
+      row.role === "toolResult" && !bytes.includes(USAGE_KEY) && !bytes.includes(UNICODE_ESCAPE);
     for (const [row, record] of this.reader.records(rows, skip))
       this.records.set(row.rowid, record);
     const withUsage = rows.filter((r) => this.records.has(r.rowid));
@@ -182,6 +181,20 @@ export interface UsageSession {
   getEntries(): SessionEntry[];
   getLeafId(): string | null;
   getBranch(fromId?: string): SessionEntry[];
+}
+
+/**
+ * The bytes of a `usage` key, and of a `\u` escape: the only way to spell a letter of a key
+ * otherwise (a line with neither cannot have the key).
+ */
+const USAGE_KEY = Buffer.from('"usage"');
+const UNICODE_ESCAPE = Buffer.from("\\u");
+
+/** Whether a row's columns cannot stand in for its record in the tree (a missing type or time). */
+function needsTreeRecord(row: QueryRow): boolean {
+  return (
+    row.type === null || row.timestamp === null || (row.type === "message" && row.role === null)
+  );
 }
 
 /** Whether a row's columns cannot stand in for its record (a missing type, time or model). */

@@ -42,6 +42,14 @@ type RawRow = [
 const COLUMNS = `e.rowid, e.line, e.offset, e.length, e.id, e.parent_id, e.type, e.role,
   e.timestamp, e.provider, e.model`;
 
+/** The tree's columns (no model: a tree never reads one; each column costs per row). */
+const TREE_COLUMNS = `e.rowid, e.line, e.offset, e.length, e.id, e.parent_id, e.type, e.role,
+  e.timestamp, NULL, NULL`;
+
+/** What reading a usage record needs: its place, id and role. */
+const USAGE_COLUMNS =
+  "e.rowid, 0, e.offset, e.length, e.id, NULL, e.type, e.role, NULL, NULL, NULL";
+
 /** Record types that can hold a usage record (with assistant and tool-result messages). */
 const USAGE_FILTER = `(e.type IN ('compaction', 'branch_summary', 'usage')
   OR (e.type = 'message' AND e.role IN ('assistant', 'toolResult')))`;
@@ -79,11 +87,11 @@ export class RowQueries {
     );
     const range = "FROM entries e WHERE e.rowid BETWEEN ? AND ? AND +e.file_id = ?";
     this.all = db
-      .prepare<[number, number, number], RawRow>(`SELECT ${COLUMNS} ${range} ORDER BY e.rowid`)
+      .prepare<[number, number, number], RawRow>(`SELECT ${TREE_COLUMNS} ${range} ORDER BY e.rowid`)
       .raw(true);
     this.usage = db
       .prepare<[number, number, number], RawRow>(
-        `SELECT ${COLUMNS} ${range} AND ${USAGE_FILTER} ORDER BY e.rowid`,
+        `SELECT ${USAGE_COLUMNS} ${range} AND ${USAGE_FILTER} ORDER BY e.rowid`,
       )
       .raw(true);
     this.byId = db
@@ -118,12 +126,12 @@ export class RowQueries {
     return { first: span.first, last: span.last };
   }
 
-  /** Every row of the file in file order. */
+  /** Every row of the file in file order, without the model columns. */
   rows(fileId: number, span: { first: number; last: number }): QueryRow[] {
     return this.all.all(span.first, span.last, fileId).map(toRow);
   }
 
-  /** The rows that can hold a usage record, in file order. */
+  /** The rows that can hold a usage record, in file order: place, id, type and role only. */
   usageRows(fileId: number, span: { first: number; last: number }): QueryRow[] {
     return this.usage.all(span.first, span.last, fileId).map(toRow);
   }
@@ -198,13 +206,14 @@ export class LineReader {
   /**
    * The parsed records of `rows` (any order), keyed by row. Each must parse to an object
    * with the row's id, else the file changed since it was indexed: {@link StaleLineError}.
-   * A row whose line `skip` accepts (looking at its text only) is left out.
+   * A row whose line `skip` accepts (looking at its bytes only) is left out unparsed.
    */
   records(
     rows: readonly QueryRow[],
-    skip?: (row: QueryRow, text: string) => boolean,
+    skip?: (row: QueryRow, bytes: Buffer) => boolean,
   ): Map<QueryRow, SessionEntry> {
-    const sorted = [...rows].sort((a, b) => a.offset - b.offset);
+    const inOrder = rows.every((r, i) => i === 0 || (rows[i - 1] as QueryRow).offset < r.offset);
+    const sorted = inOrder ? rows : [...rows].sort((a, b) => a.offset - b.offset);
     const out = new Map<QueryRow, SessionEntry>();
     let i = 0;
     while (i < sorted.length) {
@@ -225,8 +234,8 @@ export class LineReader {
       for (let k = i; k < j; k++) {
         const row = sorted[k] as QueryRow;
         const at = row.offset - first.offset;
-        const text = buffer.toString("utf8", at, at + row.length);
-        if (skip?.(row, text) !== true) out.set(row, this.parse(row, text));
+        if (skip?.(row, buffer.subarray(at, at + row.length)) === true) continue;
+        out.set(row, this.parse(row, buffer.toString("utf8", at, at + row.length)));
       }
       i = j;
     }
