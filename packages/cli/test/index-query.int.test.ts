@@ -47,8 +47,9 @@ function commands(file: string, leaf?: string): string[][] {
   const at = leaf === undefined ? [] : ["--leaf", leaf];
   return [
     ["tree", file],
-    ["tree", file, "--json", ...at],
-    ["tree", file, "--depth", "3"],
+    ["tree", file, "--depth", "100"],
+    ["tree", file, "--depth", "4", "--json", ...at],
+    ["tree", file, "--depth", "2"],
     ["context", file],
     ["context", file, "--json", ...at],
     ["usage", file],
@@ -151,7 +152,7 @@ describe("tree, context and usage through the index", () => {
     };
     appendFileSync(file, `${JSON.stringify(grown)}\n`);
     const runs = await expectSame(file, index);
-    expect(runs[0]?.stdout).toContain("appended later");
+    expect(runs[1]?.stdout).toContain("appended later");
     expect(indexedRows(index, file)).toBe(lines.length);
     // A torn last line: the file is no longer regular, so the commands read it whole.
     appendFileSync(file, '{"type":"message","id":"torn","parentId":"feedbeef","mess');
@@ -159,7 +160,7 @@ describe("tree, context and usage through the index", () => {
     // Finished: the index answers again, with the line it could not take before.
     appendFileSync(file, 'age":{"role":"user","content":"finished","timestamp":1}}\n');
     const finished = await expectSame(file, index);
-    expect(finished[0]?.stdout).toContain("finished");
+    expect(finished[1]?.stdout).toContain("finished");
     expect(indexedRows(index, file)).toBe(lines.length + 1);
   });
 
@@ -174,12 +175,12 @@ describe("tree, context and usage through the index", () => {
     writeFileSync(index, "this is not a database, just bytes ".repeat(200));
     for (const f of [`${index}-wal`, `${index}-shm`]) rmSync(f, { force: true });
     const runs = await expectSame(file, index);
-    expect(runs[0]?.stderr).toContain("damaged");
+    expect(runs[1]?.stderr).toContain("damaged");
     // A directory where the index should be: it cannot be opened; the file is read instead.
     const blocked = join(tempDir(), "blocked");
     writeFileSync(blocked, "a file where a directory should be");
-    const r = await run(["tree", file, "--index", join(blocked, "index.sqlite")], tempDir());
-    const direct = await run(["tree", file, "--no-index"], tempDir());
+    const r = await run(["context", file, "--index", join(blocked, "index.sqlite")], tempDir());
+    const direct = await run(["context", file, "--no-index"], tempDir());
     expect(r.stdout).toBe(direct.stdout);
     expect(r.stderr).toContain("index unavailable");
   });
@@ -198,8 +199,9 @@ describe("tree, context and usage through the index", () => {
     lines[at] = (lines[at] as string).replace(`"id":"${id}"`, `"id":"${"z".repeat(id.length)}"`);
     writeFileSync(file, lines.join("\n"));
     utimesSync(file, 1_700_000_000, 1_700_000_000);
-    const direct = await run(["tree", file, "--no-index"], tempDir());
-    const indexed = await run(["tree", file, "--index", index], tempDir());
+    const args = ["tree", file, "--depth", "100"];
+    const direct = await run([...args, "--no-index"], tempDir());
+    const indexed = await run([...args, "--index", index], tempDir());
     expect(indexed.stdout).toBe(direct.stdout);
     expect(indexed.stderr).toContain("reading the file");
   });

@@ -25,6 +25,9 @@ const TREE_TYPES = new Set(["label", "session_info"]);
 /** Entry types that set a context's model and thinking level: always read on its path. */
 const SETTING_TYPES = new Set(["model_change", "thinking_level_change"]);
 
+/** Records read with a missing one of the tree (see {@link IndexedSession.entryAt}). */
+const READ_AHEAD = 256;
+
 /** A file's row count and rowid span. */
 interface Span {
   readonly first: number;
@@ -94,11 +97,16 @@ export class IndexedSession {
     return this.treeEntries;
   }
 
-  /** The record of the entry at `position` of {@link entries}, read from the file if not yet. */
+  /**
+   * The record of the entry at `position` of {@link entries}, read from the file if not yet,
+   * with the next ones in file order: a tree shown whole asks for every record, and one read
+   * of many lines costs little more than one of a single line.
+   */
   entryAt(position: number): SessionEntry {
-    const row = this.treeRows?.[position];
+    const rows = this.treeRows ?? [];
+    const row = rows[position];
     if (row === undefined) throw new RangeError(`no entry at ${position}`);
-    this.fill([row]);
+    if (!this.records.has(row.rowid)) this.fill(rows.slice(position, position + READ_AHEAD));
     return this.records.get(row.rowid) as SessionEntry;
   }
 

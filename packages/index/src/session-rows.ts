@@ -178,6 +178,7 @@ export class StaleLineError extends Error {
  */
 export class LineReader {
   private readonly fd: number;
+  private scratch = Buffer.allocUnsafe(0);
 
   constructor(
     private readonly path: string,
@@ -193,7 +194,13 @@ export class LineReader {
 
   /** Reads bytes `[from, to)` of the file. */
   bytes(from: number, to: number): Buffer {
-    const buffer = Buffer.allocUnsafe(to - from);
+    return Buffer.from(this.read(from, to));
+  }
+
+  /** Bytes `[from, to)` in a buffer reused by the next read (grouped reads are many MiB). */
+  private read(from: number, to: number): Buffer {
+    if (this.scratch.length < to - from) this.scratch = Buffer.allocUnsafe(to - from);
+    const buffer = this.scratch.subarray(0, to - from);
     let got = 0;
     while (got < buffer.length) {
       const n = readSync(this.fd, buffer, got, buffer.length - got, from + got);
@@ -230,7 +237,7 @@ export class LineReader {
         end = Math.max(end, next.offset + next.length);
         j++;
       }
-      const buffer = this.bytes(first.offset, end);
+      const buffer = this.read(first.offset, end);
       for (let k = i; k < j; k++) {
         const row = sorted[k] as QueryRow;
         const at = row.offset - first.offset;

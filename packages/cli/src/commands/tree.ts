@@ -1,6 +1,8 @@
 /**
- * `pi-sessions tree <session> [--depth N] [--leaf ID]` — the entry tree with labels, the
- * current leaf and its path, and compaction and branch-summary markers.
+ * `pi-sessions tree <session> [--depth N] [--leaf ID] [--no-index | --index FILE]` — the entry
+ * tree with labels, the current leaf and its path, and compaction and branch-summary markers.
+ * With `--depth` the tree comes from the session index, which reads only the lines of the
+ * rows shown (and the labels and names); the whole tree reads the file.
  */
 
 import type { Command } from "commander";
@@ -51,7 +53,10 @@ function rowLine(ctx: CommandContext, row: TreeRow, width: number): string {
 function runTree(runtime: CliRuntime, sessionArg: string, options: TreeOptions): void {
   const ctx = runtime.context(options);
   const path = resolveSessionArg(ctx, sessionArg);
-  const { facts, problems, leafId, rows } = withQuerySource(ctx, path, options.index, (source) =>
+  // Without --depth every row is shown, so every line is read for its summary: one pass over
+  // the file is cheaper than the index's rows plus the same lines read by place.
+  const index = options.depth === undefined ? false : options.index;
+  const { facts, problems, leafId, rows } = withQuerySource(ctx, path, index, (source) =>
     treeOfSource(source, options),
   );
   if (ctx.json) {
@@ -109,6 +114,6 @@ export function registerTree(program: Command, runtime: CliRuntime): void {
         "--index <file>",
         "session index file (default: $PI_SESSIONS_INDEX, else the cache dir)",
       )
-      .option("--no-index", "read the whole session file instead of through the index"),
+      .option("--no-index", "read the whole session file instead of through the index (--depth)"),
   ).action((session: string, options: TreeOptions) => runTree(runtime, session, options));
 }
