@@ -25,7 +25,7 @@ const TREE_TYPES = new Set(["label", "session_info"]);
 /** Entry types that set a context's model and thinking level: always read on its path. */
 const SETTING_TYPES = new Set(["model_change", "thinking_level_change"]);
 
-/** Records read with a missing one of the tree (see {@link IndexedSession.entryAt}). */
+/** Records read with a missing one of the tree (see `FileSession.entryAt`). */
 const READ_AHEAD = 256;
 
 /** A file's row count and rowid span. */
@@ -36,14 +36,50 @@ interface Span {
 
 /**
  * A session file read through the index: what a load gives, reading only what each query
- * needs. Use it before the index is closed.
+ * needs. Use it before the index is closed; close it when done.
  */
-export class IndexedSession {
+export interface IndexedSession {
+  /** The session file. */
+  readonly path: string;
+  /** The header record as the file holds it (a regular file's is current: no migration). */
+  readonly header: SessionHeader;
+  /** The header's `version` (a number of at least 3). */
+  readonly version: number;
+  /** Bytes of the file. */
+  readonly size: number;
+  /** Entries (each with an id: the file is regular). */
+  readonly entryCount: number;
+  /** Entries no other entry names as parent. */
+  readonly branchTips: number;
+  /** The session's name as core's listing and name projection give it. */
+  readonly name: string | undefined;
+  /** The leaf a load ends at: the last entry's id, `null` without entries. */
+  readonly leafId: string | null;
+  /** Whether an entry has exactly this id. */
+  hasId(id: string): boolean;
+  /** The ids that start with `prefix`, in file order. */
+  idsStartingWith(prefix: string): string[];
+  /**
+   * Every entry in file order, for core's `replayState` and `treeOf`: stand-ins built from the
+   * columns, with the label and name records read. {@link IndexedSession.entryAt} reads one.
+   */
+  entries(): SessionEntry[];
+  /** The record at `position` of {@link IndexedSession.entries}, read from the file. */
+  entryAt(position: number): SessionEntry;
+  /** The path root → `leafId` for core's context builder (records read where they count). */
+  contextPath(leafId: string | null): SessionEntry[];
+  /** The session as the plugins' usage sums ask one, every usage record read. */
+  usageSession(leafId: string | null): UsageSession;
+  /** Closes the file. */
+  close(): void;
+}
+
+/** {@link IndexedSession} over one file's rows and the open file. */
+class FileSession implements IndexedSession {
   private treeRows: QueryRow[] | undefined;
   private treeEntries: SessionEntry[] | undefined;
   private readonly records = new Map<number, SessionEntry>();
 
-  /** @internal Use {@link SessionIndex.session}. */
   constructor(
     private readonly queries: RowQueries,
     private readonly fileId: number,
@@ -262,7 +298,7 @@ export function openIndexedSession(
       span === null ? row.committed : firstOffset(queries, row.id, span),
       path,
     );
-    return new IndexedSession(
+    return new FileSession(
       queries,
       row.id,
       span,
