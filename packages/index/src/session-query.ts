@@ -14,6 +14,7 @@ import type { SessionEntry, SessionHeader } from "@pi-sessions/core";
 import type { Database } from "better-sqlite3";
 import { FileSync } from "./file-sync.js";
 import { LineReader, type QueryRow, RowQueries, StaleLineError } from "./session-rows.js";
+import { needsRecord, needsTreeRecord, standIn } from "./stand-ins.js";
 import type { Statements } from "./statements.js";
 import { WriteBatch } from "./write-batch.js";
 
@@ -233,32 +234,6 @@ export interface UsageSession {
  */
 const USAGE_KEY = Buffer.from('"usage"');
 const UNICODE_ESCAPE = Buffer.from("\\u");
-
-/** Whether a row's columns cannot stand in for its record in the tree (a missing type or time). */
-function needsTreeRecord(row: QueryRow): boolean {
-  return (
-    row.type === null || row.timestamp === null || (row.type === "message" && row.role === null)
-  );
-}
-
-/** Whether a row's columns cannot stand in for its record (a missing type, time or model). */
-function needsRecord(row: QueryRow): boolean {
-  if (row.type === null || row.timestamp === null) return true;
-  if (row.type !== "message") return false;
-  if (row.role === null) return true;
-  return row.role === "assistant" && (row.provider === null || row.model === null);
-}
-
-/** What stands in for a record: its tree links, type and time, and a message's role and model. */
-function standIn(row: QueryRow): SessionEntry {
-  const head = { type: row.type, id: row.id, parentId: row.parentId, timestamp: row.timestamp };
-  if (row.type !== "message") return head as unknown as SessionEntry;
-  const message =
-    row.role === "assistant"
-      ? { role: row.role, provider: row.provider, model: row.model }
-      : { role: row.role };
-  return { ...head, message } as unknown as SessionEntry;
-}
 
 /**
  * Syncs one file's rows and opens it as an {@link IndexedSession}; `null` when the index does
