@@ -58,7 +58,8 @@ const since = (start: bigint) => Number(now() - start) / 1e6;
 
 const median = (values: readonly number[]) => {
   const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? 0;
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
 };
 
 /** Streams the generated session into `path` in 4 MiB writes; returns its bytes. */
