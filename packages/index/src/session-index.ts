@@ -35,6 +35,7 @@ import {
 } from "./open-database.js";
 import { resetSchema } from "./schema.js";
 import { ftsQuery, type SearchFilters, type SearchHit, searchIndex } from "./search.js";
+import { type IndexedSession, openIndexedSession, StaleLineError } from "./session-query.js";
 import { Statements } from "./statements.js";
 import { type VerifyReport, verifyIndex } from "./verify.js";
 
@@ -256,6 +257,21 @@ export class SessionIndex {
       }
     }
     return searchIndex(this.db, root, query, filters);
+  }
+
+  /**
+   * One session file through the index, its rows brought up to date first (see
+   * `session-query.ts`); `null` when the index does not answer for this file or failed (told to
+   * the notice callback): the caller reads the file then.
+   */
+  session(path: string): IndexedSession | null {
+    try {
+      return openIndexedSession(this.db, this.st, path);
+    } catch (error) {
+      if (!isSqliteError(error) && !(error instanceof StaleLineError)) throw error;
+      this.notice(`index ${this.file} failed (${error.message}); read the session file directly`);
+      return null;
+    }
   }
 
   /** Checks the index against the files under `root` without changing either. */

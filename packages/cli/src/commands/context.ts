@@ -3,20 +3,23 @@
  * the messages in order, each with the entry it came from and a token and size estimate.
  */
 
-import { buildSessionProjection, type SessionEntry } from "@pi-sessions/core";
+import { buildSessionProjection } from "@pi-sessions/core";
 import type { Command } from "commander";
+import type { IndexOption } from "../io/index-access.js";
 import { formatBytes, formatCount, pad, truncate } from "../io/output.js";
 import { type CliRuntime, type CommonOptions, withCommonOptions } from "../io/runtime.js";
-import { resolveEntryRef } from "../session/entry-ref.js";
+import { resolveEntryId } from "../session/entry-ref.js";
 import { messageSummary } from "../session/entry-summary.js";
 import { estimateTokens, messageBytes } from "../session/estimate.js";
-import { loadSession } from "../session/load-session.js";
+import { withQuerySource } from "../session/query-source.js";
 import { resolveSessionArg } from "../session/resolve-session.js";
 import { printSessionHeader } from "../session/session-header.js";
 
 /** Options of `context`. */
 interface ContextOptions extends CommonOptions {
   leaf?: string;
+  /** `--index FILE`, `--no-index` (false), or neither (the default index). */
+  index?: IndexOption;
 }
 
 /** One message of the context with where it came from and what it weighs. */
@@ -41,10 +44,16 @@ function roleOf(message: unknown): string {
 /** Runs `context`. */
 function runContext(runtime: CliRuntime, sessionArg: string, options: ContextOptions): void {
   const ctx = runtime.context(options);
-  const session = loadSession(resolveSessionArg(ctx, sessionArg));
-  const leafId =
-    options.leaf !== undefined ? resolveEntryRef(session, options.leaf).id : session.state.leafId;
-  const projection = buildSessionProjection(session.entries as SessionEntry[], leafId);
+  const path = resolveSessionArg(ctx, sessionArg);
+  const { session, leafId, projection } = withQuerySource(ctx, path, options.index, (source) => {
+    const leaf =
+      options.leaf !== undefined ? resolveEntryId(source.ids, options.leaf, path) : source.leafId;
+    return {
+      session: source.facts,
+      leafId: leaf,
+      projection: buildSessionProjection(source.contextEntries(leaf), leaf),
+    };
+  });
   const rows: ContextRow[] = [];
   for (const projected of projection.entries) {
     for (const message of projected.messages) {
@@ -115,6 +124,11 @@ export function registerContext(program: Command, runtime: CliRuntime): void {
       .command("context")
       .description("show what would be sent to the model: messages in order with token estimates")
       .argument("<session>", "a session file, id, id prefix or name")
-      .option("--leaf <id>", "build the context from this entry (id or unique prefix)"),
+      .option("--leaf <id>", "build the context from this entry (id or unique prefix)")
+      .option(
+        "--index <file>",
+        "session index file (default: $PI_SESSIONS_INDEX, else the cache dir)",
+      )
+      .option("--no-index", "read the whole session file instead of through the index"),
   ).action((session: string, options: ContextOptions) => runContext(runtime, session, options));
 }

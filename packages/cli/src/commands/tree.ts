@@ -1,10 +1,12 @@
 /**
- * `pi-sessions tree <session> [--depth N] [--leaf ID]` — the entry tree with labels, the
- * current leaf and its path, and compaction and branch-summary markers.
+ * `pi-sessions tree <session> [--depth N] [--leaf ID] [--no-index | --index FILE]` — the entry
+ * tree with labels, the current leaf and its path, and compaction and branch-summary markers.
+ * With `--depth` the tree comes from the session index, which reads only the lines of the
+ * rows shown (and the labels and names); the whole tree reads the file.
  */
 
-import { treeOf } from "@pi-sessions/core";
 import type { Command } from "commander";
+import type { IndexOption } from "../io/index-access.js";
 import { truncate } from "../io/output.js";
 import { parsePositiveInt } from "../io/parse-args.js";
 import {
@@ -13,9 +15,8 @@ import {
   type CommonOptions,
   withCommonOptions,
 } from "../io/runtime.js";
-import { resolveEntryRef } from "../session/entry-ref.js";
-import { loadSession } from "../session/load-session.js";
-import { problemsOf } from "../session/problems.js";
+import { resolveEntryId } from "../session/entry-ref.js";
+import { type QuerySource, withQuerySource } from "../session/query-source.js";
 import { resolveSessionArg } from "../session/resolve-session.js";
 import { printSessionHeader } from "../session/session-header.js";
 import { type TreeRow, treeRows } from "../session/tree-view.js";
@@ -24,6 +25,8 @@ import { type TreeRow, treeRows } from "../session/tree-view.js";
 interface TreeOptions extends CommonOptions {
   depth?: number;
   leaf?: string;
+  /** `--index FILE`, `--no-index` (false), or neither (the default index). */
+  index?: IndexOption;
 }
 
 /** Summary width when stdout has no width (a pipe). */
@@ -49,17 +52,20 @@ function rowLine(ctx: CommandContext, row: TreeRow, width: number): string {
 /** Runs `tree`. */
 function runTree(runtime: CliRuntime, sessionArg: string, options: TreeOptions): void {
   const ctx = runtime.context(options);
-  const session = loadSession(resolveSessionArg(ctx, sessionArg));
-  const leafId =
-    options.leaf !== undefined ? resolveEntryRef(session, options.leaf).id : session.state.leafId;
-  const rows = treeRows(session, treeOf(session.state), leafId, options.depth);
+  const path = resolveSessionArg(ctx, sessionArg);
+  // Without --depth every row is shown, so every line is read for its summary: one pass over
+  // the file is cheaper than the index's rows plus the same lines read by place.
+  const index = options.depth === undefined ? false : options.index;
+  const { facts, problems, leafId, rows } = withQuerySource(ctx, path, index, (source) =>
+    treeOfSource(source, options),
+  );
   if (ctx.json) {
     ctx.printJson({
-      path: session.path,
-      id: session.header.id,
-      version: session.version,
+      path: facts.path,
+      id: facts.header.id,
+      version: facts.version,
       leafId,
-      entries: session.entries.length,
+      entries: facts.entries,
       nodes: rows.map(({ prefix: _prefix, summary, ...row }) => ({
         ...row,
         summary: truncate(summary, 200),
@@ -67,17 +73,32 @@ function runTree(runtime: CliRuntime, sessionArg: string, options: TreeOptions):
     });
     return;
   }
-  printSessionHeader(ctx, session);
+  printSessionHeader(ctx, facts);
   ctx.out();
   const width = ctx.io.stdout.columns ?? DEFAULT_WIDTH;
   for (const row of rows) ctx.out(rowLine(ctx, row, width));
   if (rows.length === 0) ctx.out(ctx.colors.dim("(no entries)"));
-  const problems = problemsOf(session).length;
   if (problems > 0) {
     ctx.err(
       `pi-sessions: ${problems} problem(s) in this file; run \`pi-sessions check\` for details`,
     );
   }
+}
+
+/** The rows of the tree, every summary computed (nothing is printed yet). */
+function treeOfSource(source: QuerySource, options: TreeOptions) {
+  const { facts, problems } = source;
+  const leafId =
+    options.leaf !== undefined
+      ? resolveEntryId(source.ids, options.leaf, facts.path)
+      : source.leafId;
+  const { state, roots, summaryOf } = source.tree();
+  return {
+    facts,
+    problems,
+    leafId,
+    rows: treeRows(state, roots, leafId, options.depth, summaryOf),
+  };
 }
 
 /** Registers `tree` on the program. */
@@ -88,6 +109,11 @@ export function registerTree(program: Command, runtime: CliRuntime): void {
       .description("show a session's entry tree: labels, leaf, compactions, branch summaries")
       .argument("<session>", "a session file, id, id prefix or name")
       .option("--depth <n>", "show entries at most n levels below the roots", parsePositiveInt)
-      .option("--leaf <id>", "mark this entry (id or unique prefix) as the leaf and its path"),
+      .option("--leaf <id>", "mark this entry (id or unique prefix) as the leaf and its path")
+      .option(
+        "--index <file>",
+        "session index file (default: $PI_SESSIONS_INDEX, else the cache dir)",
+      )
+      .option("--no-index", "read the whole session file instead of through the index (--depth)"),
   ).action((session: string, options: TreeOptions) => runTree(runtime, session, options));
 }

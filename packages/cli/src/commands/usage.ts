@@ -20,10 +20,11 @@ import {
   computeSessionsUsageTotals,
   computeUsageTotals,
   type UsageTotals,
+  type UsageTotalsResult,
 } from "@pi-sessions/plugins";
 import { type Command, Option } from "commander";
-import { type SessionView, viewOf } from "../export/session-view.js";
 import { CliError, ExitCode, usageError } from "../io/errors.js";
+import type { IndexOption } from "../io/index-access.js";
 import { progressOn } from "../io/progress.js";
 import {
   type CliRuntime,
@@ -32,12 +33,15 @@ import {
   withCommonOptions,
 } from "../io/runtime.js";
 import { sessionFilesUnder } from "../io/session-files.js";
-import { resolveEntryRef } from "../session/entry-ref.js";
-import { type LoadedSession, loadSession } from "../session/load-session.js";
+import { resolveEntryId } from "../session/entry-ref.js";
+import { loadSession } from "../session/load-session.js";
+import { type QuerySource, withQuerySource } from "../session/query-source.js";
 import { resolveSessionArg } from "../session/resolve-session.js";
+import type { SessionFacts } from "../session/session-header.js";
 import {
   type DirectorySession,
   directoryGroups,
+  type SessionUsageGroup,
   sessionGroups,
   USAGE_GROUPINGS,
   type UsageGrouping,
@@ -56,6 +60,8 @@ interface UsageOptions extends CommonOptions {
   all?: boolean;
   by?: UsageGrouping;
   leaf?: string;
+  /** `--index FILE`, `--no-index` (false), or neither (the default index): one session only. */
+  index?: IndexOption;
 }
 
 /** Registers `usage` on the program. */
@@ -76,7 +82,12 @@ export function registerUsage(program: Command, runtime: CliRuntime): void {
       .option(
         "--leaf <id>",
         "branch totals at this entry (id or unique prefix), not the current leaf",
-      ),
+      )
+      .option(
+        "--index <file>",
+        "session index file for one session (default: $PI_SESSIONS_INDEX, else the cache dir)",
+      )
+      .option("--no-index", "read the whole session file instead of through the index"),
   ).action((session: string | undefined, options: UsageOptions) => {
     const ctx = runtime.context(options);
     if (session !== undefined && options.all) {
@@ -87,31 +98,58 @@ export function registerUsage(program: Command, runtime: CliRuntime): void {
       runtime.exit(usageOfAll(ctx, options.by));
       return;
     }
-    usageOfSession(ctx, viewOf(loadSession(resolveSessionArg(ctx, session))), options);
+    const path = resolveSessionArg(ctx, session);
+    const computed = withQuerySource(ctx, path, options.index, (source) =>
+      sessionUsage(ctx, source, options),
+    );
+    printSessionUsage(ctx, computed, options);
   });
 }
 
-function warnDamage(ctx: CommandContext, s: LoadedSession): void {
-  if (s.diagnostics.length === 0) return;
+function warnDamage(ctx: CommandContext, path: string, problems: number): void {
+  if (problems === 0) return;
   ctx.err(
-    `note: ${s.path}: ${s.diagnostics.length} problem(s) while reading; intact entries counted (see pi-sessions check)`,
+    `note: ${path}: ${problems} problem(s) while reading; intact entries counted (see pi-sessions check)`,
   );
 }
 
-function usageOfSession(ctx: CommandContext, s: SessionView, options: UsageOptions): void {
-  warnDamage(ctx, s);
+/** One session's usage, every sum computed (nothing is printed yet). */
+interface SessionUsage {
+  readonly facts: SessionFacts;
+  readonly leaf: string | null;
+  readonly result: UsageTotalsResult;
+  readonly groups: SessionUsageGroup[] | undefined;
+}
+
+function sessionUsage(
+  ctx: CommandContext,
+  source: QuerySource,
+  options: UsageOptions,
+): SessionUsage {
+  const { facts } = source;
+  // Said before a bad --leaf fails; a file read through the index has no problems to say.
+  warnDamage(ctx, facts.path, source.diagnostics);
   // Resolved here (an id or a unique prefix, as `tree` and `context` take it) rather than by
   // catching the plugins' error, so the message names the file and the exit code matches.
-  const leaf = options.leaf !== undefined ? resolveEntryRef(s, options.leaf).id : s.leafId;
-  const result = computeUsageTotals(s.entries, leaf);
-  for (const line of usageWarnings(result.diagnostics, s.path)) ctx.err(line);
-  const groups = options.by && sessionGroups(s.path, s.entries, s.branch(leaf), options.by);
+  const leaf =
+    options.leaf !== undefined
+      ? resolveEntryId(source.ids, options.leaf, facts.path)
+      : source.leafId;
+  const usage = source.usage(leaf);
+  const result = computeUsageTotals(usage.source, leaf);
+  const groups = options.by && sessionGroups(facts.path, usage.entries, usage.branch, options.by);
+  return { facts, leaf, result, groups: groups || undefined };
+}
+
+function printSessionUsage(ctx: CommandContext, usage: SessionUsage, options: UsageOptions): void {
+  const { facts, leaf, result, groups } = usage;
+  for (const line of usageWarnings(result.diagnostics, facts.path)) ctx.err(line);
   if (ctx.json) {
-    ctx.printJson(groups ? { session: s.path, ...result, by: options.by, groups } : result);
+    ctx.printJson(groups ? { session: facts.path, ...result, by: options.by, groups } : result);
     return;
   }
   const c = ctx.colors;
-  ctx.out(`${c.bold(s.name ?? s.header?.id ?? "(no id)")}  ${c.dim(s.path)}`);
+  ctx.out(`${c.bold(facts.name ?? facts.header?.id ?? "(no id)")}  ${c.dim(facts.path)}`);
   const at = leaf === null ? "no leaf" : `at ${leaf}${options.leaf ? "" : " (current leaf)"}`;
   const rows: UsageRow[] = [
     { label: "whole tree", totals: result.tree },
@@ -161,7 +199,7 @@ function usageOfAll(ctx: CommandContext, by: UsageGrouping | undefined): number 
     progress.update(i, files.length);
     try {
       const s = loadSession(path);
-      warnDamage(ctx, s);
+      warnDamage(ctx, s.path, s.diagnostics.length);
       // Only entries with usage matter to the sums; dropping the rest keeps memory flat
       // over thousands of files.
       sessions.push({ path, header: s.header, entries: usageEntries(s.entries) });

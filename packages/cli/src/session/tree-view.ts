@@ -4,9 +4,13 @@
  * the screen). Iterative, so a chain of 100,000 entries cannot overflow the stack.
  */
 
-import { branchOf, type SessionTreeNode } from "@pi-sessions/core";
+import {
+  branchOf,
+  type SessionEntry,
+  type SessionState,
+  type SessionTreeNode,
+} from "@pi-sessions/core";
 import { entrySummary } from "./entry-summary.js";
-import type { LoadedSession } from "./load-session.js";
 
 /** One displayed entry, or a marker for entries cut off by `--depth`. */
 export interface TreeRow {
@@ -68,16 +72,19 @@ function childFrames(children: readonly SessionTreeNode[], prefix: string, depth
 }
 
 /**
- * The rows of a session's tree. `leafId` marks the leaf and its path; `maxDepth` cuts entries
- * deeper than it, leaving one row per cut that says how many entries it hides.
+ * The rows of a session's tree (`state`: its replayed state). `leafId` marks the leaf and its path; `maxDepth` cuts entries
+ * deeper than it, leaving one row per cut that says how many entries it hides. `summaryOf`
+ * describes a row's entry (through the index, the tree's entries are stand-ins whose records
+ * are read only for the rows shown).
  */
 export function treeRows(
-  session: LoadedSession,
+  state: SessionState,
   tree: readonly SessionTreeNode[],
   leafId: string | null,
   maxDepth = Number.POSITIVE_INFINITY,
+  summaryOf: (entry: SessionEntry) => string = entrySummary,
 ): TreeRow[] {
-  const onPath = new Set(branchOf(session.state, leafId).map((e) => e.id));
+  const onPath = new Set(branchOf(state, leafId).map((e) => e.id));
   const rows: TreeRow[] = [];
   const stack = childFrames(tree, "", 1);
   while (stack.length > 0) {
@@ -91,7 +98,7 @@ export function treeRows(
       parentId: typeof e.parentId === "string" ? e.parentId : null,
       type: typeof e.type === "string" ? e.type : "?",
       timestamp: typeof e.timestamp === "string" ? e.timestamp : "",
-      summary: entrySummary(e),
+      summary: summaryOf(e),
       ...(node.label !== undefined ? { label: node.label } : {}),
       leaf: e.id === leafId,
       onPath: onPath.has(e.id),

@@ -1,0 +1,153 @@
+/**
+ * Where `tree`, `context` and `usage` get one session from: the session index by default,
+ * which reads only the lines a command needs (labels and names, the context's path, the
+ * records that carry usage), or the whole file (`--no-index`, a file the index does not answer
+ * for, or any trouble with the index, said in one line on stderr). Core and the plugins compute
+ * every answer from what either source gives, so the output is the same.
+ */
+
+import {
+  branchOf,
+  replayState,
+  type SessionEntry,
+  type SessionState,
+  type SessionTreeNode,
+  treeOf,
+} from "@pi-sessions/core";
+import { type IndexedSession, StaleLineError, type UsageSession } from "@pi-sessions/index";
+import { type IndexOption, openIndexFor } from "../io/index-access.js";
+import type { CommandContext } from "../io/runtime.js";
+import { type EntryIds, idsOf } from "./entry-ref.js";
+import { entrySummary } from "./entry-summary.js";
+import { type LoadedSession, loadSession } from "./load-session.js";
+import { problemsOf } from "./problems.js";
+import { factsOf, type SessionFacts } from "./session-header.js";
+
+/** What `tree`, `context` and `usage` ask of one session. */
+export interface QuerySource {
+  readonly facts: SessionFacts;
+  /** The leaf the file ends at (`null` without entries). */
+  readonly leafId: string | null;
+  /** The ids `--leaf` is looked up in. */
+  readonly ids: EntryIds;
+  /** Problems `check` would report (a file read through the index has none). */
+  readonly problems: number;
+  /** Core's load diagnostics (what `usage` warns about). */
+  readonly diagnostics: number;
+  /** The replayed state and its tree, with a summary for each of its entries. */
+  tree(): { state: SessionState; roots: SessionTreeNode[]; summaryOf: (e: SessionEntry) => string };
+  /** Entries that give core's context builder, from `leafId`, what the whole file gives. */
+  contextEntries(leafId: string | null): SessionEntry[];
+  /** What the plugins' usage sums take (records, or a session), and the path to `leafId`. */
+  usage(leafId: string | null): {
+    source: readonly SessionEntry[] | UsageSession;
+    entries: readonly SessionEntry[];
+    branch: readonly SessionEntry[];
+  };
+}
+
+/** The source of a session read from the whole file. */
+export function fileSource(path: string): QuerySource {
+  const session: LoadedSession = loadSession(path);
+  return {
+    facts: factsOf(session),
+    leafId: session.state.leafId,
+    ids: idsOf(session),
+    problems: problemsOf(session).length,
+    diagnostics: session.diagnostics.length,
+    tree: () => ({ state: session.state, roots: treeOf(session.state), summaryOf: entrySummary }),
+    contextEntries: () => session.entries as SessionEntry[],
+    usage: (leafId) => ({
+      source: session.entries,
+      entries: session.entries,
+      branch: leafId === null ? [] : branchOf(session.state, leafId),
+    }),
+  };
+}
+
+/** The source of a session answered by the index. */
+function indexSource(indexed: IndexedSession): QuerySource {
+  return {
+    facts: {
+      path: indexed.path,
+      header: indexed.header,
+      name: indexed.name,
+      version: indexed.version,
+      legacy: false,
+      entries: indexed.entryCount,
+      branchTips: indexed.branchTips,
+      size: indexed.size,
+    },
+    leafId: indexed.leafId,
+    ids: { has: (id) => indexed.hasId(id), startingWith: (p) => indexed.idsStartingWith(p) },
+    problems: 0,
+    diagnostics: 0,
+    tree: () => {
+      const entries = indexed.entries();
+      const state = replayState(indexed.header, entries);
+      const positions = new Map(entries.map((e, i) => [e, i]));
+      const summaryOf = (entry: SessionEntry) => {
+        const position = positions.get(entry);
+        return entrySummary(position === undefined ? entry : indexed.entryAt(position));
+      };
+      return { state, roots: treeOf(state), summaryOf };
+    },
+    contextEntries: (leafId) => indexed.contextPath(leafId),
+    usage: (leafId) => {
+      // `computeUsageTotals` walks a branch over an entry list itself when the leaf id is ""
+      // (it cannot ask a session for that id): only the whole file has that list.
+      if (leafId === "") throw new FileNeeded();
+      const session = indexed.usageSession(leafId);
+      return {
+        source: session,
+        entries: session.getEntries(),
+        branch: leafId === null ? [] : session.getBranch(leafId),
+      };
+    },
+  };
+}
+
+/** Thrown by a query the index cannot answer exactly: the whole file is read instead. */
+class FileNeeded extends Error {}
+
+/** Whether an error is the index's trouble (a line moved, a file error while reading one). */
+function isIndexTrouble(error: unknown): error is Error {
+  if (error instanceof StaleLineError) return true;
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === "string";
+}
+
+/**
+ * Runs `use` over the session at `path`, through the index unless `option` is `false`. When
+ * reading through the index fails midway (the file changed under it), `use` runs again over
+ * the whole file; `use` must therefore compute everything before it prints anything.
+ */
+export function withQuerySource<T>(
+  ctx: CommandContext,
+  path: string,
+  option: IndexOption,
+  use: (source: QuerySource) => T,
+): T {
+  const index = openIndexFor(ctx, option);
+  if (index === undefined) return use(fileSource(path));
+  let indexed: IndexedSession | null = null;
+  try {
+    try {
+      indexed = index.session(path);
+    } catch (error) {
+      // A file the index cannot open (unreadable, gone): the full read says why.
+      if (!isIndexTrouble(error)) throw error;
+    }
+    if (indexed === null) return use(fileSource(path));
+    try {
+      return use(indexSource(indexed));
+    } catch (error) {
+      if (error instanceof FileNeeded) return use(fileSource(path));
+      if (!isIndexTrouble(error)) throw error;
+      ctx.err(`pi-sessions: index could not read ${path} (${error.message}); reading the file`);
+      return use(fileSource(path));
+    }
+  } finally {
+    indexed?.close();
+    index.close();
+  }
+}

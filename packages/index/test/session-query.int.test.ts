@@ -1,0 +1,104 @@
+/**
+ * One session through the index (`SessionIndex.session`) gives core's tree and context what
+ * a full read gives them, and refuses files it cannot answer for exactly (damaged, torn,
+ * legacy) so that the caller reads them whole.
+ */
+
+import { appendFileSync, copyFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  buildSessionProjection,
+  readSession,
+  replayState,
+  type SessionTreeNode,
+  treeOf,
+} from "@pi-sessions/core";
+import { corpusFile, fcOptions, tempDir } from "@pi-sessions/test-utils";
+import { sessionLogArb } from "@pi-sessions/testkit";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { openSessionIndex } from "../src/index.js";
+
+/** Ids (with labels) of a tree in pre-order. */
+function flatten(roots: readonly SessionTreeNode[]): string[] {
+  const out: string[] = [];
+  const stack = [...roots].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop() as SessionTreeNode;
+    out.push(`${node.entry.id}${node.label === undefined ? "" : `[${node.label}]`}`);
+    for (let i = node.children.length - 1; i >= 0; i--)
+      stack.push(node.children[i] as SessionTreeNode);
+  }
+  return out;
+}
+
+describe("a session through the index", () => {
+  const PARAMS = fcOptions(40);
+  it(`gives core's tree and context what the whole file gives (numRuns ${PARAMS.numRuns})`, async () => {
+    const arb = sessionLogArb({ minEntries: 0, maxEntries: 80, shape: "bushy", multiRoot: true });
+    await fc.assert(
+      fc.asyncProperty(arb, fc.nat(), async (log, pick) => {
+        const file = join(tempDir(), "s.jsonl");
+        writeFileSync(file, log.jsonl);
+        const index = openSessionIndex({ file: ":memory:" });
+        try {
+          const direct = readSession(file);
+          const state = replayState(direct.header, direct.entries);
+          const s = index.session(file);
+          expect(s).not.toBeNull();
+          if (s === null) return;
+          try {
+            expect(s.header).toEqual(direct.header);
+            expect(s.entryCount).toBe(direct.entries.length);
+            expect(s.leafId).toBe(state.leafId);
+            const tree = treeOf(replayState(s.header, s.entries()));
+            expect(flatten(tree)).toEqual(flatten(treeOf(state)));
+            const ids = direct.entries.map((e) => e.id);
+            for (const leaf of [state.leafId, ids[pick % Math.max(1, ids.length)] ?? null]) {
+              expect(buildSessionProjection(s.contextPath(leaf), leaf)).toEqual(
+                buildSessionProjection([...direct.entries], leaf),
+              );
+            }
+            for (const [i, e] of direct.entries.entries()) expect(s.entryAt(i)).toEqual(e);
+          } finally {
+            s.close();
+          }
+        } finally {
+          index.close();
+        }
+      }),
+      PARAMS,
+    );
+  });
+
+  it("is refused for a torn tail, a damaged line and a legacy file, and caught up after growth", () => {
+    const dir = tempDir();
+    const file = join(dir, "s.jsonl");
+    copyFileSync(corpusFile("ref-1.6-branched.jsonl"), file);
+    const index = openSessionIndex({ file: join(dir, "index.sqlite") });
+    try {
+      const before = index.session(file);
+      expect(before).not.toBeNull();
+      const count = before?.entryCount ?? 0;
+      before?.close();
+      appendFileSync(file, '{"type":"message","id":"torn1","parentId":null,"mess');
+      expect(index.session(file)).toBeNull();
+      appendFileSync(
+        file,
+        'age":{"role":"user","content":"done","timestamp":1},"timestamp":"x"}\n',
+      );
+      const grown = index.session(file);
+      expect(grown?.entryCount).toBe(count + 1);
+      expect(grown?.leafId).toBe("torn1");
+      grown?.close();
+      appendFileSync(file, "not json\n");
+      expect(index.session(file)).toBeNull();
+      const legacy = join(dir, "legacy.jsonl");
+      copyFileSync(corpusFile("large-session.jsonl"), legacy);
+      expect(index.session(legacy)).toBeNull();
+      expect(index.session(join(dir, "missing.jsonl"))).toBeNull();
+    } finally {
+      index.close();
+    }
+  });
+});
