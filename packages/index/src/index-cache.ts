@@ -5,11 +5,18 @@
  * and partial snapshots, aborts, the final sort) and the results cannot drift from it.
  */
 
+import { statSync } from "node:fs";
 import type { SessionInfo } from "@pi-sessions/core";
 import { type FileStamp, SessionInfoCache, type SessionShape } from "@pi-sessions/core/internal";
 import type { Database } from "better-sqlite3";
-import { FileSync, type SyncKind } from "./file-sync.js";
-import type { FileRow, Statements } from "./statements.js";
+import {
+  type FileAnswer,
+  FileSync,
+  type FullStamp,
+  type SyncKind,
+  trustedAnswer,
+} from "./file-sync.js";
+import type { FileRow, Settle, Statements } from "./statements.js";
 import { WriteBatch } from "./write-batch.js";
 
 /** How many files a sync found in each state. */
@@ -25,6 +32,10 @@ export class IndexInfoCache extends SessionInfoCache {
   /** Paths looked up during this listing (the rest of a listed directory is gone). */
   readonly seen = new Set<string>();
   readonly counts = zeroCounts();
+  /** Of the unchanged files, how many their stat alone vouched for (none was opened). */
+  statOnly = 0;
+  /** Rows found settled during the listing, written after it (see {@link settleRows}). */
+  readonly settles: Settle[] = [];
 
   /** The listing's writes, committed in a few transactions (see {@link WriteBatch}). */
   readonly batch: WriteBatch;
@@ -38,25 +49,89 @@ export class IndexInfoCache extends SessionInfoCache {
     private readonly withText: boolean,
     /** Every path the listing can meet starts with this (a directory and `/`, or the root's). */
     private readonly prefix: string,
+    /** How old a file's last change must be before its stat alone vouches for its row. */
+    private readonly settleMs: number,
   ) {
     super(0);
     this.batch = new WriteBatch(db);
   }
 
-  override get(path: string, _stamp?: FileStamp, withShape = false): SessionInfo | null {
+  override get(path: string, stamp?: FileStamp, withShape = false): SessionInfo | null {
     this.seen.add(path);
     this.rows ??= new Map(
       this.st.filesBetween.all(this.prefix, `${this.prefix}\u{10ffff}`).map((r) => [r.path, r]),
     );
-    const sync = new FileSync(this.st, path, this.batch);
-    const answer = sync.run(this.withText, withShape, this.rows.get(path) ?? null);
-    this.batch.maybeCommit();
-    this.counts[sync.kind]++;
+    const row = this.rows.get(path);
+    let answer = row === undefined ? undefined : this.byStat(row, path, stamp, withShape);
+    if (answer !== undefined) {
+      this.statOnly++;
+      this.counts.unchanged++;
+    } else {
+      const sync = new FileSync(this.st, path, this.batch, this.settleMs);
+      answer = sync.run(this.withText, withShape, row ?? null);
+      this.batch.maybeCommit();
+      this.counts[sync.kind]++;
+      if (sync.settle !== undefined) this.settles.push(sync.settle);
+    }
     if (answer === null) return null;
     if (!withShape) return answer.info;
     return Object.assign(answer.info, { shape: answer.shape as SessionShape });
   }
 
+  /**
+   * The row's stored answer when the file's stat vouches for it: the listing's own stat when it
+   * has every field needed (`listAll()` stats each file to order them), else one taken here.
+   */
+  private byStat(
+    row: FileRow,
+    path: string,
+    stamp: FileStamp | undefined,
+    withShape: boolean,
+  ): FileAnswer | null | undefined {
+    if (row.settled !== 1) return undefined;
+    let now: FullStamp | undefined;
+    if (stamp?.dev !== undefined && stamp.ctimeMs !== undefined) {
+      now = stamp as FullStamp;
+    } else {
+      try {
+        now = statSync(path, { throwIfNoEntry: false });
+      } catch {
+        now = undefined; // let the full path find out and say what the file is
+      }
+    }
+    if (now === undefined) return undefined;
+    const text = this.withText ? () => this.st.textOf.get(row.id)?.all_text ?? "" : undefined;
+    return trustedAnswer(row, now, path, withShape, text);
+  }
+
   /** Never called: {@link get} always answers. */
   override set(): void {}
+}
+
+/**
+ * Marks the rows a listing found settled, in one transaction after it. Only ever an
+ * optimisation (the next listing checks those files by hash again), so it never waits for
+ * another process's write lock and gives up quietly on any trouble.
+ */
+export function settleRows(
+  db: Database,
+  st: Statements,
+  settles: readonly Settle[],
+  busyTimeoutMs: number,
+): void {
+  if (settles.length === 0) return;
+  try {
+    db.pragma("busy_timeout = 0");
+    db.transaction(() => {
+      for (const settle of settles) st.settle.run(settle);
+    }).immediate();
+  } catch {
+    // Busy, read-only, full or damaged: the listing's answers are already right without it.
+  } finally {
+    try {
+      db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(busyTimeoutMs))}`);
+    } catch {
+      // A broken connection is the next listing's to report.
+    }
+  }
 }

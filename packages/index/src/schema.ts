@@ -9,7 +9,7 @@
 import type { Database } from "better-sqlite3";
 
 /** Bumped whenever a table changes: older index files are rebuilt from the sessions. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 const TABLES = `
 CREATE TABLE files (
@@ -20,12 +20,15 @@ CREATE TABLE files (
   ino INTEGER NOT NULL,
   size INTEGER NOT NULL,
   mtime_ms REAL NOT NULL,
+  ctime_ms REAL NOT NULL,
   committed INTEGER NOT NULL,
   lines INTEGER NOT NULL,
   last_start INTEGER NOT NULL,
   last_hash BLOB,
   stopped INTEGER NOT NULL,
   state TEXT NOT NULL,
+  settled INTEGER NOT NULL,
+  answer TEXT,
   all_text TEXT NOT NULL,
   session_id TEXT,
   cwd TEXT

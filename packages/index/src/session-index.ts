@@ -25,7 +25,8 @@ import {
   samePath,
 } from "@pi-sessions/core/internal";
 import type { Database } from "better-sqlite3";
-import { IndexInfoCache, type SyncCounts, zeroCounts } from "./index-cache.js";
+import { DEFAULT_SETTLE_MS } from "./file-sync.js";
+import { IndexInfoCache, type SyncCounts, settleRows, zeroCounts } from "./index-cache.js";
 import { defaultIndexFile } from "./location.js";
 import {
   IndexUnavailableError,
@@ -48,6 +49,12 @@ export interface SessionIndexOptions {
   readonly busyTimeoutMs?: number;
   /** Told, in one line each, whenever the index had trouble and what was done about it. */
   readonly onNotice?: (message: string) => void;
+  /**
+   * How long after a file's last change (its ctime) its stat alone vouches for its row, in ms
+   * (default 5 000): a file changed more recently is checked by hash. Keep it above the
+   * coarsest timestamp granule of the filesystems the sessions live on.
+   */
+  readonly settleMs?: number;
 }
 
 /** Options of the lower-level listings ({@link SessionIndex.listDir}, `listProjects`). */
@@ -74,6 +81,8 @@ export class SessionIndex {
   private st: Statements;
   /** How many files the listings since opening found in each state. */
   readonly counts: SyncCounts = zeroCounts();
+  /** Of the `unchanged` files, how many their stat alone vouched for (none was opened). */
+  statOnly = 0;
   /** Whether a listing since it was last cleared read the files because the index failed. */
   private fellBack = false;
 
@@ -83,6 +92,7 @@ export class SessionIndex {
     readonly file: string,
     private readonly busyTimeoutMs: number,
     private readonly notice: (message: string) => void,
+    private readonly settleMs: number = DEFAULT_SETTLE_MS,
   ) {
     const opened = openDatabase(file, busyTimeoutMs);
     if (opened.rebuiltBecause !== undefined) {
@@ -176,10 +186,13 @@ export class SessionIndex {
     options: IndexListingOptions,
   ): Promise<SessionInfo[]> {
     for (let attempt = 0; attempt < 2; attempt++) {
-      const cache = new IndexInfoCache(this.db, this.st, options.withText !== false, scope.prefix);
+      const withText = options.withText !== false;
+      const cache = new IndexInfoCache(this.db, this.st, withText, scope.prefix, this.settleMs);
       try {
         const result = await listing(cache);
         cache.batch.commit();
+        settleRows(this.db, this.st, cache.settles, this.busyTimeoutMs);
+        this.statOnly += cache.statOnly;
         this.prune(cache, scope.inScope, scope.prefix);
         for (const [kind, n] of Object.entries(cache.counts)) {
           this.counts[kind as keyof SyncCounts] += n;
@@ -310,5 +323,10 @@ export function isSqliteError(error: unknown): error is Error & { code: string }
  */
 export function openSessionIndex(options: SessionIndexOptions = {}): SessionIndex {
   const file = options.file ?? defaultIndexFile(options.env);
-  return new SessionIndex(file, options.busyTimeoutMs ?? 30_000, options.onNotice ?? (() => {}));
+  return new SessionIndex(
+    file,
+    options.busyTimeoutMs ?? 30_000,
+    options.onNotice ?? (() => {}),
+    options.settleMs ?? DEFAULT_SETTLE_MS,
+  );
 }

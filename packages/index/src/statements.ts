@@ -25,12 +25,25 @@ export interface FileRow {
   /** 1 when core's info fold stopped: the first record is not a session header. */
   readonly stopped: number;
   readonly state: string;
+  /** The file's ctime when its row was last written or checked against it. */
+  readonly ctime_ms: number;
+  /**
+   * 1 when `answer` is the file's answer at this row's stamp (dev, ino, size, mtime, ctime) and
+   * that ctime was already old when the file was read (see `FileSync`): while the file's stat
+   * still gives the same stamp, the row answers without the file being opened.
+   */
+  readonly settled: number;
+  /** The finished answer (`stored-answer.ts`) when `settled`, else `null`. */
+  readonly answer: string | null;
 }
 
 /** What is written for a file after a (re-)index. */
-export interface FileUpdate extends Omit<FileRow, "id" | "stopped"> {
+export interface FileUpdate extends Omit<FileRow, "id" | "stopped" | "settled" | "answer"> {
   readonly dir: string;
   readonly stopped: 0 | 1;
+  /** A (re-)index is never settled at once: the listing settles it when it may. */
+  readonly settled: 0;
+  readonly answer: null;
   readonly all_text: string;
   readonly session_id: string | null;
   readonly cwd: string | null;
@@ -50,16 +63,17 @@ export class Statements {
   readonly hasId: Statement<[number, string, number], unknown>;
   readonly hasParent: Statement<[number, string, number], unknown>;
   readonly pathsInDir: Statement<[string], { id: number; path: string }>;
+  readonly settle: Statement<[Settle], void>;
 
   constructor(db: Database) {
     // Every column but the joined text, which can be as long as the transcript.
     const rowColumns = `id, path, dev, ino, size, mtime_ms, committed, lines, last_start,
-      last_hash, stopped, state`;
+      last_hash, stopped, state, ctime_ms, settled, answer`;
     this.fileByPath = db.prepare(`SELECT ${rowColumns} FROM files WHERE path = ?`);
     this.filesBetween = db.prepare(`SELECT ${rowColumns} FROM files WHERE path > ? AND path < ?`);
     this.textOf = db.prepare("SELECT all_text FROM files WHERE id = ?");
     const columns =
-      "path, dir, dev, ino, size, mtime_ms, committed, lines, last_start, last_hash, stopped, state, all_text, session_id, cwd";
+      "path, dir, dev, ino, size, mtime_ms, ctime_ms, committed, lines, last_start, last_hash, stopped, state, settled, answer, all_text, session_id, cwd";
     const values = columns
       .split(", ")
       .map((c) => `@${c}`)
@@ -84,6 +98,13 @@ export class Statements {
       "SELECT 1 FROM entries WHERE file_id = ? AND parent_id = ? AND line <= ?",
     );
     this.pathsInDir = db.prepare("SELECT id, path FROM files WHERE dir = ?");
+    // Only while the row still describes the same file at the same size and mtime: another
+    // process may have caught it up (or indexed it anew) since it was checked.
+    this.settle = db.prepare(
+      `UPDATE files SET ctime_ms = @ctime_ms, settled = 1, answer = @answer
+       WHERE id = @id AND dev = @dev AND ino = @ino AND size = @size AND mtime_ms = @mtime_ms
+         AND committed = @committed`,
+    );
   }
 }
 
@@ -93,4 +114,16 @@ export interface EntryRow extends Omit<EntryFields, "text"> {
   readonly line: number;
   readonly offset: number;
   readonly length: number;
+}
+
+/** A row found to answer for its file by stat alone from now on (see `FileSync`). */
+export interface Settle {
+  readonly id: number;
+  readonly dev: number;
+  readonly ino: number;
+  readonly size: number;
+  readonly mtime_ms: number;
+  readonly committed: number;
+  readonly ctime_ms: number;
+  readonly answer: string;
 }
