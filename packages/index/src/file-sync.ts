@@ -34,7 +34,7 @@ import {
   type SessionShape,
 } from "./fold-state.js";
 import { type LineChunk, readBytes, readLineChunks } from "./line-chunks.js";
-import type { FileRow, Settle, Statements } from "./statements.js";
+import type { FileRow, ListedRow, Settle, Statements } from "./statements.js";
 import { decodeAnswer, encodeAnswer, type FileAnswer } from "./stored-answer.js";
 import type { WriteBatch } from "./write-batch.js";
 
@@ -58,7 +58,7 @@ export interface FullStamp {
  * text is not stored. `text` reads the row's joined text.
  */
 export function trustedAnswer(
-  row: FileRow,
+  row: ListedRow,
   stamp: FullStamp,
   path: string,
   withShape: boolean,

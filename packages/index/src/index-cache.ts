@@ -16,7 +16,7 @@ import {
   type SyncKind,
   trustedAnswer,
 } from "./file-sync.js";
-import type { FileRow, Settle, Statements } from "./statements.js";
+import type { ListedRow, Settle, Statements } from "./statements.js";
 import { WriteBatch } from "./write-batch.js";
 
 /** How many files a sync found in each state. */
@@ -41,7 +41,7 @@ export class IndexInfoCache extends SessionInfoCache {
   readonly batch: WriteBatch;
 
   /** The rows under the listed scope, read in one query at the first lookup. */
-  private rows: Map<string, FileRow> | undefined;
+  rows: Map<string, ListedRow> | undefined;
 
   constructor(
     db: Database,
@@ -68,7 +68,8 @@ export class IndexInfoCache extends SessionInfoCache {
       this.counts.unchanged++;
     } else {
       const sync = new FileSync(this.st, path, this.batch, this.settleMs);
-      answer = sync.run(this.withText, withShape, row ?? null);
+      // No row: none to look up again; a row: read in full, with what only a sync needs.
+      answer = sync.run(this.withText, withShape, row === undefined ? null : undefined);
       this.batch.maybeCommit();
       this.counts[sync.kind]++;
       if (sync.settle !== undefined) this.settles.push(sync.settle);
@@ -83,7 +84,7 @@ export class IndexInfoCache extends SessionInfoCache {
    * has every field needed (`listAll()` stats each file to order them), else one taken here.
    */
   private byStat(
-    row: FileRow,
+    row: ListedRow,
     path: string,
     stamp: FileStamp | undefined,
     withShape: boolean,

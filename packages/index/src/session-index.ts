@@ -218,15 +218,24 @@ export class SessionIndex {
     return listing(null);
   }
 
-  /** Drops the rows of files under a listed scope that the listing did not see (deleted). */
+  /**
+   * Drops the rows of files under a listed scope that the listing did not see (deleted). The
+   * rows the listing read up front are all the scope's (and maybe a few beside it, which
+   * `inScope` leaves alone); a listing that met no file reads them here.
+   */
   private prune(cache: IndexInfoCache, inScope: (dir: string) => boolean, prefix: string): void {
-    const rows = this.db
-      .prepare("SELECT id, path, dir FROM files WHERE dir >= ? AND dir < ?")
-      .all(prefix, `${prefix}\u{10ffff}`) as { id: number; path: string; dir: string }[];
-    const gone = rows.filter((r) => inScope(r.dir) && !cache.seen.has(r.path));
+    const rows =
+      cache.rows?.values() ??
+      (this.db
+        .prepare("SELECT id, path FROM files WHERE dir >= ? AND dir < ?")
+        .all(prefix, `${prefix}\u{10ffff}`) as { id: number; path: string }[]);
+    const gone: number[] = [];
+    for (const row of rows) {
+      if (!cache.seen.has(row.path) && inScope(dirname(row.path))) gone.push(row.id);
+    }
     if (gone.length === 0) return;
     this.db.transaction(() => {
-      for (const row of gone) this.st.deleteFile.run(row.id);
+      for (const id of gone) this.st.deleteFile.run(id);
     })();
     this.counts.gone += gone.length;
   }

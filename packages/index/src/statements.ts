@@ -6,8 +6,11 @@
 import type { Database, Statement } from "better-sqlite3";
 import type { EntryFields } from "./entry-fields.js";
 
-/** A `files` row (the stamp, how far the file is indexed, and the folds' saved state). */
-export interface FileRow {
+/**
+ * What a listing reads of every row in its scope up front: enough to answer for a file its stat
+ * vouches for (the rest of the row is read only for the files that must be opened).
+ */
+export interface ListedRow {
   readonly id: number;
   readonly path: string;
   readonly dev: number;
@@ -16,15 +19,6 @@ export interface FileRow {
   readonly mtime_ms: number;
   /** Bytes up to and including the last complete line that is indexed. */
   readonly committed: number;
-  /** Lines (blank ones included) in those bytes. */
-  readonly lines: number;
-  /** Where the last complete line starts (`committed` when no line is indexed). */
-  readonly last_start: number;
-  /** SHA-1 of the bytes `[last_start, committed)`, `null` when no line is indexed. */
-  readonly last_hash: Buffer | null;
-  /** 1 when core's info fold stopped: the first record is not a session header. */
-  readonly stopped: number;
-  readonly state: string;
   /** The file's ctime when its row was last written or checked against it. */
   readonly ctime_ms: number;
   /**
@@ -35,6 +29,19 @@ export interface FileRow {
   readonly settled: number;
   /** The finished answer (`stored-answer.ts`) when `settled`, else `null`. */
   readonly answer: string | null;
+}
+
+/** A `files` row (the stamp, how far the file is indexed, and the folds' saved state). */
+export interface FileRow extends ListedRow {
+  /** Lines (blank ones included) in those bytes. */
+  readonly lines: number;
+  /** Where the last complete line starts (`committed` when no line is indexed). */
+  readonly last_start: number;
+  /** SHA-1 of the bytes `[last_start, committed)`, `null` when no line is indexed. */
+  readonly last_hash: Buffer | null;
+  /** 1 when core's info fold stopped: the first record is not a session header. */
+  readonly stopped: number;
+  readonly state: string;
 }
 
 /** What is written for a file after a (re-)index. */
@@ -52,10 +59,11 @@ export interface FileUpdate extends Omit<FileRow, "id" | "stopped" | "settled" |
 /** The statements, bound to one connection. */
 export class Statements {
   readonly fileByPath: Statement<[string], FileRow>;
-  readonly filesBetween: Statement<[string, string], FileRow>;
+  readonly filesBetween: Statement<[string, string], ListedRow>;
   readonly textOf: Statement<[number], { all_text: string }>;
   readonly insertFile: Statement<[FileUpdate], void>;
-  readonly updateFile: Statement<[FileUpdate & { id: number }], void>;
+  /** Writes the row and its joined text (kept in `file_text`, away from the listing's reads). */
+  readonly updateFile: { run(update: FileUpdate & { id: number }): void };
   readonly deleteFile: Statement<[number], void>;
   readonly clearEntries: Statement<[number], void>;
   readonly insertEntry: Statement<[EntryRow], void>;
@@ -66,14 +74,17 @@ export class Statements {
   readonly settle: Statement<[Settle], void>;
 
   constructor(db: Database) {
-    // Every column but the joined text, which can be as long as the transcript.
     const rowColumns = `id, path, dev, ino, size, mtime_ms, committed, lines, last_start,
       last_hash, stopped, state, ctime_ms, settled, answer`;
     this.fileByPath = db.prepare(`SELECT ${rowColumns} FROM files WHERE path = ?`);
-    this.filesBetween = db.prepare(`SELECT ${rowColumns} FROM files WHERE path > ? AND path < ?`);
-    this.textOf = db.prepare("SELECT all_text FROM files WHERE id = ?");
+    // Not the folds' state and the hash: strings of every row for the few files opened.
+    this.filesBetween = db.prepare(
+      `SELECT id, path, dev, ino, size, mtime_ms, committed, ctime_ms, settled, answer
+       FROM files WHERE path > ? AND path < ?`,
+    );
+    this.textOf = db.prepare("SELECT all_text FROM file_text WHERE file_id = ?");
     const columns =
-      "path, dir, dev, ino, size, mtime_ms, ctime_ms, committed, lines, last_start, last_hash, stopped, state, settled, answer, all_text, session_id, cwd";
+      "path, dir, dev, ino, size, mtime_ms, ctime_ms, committed, lines, last_start, last_hash, stopped, state, settled, answer, session_id, cwd";
     const values = columns
       .split(", ")
       .map((c) => `@${c}`)
@@ -83,7 +94,19 @@ export class Statements {
       .split(", ")
       .map((c) => `${c} = @${c}`)
       .join(", ");
-    this.updateFile = db.prepare(`UPDATE files SET ${sets} WHERE id = @id`);
+    const updateRow = db.prepare<[FileUpdate & { id: number }], void>(
+      `UPDATE files SET ${sets} WHERE id = @id`,
+    );
+    const putText = db.prepare<[{ id: number; all_text: string }], void>(
+      `INSERT INTO file_text (file_id, all_text) VALUES (@id, @all_text)
+       ON CONFLICT (file_id) DO UPDATE SET all_text = excluded.all_text`,
+    );
+    this.updateFile = {
+      run(update) {
+        updateRow.run(update);
+        putText.run({ id: update.id, all_text: update.all_text });
+      },
+    };
     this.deleteFile = db.prepare("DELETE FROM files WHERE id = ?");
     this.clearEntries = db.prepare("DELETE FROM entries WHERE file_id = ?");
     this.insertEntry = db.prepare(
