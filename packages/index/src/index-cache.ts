@@ -29,8 +29,6 @@ export function zeroCounts(): SyncCounts {
 
 /** A cache that is the index: every lookup syncs the file's rows and answers from them. */
 export class IndexInfoCache extends SessionInfoCache {
-  /** Paths looked up during this listing (the rest of a listed directory is gone). */
-  readonly seen = new Set<string>();
   readonly counts = zeroCounts();
   /** Of the unchanged files, how many their stat alone vouched for (none was opened). */
   statOnly = 0;
@@ -40,7 +38,11 @@ export class IndexInfoCache extends SessionInfoCache {
   /** The listing's writes, committed in a few transactions (see {@link WriteBatch}). */
   readonly batch: WriteBatch;
 
-  /** The rows under the listed scope, read in one query at the first lookup. */
+  /**
+   * The rows under the listed scope, read in one query at the first lookup; each leaves the map
+   * when its file is looked up, so what stays once the listing is over is the files it did not
+   * meet (gone, or beside the scope).
+   */
   rows: Map<string, ListedRow> | undefined;
 
   constructor(
@@ -57,19 +59,21 @@ export class IndexInfoCache extends SessionInfoCache {
   }
 
   override get(path: string, stamp?: FileStamp, withShape = false): SessionInfo | null {
-    this.seen.add(path);
     this.rows ??= new Map(
       this.st.filesBetween.all(this.prefix, `${this.prefix}\u{10ffff}`).map((r) => [r.path, r]),
     );
     const row = this.rows.get(path);
+    if (row !== undefined) this.rows.delete(path);
     let answer = row === undefined ? undefined : this.byStat(row, path, stamp, withShape);
     if (answer !== undefined) {
       this.statOnly++;
       this.counts.unchanged++;
     } else {
       const sync = new FileSync(this.st, path, this.batch, this.settleMs);
-      // No row: none to look up again; a row: read in full, with what only a sync needs.
-      answer = sync.run(this.withText, withShape, row === undefined ? null : undefined);
+      // No row where the up-front read looked: none to look up again; a row: read in full,
+      // with what only a sync needs.
+      const none = row === undefined && path.startsWith(this.prefix);
+      answer = sync.run(this.withText, withShape, none ? null : undefined);
       this.batch.maybeCommit();
       this.counts[sync.kind]++;
       if (sync.settle !== undefined) this.settles.push(sync.settle);

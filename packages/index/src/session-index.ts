@@ -39,6 +39,16 @@ import { ftsQuery, type SearchFilters, type SearchHit, searchIndex } from "./sea
 import { Statements } from "./statements.js";
 import { type VerifyReport, verifyIndex } from "./verify.js";
 
+/** What a listing covers: its files' rows and which directories they lie in. */
+interface Scope {
+  /** Whether a file in directory `dir` is the listing's to find. */
+  readonly inScope: (dir: string) => boolean;
+  /** Every path the listing can meet starts with this. */
+  readonly prefix: string;
+  /** The rows of the scope's files (read when the listing met none). */
+  readonly stored: () => Iterable<{ id: number; path: string }>;
+}
+
 /** Options of {@link openSessionIndex}. */
 export interface SessionIndexOptions {
   /** The index file; default {@link defaultIndexFile} (`PI_SESSIONS_INDEX`, the XDG cache). */
@@ -147,7 +157,7 @@ export class SessionIndex {
 
   /** Core's `listSessions(dir, options)` answered from the index. */
   listDir<O extends IndexDirListingOptions>(dir: string, options: O = {} as O) {
-    const scope = { inScope: (rowDir: string) => rowDir === dir, prefix: dir };
+    const scope = this.dirScope(dir);
     return this.guarded(
       (cache) => listSessions(dir, { ...options, cache }),
       scope,
@@ -157,7 +167,15 @@ export class SessionIndex {
 
   /** Core's `listAllSessions(root, options)` (every project directory) from the index. */
   listProjects<O extends IndexListingOptions>(root: string, options: O = {} as O) {
-    const scope = { inScope: (rowDir: string) => dirname(rowDir) === root, prefix: `${root}/` };
+    const prefix = `${root}/`;
+    const scope: Scope = {
+      inScope: (rowDir) => dirname(rowDir) === root,
+      prefix,
+      stored: () =>
+        this.db
+          .prepare("SELECT id, path FROM files WHERE dir > ? AND dir < ?")
+          .all(prefix, `${prefix}\u{10ffff}`) as { id: number; path: string }[],
+    };
     return this.guarded(
       (cache) => listAllSessions(root, { ...options, cache }),
       scope,
@@ -167,12 +185,21 @@ export class SessionIndex {
 
   /** Core's `listSessionsInDir(dir, options)` (no cwd filter) from the index. */
   listInDir<O extends IndexListingOptions>(dir: string, options: O = {} as O) {
-    const scope = { inScope: (rowDir: string) => rowDir === dir, prefix: dir };
+    const scope = this.dirScope(dir);
     return this.guarded(
       (cache) => listSessionsInDir(dir, { ...options, cache }),
       scope,
       options,
     ) as Promise<IndexListed<O>[]>;
+  }
+
+  /** The scope of one directory's listing. */
+  private dirScope(dir: string): Scope {
+    return {
+      inScope: (rowDir) => rowDir === dir,
+      prefix: `${dir}/`,
+      stored: () => this.st.pathsInDir.all(dir),
+    };
   }
 
   /**
@@ -182,7 +209,7 @@ export class SessionIndex {
    */
   private async guarded(
     listing: (cache: SessionInfoCache | null) => Promise<SessionInfo[]>,
-    scope: { inScope: (dir: string) => boolean; prefix: string },
+    scope: Scope,
     options: IndexListingOptions,
   ): Promise<SessionInfo[]> {
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -193,7 +220,7 @@ export class SessionIndex {
         cache.batch.commit();
         settleRows(this.db, this.st, cache.settles, this.busyTimeoutMs);
         this.statOnly += cache.statOnly;
-        this.prune(cache, scope.inScope, scope.prefix);
+        this.prune(cache, scope);
         for (const [kind, n] of Object.entries(cache.counts)) {
           this.counts[kind as keyof SyncCounts] += n;
         }
@@ -219,20 +246,14 @@ export class SessionIndex {
   }
 
   /**
-   * Drops the rows of files under a listed scope that the listing did not see (deleted). The
-   * rows the listing read up front are all the scope's (and maybe a few beside it, which
-   * `inScope` leaves alone); a listing that met no file reads them here.
+   * Drops the rows of files under a listed scope that the listing did not meet (deleted): those
+   * left of the rows it read up front (with maybe a few beside the scope, which `inScope` leaves
+   * alone), or all the scope's when it met no file and read none.
    */
-  private prune(cache: IndexInfoCache, inScope: (dir: string) => boolean, prefix: string): void {
-    const rows =
-      cache.rows?.values() ??
-      (this.db
-        .prepare("SELECT id, path FROM files WHERE dir >= ? AND dir < ?")
-        .all(prefix, `${prefix}\u{10ffff}`) as { id: number; path: string }[]);
+  private prune(cache: IndexInfoCache, scope: Scope): void {
+    const rows = cache.rows?.values() ?? scope.stored();
     const gone: number[] = [];
-    for (const row of rows) {
-      if (!cache.seen.has(row.path) && inScope(dirname(row.path))) gone.push(row.id);
-    }
+    for (const row of rows) if (scope.inScope(dirname(row.path))) gone.push(row.id);
     if (gone.length === 0) return;
     this.db.transaction(() => {
       for (const id of gone) this.st.deleteFile.run(id);

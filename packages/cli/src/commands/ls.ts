@@ -41,6 +41,21 @@ const DEFAULT_TEXT_WIDTH = 60;
 const SHORT_ID = 8;
 
 /**
+ * `truncate(text, width)` without flattening all of a long text (a first message can be a
+ * whole pasted file). Flattening a prefix gives a prefix of the whole text's flattening, so
+ * when the prefix flattens to more than `width` characters the cut falls inside it: its first
+ * `width - 1` are the answer's.
+ */
+function cell(text: string, width: number): string {
+  const head = 2 * width + 16;
+  if (width > 1 && text.length > head) {
+    const start = truncate(text.slice(0, head), width + 1);
+    if (start.length > width) return `${start.slice(0, width - 1)}…`;
+  }
+  return truncate(text, width);
+}
+
+/**
  * The table: a header line, then one line per session, written at once (ten thousand sessions
  * are twenty thousand lines: one write each would cost more than the listing).
  */
@@ -58,8 +73,8 @@ function printTable(ctx: CommandContext, rows: readonly SessionRow[], showCwd: b
   for (const row of rows) {
     const text =
       row.name !== undefined
-        ? c.cyan(truncate(row.name, textWidth))
-        : truncate(row.firstMessage, textWidth);
+        ? c.cyan(cell(row.name, textWidth))
+        : cell(row.firstMessage, textWidth);
     const warn =
       row.problems > 0
         ? c.yellow(` [${row.problems} problem${row.problems === 1 ? "" : "s"}]`)
