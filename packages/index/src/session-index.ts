@@ -91,8 +91,7 @@ export class SessionIndex {
   private st: Statements;
   /** How many files the listings since opening found in each state. */
   readonly counts: SyncCounts = zeroCounts();
-  /** Of the `unchanged` files, how many their stat alone vouched for (none was opened). */
-  statOnly = 0;
+  private statOnlyCount = 0;
   /** Whether a listing since it was last cleared read the files because the index failed. */
   private fellBack = false;
 
@@ -219,7 +218,7 @@ export class SessionIndex {
         const result = await listing(cache);
         cache.batch.commit();
         settleRows(this.db, this.st, cache.settles, this.busyTimeoutMs);
-        this.statOnly += cache.statOnly;
+        this.statOnlyCount += cache.statOnly;
         this.prune(cache, scope);
         for (const [kind, n] of Object.entries(cache.counts)) {
           this.counts[kind as keyof SyncCounts] += n;
@@ -329,6 +328,11 @@ export class SessionIndex {
     if (fresh) removeIndexFile(this.file);
     this.db = openDatabase(this.file, this.busyTimeoutMs).db;
     this.st = new Statements(this.db);
+  }
+
+  /** Of the `unchanged` files since opening, how many their stat alone vouched for (unopened). */
+  get statOnly(): number {
+    return this.statOnlyCount;
   }
 
   /** Closes the index. */

@@ -17,7 +17,9 @@ export interface FileStamp {
   readonly size: number;
   readonly mtimeMs: number;
   readonly ino: number;
+  /** The device, when the stamp is a whole stat. */
   readonly dev?: number;
+  /** The inode's change time, when the stamp is a whole stat (no call sets it back). */
   readonly ctimeMs?: number;
 }
 
