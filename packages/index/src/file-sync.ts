@@ -4,24 +4,14 @@
  * indexed line; a grown one is read from its last indexed line on, once that line is found
  * unchanged; a shrunk, replaced or rewritten one is indexed again from the start. Only complete
  * lines are committed: a torn last line is folded into the answer but left for the next run.
- * Files are only ever opened for reading.
- *
- * A row can also vouch for its file by stat alone (git's "racy clean" rule): once a file was
- * found to match its row at a moment when the file's ctime was already `settleMs` old, its
- * finished answer is stored with that ctime; while a later stat gives the same dev, inode,
- * size, mtime and ctime, nothing has written to the file since (the kernel sets the ctime of
- * every write, truncate, rename onto it and `utimes`, and no call sets it back), so the stored
- * answer is the file's. The margin is what makes this sound: a write in the same timestamp
- * granule as the previous change could leave all five unchanged, and the margin (far above the
- * coarsest granule, 2 s on FAT) puts every later write in a later granule. A file changed more
- * recently than that is checked by its hash, as before.
+ * Files are only ever opened for reading. A settled row's stat alone can vouch for it too
+ * (`settled.ts`); a file found to match its row while long unchanged is settled here.
  */
 
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { dirname } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import type { SessionInfo } from "@pi-sessions/core";
 import { JsonlScanner, type JsonRecord, type LineIssue } from "@pi-sessions/core/internal";
 import { entryFields } from "./entry-fields.js";
 import {
@@ -31,55 +21,14 @@ import {
   foldState,
   foldText,
   resumeFolds,
-  type SessionShape,
 } from "./fold-state.js";
 import { type LineChunk, readBytes, readLineChunks } from "./line-chunks.js";
-import type { FileRow, ListedRow, Settle, Statements } from "./statements.js";
-import { decodeAnswer, encodeAnswer, type FileAnswer } from "./stored-answer.js";
+import { DEFAULT_SETTLE_MS, settleOf, trustedAnswer } from "./settled.js";
+import type { FileRow, Settle, Statements } from "./statements.js";
+import type { Answered, FileAnswer } from "./stored-answer.js";
 import type { WriteBatch } from "./write-batch.js";
 
 export type { FileAnswer } from "./stored-answer.js";
-
-/** How old a file's last change must be before its stat alone vouches for its row (ms). */
-export const DEFAULT_SETTLE_MS = 5000;
-
-/** The parts of a stat the stored answer is tied to. */
-export interface FullStamp {
-  readonly dev: number;
-  readonly ino: number;
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly ctimeMs: number;
-}
-
-/**
- * The row's stored answer when `stamp` (a stat of the file) vouches for it; `undefined` when
- * it does not, or when the text is wanted (`text` given) but the file has a torn tail, whose
- * text is not stored. `text` reads the row's joined text.
- */
-export function trustedAnswer(
-  row: ListedRow,
-  stamp: FullStamp,
-  path: string,
-  withShape: boolean,
-  text: (() => string) | undefined,
-): FileAnswer | null | undefined {
-  if (row.settled !== 1 || row.answer === null) return undefined;
-  if (
-    row.ctime_ms !== stamp.ctimeMs ||
-    row.mtime_ms !== stamp.mtimeMs ||
-    row.size !== stamp.size ||
-    row.ino !== stamp.ino ||
-    row.dev !== stamp.dev
-  ) {
-    return undefined;
-  }
-  if (text !== undefined && row.committed !== row.size) return undefined;
-  return decodeAnswer(row.answer, path, text?.() ?? "", withShape);
-}
-
-/** An answer with its shape, as {@link FileSync} works it out (`encodeAnswer` stores it). */
-type Answered = { readonly info: SessionInfo; readonly shape: SessionShape };
 
 /** What a sync did to the index, for progress reports and tests. */
 export type SyncKind = "unchanged" | "caught-up" | "indexed" | "gone";
@@ -144,36 +93,12 @@ export class FileSync {
         row = this.batch.write(() => this.update(fd, stats));
       }
       const answer = this.answer(fd, stats, row as FileRow, withText);
-      this.settleWhenOld(row as FileRow, stats, checkedAt, answer);
+      this.settle = settleOf(row as FileRow, stats, checkedAt, this.settleMs, answer);
       if (answer === null || withShape) return answer;
       return { info: answer.info };
     } finally {
       closeSync(fd);
     }
-  }
-
-  /**
-   * Notes the row as settled when the file, just found to match it, had not changed for
-   * `settleMs` before it was stat'ed (a clock behind the file's ctime never settles it).
-   */
-  private settleWhenOld(
-    row: FileRow,
-    stats: Stats,
-    checkedAt: number,
-    answer: Answered | null,
-  ): void {
-    if (!(checkedAt - stats.ctimeMs > this.settleMs)) return;
-    if (row.settled === 1 && row.ctime_ms === stats.ctimeMs) return;
-    this.settle = {
-      id: row.id,
-      dev: stats.dev,
-      ino: stats.ino,
-      size: stats.size,
-      mtime_ms: stats.mtimeMs,
-      committed: row.committed,
-      ctime_ms: stats.ctimeMs,
-      answer: encodeAnswer(answer),
-    };
   }
 
   /**

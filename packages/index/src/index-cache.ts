@@ -9,13 +9,8 @@ import { statSync } from "node:fs";
 import type { SessionInfo } from "@pi-sessions/core";
 import { type FileStamp, SessionInfoCache, type SessionShape } from "@pi-sessions/core/internal";
 import type { Database } from "better-sqlite3";
-import {
-  type FileAnswer,
-  FileSync,
-  type FullStamp,
-  type SyncKind,
-  trustedAnswer,
-} from "./file-sync.js";
+import { type FileAnswer, FileSync, type SyncKind } from "./file-sync.js";
+import { type FullStamp, trustedAnswer } from "./settled.js";
 import type { ListedRow, Settle, Statements } from "./statements.js";
 import { WriteBatch } from "./write-batch.js";
 
@@ -111,32 +106,4 @@ export class IndexInfoCache extends SessionInfoCache {
 
   /** Never called: {@link get} always answers. */
   override set(): void {}
-}
-
-/**
- * Marks the rows a listing found settled, in one transaction after it. Only ever an
- * optimisation (the next listing checks those files by hash again), so it never waits for
- * another process's write lock and gives up quietly on any trouble.
- */
-export function settleRows(
-  db: Database,
-  st: Statements,
-  settles: readonly Settle[],
-  busyTimeoutMs: number,
-): void {
-  if (settles.length === 0) return;
-  try {
-    db.pragma("busy_timeout = 0");
-    db.transaction(() => {
-      for (const settle of settles) st.settle.run(settle);
-    }).immediate();
-  } catch {
-    // Busy, read-only, full or damaged: the listing's answers are already right without it.
-  } finally {
-    try {
-      db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(busyTimeoutMs))}`);
-    } catch {
-      // A broken connection is the next listing's to report.
-    }
-  }
 }

@@ -25,8 +25,7 @@ import {
   samePath,
 } from "@pi-sessions/core/internal";
 import type { Database } from "better-sqlite3";
-import { DEFAULT_SETTLE_MS } from "./file-sync.js";
-import { IndexInfoCache, type SyncCounts, settleRows, zeroCounts } from "./index-cache.js";
+import { IndexInfoCache, type SyncCounts, zeroCounts } from "./index-cache.js";
 import { defaultIndexFile } from "./location.js";
 import {
   IndexUnavailableError,
@@ -36,6 +35,7 @@ import {
 } from "./open-database.js";
 import { resetSchema } from "./schema.js";
 import { ftsQuery, type SearchFilters, type SearchHit, searchIndex } from "./search.js";
+import { DEFAULT_SETTLE_MS, settleRows } from "./settled.js";
 import { Statements } from "./statements.js";
 import { type VerifyReport, verifyIndex } from "./verify.js";
 

@@ -18,6 +18,9 @@ export interface FileAnswer {
   readonly disagreeing?: FileAnswer | null;
 }
 
+/** An answer with its shape, as `FileSync` works it out (what {@link encodeAnswer} stores). */
+export type Answered = { readonly info: SessionInfo; readonly shape: SessionShape };
+
 /**
  * The info's fields in the order core's fold writes them (`ls --json` prints them in this
  * order), without `path` (the row's) and the text; `null` for an absent name or parent and for
@@ -43,7 +46,7 @@ const time = (date: Date): number | null => {
 };
 
 /** The JSON text of a complete answer (its shape is required: any later listing may ask). */
-export function encodeAnswer(answer: { info: SessionInfo; shape: SessionShape } | null): string {
+export function encodeAnswer(answer: Answered | null): string {
   if (answer === null) return "null";
   const { info, shape } = answer;
   const stored: Stored = {
