@@ -2,15 +2,14 @@
  * Settled rows: when a file's stat alone vouches for its row, so a listing answers without
  * opening it.
  *
- * The rule is git's "racy clean" one: once a file was
- * found to match its row at a moment when the file's ctime was already `settleMs` old, its
- * finished answer is stored with that ctime; while a later stat gives the same dev, inode,
- * size, mtime and ctime, nothing has written to the file since (the kernel sets the ctime of
- * every write, truncate, rename onto it and `utimes`, and no call sets it back), so the stored
- * answer is the file's. The margin is what makes this sound: a write in the same timestamp
- * granule as the previous change could leave all five unchanged, and the margin (far above the
- * coarsest granule, 2 s on FAT) puts every later write in a later granule. A file changed more
- * recently than that is checked by its hash, as before.
+ * The rule is git's "racy clean" one: once a file was found to match its row at a moment when
+ * its ctime was already `settleMs` old, its finished answer is stored with that ctime; while a
+ * later stat gives the same dev, inode, size, mtime and ctime, nothing has written to the file
+ * since (the kernel sets the ctime of every write, truncate, rename onto it and `utimes`, and
+ * no call sets it back), so the stored answer is the file's. The margin is what makes this
+ * sound: a write in the same timestamp granule as the previous change could leave all five
+ * unchanged, and the margin (far above the coarsest granule, 2 s on FAT) puts every later
+ * write in a later granule. A file changed more recently than that is checked by its hash.
  */
 
 import type { Stats } from "node:fs";
