@@ -10,8 +10,12 @@
  * defaults, a few minutes at most. It measures:
  * - building the index from nothing (one full listing into an empty index file), against one
  *   reference `listAll()`;
- * - `listAll()` through the warm index in a fresh process (what `ls` pays), with and without
- *   the transcript text, against the reference's `listAll()` in a fresh process;
+ * - `listAll()` through the warm index in a fresh process, with and without the transcript
+ *   text, against the reference's `listAll()` in a fresh process (the time inside the process);
+ * - the real command, `pi-sessions ls --all` (the built `packages/cli/dist/main.js`, plain
+ *   `node`, its table read through a pipe) in a fresh process with the index warm, from spawn to
+ *   exit, against a fresh process that imports the reference and runs its `listAll()`, also
+ *   from spawn to exit (module loading included on both sides);
  * - after `--grow` sessions (default 10) each gain 20 entries: the next listing, and how many
  *   files it caught up (only those) and re-read in full (none);
  * - `search` p50/p95 over `--queries` one- and three-word queries (default 200 each), of
@@ -21,9 +25,10 @@
  * a cold disk. Exits 1 if any listing differs from core's direct one.
  */
 
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import {
   appendFileSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -107,6 +112,7 @@ async function child(kind: string, file: string): Promise<void> {
   process.stdout.write(`${JSON.stringify({ ms: t, count: value.length })}\n`);
 }
 
+/** A fresh process's listing: the time inside it (module loading left out). */
 function fresh(kind: "ref" | "text" | "rows", file: string, agentDir: string): number {
   const script = fileURLToPath(import.meta.url);
   const out = execFileSync(
@@ -118,6 +124,57 @@ function fresh(kind: "ref" | "text" | "rows", file: string, agentDir: string): n
     },
   );
   return (JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as { ms: number }).ms;
+}
+
+/**
+ * The reference's `listAll()` in a fresh plain `node` that loads nothing else, from spawn to
+ * exit: what a command built on it would pay at the least.
+ */
+function freshRefWall(agentDir: string, sessions: number): number {
+  const script = `const { SessionManager } = await import(${JSON.stringify(REFERENCE_SESSION_MODULE.href)});
+const list = await SessionManager.listAll();
+process.stdout.write(String(list.length));`;
+  const env: NodeJS.ProcessEnv = { ...process.env, PI_CODING_AGENT_DIR: agentDir };
+  delete env.NODE_OPTIONS;
+  const start = process.hrtime.bigint();
+  const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+    env,
+    encoding: "utf8",
+  });
+  const wallMs = ms(start);
+  if (run.status !== 0 || run.stdout !== String(sessions)) {
+    throw new Error(`reference listAll: exit ${run.status}: ${run.stderr.slice(0, 500)}`);
+  }
+  return wallMs;
+}
+
+/** The built command line (`pnpm --filter @pi-sessions/cli build` makes it). */
+const CLI_MAIN = fileURLToPath(new URL("../../cli/dist/main.js", import.meta.url));
+
+/**
+ * `pi-sessions ls --all` in a fresh plain `node`, from spawn to exit, its table read through a
+ * pipe; fails unless it exits 0 and prints one table line (and one cwd line) per session.
+ */
+function freshLs(file: string, agentDir: string, sessions: number): number {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PI_CODING_AGENT_DIR: agentDir,
+    PI_SESSIONS_INDEX: file,
+  };
+  delete env.NODE_OPTIONS;
+  const start = process.hrtime.bigint();
+  const run = spawnSync(process.execPath, [CLI_MAIN, "ls", "--all"], {
+    env,
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+  });
+  const wallMs = ms(start);
+  const lines = run.stdout.split("\n").length;
+  // A header, two lines per session, the summary, and the final newline's empty string.
+  if (run.status !== 0 || lines !== 2 * sessions + 3) {
+    throw new Error(`ls --all: exit ${run.status}, ${lines} lines: ${run.stderr.slice(0, 500)}`);
+  }
+  return wallMs;
 }
 
 function row(name: string, runs: readonly number[], refMs: number): void {
@@ -193,6 +250,21 @@ async function main(): Promise<void> {
     row("reference listAll(), fresh process", freshRef, median(freshRef));
     row("index listAll() (full SessionInfo), fresh process, warm", freshText, median(freshRef));
     row("index listing as ls reads it (no text), fresh process, warm", freshRows, median(freshRef));
+    if (existsSync(CLI_MAIN)) {
+      const refWall: number[] = [];
+      const lsWall: number[] = [];
+      // One unmeasured run first: it settles the rows of files written moments ago.
+      freshLs(file, agentDir, files);
+      for (let r = 0; r < Math.max(5, rounds); r++) {
+        refWall.push(freshRefWall(agentDir, files));
+        lsWall.push(freshLs(file, agentDir, files));
+      }
+      const refMedian = median(refWall);
+      row("reference listAll(), fresh process, spawn to exit", refWall, refMedian);
+      row("pi-sessions ls --all (dist, index warm), spawn to exit", lsWall, refMedian);
+    } else {
+      console.log(`(no ${CLI_MAIN}: build the CLI to measure \`pi-sessions ls --all\`)`);
+    }
 
     const paths = readdirSync(join(root, "--work-p0--")).map((n) => join(root, "--work-p0--", n));
     const grown = paths.slice(0, growN);

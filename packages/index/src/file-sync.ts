@@ -4,13 +4,14 @@
  * indexed line; a grown one is read from its last indexed line on, once that line is found
  * unchanged; a shrunk, replaced or rewritten one is indexed again from the start. Only complete
  * lines are committed: a torn last line is folded into the answer but left for the next run.
- * Files are only ever opened for reading.
+ * Files are only ever opened for reading. A settled row's stat alone can vouch for it too
+ * (`settled.ts`); a file found to match its row while long unchanged is settled here.
  */
 
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { dirname } from "node:path";
-import type { SessionInfo } from "@pi-sessions/core";
+import { isDeepStrictEqual } from "node:util";
 import { JsonlScanner, type JsonRecord, type LineIssue } from "@pi-sessions/core/internal";
 import { entryFields } from "./entry-fields.js";
 import {
@@ -20,17 +21,14 @@ import {
   foldState,
   foldText,
   resumeFolds,
-  type SessionShape,
 } from "./fold-state.js";
 import { type LineChunk, readBytes, readLineChunks } from "./line-chunks.js";
-import type { FileRow, Statements } from "./statements.js";
+import { DEFAULT_SETTLE_MS, settleOf, trustedAnswer } from "./settled.js";
+import type { FileRow, Settle, Statements } from "./statements.js";
+import type { Answered, FileAnswer } from "./stored-answer.js";
 import type { WriteBatch } from "./write-batch.js";
 
-/** A file's info as the listing gives it, with its shape when asked for. */
-export interface FileAnswer {
-  readonly info: SessionInfo;
-  readonly shape?: SessionShape;
-}
+export type { FileAnswer } from "./stored-answer.js";
 
 /** What a sync did to the index, for progress reports and tests. */
 export type SyncKind = "unchanged" | "caught-up" | "indexed" | "gone";
@@ -63,11 +61,14 @@ export type Peek =
 /** A sync of one open file; `withText` loads the info's joined message text. */
 export class FileSync {
   kind: SyncKind = "unchanged";
+  /** Set by {@link run} when the row may now answer by stat alone (written after the listing). */
+  settle: Settle | undefined;
 
   constructor(
     private readonly st: Statements,
     private readonly path: string,
     private readonly batch: WriteBatch,
+    private readonly settleMs = DEFAULT_SETTLE_MS,
   ) {}
 
   /**
@@ -75,6 +76,8 @@ export class FileSync {
    * file, or not a session (its first record is not a valid header), as core's listing says.
    */
   run(withText: boolean, withShape: boolean, known?: FileRow | null): FileAnswer | null {
+    // Taken before the stat: every change after this moment gets a later ctime.
+    const checkedAt = Date.now();
     let fd: number;
     try {
       fd = openSync(this.path, "r");
@@ -89,13 +92,20 @@ export class FileSync {
       if (row === undefined || !isFresh(fd, stats, row)) {
         row = this.batch.write(() => this.update(fd, stats));
       }
-      return this.answer(fd, stats, row as FileRow, withText, withShape);
+      const answer = this.answer(fd, stats, row as FileRow, withText);
+      this.settle = settleOf(row as FileRow, stats, checkedAt, this.settleMs, answer);
+      if (answer === null || withShape) return answer;
+      return { info: answer.info };
     } finally {
       closeSync(fd);
     }
   }
 
-  /** The row's answer when it is fresh, without writing anything (for `verify`). */
+  /**
+   * The row's answer when it is fresh, without writing anything (for `verify`): the stored
+   * answer when the file's stat vouches for it (it is what listings give), else the folds'.
+   * A stored answer that differs from the folds' comes with theirs as `disagreeing`.
+   */
   peek(): Peek {
     let fd: number;
     try {
@@ -109,7 +119,21 @@ export class FileSync {
       const row = this.st.fileByPath.get(this.path);
       if (row === undefined) return { state: "missing" };
       if (!isFresh(fd, stats, row)) return { state: "stale" };
-      return { state: "fresh", answer: this.answer(fd, stats, row, true, true), fileId: row.id };
+      const folded = this.answer(fd, stats, row, true);
+      const stored = trustedAnswer(row, stats, this.path, true, undefined);
+      const fresh = (answer: FileAnswer | null): Peek => ({
+        state: "fresh",
+        answer,
+        fileId: row.id,
+      });
+      if (stored === undefined) return fresh(folded);
+      // The stored answer has no text of its own: it would come from the column the folds read.
+      const text = folded?.info.allMessagesText ?? "";
+      const shown = stored && { ...stored, info: { ...stored.info, allMessagesText: text } };
+      if (isDeepStrictEqual(shown, folded)) return fresh(folded);
+      // They differ, so `folded` is an answer where `shown` is none, or both are answers.
+      if (shown === null) return fresh({ ...(folded as FileAnswer), disagreeing: null });
+      return fresh({ ...shown, disagreeing: folded });
     } finally {
       closeSync(fd);
     }
@@ -170,12 +194,15 @@ export class FileSync {
       ino: stats.ino,
       size: stats.size,
       mtime_ms: stats.mtimeMs,
+      ctime_ms: stats.ctimeMs,
       committed,
       lines,
       last_start: lastStart,
       last_hash: last === null ? null : hash(last),
       stopped,
       state: JSON.stringify(foldState(folds)),
+      settled: 0,
+      answer: null,
       all_text: foldText(folds),
       session_id: typeof header?.id === "string" ? header.id : null,
       cwd: typeof header?.cwd === "string" ? header.cwd : null,
@@ -192,12 +219,15 @@ export class FileSync {
       ino: stats.ino,
       size: 0,
       mtime_ms: 0,
+      ctime_ms: 0,
       committed: 0,
       lines: 0,
       last_start: 0,
       last_hash: null,
       stopped: 0,
       state: JSON.stringify(EMPTY_STATE),
+      settled: 0,
+      answer: null,
       all_text: "",
       session_id: null,
       cwd: null,
@@ -213,14 +243,8 @@ export class FileSync {
     };
   }
 
-  /** The answer from the row, with the torn remainder (if any) folded in but not stored. */
-  private answer(
-    fd: number,
-    stats: Stats,
-    row: FileRow,
-    withText: boolean,
-    withShape: boolean,
-  ): FileAnswer | null {
+  /** The answer from the row with its shape, the torn remainder (if any) folded in unstored. */
+  private answer(fd: number, stats: Stats, row: FileRow, withText: boolean): Answered | null {
     if (row.stopped === 1) return null;
     const text = withText ? (this.st.textOf.get(row.id)?.all_text ?? "") : "";
     const folds = resumeFolds(
@@ -237,7 +261,6 @@ export class FileSync {
     const info = folds.info.finish(this.path, stats.mtime);
     if (info === null) return null;
     if (!withText) info.allMessagesText = "";
-    if (!withShape) return { info };
     // The committed part ends with a newline; a remainder never holds one.
     const endsWithNewline = !torn && row.committed > 0;
     return { info, shape: folds.shape.finish(endsWithNewline, stats.size) };

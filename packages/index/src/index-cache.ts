@@ -5,11 +5,13 @@
  * and partial snapshots, aborts, the final sort) and the results cannot drift from it.
  */
 
+import { statSync } from "node:fs";
 import type { SessionInfo } from "@pi-sessions/core";
 import { type FileStamp, SessionInfoCache, type SessionShape } from "@pi-sessions/core/internal";
 import type { Database } from "better-sqlite3";
-import { FileSync, type SyncKind } from "./file-sync.js";
-import type { FileRow, Statements } from "./statements.js";
+import { type FileAnswer, FileSync, type SyncKind } from "./file-sync.js";
+import { type FullStamp, trustedAnswer } from "./settled.js";
+import type { ListedRow, Settle, Statements } from "./statements.js";
 import { WriteBatch } from "./write-batch.js";
 
 /** How many files a sync found in each state. */
@@ -22,15 +24,21 @@ export function zeroCounts(): SyncCounts {
 
 /** A cache that is the index: every lookup syncs the file's rows and answers from them. */
 export class IndexInfoCache extends SessionInfoCache {
-  /** Paths looked up during this listing (the rest of a listed directory is gone). */
-  readonly seen = new Set<string>();
   readonly counts = zeroCounts();
+  /** Of the unchanged files, how many their stat alone vouched for (none was opened). */
+  statOnly = 0;
+  /** Rows found settled during the listing, written after it (see {@link settleRows}). */
+  readonly settles: Settle[] = [];
 
   /** The listing's writes, committed in a few transactions (see {@link WriteBatch}). */
   readonly batch: WriteBatch;
 
-  /** The rows under the listed scope, read in one query at the first lookup. */
-  private rows: Map<string, FileRow> | undefined;
+  /**
+   * The rows under the listed scope, read in one query at the first lookup; each leaves the map
+   * when its file is looked up, so what stays once the listing is over is the files it did not
+   * meet (gone, or beside the scope).
+   */
+  rows: Map<string, ListedRow> | undefined;
 
   constructor(
     db: Database,
@@ -38,23 +46,62 @@ export class IndexInfoCache extends SessionInfoCache {
     private readonly withText: boolean,
     /** Every path the listing can meet starts with this (a directory and `/`, or the root's). */
     private readonly prefix: string,
+    /** How old a file's last change must be before its stat alone vouches for its row. */
+    private readonly settleMs: number,
   ) {
     super(0);
     this.batch = new WriteBatch(db);
   }
 
-  override get(path: string, _stamp?: FileStamp, withShape = false): SessionInfo | null {
-    this.seen.add(path);
+  override get(path: string, stamp?: FileStamp, withShape = false): SessionInfo | null {
     this.rows ??= new Map(
       this.st.filesBetween.all(this.prefix, `${this.prefix}\u{10ffff}`).map((r) => [r.path, r]),
     );
-    const sync = new FileSync(this.st, path, this.batch);
-    const answer = sync.run(this.withText, withShape, this.rows.get(path) ?? null);
-    this.batch.maybeCommit();
-    this.counts[sync.kind]++;
+    const row = this.rows.get(path);
+    if (row !== undefined) this.rows.delete(path);
+    let answer = row === undefined ? undefined : this.byStat(row, path, stamp, withShape);
+    if (answer !== undefined) {
+      this.statOnly++;
+      this.counts.unchanged++;
+    } else {
+      const sync = new FileSync(this.st, path, this.batch, this.settleMs);
+      // No row where the up-front read looked: none to look up again; a row: read in full,
+      // with what only a sync needs.
+      const none = row === undefined && path.startsWith(this.prefix);
+      answer = sync.run(this.withText, withShape, none ? null : undefined);
+      this.batch.maybeCommit();
+      this.counts[sync.kind]++;
+      if (sync.settle !== undefined) this.settles.push(sync.settle);
+    }
     if (answer === null) return null;
     if (!withShape) return answer.info;
     return Object.assign(answer.info, { shape: answer.shape as SessionShape });
+  }
+
+  /**
+   * The row's stored answer when the file's stat vouches for it: the listing's own stat when it
+   * has every field needed (`listAll()` stats each file to order them), else one taken here.
+   */
+  private byStat(
+    row: ListedRow,
+    path: string,
+    stamp: FileStamp | undefined,
+    withShape: boolean,
+  ): FileAnswer | null | undefined {
+    if (row.settled !== 1) return undefined;
+    let now: FullStamp | undefined;
+    if (stamp?.dev !== undefined && stamp.ctimeMs !== undefined) {
+      now = stamp as FullStamp;
+    } else {
+      try {
+        now = statSync(path, { throwIfNoEntry: false });
+      } catch {
+        now = undefined; // let the full path find out and say what the file is
+      }
+    }
+    if (now === undefined) return undefined;
+    const text = this.withText ? () => this.st.textOf.get(row.id)?.all_text ?? "" : undefined;
+    return trustedAnswer(row, now, path, withShape, text);
   }
 
   /** Never called: {@link get} always answers. */

@@ -1,6 +1,8 @@
 /**
  * The index's tables. One row per session file (its stamp, how far it is indexed, the saved
- * state of core's listing folds) and one per record (its place in the file and the columns
+ * state of core's listing folds, its finished listing answer) with its joined message text
+ * apart in `file_text` (a listing reads every file's row; the text, as long as the transcript,
+ * would spread those rows over overflow pages), and one row per record (its place in the file and the columns
  * queries use), with an FTS5 table over the records' text. The schema version lives in
  * SQLite's `user_version`: an index of another version is dropped and rebuilt, never migrated
  * (it holds nothing the files do not).
@@ -9,7 +11,7 @@
 import type { Database } from "better-sqlite3";
 
 /** Bumped whenever a table changes: older index files are rebuilt from the sessions. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 const TABLES = `
 CREATE TABLE files (
@@ -20,15 +22,21 @@ CREATE TABLE files (
   ino INTEGER NOT NULL,
   size INTEGER NOT NULL,
   mtime_ms REAL NOT NULL,
+  ctime_ms REAL NOT NULL,
   committed INTEGER NOT NULL,
   lines INTEGER NOT NULL,
   last_start INTEGER NOT NULL,
   last_hash BLOB,
   stopped INTEGER NOT NULL,
   state TEXT NOT NULL,
-  all_text TEXT NOT NULL,
+  settled INTEGER NOT NULL,
+  answer TEXT,
   session_id TEXT,
   cwd TEXT
+);
+CREATE TABLE file_text (
+  file_id INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
+  all_text TEXT NOT NULL
 );
 CREATE INDEX files_dir ON files(dir);
 CREATE INDEX files_session ON files(session_id);
@@ -78,7 +86,7 @@ export function prepareSchema(db: Database, busyTimeoutMs: number, reset = false
   db.transaction(() => {
     // Another process may have created the tables while this one waited for the lock.
     if (version() === SCHEMA_VERSION && !reset) return;
-    for (const table of ["entries", "entry_text", "files"])
+    for (const table of ["entries", "entry_text", "file_text", "files"])
       db.exec(`DROP TABLE IF EXISTS ${table}`);
     db.exec(TABLES);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);

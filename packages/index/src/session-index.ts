@@ -36,8 +36,19 @@ import {
 import { resetSchema } from "./schema.js";
 import { ftsQuery, type SearchFilters, type SearchHit, searchIndex } from "./search.js";
 import { type IndexedSession, openIndexedSession, StaleLineError } from "./session-query.js";
+import { DEFAULT_SETTLE_MS, settleRows } from "./settled.js";
 import { Statements } from "./statements.js";
 import { type VerifyReport, verifyIndex } from "./verify.js";
+
+/** What a listing covers: its files' rows and which directories they lie in. */
+interface Scope {
+  /** Whether a file in directory `dir` is the listing's to find. */
+  readonly inScope: (dir: string) => boolean;
+  /** Every path the listing can meet starts with this. */
+  readonly prefix: string;
+  /** The rows of the scope's files (read when the listing met none). */
+  readonly stored: () => Iterable<{ id: number; path: string }>;
+}
 
 /** Options of {@link openSessionIndex}. */
 export interface SessionIndexOptions {
@@ -49,6 +60,12 @@ export interface SessionIndexOptions {
   readonly busyTimeoutMs?: number;
   /** Told, in one line each, whenever the index had trouble and what was done about it. */
   readonly onNotice?: (message: string) => void;
+  /**
+   * How long after a file's last change (its ctime) its stat alone vouches for its row, in ms
+   * (default 5 000): a file changed more recently is checked by hash. Keep it above the
+   * coarsest timestamp granule of the filesystems the sessions live on.
+   */
+  readonly settleMs?: number;
 }
 
 /** Options of the lower-level listings ({@link SessionIndex.listDir}, `listProjects`). */
@@ -75,6 +92,7 @@ export class SessionIndex {
   private st: Statements;
   /** How many files the listings since opening found in each state. */
   readonly counts: SyncCounts = zeroCounts();
+  private statOnlyCount = 0;
   /** Whether a listing since it was last cleared read the files because the index failed. */
   private fellBack = false;
 
@@ -84,6 +102,7 @@ export class SessionIndex {
     readonly file: string,
     private readonly busyTimeoutMs: number,
     private readonly notice: (message: string) => void,
+    private readonly settleMs: number = DEFAULT_SETTLE_MS,
   ) {
     const opened = openDatabase(file, busyTimeoutMs);
     if (opened.rebuiltBecause !== undefined) {
@@ -138,7 +157,7 @@ export class SessionIndex {
 
   /** Core's `listSessions(dir, options)` answered from the index. */
   listDir<O extends IndexDirListingOptions>(dir: string, options: O = {} as O) {
-    const scope = { inScope: (rowDir: string) => rowDir === dir, prefix: dir };
+    const scope = this.dirScope(dir);
     return this.guarded(
       (cache) => listSessions(dir, { ...options, cache }),
       scope,
@@ -148,7 +167,15 @@ export class SessionIndex {
 
   /** Core's `listAllSessions(root, options)` (every project directory) from the index. */
   listProjects<O extends IndexListingOptions>(root: string, options: O = {} as O) {
-    const scope = { inScope: (rowDir: string) => dirname(rowDir) === root, prefix: `${root}/` };
+    const prefix = `${root}/`;
+    const scope: Scope = {
+      inScope: (rowDir) => dirname(rowDir) === root,
+      prefix,
+      stored: () =>
+        this.db
+          .prepare("SELECT id, path FROM files WHERE dir > ? AND dir < ?")
+          .all(prefix, `${prefix}\u{10ffff}`) as { id: number; path: string }[],
+    };
     return this.guarded(
       (cache) => listAllSessions(root, { ...options, cache }),
       scope,
@@ -158,12 +185,21 @@ export class SessionIndex {
 
   /** Core's `listSessionsInDir(dir, options)` (no cwd filter) from the index. */
   listInDir<O extends IndexListingOptions>(dir: string, options: O = {} as O) {
-    const scope = { inScope: (rowDir: string) => rowDir === dir, prefix: dir };
+    const scope = this.dirScope(dir);
     return this.guarded(
       (cache) => listSessionsInDir(dir, { ...options, cache }),
       scope,
       options,
     ) as Promise<IndexListed<O>[]>;
+  }
+
+  /** The scope of one directory's listing. */
+  private dirScope(dir: string): Scope {
+    return {
+      inScope: (rowDir) => rowDir === dir,
+      prefix: `${dir}/`,
+      stored: () => this.st.pathsInDir.all(dir),
+    };
   }
 
   /**
@@ -173,15 +209,18 @@ export class SessionIndex {
    */
   private async guarded(
     listing: (cache: SessionInfoCache | null) => Promise<SessionInfo[]>,
-    scope: { inScope: (dir: string) => boolean; prefix: string },
+    scope: Scope,
     options: IndexListingOptions,
   ): Promise<SessionInfo[]> {
     for (let attempt = 0; attempt < 2; attempt++) {
-      const cache = new IndexInfoCache(this.db, this.st, options.withText !== false, scope.prefix);
+      const withText = options.withText !== false;
+      const cache = new IndexInfoCache(this.db, this.st, withText, scope.prefix, this.settleMs);
       try {
         const result = await listing(cache);
         cache.batch.commit();
-        this.prune(cache, scope.inScope, scope.prefix);
+        settleRows(this.db, this.st, cache.settles, this.busyTimeoutMs);
+        this.statOnlyCount += cache.statOnly;
+        this.prune(cache, scope);
         for (const [kind, n] of Object.entries(cache.counts)) {
           this.counts[kind as keyof SyncCounts] += n;
         }
@@ -206,15 +245,18 @@ export class SessionIndex {
     return listing(null);
   }
 
-  /** Drops the rows of files under a listed scope that the listing did not see (deleted). */
-  private prune(cache: IndexInfoCache, inScope: (dir: string) => boolean, prefix: string): void {
-    const rows = this.db
-      .prepare("SELECT id, path, dir FROM files WHERE dir >= ? AND dir < ?")
-      .all(prefix, `${prefix}\u{10ffff}`) as { id: number; path: string; dir: string }[];
-    const gone = rows.filter((r) => inScope(r.dir) && !cache.seen.has(r.path));
+  /**
+   * Drops the rows of files under a listed scope that the listing did not meet (deleted): those
+   * left of the rows it read up front (with maybe a few beside the scope, which `inScope` leaves
+   * alone), or all the scope's when it met no file and read none.
+   */
+  private prune(cache: IndexInfoCache, scope: Scope): void {
+    const rows = cache.rows?.values() ?? scope.stored();
+    const gone: number[] = [];
+    for (const row of rows) if (scope.inScope(dirname(row.path))) gone.push(row.id);
     if (gone.length === 0) return;
     this.db.transaction(() => {
-      for (const row of gone) this.st.deleteFile.run(row.id);
+      for (const id of gone) this.st.deleteFile.run(id);
     })();
     this.counts.gone += gone.length;
   }
@@ -304,6 +346,11 @@ export class SessionIndex {
     this.st = new Statements(this.db);
   }
 
+  /** Of the `unchanged` files since opening, how many their stat alone vouched for (unopened). */
+  get statOnly(): number {
+    return this.statOnlyCount;
+  }
+
   /** Closes the index. */
   close(): void {
     this.db.close();
@@ -326,5 +373,10 @@ export function isSqliteError(error: unknown): error is Error & { code: string }
  */
 export function openSessionIndex(options: SessionIndexOptions = {}): SessionIndex {
   const file = options.file ?? defaultIndexFile(options.env);
-  return new SessionIndex(file, options.busyTimeoutMs ?? 30_000, options.onNotice ?? (() => {}));
+  return new SessionIndex(
+    file,
+    options.busyTimeoutMs ?? 30_000,
+    options.onNotice ?? (() => {}),
+    options.settleMs ?? DEFAULT_SETTLE_MS,
+  );
 }

@@ -6,8 +6,11 @@
 import type { Database, Statement } from "better-sqlite3";
 import type { EntryFields } from "./entry-fields.js";
 
-/** A `files` row (the stamp, how far the file is indexed, and the folds' saved state). */
-export interface FileRow {
+/**
+ * What a listing reads of every row in its scope up front: enough to answer for a file its stat
+ * vouches for (the rest of the row is read only for the files that must be opened).
+ */
+export interface ListedRow {
   readonly id: number;
   readonly path: string;
   readonly dev: number;
@@ -16,6 +19,20 @@ export interface FileRow {
   readonly mtime_ms: number;
   /** Bytes up to and including the last complete line that is indexed. */
   readonly committed: number;
+  /** The file's ctime when its row was last written or checked against it. */
+  readonly ctime_ms: number;
+  /**
+   * 1 when `answer` is the file's answer at this row's stamp (dev, ino, size, mtime, ctime) and
+   * that ctime was already old when the file was read (see `FileSync`): while the file's stat
+   * still gives the same stamp, the row answers without the file being opened.
+   */
+  readonly settled: number;
+  /** The finished answer (`stored-answer.ts`) when `settled`, else `null`. */
+  readonly answer: string | null;
+}
+
+/** A `files` row (the stamp, how far the file is indexed, and the folds' saved state). */
+export interface FileRow extends ListedRow {
   /** Lines (blank ones included) in those bytes. */
   readonly lines: number;
   /** Where the last complete line starts (`committed` when no line is indexed). */
@@ -28,9 +45,12 @@ export interface FileRow {
 }
 
 /** What is written for a file after a (re-)index. */
-export interface FileUpdate extends Omit<FileRow, "id" | "stopped"> {
+export interface FileUpdate extends Omit<FileRow, "id" | "stopped" | "settled" | "answer"> {
   readonly dir: string;
   readonly stopped: 0 | 1;
+  /** A (re-)index is never settled at once: the listing settles it when it may. */
+  readonly settled: 0;
+  readonly answer: null;
   readonly all_text: string;
   readonly session_id: string | null;
   readonly cwd: string | null;
@@ -39,10 +59,11 @@ export interface FileUpdate extends Omit<FileRow, "id" | "stopped"> {
 /** The statements, bound to one connection. */
 export class Statements {
   readonly fileByPath: Statement<[string], FileRow>;
-  readonly filesBetween: Statement<[string, string], FileRow>;
+  readonly filesBetween: Statement<[string, string], ListedRow>;
   readonly textOf: Statement<[number], { all_text: string }>;
   readonly insertFile: Statement<[FileUpdate], void>;
-  readonly updateFile: Statement<[FileUpdate & { id: number }], void>;
+  /** Writes the row and its joined text (kept in `file_text`, away from the listing's reads). */
+  readonly updateFile: { run(update: FileUpdate & { id: number }): void };
   readonly deleteFile: Statement<[number], void>;
   readonly clearEntries: Statement<[number], void>;
   readonly insertEntry: Statement<[EntryRow], void>;
@@ -50,16 +71,20 @@ export class Statements {
   readonly hasId: Statement<[number, string, number], unknown>;
   readonly hasParent: Statement<[number, string, number], unknown>;
   readonly pathsInDir: Statement<[string], { id: number; path: string }>;
+  readonly settle: Statement<[Settle], void>;
 
   constructor(db: Database) {
-    // Every column but the joined text, which can be as long as the transcript.
     const rowColumns = `id, path, dev, ino, size, mtime_ms, committed, lines, last_start,
-      last_hash, stopped, state`;
+      last_hash, stopped, state, ctime_ms, settled, answer`;
     this.fileByPath = db.prepare(`SELECT ${rowColumns} FROM files WHERE path = ?`);
-    this.filesBetween = db.prepare(`SELECT ${rowColumns} FROM files WHERE path > ? AND path < ?`);
-    this.textOf = db.prepare("SELECT all_text FROM files WHERE id = ?");
+    // Not the folds' state and the hash: strings of every row for the few files opened.
+    this.filesBetween = db.prepare(
+      `SELECT id, path, dev, ino, size, mtime_ms, committed, ctime_ms, settled, answer
+       FROM files WHERE path > ? AND path < ?`,
+    );
+    this.textOf = db.prepare("SELECT all_text FROM file_text WHERE file_id = ?");
     const columns =
-      "path, dir, dev, ino, size, mtime_ms, committed, lines, last_start, last_hash, stopped, state, all_text, session_id, cwd";
+      "path, dir, dev, ino, size, mtime_ms, ctime_ms, committed, lines, last_start, last_hash, stopped, state, settled, answer, session_id, cwd";
     const values = columns
       .split(", ")
       .map((c) => `@${c}`)
@@ -69,7 +94,19 @@ export class Statements {
       .split(", ")
       .map((c) => `${c} = @${c}`)
       .join(", ");
-    this.updateFile = db.prepare(`UPDATE files SET ${sets} WHERE id = @id`);
+    const updateRow = db.prepare<[FileUpdate & { id: number }], void>(
+      `UPDATE files SET ${sets} WHERE id = @id`,
+    );
+    const putText = db.prepare<[{ id: number; all_text: string }], void>(
+      `INSERT INTO file_text (file_id, all_text) VALUES (@id, @all_text)
+       ON CONFLICT (file_id) DO UPDATE SET all_text = excluded.all_text`,
+    );
+    this.updateFile = {
+      run(update) {
+        updateRow.run(update);
+        putText.run({ id: update.id, all_text: update.all_text });
+      },
+    };
     this.deleteFile = db.prepare("DELETE FROM files WHERE id = ?");
     this.clearEntries = db.prepare("DELETE FROM entries WHERE file_id = ?");
     this.insertEntry = db.prepare(
@@ -84,6 +121,13 @@ export class Statements {
       "SELECT 1 FROM entries WHERE file_id = ? AND parent_id = ? AND line <= ?",
     );
     this.pathsInDir = db.prepare("SELECT id, path FROM files WHERE dir = ?");
+    // Only while the row still describes the same file at the same size and mtime: another
+    // process may have caught it up (or indexed it anew) since it was checked.
+    this.settle = db.prepare(
+      `UPDATE files SET ctime_ms = @ctime_ms, settled = 1, answer = @answer
+       WHERE id = @id AND dev = @dev AND ino = @ino AND size = @size AND mtime_ms = @mtime_ms
+         AND committed = @committed`,
+    );
   }
 }
 
@@ -93,4 +137,16 @@ export interface EntryRow extends Omit<EntryFields, "text"> {
   readonly line: number;
   readonly offset: number;
   readonly length: number;
+}
+
+/** A row found to answer for its file by stat alone from now on (see `FileSync`). */
+export interface Settle {
+  readonly id: number;
+  readonly dev: number;
+  readonly ino: number;
+  readonly size: number;
+  readonly mtime_ms: number;
+  readonly committed: number;
+  readonly ctime_ms: number;
+  readonly answer: string;
 }

@@ -40,31 +40,51 @@ const DEFAULT_TEXT_WIDTH = 60;
 /** Characters an id is shortened to in the table; `tree`/`context` accept the prefix. */
 const SHORT_ID = 8;
 
-/** The table: a header line, then one line per session. */
+/**
+ * `truncate(text, width)` without flattening all of a long text (a first message can be a
+ * whole pasted file). Flattening a prefix gives a prefix of the whole text's flattening, so
+ * when the prefix flattens to more than `width` characters the cut falls inside it: its first
+ * `width - 1` are the answer's.
+ */
+function cell(text: string, width: number): string {
+  const head = 2 * width + 16;
+  if (width > 1 && text.length > head) {
+    const start = truncate(text.slice(0, head), width + 1);
+    if (start.length > width) return `${start.slice(0, width - 1)}…`;
+  }
+  return truncate(text, width);
+}
+
+/**
+ * The table: a header line, then one line per session, written at once (ten thousand sessions
+ * are twenty thousand lines: one write each would cost more than the listing).
+ */
 function printTable(ctx: CommandContext, rows: readonly SessionRow[], showCwd: boolean): void {
   const c = ctx.colors;
   const columns = ctx.io.stdout.columns;
   const fixed = 16 + 2 + 7 + 2 + 8 + 2 + 8 + 2 + SHORT_ID + 2;
   const textWidth = columns !== undefined ? Math.max(20, columns - fixed - 1) : DEFAULT_TEXT_WIDTH;
-  ctx.out(
+  const lines = [
     c.bold(
       `${pad("MODIFIED", 16)}  ${pad("ENTRIES", 7, true)}  ${pad("BRANCHES", 8, true)}  ${pad("SIZE", 8, true)}  ${pad("ID", SHORT_ID)}  NAME / FIRST MESSAGE`,
     ),
-  );
+  ];
+  const indent = " ".repeat(fixed);
   for (const row of rows) {
     const text =
       row.name !== undefined
-        ? c.cyan(truncate(row.name, textWidth))
-        : truncate(row.firstMessage, textWidth);
+        ? c.cyan(cell(row.name, textWidth))
+        : cell(row.firstMessage, textWidth);
     const warn =
       row.problems > 0
         ? c.yellow(` [${row.problems} problem${row.problems === 1 ? "" : "s"}]`)
         : "";
-    ctx.out(
+    lines.push(
       `${formatDate(row.modified)}  ${pad(String(row.entries), 7, true)}  ${pad(String(row.branches), 8, true)}  ${pad(formatBytes(row.size), 8, true)}  ${c.dim(pad(row.id.slice(0, SHORT_ID), SHORT_ID))}  ${text}${warn}`,
     );
-    if (showCwd) ctx.out(c.dim(`${" ".repeat(fixed)}${row.cwd || "(no cwd)"}`));
+    if (showCwd) lines.push(c.dim(`${indent}${row.cwd || "(no cwd)"}`));
   }
+  ctx.out(lines.join("\n"));
 }
 
 /** What `ls` found, as one summary line for stderr-free scripts to ignore. */

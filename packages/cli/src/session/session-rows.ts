@@ -17,7 +17,7 @@ import {
   type SessionShape,
   type ShapedSessionInfo,
 } from "@pi-sessions/core/internal";
-import type { Progress } from "../io/progress.js";
+import { noProgress, type Progress } from "../io/progress.js";
 import { countLeaves, loadSession } from "./load-session.js";
 import { problemsOf } from "./problems.js";
 
@@ -54,7 +54,7 @@ function byModifiedDesc(a: { modified: Date }, b: { modified: Date }): number {
 
 /** Options every listing of `ls` passes. */
 interface RowListingOptions {
-  readonly onProgress: (done: number, total: number) => void;
+  readonly onProgress?: (done: number, total: number) => void;
   readonly withShape: true;
 }
 
@@ -89,8 +89,13 @@ async function infosOf(
   progress: Progress,
   lister: SessionLister,
 ): Promise<ShapedSessionInfo[]> {
+  // No callback when nothing is drawn: a listing told of progress also keeps a sorted snapshot
+  // of what it loaded so far for callers that want one, which costs on many files.
   const onProgress = (done: number, total: number): void => progress.update(done, total);
-  const options = { onProgress, withShape: true } as const;
+  const options =
+    progress === noProgress
+      ? { withShape: true as const }
+      : { onProgress, withShape: true as const };
   if (scope.all) {
     const nested = await lister.projects(root, options);
     const flat = await lister.inDir(root, options);

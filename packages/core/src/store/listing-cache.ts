@@ -10,12 +10,17 @@ import type { SessionShape } from "./session-shape.js";
 
 /**
  * What identifies one version of a file: an entry is trusted only while all three are unchanged
- * (the inode catches a file replaced by rename with the same size and mtime).
+ * (the inode catches a file replaced by rename with the same size and mtime). A listing passes
+ * the whole stat it took, so a cache that needs more (device, ctime) finds them too.
  */
 export interface FileStamp {
   readonly size: number;
   readonly mtimeMs: number;
   readonly ino: number;
+  /** The device, when the stamp is a whole stat. */
+  readonly dev?: number;
+  /** The inode's change time, when the stamp is a whole stat (no call sets it back). */
+  readonly ctimeMs?: number;
 }
 
 /** A listed session with the {@link SessionShape} of its file (listings given `withShape`). */

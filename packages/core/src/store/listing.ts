@@ -4,8 +4,8 @@
  * (W13); unchanged files come from a {@link SessionInfoCache}; a missing directory lists `[]`.
  */
 
-import type { Dirent } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
+import { type Dirent, type Stats, statSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { resolveCwd } from "../env/paths.js";
 import type { SessionInfo } from "../schema/types.js";
@@ -155,6 +155,15 @@ interface RootCandidate extends Candidate {
   readonly stamp: FileStamp;
 }
 
+/** The file's stat, `null` when it vanished or cannot be stat'ed. */
+function statOrNull(path: string): Stats | null {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The `*.jsonl` files of every directory (or symlink, followed) directly under `root`, not of
  * the root itself (E17), newest mtime first, then base name descending; vanished ones left out.
@@ -167,16 +176,14 @@ async function rootCandidates(root: string): Promise<RootCandidate[]> {
     return [];
   }
   const dirs = entries.filter((e) => e.isDirectory() || e.isSymbolicLink());
-  const stamped = await Promise.all(
-    dirs
-      .flatMap((entry) => jsonlPaths(join(root, entry.name)))
-      .map((path) =>
-        stat(path).then(
-          (stamp): RootCandidate => ({ path, name: basename(path), stamp }),
-          () => null,
-        ),
-      ),
-  );
+  // One synchronous stat after another: on files whose metadata is cached (the usual case) a
+  // plain loop is several times faster than a pool of async stats and their promises.
+  const stamped = dirs
+    .flatMap((entry) => jsonlPaths(join(root, entry.name)))
+    .map((path): RootCandidate | null => {
+      const stamp = statOrNull(path);
+      return stamp === null ? null : { path, name: basename(path), stamp };
+    });
   return stamped
     .filter((c): c is RootCandidate => c !== null)
     .sort((a, b) => b.stamp.mtimeMs - a.stamp.mtimeMs || b.name.localeCompare(a.name));
