@@ -56,32 +56,36 @@ function statementsOf(db: Database): EntryStatements {
 }
 
 /**
- * Rows waiting to be written: `write` sends them `ROWS` at a time through the multi-row
- * statement and the rest one by one.
+ * Rows waiting to be written, `ROWS` at a time through the multi-row statement; `flush`
+ * writes the rest one by one. The full group's array is handed to SQLite as it is.
  */
 class PendingRows {
-  /** The rows' values, `width` per row, in order. */
-  readonly values: unknown[] = [];
+  private values: unknown[];
+  private length = 0;
 
   constructor(
     private readonly many: Statement<unknown[]>,
     private readonly one: Statement<unknown[]>,
     private readonly width: number,
-  ) {}
+  ) {
+    this.values = new Array(ROWS * width);
+  }
 
-  /** Writes the full groups of `ROWS` rows; `all` also writes the rest. */
-  write(all: boolean): void {
-    const group = ROWS * this.width;
-    let at = 0;
-    for (; at + group <= this.values.length; at += group) {
-      this.many.run(this.values.slice(at, at + group));
+  /** Adds one row (its `width` values), writing the group once it is full. */
+  add(...row: unknown[]): void {
+    for (const value of row) this.values[this.length++] = value;
+    if (this.length === this.values.length) {
+      this.many.run(this.values);
+      this.length = 0;
     }
-    if (all) {
-      for (; at < this.values.length; at += this.width) {
-        this.one.run(this.values.slice(at, at + this.width));
-      }
+  }
+
+  /** Writes the rows of a group that is not full. */
+  flush(): void {
+    for (let at = 0; at < this.length; at += this.width) {
+      this.one.run(this.values.slice(at, at + this.width));
     }
-    this.values.splice(0, at);
+    this.length = 0;
   }
 }
 
@@ -97,6 +101,8 @@ export class EntryRecorder {
   private nextRowid: number;
   private readonly entries: PendingRows;
   private readonly texts: PendingRows;
+  /** This file's search rows (`rowid`, text), written at {@link finish}. */
+  private textRows: unknown[] = [];
   stopped = false;
 
   constructor(
@@ -134,8 +140,14 @@ export class EntryRecorder {
 
   /** Writes the rows still pending; call before the file's row is written. */
   finish(): void {
-    this.entries.write(true);
-    this.texts.write(true);
+    this.entries.flush();
+    // The texts wait for the end of the file: written in one run, apart from the entries,
+    // they cost less than interleaved (each table's pages and FTS5's term buffer stay warm).
+    for (let i = 0; i < this.textRows.length; i += 2) {
+      this.texts.add(this.textRows[i], this.textRows[i + 1]);
+    }
+    this.texts.flush();
+    this.textRows = [];
   }
 
   private store(record: JsonRecord, line: number): void {
@@ -146,7 +158,7 @@ export class EntryRecorder {
     const next = chunk.starts[index + 1] ?? chunk.end;
     const f = entryFields(record);
     const rowid = this.nextRowid++;
-    this.entries.values.push(
+    this.entries.add(
       rowid,
       this.fileId,
       this.baseLines + line,
@@ -167,9 +179,6 @@ export class EntryRecorder {
       f.totalTokens,
       f.cost,
     );
-    if (this.entries.values.length >= ROWS * ENTRY_VALUES) this.entries.write(false);
-    // The texts wait for the end of the file: written in one run, apart from the entries,
-    // they cost less than interleaved (each table's pages and FTS5's term buffer stay warm).
-    if (f.text !== "") this.texts.values.push(rowid, f.text);
+    if (f.text !== "") this.textRows.push(rowid, f.text);
   }
 }
