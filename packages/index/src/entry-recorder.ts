@@ -101,7 +101,7 @@ export class EntryRecorder {
   private nextRowid: number;
   private readonly entries: PendingRows;
   private readonly texts: PendingRows;
-  /** This file's search rows (`rowid`, text), written at {@link finish}. */
+  /** The current chunk's search rows (`rowid`, text), written after it. */
   private textRows: unknown[] = [];
   stopped = false;
 
@@ -119,6 +119,7 @@ export class EntryRecorder {
 
   /** The chunk the scanner is about to see, after `before` lines of this run. */
   at(chunk: LineChunk, before: number): void {
+    this.writeTexts();
     this.chunk = chunk;
     this.before = before;
   }
@@ -141,12 +142,18 @@ export class EntryRecorder {
   /** Writes the rows still pending; call before the file's row is written. */
   finish(): void {
     this.entries.flush();
-    // The texts wait for the end of the file: written in one run, apart from the entries,
-    // they cost less than interleaved (each table's pages and FTS5's term buffer stay warm).
-    for (let i = 0; i < this.textRows.length; i += 2) {
-      this.texts.add(this.textRows[i], this.textRows[i + 1]);
-    }
+    this.writeTexts();
     this.texts.flush();
+  }
+
+  /**
+   * Writes the search rows held since the last chunk. They wait for the chunk's end: written
+   * in one run, apart from the entries, they cost less than interleaved (each table's pages
+   * and FTS5's term buffer stay warm), and one chunk's texts are all that is held.
+   */
+  private writeTexts(): void {
+    const rows = this.textRows;
+    for (let i = 0; i < rows.length; i += 2) this.texts.add(rows[i], rows[i + 1]);
     this.textRows = [];
   }
 
