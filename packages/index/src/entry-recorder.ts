@@ -1,9 +1,12 @@
 /**
  * The visitor of a catch-up: core's folds see every line; each record after the header is
  * also stored with its byte place and columns, and its text is added to the search table.
- * Rows are written a few dozen at a time with one multi-row `INSERT` each: a building index
- * writes a row per record, and one statement call per row (with 18 values bound one by one)
- * cost more than SQLite's own work on the row.
+ *
+ * Every row is written by a one-row `INSERT` with positional values. A multi-row `INSERT`
+ * would save statement calls but costs far more than it saves: a statement that writes
+ * several rows opens a statement savepoint, and FTS5 writes its pending terms out as a new
+ * segment at every savepoint, so the search table would get a segment (and the merges that
+ * follow) per statement instead of one per megabyte of text.
  */
 
 import type { JsonRecord, LineIssue } from "@pi-sessions/core/internal";
@@ -12,24 +15,11 @@ import { entryFields } from "./entry-fields.js";
 import type { Folds } from "./fold-state.js";
 import type { LineChunk } from "./line-chunks.js";
 
-/** Rows per multi-row statement: big enough to share the call's cost, well under 32,766 values. */
-const ROWS = 32;
-/** Values bound per `entries` row, `rowid` first. */
-const ENTRY_VALUES = 19;
-
-const ENTRY_COLUMNS = `rowid, file_id, line, offset, length, id, parent_id, type, role, timestamp,
-  time_ms, provider, model, input, output, cache_read, cache_write, total_tokens, cost`;
-
-const placeholders = (rows: number, values: number) =>
-  Array.from({ length: rows }, () => `(${Array.from({ length: values }, () => "?").join(",")})`);
-
-/** The inserts of one connection, for a full batch of rows and for one row. */
+/** The statements of one connection's recorders. */
 interface EntryStatements {
   readonly maxRowid: Statement<[], { max: number | null }>;
-  readonly entries: Statement<unknown[]>;
   readonly entry: Statement<unknown[]>;
-  readonly texts: Statement<unknown[]>;
-  readonly text: Statement<unknown[]>;
+  readonly text: Statement<[number, string]>;
 }
 
 const prepared = new WeakMap<Database, EntryStatements>();
@@ -37,18 +27,16 @@ const prepared = new WeakMap<Database, EntryStatements>();
 function statementsOf(db: Database): EntryStatements {
   let st = prepared.get(db);
   if (st === undefined) {
-    const entries = (rows: number) =>
-      db.prepare(
-        `INSERT INTO entries (${ENTRY_COLUMNS}) VALUES ${placeholders(rows, ENTRY_VALUES).join(",")}`,
-      );
-    const texts = (rows: number) =>
-      db.prepare(`INSERT INTO entry_text (rowid, text) VALUES ${placeholders(rows, 2).join(",")}`);
     st = {
       maxRowid: db.prepare("SELECT max(rowid) AS max FROM entries"),
-      entries: entries(ROWS),
-      entry: entries(1),
-      texts: texts(ROWS),
-      text: texts(1),
+      // Named parameters would cost a property lookup per value and row.
+      entry: db.prepare(
+        `INSERT INTO entries (rowid, file_id, line, offset, length, id, parent_id, type, role,
+           timestamp, time_ms, provider, model, input, output, cache_read, cache_write,
+           total_tokens, cost)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      text: db.prepare("INSERT INTO entry_text (rowid, text) VALUES (?, ?)"),
     };
     prepared.set(db, st);
   }
@@ -56,53 +44,16 @@ function statementsOf(db: Database): EntryStatements {
 }
 
 /**
- * Rows waiting to be written, `ROWS` at a time through the multi-row statement; `flush`
- * writes the rest one by one. The full group's array is handed to SQLite as it is.
- */
-class PendingRows {
-  private values: unknown[];
-  private length = 0;
-
-  constructor(
-    private readonly many: Statement<unknown[]>,
-    private readonly one: Statement<unknown[]>,
-    private readonly width: number,
-  ) {
-    this.values = new Array(ROWS * width);
-  }
-
-  /** Adds one row (its `width` values), writing the group once it is full. */
-  add(...row: unknown[]): void {
-    for (const value of row) this.values[this.length++] = value;
-    if (this.length === this.values.length) {
-      this.many.run(this.values);
-      this.length = 0;
-    }
-  }
-
-  /** Writes the rows of a group that is not full. */
-  flush(): void {
-    for (let at = 0; at < this.length; at += this.width) {
-      this.one.run(this.values.slice(at, at + this.width));
-    }
-    this.length = 0;
-  }
-}
-
-/**
  * Feeds core's folds and records the entries of one file's catch-up. Rows are given their
- * `rowid` here (the next after the table's largest, read once under the write lock) so that
- * the search row of an entry can be written without asking SQLite which rowid it got.
+ * `rowid` here (the next after the table's largest, read once under the write lock), so the
+ * search row of an entry needs no answer back from SQLite.
  */
 export class EntryRecorder {
   private chunk: LineChunk | undefined;
   /** Lines the scanner numbered before the current chunk. */
   private before = 0;
   private nextRowid: number;
-  private readonly entries: PendingRows;
-  private readonly texts: PendingRows;
-  /** The current chunk's search rows (`rowid`, text), written after it. */
-  private textRows: unknown[] = [];
+  private readonly st: EntryStatements;
   stopped = false;
 
   constructor(
@@ -111,15 +62,12 @@ export class EntryRecorder {
     private readonly folds: Folds,
     private readonly baseLines: number,
   ) {
-    const st = statementsOf(db);
-    this.nextRowid = (st.maxRowid.get()?.max ?? 0) + 1;
-    this.entries = new PendingRows(st.entries, st.entry, ENTRY_VALUES);
-    this.texts = new PendingRows(st.texts, st.text, 2);
+    this.st = statementsOf(db);
+    this.nextRowid = (this.st.maxRowid.get()?.max ?? 0) + 1;
   }
 
   /** The chunk the scanner is about to see, after `before` lines of this run. */
   at(chunk: LineChunk, before: number): void {
-    this.writeTexts();
     this.chunk = chunk;
     this.before = before;
   }
@@ -139,24 +87,6 @@ export class EntryRecorder {
     return this.folds.shape.issue(issue) !== false;
   }
 
-  /** Writes the rows still pending; call before the file's row is written. */
-  finish(): void {
-    this.entries.flush();
-    this.writeTexts();
-    this.texts.flush();
-  }
-
-  /**
-   * Writes the search rows held since the last chunk. They wait for the chunk's end: written
-   * in one run, apart from the entries, they cost less than interleaved (each table's pages
-   * and FTS5's term buffer stay warm), and one chunk's texts are all that is held.
-   */
-  private writeTexts(): void {
-    const rows = this.textRows;
-    for (let i = 0; i < rows.length; i += 2) this.texts.add(rows[i], rows[i + 1]);
-    this.textRows = [];
-  }
-
   private store(record: JsonRecord, line: number): void {
     const chunk = this.chunk as LineChunk;
     // The scanner numbers lines from 1 across chunks; map the number into this chunk.
@@ -165,7 +95,7 @@ export class EntryRecorder {
     const next = chunk.starts[index + 1] ?? chunk.end;
     const f = entryFields(record);
     const rowid = this.nextRowid++;
-    this.entries.add(
+    this.st.entry.run(
       rowid,
       this.fileId,
       this.baseLines + line,
@@ -186,6 +116,6 @@ export class EntryRecorder {
       f.totalTokens,
       f.cost,
     );
-    if (f.text !== "") this.textRows.push(rowid, f.text);
+    if (f.text !== "") this.st.text.run(rowid, f.text);
   }
 }

@@ -157,7 +157,6 @@ export class FileSync {
         lines += chunk.starts.length;
         return going;
       });
-      recorder.finish();
     }
     const stopped = row?.stopped === 1 || recorder.stopped ? 1 : 0;
     const header = folds.info.header as unknown as JsonRecord | null;

@@ -75,7 +75,7 @@ test("a build from nothing stores every entry where it is, with its columns and 
   index.close();
   expect(entryIndexes(file)).toEqual(["entries_id", "entries_parent"]);
   const stored = storedEntries(file);
-  // The corpus session has far more entries than one multi-row insert takes.
+  // The corpus session spans many entries (and rowids handed out in a row).
   expect(stored.filter((e) => e.path.endsWith("large.jsonl")).length).toBeGreaterThan(100);
   for (const entry of stored) {
     const fields = entryFields(recordAt(entry.path, entry.offset, entry.length));
