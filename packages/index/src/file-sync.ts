@@ -12,17 +12,10 @@ import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { dirname } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { JsonlScanner, type JsonRecord, type LineIssue } from "@pi-sessions/core/internal";
-import { entryFields } from "./entry-fields.js";
-import {
-  EMPTY_STATE,
-  type FoldState,
-  type Folds,
-  foldState,
-  foldText,
-  resumeFolds,
-} from "./fold-state.js";
-import { type LineChunk, readBytes, readLineChunks } from "./line-chunks.js";
+import { JsonlScanner, type JsonRecord } from "@pi-sessions/core/internal";
+import { EntryRecorder } from "./entry-recorder.js";
+import { EMPTY_STATE, type FoldState, foldState, foldText, resumeFolds } from "./fold-state.js";
+import { readBytes, readLineChunks } from "./line-chunks.js";
 import { DEFAULT_SETTLE_MS, settleOf, trustedAnswer } from "./settled.js";
 import type { FileRow, Settle, Statements } from "./statements.js";
 import type { Answered, FileAnswer } from "./stored-answer.js";
@@ -168,7 +161,7 @@ export class FileSync {
     const base = row ?? (this.st.fileByPath.get(this.path) as FileRow);
     const text = row === undefined ? "" : (this.st.textOf.get(fileId)?.all_text ?? "");
     const folds = resumeFolds(state, text, this.storedIds(fileId, base.lines));
-    const recorder = new EntryRecorder(this.st, fileId, folds, base.lines);
+    const recorder = new EntryRecorder(this.batch.db, fileId, folds, base.lines);
     const scanner = new JsonlScanner(recorder);
     let lastStart = base.last_start;
     let committed = base.committed;
@@ -264,61 +257,5 @@ export class FileSync {
     // The committed part ends with a newline; a remainder never holds one.
     const endsWithNewline = !torn && row.committed > 0;
     return { info, shape: folds.shape.finish(endsWithNewline, stats.size) };
-  }
-}
-
-/**
- * The visitor of a catch-up: core's folds see every line; each record after the header is
- * also stored with its byte place and columns, and its text is added to the search table.
- */
-class EntryRecorder {
-  private chunk: LineChunk | undefined;
-  /** Lines the scanner numbered before the current chunk. */
-  private before = 0;
-  stopped = false;
-
-  constructor(
-    private readonly st: Statements,
-    private readonly fileId: number,
-    private readonly folds: Folds,
-    private readonly baseLines: number,
-  ) {}
-
-  /** The chunk the scanner is about to see, after `before` lines of this run. */
-  at(chunk: LineChunk, before: number): void {
-    this.chunk = chunk;
-    this.before = before;
-  }
-
-  record(record: JsonRecord, line: number, raw: string): boolean {
-    const wasHeader = this.folds.info.header === null;
-    if (this.folds.shape.record(record, line, raw) === false) {
-      this.stopped = true;
-      return false;
-    }
-    if (wasHeader) return true;
-    this.store(record, line);
-    return true;
-  }
-
-  issue(issue: LineIssue): boolean {
-    return this.folds.shape.issue(issue) !== false;
-  }
-
-  private store(record: JsonRecord, line: number): void {
-    const chunk = this.chunk as LineChunk;
-    // The scanner numbers lines from 1 across chunks; map the number into this chunk.
-    const index = line - 1 - this.before;
-    const offset = chunk.starts[index] as number;
-    const next = chunk.starts[index + 1] ?? chunk.end;
-    const { text, ...fields } = entryFields(record);
-    const result = this.st.insertEntry.run({
-      ...fields,
-      fileId: this.fileId,
-      line: this.baseLines + line,
-      offset,
-      length: next - offset - 1,
-    });
-    if (text !== "") this.st.insertText.run(result.lastInsertRowid, text);
   }
 }

@@ -4,7 +4,6 @@
  */
 
 import type { Database, Statement } from "better-sqlite3";
-import type { EntryFields } from "./entry-fields.js";
 
 /**
  * What a listing reads of every row in its scope up front: enough to answer for a file its stat
@@ -66,8 +65,6 @@ export class Statements {
   readonly updateFile: { run(update: FileUpdate & { id: number }): void };
   readonly deleteFile: Statement<[number], void>;
   readonly clearEntries: Statement<[number], void>;
-  readonly insertEntry: Statement<[EntryRow], void>;
-  readonly insertText: Statement<[number | bigint, string], void>;
   readonly hasId: Statement<[number, string, number], unknown>;
   readonly hasParent: Statement<[number, string, number], unknown>;
   readonly pathsInDir: Statement<[string], { id: number; path: string }>;
@@ -109,13 +106,6 @@ export class Statements {
     };
     this.deleteFile = db.prepare("DELETE FROM files WHERE id = ?");
     this.clearEntries = db.prepare("DELETE FROM entries WHERE file_id = ?");
-    this.insertEntry = db.prepare(
-      `INSERT INTO entries (file_id, line, offset, length, id, parent_id, type, role, timestamp,
-        time_ms, provider, model, input, output, cache_read, cache_write, total_tokens, cost)
-       VALUES (@fileId, @line, @offset, @length, @id, @parentId, @type, @role, @timestamp,
-        @timeMs, @provider, @model, @input, @output, @cacheRead, @cacheWrite, @totalTokens, @cost)`,
-    );
-    this.insertText = db.prepare("INSERT INTO entry_text (rowid, text) VALUES (?, ?)");
     this.hasId = db.prepare("SELECT 1 FROM entries WHERE file_id = ? AND id = ? AND line <= ?");
     this.hasParent = db.prepare(
       "SELECT 1 FROM entries WHERE file_id = ? AND parent_id = ? AND line <= ?",
@@ -129,14 +119,6 @@ export class Statements {
          AND committed = @committed`,
     );
   }
-}
-
-/** One `entries` row: a record's place and its columns (its text goes to `entry_text`). */
-export interface EntryRow extends Omit<EntryFields, "text"> {
-  readonly fileId: number;
-  readonly line: number;
-  readonly offset: number;
-  readonly length: number;
 }
 
 /** A row found to answer for its file by stat alone from now on (see `FileSync`). */

@@ -1,0 +1,121 @@
+/**
+ * The visitor of a catch-up: core's folds see every line; each record after the header is
+ * also stored with its byte place and columns, and its text is added to the search table.
+ *
+ * Every row is written by a one-row `INSERT` with positional values. A multi-row `INSERT`
+ * would save statement calls but costs far more than it saves: a statement that writes
+ * several rows opens a statement savepoint, and FTS5 writes its pending terms out as a new
+ * segment at every savepoint, so the search table would get a segment (and the merges that
+ * follow) per statement instead of one per megabyte of text.
+ */
+
+import type { JsonRecord, LineIssue } from "@pi-sessions/core/internal";
+import type { Database, Statement } from "better-sqlite3";
+import { entryFields } from "./entry-fields.js";
+import type { Folds } from "./fold-state.js";
+import type { LineChunk } from "./line-chunks.js";
+
+/** The statements of one connection's recorders. */
+interface EntryStatements {
+  readonly maxRowid: Statement<[], { max: number | null }>;
+  readonly entry: Statement<unknown[]>;
+  readonly text: Statement<[number, string]>;
+}
+
+const prepared = new WeakMap<Database, EntryStatements>();
+
+function statementsOf(db: Database): EntryStatements {
+  let st = prepared.get(db);
+  if (st === undefined) {
+    st = {
+      maxRowid: db.prepare("SELECT max(rowid) AS max FROM entries"),
+      // Named parameters would cost a property lookup per value and row.
+      entry: db.prepare(
+        `INSERT INTO entries (rowid, file_id, line, offset, length, id, parent_id, type, role,
+           timestamp, time_ms, provider, model, input, output, cache_read, cache_write,
+           total_tokens, cost)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      text: db.prepare("INSERT INTO entry_text (rowid, text) VALUES (?, ?)"),
+    };
+    prepared.set(db, st);
+  }
+  return st;
+}
+
+/**
+ * Feeds core's folds and records the entries of one file's catch-up. Rows are given their
+ * `rowid` here (the next after the table's largest, read once under the write lock), so the
+ * search row of an entry needs no answer back from SQLite.
+ */
+export class EntryRecorder {
+  private chunk: LineChunk | undefined;
+  /** Lines the scanner numbered before the current chunk. */
+  private before = 0;
+  private nextRowid: number;
+  private readonly st: EntryStatements;
+  stopped = false;
+
+  constructor(
+    db: Database,
+    private readonly fileId: number,
+    private readonly folds: Folds,
+    private readonly baseLines: number,
+  ) {
+    this.st = statementsOf(db);
+    this.nextRowid = (this.st.maxRowid.get()?.max ?? 0) + 1;
+  }
+
+  /** The chunk the scanner is about to see, after `before` lines of this run. */
+  at(chunk: LineChunk, before: number): void {
+    this.chunk = chunk;
+    this.before = before;
+  }
+
+  record(record: JsonRecord, line: number, raw: string): boolean {
+    const wasHeader = this.folds.info.header === null;
+    if (this.folds.shape.record(record, line, raw) === false) {
+      this.stopped = true;
+      return false;
+    }
+    if (wasHeader) return true;
+    this.store(record, line);
+    return true;
+  }
+
+  issue(issue: LineIssue): boolean {
+    return this.folds.shape.issue(issue) !== false;
+  }
+
+  private store(record: JsonRecord, line: number): void {
+    const chunk = this.chunk as LineChunk;
+    // The scanner numbers lines from 1 across chunks; map the number into this chunk.
+    const index = line - 1 - this.before;
+    const offset = chunk.starts[index] as number;
+    const next = chunk.starts[index + 1] ?? chunk.end;
+    const f = entryFields(record);
+    const rowid = this.nextRowid++;
+    this.st.entry.run(
+      rowid,
+      this.fileId,
+      this.baseLines + line,
+      offset,
+      next - offset - 1,
+      f.id,
+      f.parentId,
+      f.type,
+      f.role,
+      f.timestamp,
+      f.timeMs,
+      f.provider,
+      f.model,
+      f.input,
+      f.output,
+      f.cacheRead,
+      f.cacheWrite,
+      f.totalTokens,
+      f.cost,
+    );
+    if (f.text !== "") this.st.text.run(rowid, f.text);
+  }
+}
