@@ -5,15 +5,6 @@
  */
 
 import { Command, CommanderError } from "commander";
-import { registerCheck } from "./commands/check.js";
-import { registerContext } from "./commands/context.js";
-import { registerExport } from "./commands/export.js";
-import { registerIndex } from "./commands/index-command.js";
-import { registerLs } from "./commands/ls.js";
-import { registerMigrate } from "./commands/migrate.js";
-import { registerSearch } from "./commands/search.js";
-import { registerTree } from "./commands/tree.js";
-import { registerUsage } from "./commands/usage.js";
 import { CliError, ExitCode, oneLine } from "./io/errors.js";
 import type { CliIo } from "./io/io.js";
 import { CliRuntime, type CommonOptions, withCommonOptions } from "./io/runtime.js";
@@ -26,8 +17,49 @@ function commanderReason(text: string): string {
   return oneLine(text.replace(/^error: /, ""));
 }
 
-/** Builds the program with every command registered; `runtime` collects the exit code. */
-export function createProgram(runtime: CliRuntime): Command {
+/** How a command module adds its command to the program. */
+type Register = (program: Command, runtime: CliRuntime) => void;
+
+/**
+ * Every command's module, in the order help lists them, loaded on demand: a command line that
+ * names one loads only that module's imports (`ls` never loads the exporters' renderers), which
+ * is most of what a short command costs in a fresh process.
+ */
+const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
+  ls: async () => (await import("./commands/ls.js")).registerLs,
+  tree: async () => (await import("./commands/tree.js")).registerTree,
+  context: async () => (await import("./commands/context.js")).registerContext,
+  check: async () => (await import("./commands/check.js")).registerCheck,
+  migrate: async () => (await import("./commands/migrate.js")).registerMigrate,
+  usage: async () => (await import("./commands/usage.js")).registerUsage,
+  export: async () => (await import("./commands/export.js")).registerExport,
+  search: async () => (await import("./commands/search.js")).registerSearch,
+  index: async () => (await import("./commands/index-command.js")).registerIndex,
+};
+
+/**
+ * The command `argv` names: its first word that is not an option or the value of the
+ * program-level `--dir`; `undefined` when there is none or it is not a command (help, a typo:
+ * those need every command registered).
+ */
+function namedCommand(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === "--") return undefined;
+    if (arg === "--dir") i++;
+    else if (!arg.startsWith("-")) return Object.hasOwn(COMMANDS, arg) ? arg : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Builds the program with the command `argv` names registered (every command when it names
+ * none, for help and suggestions); `runtime` collects the exit code.
+ */
+export async function createProgram(
+  runtime: CliRuntime,
+  argv: readonly string[] = [],
+): Promise<Command> {
   const program = new Command("pi-sessions")
     .description("Inspect, check, repair and account for pi coding-agent session folders")
     .version(VERSION)
@@ -42,15 +74,12 @@ export function createProgram(runtime: CliRuntime): Command {
   // `--dir` and `--json` work before the command name too (`pi-sessions --dir X ls`).
   withCommonOptions(program);
   runtime.useGlobalOptions(() => program.opts<CommonOptions>());
-  registerLs(program, runtime);
-  registerTree(program, runtime);
-  registerContext(program, runtime);
-  registerCheck(program, runtime);
-  registerMigrate(program, runtime);
-  registerUsage(program, runtime);
-  registerExport(program, runtime);
-  registerSearch(program, runtime);
-  registerIndex(program, runtime);
+  const named = namedCommand(argv);
+  const names = named === undefined ? Object.keys(COMMANDS) : [named];
+  const registers = await Promise.all(
+    names.map((name) => (COMMANDS[name] as () => Promise<Register>)()),
+  );
+  for (const register of registers) register(program, runtime);
   return program;
 }
 
@@ -60,7 +89,7 @@ export function createProgram(runtime: CliRuntime): Command {
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const runtime = new CliRuntime(io);
-  const program = createProgram(runtime);
+  const program = await createProgram(runtime, argv);
   try {
     await program.parseAsync([...argv], { from: "user" });
     return runtime.exitCode;
