@@ -79,52 +79,39 @@ const DEFAULT_STALE_MS = 10 * 60 * 1000;
 /** An unreadable lock younger than this may be one whose holder has not written it yet. */
 const UNPARSEABLE_GRACE_MS = 2000;
 
-/** A lock file this process holds; the newest acquisition ({@link LockHandle}) owns it. */
-interface HeldLockFile {
-  readonly path: string;
-  readonly text: string;
-  readonly token: string;
-  readonly fsApi: StoreFs;
-  readonly timer: NodeJS.Timeout;
-  owner: LockHandle | undefined;
-}
-
-/** Lock files this process holds, by token: tells our own live lock from a reused pid's. */
-const heldLocks = new Map<string, HeldLockFile>();
+/** Lock files this process holds, by token (tells ours from a reused pid's), and who holds each. */
+const heldLocks = new Map<string, HeldLock>();
 let exitHookInstalled = false;
 
-/** One acquisition of a {@link HeldLockFile}; taking it over tells the previous owner. */
-class LockHandle implements Lock {
+/**
+ * One acquisition of a lock file this process wrote (`text`, refreshed by `timer`). A takeover
+ * is a new acquisition of the same file, which `heldLocks` then names, and this one is told.
+ */
+class HeldLock implements Lock {
   constructor(
-    private readonly file: HeldLockFile,
-    readonly onLost: (() => void) | undefined,
-    readonly owner: object | undefined,
+    readonly path: string,
+    readonly text: string,
+    readonly token: string,
+    readonly fsApi: StoreFs,
+    readonly timer: NodeJS.Timeout,
+    readonly options: LockOptions,
   ) {
-    const previous = file.owner;
-    file.owner = this;
-    previous?.onLost?.();
-  }
-
-  get path(): string {
-    return this.file.path;
+    const previous = heldLocks.get(token);
+    heldLocks.set(token, this);
+    previous?.options.onLost?.();
   }
 
   get held(): boolean {
-    return this.file.owner === this && heldLocks.get(this.file.token) === this.file;
+    return heldLocks.get(this.token) === this;
   }
 
+  /** Stops refreshing and removes the lock file if it is still ours. */
   release(): void {
-    if (this.held) dropLock(this.file);
+    if (!this.held) return;
+    heldLocks.delete(this.token);
+    clearInterval(this.timer);
+    removeIfUnchanged(this.path, this.fsApi, this.text);
   }
-}
-
-/** Stops refreshing and removes the lock file if it is still ours. */
-function dropLock(file: HeldLockFile): void {
-  if (heldLocks.get(file.token) !== file) return;
-  heldLocks.delete(file.token);
-  file.owner = undefined;
-  clearInterval(file.timer);
-  removeIfUnchanged(file.path, file.fsApi, file.text);
 }
 
 /** A lock file's content as a holder record; `undefined` if it is not one. */
@@ -188,7 +175,7 @@ interface LockFileState {
   readonly text: string;
   readonly holder: LockHolder | undefined;
   readonly stale: boolean;
-  readonly own: HeldLockFile | undefined;
+  readonly own: HeldLock | undefined;
 }
 
 /**
@@ -237,15 +224,14 @@ export function acquireLock(sessionPath: string, options: LockOptions = {}): Loc
       // Unref'd so an open session never keeps the process alive.
       const timer = setInterval(touch, Math.max(1, Math.floor(staleMs / 3)), fsApi, lockPath);
       timer.unref();
-      const file: HeldLockFile = { path: lockPath, text, token, fsApi, timer, owner: undefined };
-      heldLocks.set(token, file);
       installExitHook();
-      return new LockHandle(file, options.onLost, options.owner);
+      return new HeldLock(lockPath, text, token, fsApi, timer, options);
     }
     const found = inspectLock(lockPath, fsApi, staleMs);
     if (found === undefined) continue; // released between our create and our read
-    if (found.own?.owner?.onLost !== undefined && options.takeOver === true) {
-      return new LockHandle(found.own, options.onLost, options.owner);
+    if (found.own?.options.onLost !== undefined && options.takeOver === true) {
+      const own = found.own;
+      return new HeldLock(own.path, own.text, own.token, own.fsApi, own.timer, options);
     }
     if (!found.stale || attempt > 0) throw new SessionLockedError(lockPath, found.holder);
     removeIfUnchanged(lockPath, fsApi, found.text);
@@ -269,7 +255,7 @@ function installExitHook(): void {
   process.once("exit", () => {
     for (const lock of [...heldLocks.values()]) {
       try {
-        dropLock(lock);
+        lock.release();
       } catch {
         // Exiting anyway; a leftover lock is recovered as stale (dead pid).
       }
@@ -283,8 +269,8 @@ function installExitHook(): void {
  * another process, or held here without yielding. Only reads.
  */
 export function inProcessLockOwner(sessionPath: string, fsApi = nodeStoreFs): object | undefined {
-  const handle = inspectLock(lockPathFor(sessionPath), fsApi, DEFAULT_STALE_MS)?.own?.owner;
-  return handle?.onLost !== undefined ? handle.owner : undefined;
+  const held = inspectLock(lockPathFor(sessionPath), fsApi, DEFAULT_STALE_MS)?.own;
+  return held?.options.onLost !== undefined ? held.options.owner : undefined;
 }
 
 /** Removes `<sessionPath>.lock` if it is stale (a deleted session's); true if it removed one. */
