@@ -121,11 +121,8 @@ export class SessionManager {
    */
   static fromJsonl(text: string, cwd?: string, options?: SessionManagerOptions): SessionManager {
     const loaded = loadText(text, options?.env ?? systemEnv);
-    const headerCwd = loaded.header?.cwd;
-    const sm = new SessionManager(
-      cwd || (typeof headerCwd === "string" && headerCwd) || process.cwd(),
-      options,
-    );
+    const headerCwd = typeof loaded.header?.cwd === "string" && loaded.header.cwd;
+    const sm = new SessionManager(cwd || headerCwd || process.cwd(), options);
     sm.adopt(loaded, sm.sink);
     return sm;
   }
@@ -214,9 +211,8 @@ export class SessionManager {
     signal?: AbortSignal,
   ): Promise<T.SessionInfo[]> {
     const dir = dirFor(sessionDir, cwd);
-    const filterCwd = resolveCwd(cwd);
     const emptyCwdMatches = isDefaultDir(dir, cwd);
-    return listing.listSessions(dir, { filterCwd, emptyCwdMatches, onProgress, signal });
+    return listing.listSessions(dir, { filterCwd: cwd, emptyCwdMatches, onProgress, signal });
   }
 
   /** Every session of every working directory, or of one `sessionDir` (SPEC §10.5). */
@@ -333,11 +329,8 @@ export class SessionManager {
   protected adoptRecords(records: Record<string, unknown>[], options?: T.NewSessionOptions): void {
     // Headerless entries join a fresh v3 header first, so they are not taken for v1 records.
     const withHeader =
-      findHeaderIndex(records) >= 0
-        ? records
-        : [jsonClone(this.newHeader(options)) as unknown as Record<string, unknown>, ...records];
-    const split = splitRecords(withHeader, this.env);
-    this.adopt({ ...split, entryLines: undefined }, this.sink);
+      findHeaderIndex(records) >= 0 ? records : [jsonClone(this.newHeader(options)), ...records];
+    this.adopt(splitRecords(withHeader, this.env), this.sink);
   }
 
   /** Builds a fresh header (SPEC §4 newSession) after validating a custom id. */
@@ -347,12 +340,8 @@ export class SessionManager {
   ): T.SessionHeader {
     if (options?.id !== undefined) assertValidSessionId(options.id);
     const id = options?.id ?? this.env.uuidv7();
-    return createHeader({
-      id,
-      timestamp: this.env.now().toISOString(),
-      cwd: this.cwd,
-      parentSession,
-    });
+    const timestamp = this.env.now().toISOString();
+    return createHeader({ id, timestamp, cwd: this.cwd, parentSession });
   }
 
   // --- reading (the reference's names and behaviour unless said) -----------------------------
@@ -584,8 +573,6 @@ export class SessionManager {
     fromHook?: boolean,
     usage?: T.Usage,
   ): string {
-    this.catchUp();
-    const systemMessages = q.systemMessagesOf(this.state);
     return this.append((b) => ({
       type: "compaction",
       ...b,
@@ -595,7 +582,8 @@ export class SessionManager {
       details,
       usage,
       fromHook,
-      systemMessage: systemCheckpoint(systemMessages, new Date(b.timestamp).getTime()),
+      // The checkpoint of the context this compaction summarises (`make` runs before the fold).
+      systemMessage: systemCheckpoint(q.systemMessagesOf(this.state), Date.parse(b.timestamp)),
     })).id;
   }
   /** Appends extension state that never reaches the model (payload keys first, as pi's). */
@@ -626,10 +614,7 @@ export class SessionManager {
   /** [R1.6] Appends a branch-local edit of an earlier entry's context contribution (SPEC §5.4). */
   appendContextEdit(targetId: string, replacement: T.ContextEditEntry["replacement"]): string {
     this.catchUp();
-    const target = s.entryOf(this.state, targetId);
-    const stored = build.contextEditReplacement(replacement, target, targetId, () =>
-      q.branchOf(this.state),
-    );
+    const stored = build.contextEditReplacement(replacement, targetId, this.state);
     return this.append((b) => ({ type: "context_edit", ...b, targetId, replacement: stored })).id;
   }
 

@@ -1,9 +1,6 @@
-import type {
-  AgentMessage,
-  ContextEditEntry,
-  SessionEntry,
-  SessionMessageEntry,
-} from "../schema/types.js";
+import { branchOf } from "../projections/builtins.js";
+import type { AgentMessage, ContextEditEntry, SessionMessageEntry } from "../schema/types.js";
+import { entryOf, type SessionState } from "../state/session-state.js";
 
 /**
  * The fields every appended entry starts with. Each entry is an object literal in the
@@ -30,9 +27,8 @@ export function messageEntry(b: EntryBase, message: AgentMessage): SessionMessag
  */
 export function contextEditReplacement(
   replacement: ContextEditEntry["replacement"],
-  target: SessionEntry | undefined,
   targetId: string,
-  activeBranch: () => readonly SessionEntry[],
+  state: SessionState,
 ): ContextEditEntry["replacement"] {
   const content = (replacement as { content?: unknown } | null)?.content;
   if (
@@ -41,8 +37,9 @@ export function contextEditReplacement(
   ) {
     throw new Error("Context edit replacement must be null or contain string/array content");
   }
+  const target = entryOf(state, targetId);
   if (!target) throw new EntryNotFoundError(targetId);
-  if (!activeBranch().some((e) => e.id === targetId)) {
+  if (!branchOf(state).some((e) => e.id === targetId)) {
     throw new Error(`Entry ${targetId} is not on the active branch`);
   }
   const role = target.type === "message" ? target.message?.role : undefined;

@@ -93,15 +93,9 @@ export function selectPath(
   byId?: ReadonlyMap<string, SessionEntry>,
 ): SessionEntry[] {
   if (leafId === null) return [];
-  let index = byId;
-  if (!index) {
-    const m = new Map<string, SessionEntry>();
-    for (const e of entries) if (e && typeof e.id === "string") m.set(e.id, e);
-    index = m;
-  }
-  const lookup = index;
-  const leaf =
-    (leafId === undefined ? undefined : lookup.get(leafId)) ?? entries[entries.length - 1];
+  const lookup =
+    byId ?? new Map(entries.filter((e) => e && typeof e.id === "string").map((e) => [e.id, e]));
+  const leaf = (leafId === undefined ? undefined : lookup.get(leafId)) ?? entries.at(-1);
   if (!leaf || typeof leaf !== "object") return [];
   return walkPath(leaf, (id) => lookup.get(id), Math.max(entries.length, lookup.size));
 }

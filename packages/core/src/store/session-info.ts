@@ -6,6 +6,7 @@
 import { fstatSync, type Stats } from "node:fs";
 import { isJsonRecord, JsonlScanner, type JsonlVisitor, type JsonRecord } from "../format/parse.js";
 import { isValidHeader } from "../format/record-rules.js";
+import { sessionNameOf } from "../projections/session-name.js";
 import type { SessionHeader, SessionInfo } from "../schema/types.js";
 import { readOrNull, readText } from "./read-chunks.js";
 import { type SessionShape, SessionShapeFold } from "./session-shape.js";
@@ -84,13 +85,11 @@ export class SessionInfoFold implements JsonlVisitor {
     const created = Date.parse(String(raw.timestamp));
     const fallback = Number.isNaN(created) ? mtime.getTime() : created;
     const modified = new Date(this.lastActivity > 0 ? this.lastActivity : fallback);
-    const name = this.rawName;
     return {
       path,
       id: header.id,
       cwd: typeof raw.cwd === "string" ? raw.cwd : "",
-      // A name that is not a string clears it, like an empty one (R1.6 throws on it).
-      name: typeof name === "string" ? name.trim() || undefined : undefined,
+      name: sessionNameOf({ raw: this.rawName }),
       parentSessionPath: typeof raw.parentSession === "string" ? raw.parentSession : undefined,
       // `new Date` of whatever is there, as the reference does: may be an Invalid Date.
       created: new Date(raw.timestamp as string | number),

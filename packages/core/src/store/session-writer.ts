@@ -79,15 +79,14 @@ export class SessionFileWriter {
     lines: readonly string[],
     options: SessionWriterOptions = {},
   ): SessionFileWriter {
-    const writer = new SessionFileWriter(path, ...tailOf(lines), options);
+    const writer = new SessionFileWriter(path, 0, false, options);
     writer.takeLock(false); // a new file has no earlier writer to take over from
     try {
-      writeFileAtomic(path, lines, { exclusive: true, fs: writer.fsApi });
+      writer.writeWhole(lines, true);
     } catch (error) {
       writer.close();
       throw error;
     }
-    writer.openQuietly();
     return writer;
   }
 
@@ -128,10 +127,20 @@ export class SessionFileWriter {
   rewrite(lines: readonly string[]): void {
     this.claim();
     this.check();
-    writeFileAtomic(this.path, lines, { fs: this.fsApi });
+    this.writeWhole(lines, false);
+  }
+
+  /** Writes the whole file atomically (W3, mode 0600), then opens the fd to append to it. */
+  private writeWhole(lines: readonly string[], exclusive: boolean): void {
+    writeFileAtomic(this.path, lines, { exclusive, fs: this.fsApi });
     this.closeFd();
     [this.size, this.needsNewline] = tailOf(lines);
-    this.openQuietly();
+    try {
+      this.open();
+    } catch {
+      // The file is committed, so this must not fail the write: the next append opens again
+      // and throws the real error then.
+    }
   }
 
   /** Closes the fd and releases the lock. Later appends throw; calling it again does nothing. */
@@ -219,16 +228,6 @@ export class SessionFileWriter {
     }
     this.fd = fd;
     return fd;
-  }
-
-  /** Opens the fd right after this process wrote the whole file. */
-  private openQuietly(): void {
-    try {
-      this.open();
-    } catch {
-      // The file is committed, so this must not fail the write: the next append opens again
-      // and throws the real error then.
-    }
   }
 
   /**
