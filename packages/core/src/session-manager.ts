@@ -5,7 +5,6 @@ import { type SessionEnv, systemEnv } from "./env/env.js";
 import { assertValidSessionId, generateEntryId } from "./env/ids.js";
 import { resolveCwd } from "./env/paths.js";
 import { jsonClone } from "./format/json-clone.js";
-import type { LineMap } from "./format/line-map.js";
 import { loadText, splitRecords } from "./format/load-text.js";
 import { findHeaderIndex } from "./format/record-rules.js";
 import { createHeader } from "./format/serialize.js";
@@ -55,16 +54,16 @@ const outcomeOf = (sink: SessionSink): Promise<Error | undefined> =>
   );
 type Progress = listing.SessionListProgress;
 
-/** `sessionDir` as the reference resolves it, else the cwd's default one; creates nothing (W13). */
-const dirFor = (sessionDir: string | undefined, cwd: string) =>
-  sessionDir ? resolveSessionDir(sessionDir) : paths.defaultSessionDirPath(resolveCwd(cwd));
-
 /**
- * Whether `dir` is the cwd's default session directory: discovery filters by header cwd
- * everywhere, and a header without a cwd matches only there ([Fix] W17), not in a custom one.
+ * `sessionDir` as the reference resolves it, else the cwd's default one (creating nothing, W13),
+ * and whether it is the default one: discovery filters by header cwd everywhere, and a header
+ * without a cwd matches only there ([Fix] W17), not in a custom one.
  */
-const isDefaultDir = (dir: string, cwd: string) =>
-  samePath(dir, paths.defaultSessionDirPath(resolveCwd(cwd)));
+function dirFor(sessionDir: string | undefined, cwd: string): [dir: string, isDefault: boolean] {
+  const home = paths.defaultSessionDirPath(resolveCwd(cwd));
+  const dir = sessionDir ? resolveSessionDir(sessionDir) : home;
+  return [dir, samePath(dir, home)];
+}
 
 /**
  * A pi session, drop-in for the reference `SessionManager` (SPEC §4–§10, statics included).
@@ -79,11 +78,10 @@ export class SessionManager {
   private readonly cwd: string;
   private store: SessionStore = memoryStore;
   private sink: SessionSink = memorySink;
-  private loadDiagnostics: LoadDiagnostic[] = [];
+  /** What the load of the session found: its problems and, from text, each entry's line. */
+  private loaded: Pick<StoredSession, "diagnostics" | "entryLines"> = { diagnostics: [] };
   /** The outcome of the queued writes of sessions switched away from, for `flush()`. */
   private readonly retired = new Set<Promise<Error | undefined>>();
-  /** File line of each loaded entry (by position), when the session came from text. */
-  private entryLines: LineMap | undefined;
   private readonly bus = new SessionBus();
   /** Replaced, never mutated, so a validator may remove itself while validators run. */
   private validators: readonly guard.EntryValidator[] = [];
@@ -141,7 +139,7 @@ export class SessionManager {
   /** A new persisted session in `sessionDir` (default: the cwd's directory, created). */
   static create(cwd: string, sessionDir?: string, options?: SessionManagerOptions): SessionManager {
     const sm = new SessionManager(cwd, options);
-    sm.useDir(dirFor(sessionDir, sm.cwd));
+    sm.useDir(dirFor(sessionDir, sm.cwd)[0]);
     sm.newSession(options);
     return sm;
   }
@@ -170,9 +168,9 @@ export class SessionManager {
     options?: SessionManagerOptions,
   ): SessionManager {
     const sm = new SessionManager(cwd, options);
-    const dir = dirFor(sessionDir, sm.cwd);
+    const [dir, isDefault] = dirFor(sessionDir, sm.cwd);
     sm.useDir(dir);
-    const recent = findMostRecentSession(dir, sm.cwd, isDefaultDir(dir, sm.cwd));
+    const recent = findMostRecentSession(dir, sm.cwd, isDefault);
     if (recent) sm.openLocation(recent);
     else sm.newSession(options);
     return sm;
@@ -190,7 +188,7 @@ export class SessionManager {
   ): SessionManager {
     const source = resolve(sourcePath);
     const sm = new SessionManager(targetCwd, options);
-    const dir = dirFor(sessionDir, sm.cwd);
+    const [dir] = dirFor(sessionDir, sm.cwd);
     const { entries } = fileStore(dir, { env: sm.env }).read(source);
     sm.useDir(dir);
     sm.start(jsonClone(sm.newHeader({ id: options?.id }, source)), entries, true);
@@ -199,8 +197,8 @@ export class SessionManager {
 
   /** The path of the session with exactly this id among `cwd`'s (headers only), or undefined. */
   static findById(cwd: string, id: string, sessionDir?: string): string | undefined {
-    const dir = dirFor(sessionDir, cwd);
-    return findSessionById(dir, id, resolveCwd(cwd), isDefaultDir(dir, cwd));
+    const [dir, isDefault] = dirFor(sessionDir, cwd);
+    return findSessionById(dir, id, cwd, isDefault);
   }
 
   /** The sessions of `cwd`, newest activity first (SPEC §10.5); unchanged files are cached. */
@@ -210,8 +208,7 @@ export class SessionManager {
     onProgress?: Progress,
     signal?: AbortSignal,
   ): Promise<T.SessionInfo[]> {
-    const dir = dirFor(sessionDir, cwd);
-    const emptyCwdMatches = isDefaultDir(dir, cwd);
+    const [dir, emptyCwdMatches] = dirFor(sessionDir, cwd);
     return listing.listSessions(dir, { filterCwd: cwd, emptyCwdMatches, onProgress, signal });
   }
 
@@ -321,8 +318,7 @@ export class SessionManager {
     }
     this.sink = sink;
     this.state = q.replayState(session.header, session.entries, this.projections, true);
-    this.loadDiagnostics = session.diagnostics;
-    this.entryLines = session.entryLines;
+    this.loaded = { diagnostics: session.diagnostics, entryLines: session.entryLines };
   }
 
   /** Replaces the state by migrated records (header adopted, or a new one from options). */
@@ -384,12 +380,12 @@ export class SessionManager {
   }
   /** Problems found at load (with line numbers), plus structural ones (duplicates, cycles). */
   getLoadDiagnostics(): LoadDiagnostic[] {
-    const lineOf = (pos: number) => this.entryLines?.lineOf(pos);
-    return [...this.loadDiagnostics, ...structuralDiagnostics(this.state.log, lineOf)];
+    const lineOf = (pos: number) => this.getEntryLineNumber(pos);
+    return [...this.loaded.diagnostics, ...structuralDiagnostics(this.state.log, lineOf)];
   }
   /** The 1-based file line of the entry at `position` (file order), if it was loaded. */
   getEntryLineNumber(position: number): number | undefined {
-    return this.entryLines?.lineOf(position);
+    return this.loaded.entryLines?.lineOf(position);
   }
   /** The leaf id, or null. */
   getLeafId(): string | null {
