@@ -58,18 +58,12 @@ export class JsonlScanner {
     if (this.stopped || chunk.length === 0) return !this.stopped;
     this.lastCode = chunk.charCodeAt(chunk.length - 1);
     let start = 0;
-    let end = chunk.indexOf("\n");
-    if (end >= 0 && this.carry !== "") {
-      const first = this.carry + chunk.slice(0, end);
+    for (let end = chunk.indexOf("\n"); end >= 0; end = chunk.indexOf("\n", start)) {
+      // Only the first line can continue the previous chunk's last one (then `start` is 0).
+      const line = this.carry === "" ? chunk.slice(start, end) : this.carry + chunk.slice(0, end);
       this.carry = "";
-      if (!this.handle(first)) return false;
+      if (!this.handle(line)) return false;
       start = end + 1;
-      end = chunk.indexOf("\n", start);
-    }
-    while (end >= 0) {
-      if (!this.handle(chunk.slice(start, end))) return false;
-      start = end + 1;
-      end = chunk.indexOf("\n", start);
     }
     if (start < chunk.length) this.carry += chunk.slice(start);
     return true;
