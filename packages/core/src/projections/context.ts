@@ -37,18 +37,13 @@ export function applySetting(settings: ContextSettings, entry: SessionEntry): Co
   };
 }
 
-/** Index of the last compaction in `path`, or -1. */
-export function lastCompactionIndex(path: readonly SessionEntry[]): number {
-  return path.findLastIndex((e) => e.type === "compaction");
-}
-
 /**
  * The compaction-aware entries of a path (SPEC §8.3): the path itself without a compaction;
  * otherwise the last compaction, then the kept entries before it from `firstKeptEntryId`
  * (system messages left out), then everything after it.
  */
 export function contextEntriesOfPath(path: readonly SessionEntry[]): SessionEntry[] {
-  const c = lastCompactionIndex(path);
+  const c = path.findLastIndex((e) => e.type === "compaction");
   if (c < 0) return path.slice();
   const compaction = path[c] as CompactionEntry;
   const first = path.findIndex((e) => e.id === compaction.firstKeptEntryId);

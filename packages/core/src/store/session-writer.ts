@@ -33,9 +33,6 @@ export interface SessionWriterOptions {
   fs?: StoreFs;
 }
 
-/** Per-call options of an append: `fsync` overrides the writer's durability. */
-type AppendOptions = { readonly fsync?: boolean };
-
 /** The last {@link SessionFileWriter} generation handed out in this process. */
 let writerGeneration = 0;
 
@@ -269,9 +266,10 @@ export class SessionFileWriter {
    * conflict error before writing, or the write's own error after undoing its partial bytes
    * (W2), so the logical content is unchanged either way (SPEC §0.1 invariant 4). A torn tail's
    * separator goes in the same write, so one truncate undoes both; if the truncate fails, the
-   * real size is remembered and the next append starts with `\n` (W1).
+   * real size is remembered and the next append starts with `\n` (W1). `opts.fsync` overrides
+   * the writer's durability.
    */
-  appendRecord(json: string, opts?: AppendOptions): void {
+  appendRecord(json: string, opts?: { readonly fsync?: boolean }): void {
     const fd = this.prepareAppend();
     const fsync = opts?.fsync ?? this.options.durability === "always";
     const [bytes, size] = encodeLine(json, this.needsNewline);
