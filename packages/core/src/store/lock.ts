@@ -170,21 +170,14 @@ function isProcessAlive(pid: number): boolean {
   }
 }
 
-/** A lock file as found on disk; `own` is set when it is one this process holds. */
-interface LockFileState {
-  readonly text: string;
-  readonly holder: LockHolder | undefined;
-  readonly stale: boolean;
-  readonly own: HeldLock | undefined;
-}
-
 /**
- * Reads the lock file of `lockPath` and judges it (`undefined` when there is none). Stale:
+ * Reads the lock file of `lockPath` and judges it (`undefined` when there is none): its text and
+ * holder, whether it is stale, and `own`, this process's acquisition if it holds it. Stale:
  * unreadable and older than a grace period; our pid on our host but not a lock this process
  * holds (pid reused after a restart); another pid on our host that no longer exists; or not
  * refreshed for `staleMs` (hung holder, or another host whose pid we cannot probe).
  */
-function inspectLock(lockPath: string, fsApi: StoreFs, staleMs: number): LockFileState | undefined {
+function inspectLock(lockPath: string, fsApi: StoreFs, staleMs: number) {
   let text: string;
   let mtimeMs: number;
   try {
