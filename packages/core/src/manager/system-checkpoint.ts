@@ -5,8 +5,7 @@ import type { AgentMessage, SystemMessage, ToolDefinition } from "../schema/type
  * messages of the current context merged in order — non-empty texts joined by a blank line,
  * sections applied (`null` deletes a name), tools removed then added by name; undefined when
  * there is no system message. A message's text is string content, or its `text` blocks joined
- * by a newline; content of any other shape counts as empty, where the reference would throw
- * mid-append.
+ * by a newline; other content counts as empty, where the reference would throw mid-append.
  */
 export function systemCheckpoint(
   messages: readonly AgentMessage[],
