@@ -103,12 +103,11 @@ function linkRecords(out: unknown[], env: SessionEnv, diagnostics: MigrationDiag
       rest.firstKeptEntryId = target.id;
     } else {
       const header = isJsonRecord(target);
+      const what = header ? "points at the header" : "is not the index of an entry";
       diagnostics.push({
         kind: header ? "first-kept-entry-index-header" : "first-kept-entry-index-out-of-range",
         recordIndex: i,
-        message: `compaction ${String(rest.id)}: firstKeptEntryIndex ${String(index)} ${
-          header ? "points at the header" : "is not the index of an entry"
-        }; firstKeptEntryId left out`,
+        message: `compaction ${String(rest.id)}: firstKeptEntryIndex ${String(index)} ${what}; firstKeptEntryId left out`,
       });
     }
     out[i] = rest;

@@ -100,9 +100,8 @@ export class JsonlScanner {
     }
     if (isJsonRecord(value)) return this.keepGoing(this.visitor.record(value, line, raw));
     const type = value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
-    return this.keepGoing(
-      this.visitor.issue({ kind: "not-an-object", line, raw, message: `got ${type}` }),
-    );
+    const message = `got ${type}`;
+    return this.keepGoing(this.visitor.issue({ kind: "not-an-object", line, raw, message }));
   }
 
   private keepGoing(answer: boolean | undefined): boolean {

@@ -57,9 +57,8 @@ function sessionProjections(extra: readonly Projection<unknown>[]): Projection<u
       (q) => typeof (replacement as unknown as Record<string, unknown>)[q] !== "function",
     );
     if (missing && missing.length > 0) {
-      throw new Error(
-        `Projection "${b.name}" replaces the built-in one of that name and must implement ${missing.join(", ")}`,
-      );
+      const duty = `the built-in one of that name and must implement ${missing.join(", ")}`;
+      throw new Error(`Projection "${b.name}" replaces ${duty}`);
     }
     return replacement;
   });

@@ -23,18 +23,14 @@ export function applySetting(settings: ContextSettings, entry: SessionEntry): Co
     return { thinkingLevel: entry.thinkingLevel, model: settings.model };
   }
   if (entry.type === "model_change") {
-    const model = { provider: entry.provider, modelId: entry.modelId };
-    return { thinkingLevel: settings.thinkingLevel, model };
+    return { ...settings, model: { provider: entry.provider, modelId: entry.modelId } };
   }
   const m = entry.type === "message" ? (entry as SessionMessageEntry).message : undefined;
   if (m?.role !== "assistant") return settings;
   // Most turns keep the model: share the settings (callers get a copy of the model).
   const model = settings.model;
   if (model !== null && model.provider === m.provider && model.modelId === m.model) return settings;
-  return {
-    thinkingLevel: settings.thinkingLevel,
-    model: { provider: m.provider, modelId: m.model },
-  };
+  return { ...settings, model: { provider: m.provider, modelId: m.model } };
 }
 
 /**

@@ -48,11 +48,9 @@ export function tempPathFor(path: string): string {
 export type AtomicContent = string | readonly string[] | Uint8Array;
 
 /** Writes `content` to `fd` without joining an array into one string. */
-function writeContent(fsApi: StoreFs, fd: number, content: AtomicContent): void {
-  if (typeof content === "string" || content instanceof Uint8Array) {
-    writeAll(fsApi, fd, typeof content === "string" ? Buffer.from(content, "utf8") : content);
-    return;
-  }
+function writeContent(fsApi: StoreFs, fd: number, content: AtomicContent) {
+  if (content instanceof Uint8Array) return writeAll(fsApi, fd, content);
+  if (typeof content === "string") return writeAll(fsApi, fd, Buffer.from(content, "utf8"));
   // Batch small chunks to keep the syscall count low while never holding more than about one
   // batch of encoded bytes at a time.
   let batch: string[] = [];

@@ -128,9 +128,8 @@ function parseHolder(text: string): LockHolder | undefined {
 }
 
 /**
- * Removes a lock file if its content is still `text` (re-read just before the unlink, so a
- * lock a competitor took meanwhile is left alone; the window between the read and the unlink
- * remains, which is why appends also check size and inode).
+ * Removes a lock file if its content is still `text`, re-read just before the unlink so a lock
+ * a competitor took stays (the read-to-unlink window is why appends also check size and inode).
  */
 function removeIfUnchanged(lockPath: string, fsApi: StoreFs, text: string): void {
   try {
@@ -257,9 +256,9 @@ function installExitHook(): void {
 }
 
 /**
- * The {@link LockOptions.owner} of this process's acquisition that holds the lock of
- * `sessionPath` now and would yield to a takeover; `undefined` when the lock is free, held by
- * another process, or held here without yielding. Only reads.
+ * The {@link LockOptions.owner} of this process's acquisition that holds `sessionPath`'s lock now
+ * and would yield to a takeover; `undefined` if free, another process's, or held here without
+ * yielding. Only reads.
  */
 export function inProcessLockOwner(sessionPath: string, fsApi = nodeStoreFs): object | undefined {
   const held = inspectLock(lockPathFor(sessionPath), fsApi, DEFAULT_STALE_MS)?.own;
