@@ -170,10 +170,8 @@ export class SessionFileWriter {
     if (this.superseded) throw this.newerWriter("took the file over");
     if (this.isLocked) return;
     if (!this.isOpen) this.check();
-    const holder = this.inProcessHolder();
-    if (holder !== undefined && holder.generation > this.generation) {
-      throw this.newerWriter("holds the file");
-    }
+    const newerHolds = (this.inProcessHolder()?.generation ?? 0) > this.generation;
+    if (newerHolds) throw this.newerWriter("holds the file");
     this.takeLock();
   }
 
@@ -262,12 +260,11 @@ export class SessionFileWriter {
   }
 
   /**
-   * Appends `json` (a JSON text without a newline) and `\n`. Throws a lock, deleted-file or
-   * conflict error before writing, or the write's own error after undoing its partial bytes
-   * (W2), so the logical content is unchanged either way (SPEC §0.1 invariant 4). A torn tail's
-   * separator goes in the same write, so one truncate undoes both; if the truncate fails, the
-   * real size is remembered and the next append starts with `\n` (W1). `opts.fsync` overrides
-   * the writer's durability.
+   * Appends `json` (JSON text without a newline) and `\n`. Throws a lock, deleted-file or conflict
+   * error before writing, or the write's own error after undoing its partial bytes (W2): the
+   * logical content is unchanged either way (SPEC §0.1 invariant 4). A torn tail's separator goes
+   * in the same write, so one truncate undoes both; if the truncate fails, the real size is kept
+   * and the next append starts with `\n` (W1). `opts.fsync` overrides the writer's durability.
    */
   appendRecord(json: string, opts?: { readonly fsync?: boolean }): void {
     const fd = this.prepareAppend();
