@@ -117,11 +117,8 @@ export function loadText(text: string, env: SessionEnv, label = "<text>"): Loade
 }
 
 function notASession(label: string, reason: NotASession): InvalidSessionError {
-  return new InvalidSessionError(
-    `Session file is not a valid pi session: ${label}`,
-    describeNotASession(reason),
-    reason.kind,
-  );
+  const message = `Session file is not a valid pi session: ${label}`;
+  return new InvalidSessionError(message, describeNotASession(reason), reason.kind);
 }
 
 /**

@@ -119,14 +119,11 @@ function upgradeToV3(out: unknown[]): void {
   for (let i = 0; i < out.length; i++) {
     const record = out[i];
     if (!isJsonRecord(record)) continue;
+    const m = record.message;
     if (record.type === "session") {
       out[i] = { ...record, version: CURRENT_SESSION_VERSION };
-    } else if (
-      record.type === "message" &&
-      isJsonRecord(record.message) &&
-      record.message.role === "hookMessage"
-    ) {
-      out[i] = { ...record, message: { ...record.message, role: "custom" } };
+    } else if (record.type === "message" && isJsonRecord(m) && m.role === "hookMessage") {
+      out[i] = { ...record, message: { ...m, role: "custom" } };
     }
   }
 }

@@ -30,10 +30,8 @@ export function contextEditReplacement(
   state: SessionState,
 ): ContextEditEntry["replacement"] {
   const content = (replacement as { content?: unknown } | null)?.content;
-  if (
-    replacement !== null &&
-    (typeof replacement !== "object" || (typeof content !== "string" && !Array.isArray(content)))
-  ) {
+  const shaped = typeof content === "string" || Array.isArray(content);
+  if (replacement !== null && (typeof replacement !== "object" || !shaped)) {
     throw new Error("Context edit replacement must be null or contain string/array content");
   }
   const target = entryOf(state, targetId);

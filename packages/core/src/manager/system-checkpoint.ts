@@ -19,15 +19,9 @@ export function systemCheckpoint(
     if (m?.role !== "system") continue;
     any = true;
     const content: unknown = m.content;
-    const text =
-      typeof content === "string"
-        ? content
-        : Array.isArray(content)
-          ? content
-              .filter((block) => block?.type === "text" && typeof block.text === "string")
-              .map((block) => block.text)
-              .join("\n")
-          : "";
+    const blocks = Array.isArray(content) ? content : [];
+    const parts = blocks.filter((b) => b?.type === "text" && typeof b.text === "string");
+    const text = typeof content === "string" ? content : parts.map((b) => b.text).join("\n");
     if (text) texts.push(text);
     if (m.sections && typeof m.sections === "object") {
       for (const [name, value] of Object.entries(m.sections)) {

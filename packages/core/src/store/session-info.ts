@@ -65,10 +65,8 @@ export class SessionInfoFold implements JsonlVisitor {
     const role = message.role;
     if (role !== "user" && role !== "assistant") return;
     if ("content" in message) {
-      const time =
-        typeof message.timestamp === "number"
-          ? message.timestamp
-          : Date.parse(String(entry.timestamp));
+      const ms = message.timestamp;
+      const time = typeof ms === "number" ? ms : Date.parse(String(entry.timestamp));
       if (time > this.lastActivity) this.lastActivity = time;
     }
     const text = messageText(message.content);
