@@ -147,11 +147,8 @@ export class DocumentBuilder implements JsonlVisitor {
   finish(scanner: JsonlScanner, textLength: number): ParsedDocument {
     const endsWithNewline = scanner.endsWithNewline;
     const last = this.lines.at(-1);
-    const tornTail =
-      !endsWithNewline &&
-      last?.line === scanner.lineCount &&
-      last.value._tag === "Left" &&
-      last.value.left.kind === "invalid-json";
+    const invalid = last?.value._tag === "Left" && last.value.left.kind === "invalid-json";
+    const tornTail = !endsWithNewline && last?.line === scanner.lineCount && invalid;
     return { lines: this.lines, endsWithNewline, tornTail, textLength };
   }
 }

@@ -71,10 +71,7 @@ export function projectContextEntry(
   const content = edit.replacement.content;
   return messages.map((m) => {
     if (!EDITABLE_ROLES.has(m.role)) return m;
-    const replaced =
-      typeof content === "string" && BLOCK_ROLES.has(m.role)
-        ? [{ type: "text", text: content }]
-        : content;
-    return { ...m, content: replaced } as AgentMessage;
+    const wrap = typeof content === "string" && BLOCK_ROLES.has(m.role);
+    return { ...m, content: wrap ? [{ type: "text", text: content }] : content } as AgentMessage;
   });
 }

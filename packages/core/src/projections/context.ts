@@ -61,13 +61,10 @@ export function projectionOfPath(path: readonly SessionEntry[]): SessionProjecti
     if (e.type === "context_edit" && typeof e.targetId === "string") edits.set(e.targetId, e);
   }
   const messages: AgentMessage[] = [];
-  const entries = context.map((sourceEntry, i): ProjectedSessionEntry => {
-    const own =
-      sourceEntry.type === "compaction" && i > 0
-        ? []
-        : projectContextEntry(sourceEntry, edits.get(sourceEntry.id));
+  const entries = context.map((e, i): ProjectedSessionEntry => {
+    const own = e.type === "compaction" && i > 0 ? [] : projectContextEntry(e, edits.get(e.id));
     for (const m of own) messages.push(m);
-    return { sourceEntry, messages: own };
+    return { sourceEntry: e, messages: own };
   });
   let settings = INITIAL_SETTINGS;
   for (const e of path) settings = applySetting(settings, e);
