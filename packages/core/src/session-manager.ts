@@ -487,9 +487,8 @@ export class SessionManager {
       const tip = this.state.leafId;
       const follows =
         atTip && tip !== null && q.branchOf(this.state, tip).some((e) => e.id === leaf);
-      if (!follows && (leaf === null || s.entryOf(this.state, leaf))) {
-        this.state = s.withLeaf(this.state, leaf);
-      }
+      const stays = !follows && (leaf === null || s.entryOf(this.state, leaf) !== undefined);
+      if (stays) this.state = s.withLeaf(this.state, leaf);
     });
   }
 

@@ -36,14 +36,12 @@ export function contextEditReplacement(
   }
   const target = entryOf(state, targetId);
   if (!target) throw new EntryNotFoundError(targetId);
-  if (!branchOf(state).some((e) => e.id === targetId)) {
-    throw new Error(`Entry ${targetId} is not on the active branch`);
-  }
+  const onBranch = branchOf(state).some((e) => e.id === targetId);
+  if (!onBranch) throw new Error(`Entry ${targetId} is not on the active branch`);
   const role = target.type === "message" ? target.message?.role : undefined;
   const wrapped = role === "assistant" || role === "toolResult";
-  if (target.type !== "custom_message" && role !== "user" && !wrapped) {
-    throw new Error(`Entry ${targetId} does not contribute editable model content`);
-  }
+  const editable = target.type === "custom_message" || role === "user" || wrapped;
+  if (!editable) throw new Error(`Entry ${targetId} does not contribute editable model content`);
   return replacement && typeof content === "string" && wrapped
     ? { content: [{ type: "text", text: content }] }
     : replacement;

@@ -240,9 +240,8 @@ export class SessionFileWriter {
     const linked = known !== undefined && stats.nlink === known.nlink && stats.nlink > 0;
     if (linked && ++this.appendsSincePathCheck < PATH_CHECK_EVERY) return;
     const onDisk = this.statPath();
-    if (onDisk.ino !== stats.ino || onDisk.dev !== stats.dev) {
-      throw new SessionConflictError(this.path, "the path now names a different file");
-    }
+    const moved = onDisk.ino !== stats.ino || onDisk.dev !== stats.dev;
+    if (moved) throw new SessionConflictError(this.path, "the path now names a different file");
     this.identity = stats;
     this.appendsSincePathCheck = 0;
   }
