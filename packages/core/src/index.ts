@@ -9,8 +9,7 @@
  */
 
 export type { SessionEventBus, SessionEventMap, SessionEventName } from "./bus/session-events.js";
-export type { SessionEnv } from "./env/env.js";
-export { createDeterministicEnv, systemEnv } from "./env/env.js";
+export { createDeterministicEnv, type SessionEnv, systemEnv } from "./env/env.js";
 export { assertValidSessionId } from "./env/ids.js";
 export { InvalidSessionError } from "./format/load-text.js";
 export { migrateSessionEntries } from "./format/migrate.js";
@@ -32,16 +31,10 @@ export {
   sessionEntryToContextMessages,
 } from "./projections/context-messages.js";
 export { defineDraftProjection } from "./projections/draft-projection.js";
-export type { ResolvedLabel } from "./projections/labels.js";
-export { labelsOfRecords } from "./projections/labels.js";
+export { labelsOfRecords, type ResolvedLabel } from "./projections/labels.js";
 export type { ContentBlock } from "./schema/codecs/content-blocks.js";
-export {
-  decodeEntry,
-  decodeRecord,
-  recordIssues,
-} from "./schema/codecs/decode.js";
-export type { SchemaIssue } from "./schema/codecs/issues.js";
-export { formatSchemaIssue } from "./schema/codecs/issues.js";
+export { decodeEntry, decodeRecord, recordIssues } from "./schema/codecs/decode.js";
+export { formatSchemaIssue, type SchemaIssue } from "./schema/codecs/issues.js";
 export type {
   AgentMessage,
   AssistantMessage,
@@ -87,22 +80,18 @@ export { SessionManager } from "./session-manager.js";
 export type { LoadDiagnostic, LoadDiagnosticKind } from "./state/diagnostics.js";
 export type { FoldContext, Projection } from "./state/projection.js";
 export { defineProjection, replayProjection } from "./state/projection.js";
-export type { SessionState } from "./state/session-state.js";
-export { entryOf, foldEntries, projectionState } from "./state/session-state.js";
+export { entryOf, foldEntries, projectionState, type SessionState } from "./state/session-state.js";
 export type { TreeIndex, TreeSource } from "./state/tree.js";
 export { recordsTreeSource, treeIndex, walkPath } from "./state/tree.js";
 export { findMostRecentSession } from "./store/discovery.js";
-export type { FileStoreOptions } from "./store/file-store.js";
-export { fileStore } from "./store/file-store.js";
+export { type FileStoreOptions, fileStore } from "./store/file-store.js";
 export type { SessionListProgress } from "./store/listing.js";
 export { loadEntriesFromFile } from "./store/load-entries.js";
 export { SessionLockedError } from "./store/lock.js";
 export { memoryStore } from "./store/memory-store.js";
 export { getDefaultSessionDir } from "./store/paths.js";
-export type { QueuedWrite } from "./store/queued-sink.js";
-export { queuedSink } from "./store/queued-sink.js";
-export type { SessionOnDisk } from "./store/read-session.js";
-export { readSession } from "./store/read-session.js";
+export { type QueuedWrite, queuedSink } from "./store/queued-sink.js";
+export { readSession, type SessionOnDisk } from "./store/read-session.js";
 export type {
   OpenedSession,
   SessionSink,

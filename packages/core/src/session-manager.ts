@@ -5,7 +5,6 @@ import { type SessionEnv, systemEnv } from "./env/env.js";
 import { assertValidSessionId, generateEntryId } from "./env/ids.js";
 import { resolveCwd } from "./env/paths.js";
 import { jsonClone } from "./format/json-clone.js";
-import type { LineMap } from "./format/line-map.js";
 import { loadText, splitRecords } from "./format/load-text.js";
 import { findHeaderIndex } from "./format/record-rules.js";
 import { createHeader } from "./format/serialize.js";
@@ -55,16 +54,16 @@ const outcomeOf = (sink: SessionSink): Promise<Error | undefined> =>
   );
 type Progress = listing.SessionListProgress;
 
-/** `sessionDir` as the reference resolves it, else the cwd's default one; creates nothing (W13). */
-const dirFor = (sessionDir: string | undefined, cwd: string) =>
-  sessionDir ? resolveSessionDir(sessionDir) : paths.defaultSessionDirPath(resolveCwd(cwd));
-
 /**
- * Whether `dir` is the cwd's default session directory: discovery filters by header cwd
- * everywhere, and a header without a cwd matches only there ([Fix] W17), not in a custom one.
+ * `sessionDir` as the reference resolves it, else the cwd's default one (creating nothing, W13),
+ * and whether it is the default one: discovery filters by header cwd everywhere, and a header
+ * without a cwd matches only there ([Fix] W17), not in a custom one.
  */
-const isDefaultDir = (dir: string, cwd: string) =>
-  samePath(dir, paths.defaultSessionDirPath(resolveCwd(cwd)));
+function dirFor(sessionDir: string | undefined, cwd: string): [dir: string, isDefault: boolean] {
+  const home = paths.defaultSessionDirPath(resolveCwd(cwd));
+  const dir = sessionDir ? resolveSessionDir(sessionDir) : home;
+  return [dir, samePath(dir, home)];
+}
 
 /**
  * A pi session, drop-in for the reference `SessionManager` (SPEC §4–§10, statics included).
@@ -79,11 +78,10 @@ export class SessionManager {
   private readonly cwd: string;
   private store: SessionStore = memoryStore;
   private sink: SessionSink = memorySink;
-  private loadDiagnostics: LoadDiagnostic[] = [];
+  /** What the load of the session found: its problems and, from text, each entry's line. */
+  private loaded: Pick<StoredSession, "diagnostics" | "entryLines"> = { diagnostics: [] };
   /** The outcome of the queued writes of sessions switched away from, for `flush()`. */
   private readonly retired = new Set<Promise<Error | undefined>>();
-  /** File line of each loaded entry (by position), when the session came from text. */
-  private entryLines: LineMap | undefined;
   private readonly bus = new SessionBus();
   /** Replaced, never mutated, so a validator may remove itself while validators run. */
   private validators: readonly guard.EntryValidator[] = [];
@@ -121,11 +119,8 @@ export class SessionManager {
    */
   static fromJsonl(text: string, cwd?: string, options?: SessionManagerOptions): SessionManager {
     const loaded = loadText(text, options?.env ?? systemEnv);
-    const headerCwd = loaded.header?.cwd;
-    const sm = new SessionManager(
-      cwd || (typeof headerCwd === "string" && headerCwd) || process.cwd(),
-      options,
-    );
+    const headerCwd = typeof loaded.header?.cwd === "string" && loaded.header.cwd;
+    const sm = new SessionManager(cwd || headerCwd || process.cwd(), options);
     sm.adopt(loaded, sm.sink);
     return sm;
   }
@@ -144,7 +139,7 @@ export class SessionManager {
   /** A new persisted session in `sessionDir` (default: the cwd's directory, created). */
   static create(cwd: string, sessionDir?: string, options?: SessionManagerOptions): SessionManager {
     const sm = new SessionManager(cwd, options);
-    sm.useDir(dirFor(sessionDir, sm.cwd));
+    sm.useDir(dirFor(sessionDir, sm.cwd)[0]);
     sm.newSession(options);
     return sm;
   }
@@ -173,9 +168,9 @@ export class SessionManager {
     options?: SessionManagerOptions,
   ): SessionManager {
     const sm = new SessionManager(cwd, options);
-    const dir = dirFor(sessionDir, sm.cwd);
+    const [dir, isDefault] = dirFor(sessionDir, sm.cwd);
     sm.useDir(dir);
-    const recent = findMostRecentSession(dir, sm.cwd, isDefaultDir(dir, sm.cwd));
+    const recent = findMostRecentSession(dir, sm.cwd, isDefault);
     if (recent) sm.openLocation(recent);
     else sm.newSession(options);
     return sm;
@@ -193,7 +188,7 @@ export class SessionManager {
   ): SessionManager {
     const source = resolve(sourcePath);
     const sm = new SessionManager(targetCwd, options);
-    const dir = dirFor(sessionDir, sm.cwd);
+    const [dir] = dirFor(sessionDir, sm.cwd);
     const { entries } = fileStore(dir, { env: sm.env }).read(source);
     sm.useDir(dir);
     sm.start(jsonClone(sm.newHeader({ id: options?.id }, source)), entries, true);
@@ -202,8 +197,8 @@ export class SessionManager {
 
   /** The path of the session with exactly this id among `cwd`'s (headers only), or undefined. */
   static findById(cwd: string, id: string, sessionDir?: string): string | undefined {
-    const dir = dirFor(sessionDir, cwd);
-    return findSessionById(dir, id, resolveCwd(cwd), isDefaultDir(dir, cwd));
+    const [dir, isDefault] = dirFor(sessionDir, cwd);
+    return findSessionById(dir, id, cwd, isDefault);
   }
 
   /** The sessions of `cwd`, newest activity first (SPEC §10.5); unchanged files are cached. */
@@ -213,10 +208,8 @@ export class SessionManager {
     onProgress?: Progress,
     signal?: AbortSignal,
   ): Promise<T.SessionInfo[]> {
-    const dir = dirFor(sessionDir, cwd);
-    const filterCwd = resolveCwd(cwd);
-    const emptyCwdMatches = isDefaultDir(dir, cwd);
-    return listing.listSessions(dir, { filterCwd, emptyCwdMatches, onProgress, signal });
+    const [dir, emptyCwdMatches] = dirFor(sessionDir, cwd);
+    return listing.listSessions(dir, { filterCwd: cwd, emptyCwdMatches, onProgress, signal });
   }
 
   /** Every session of every working directory, or of one `sessionDir` (SPEC §10.5). */
@@ -325,19 +318,15 @@ export class SessionManager {
     }
     this.sink = sink;
     this.state = q.replayState(session.header, session.entries, this.projections, true);
-    this.loadDiagnostics = session.diagnostics;
-    this.entryLines = session.entryLines;
+    this.loaded = { diagnostics: session.diagnostics, entryLines: session.entryLines };
   }
 
   /** Replaces the state by migrated records (header adopted, or a new one from options). */
   protected adoptRecords(records: Record<string, unknown>[], options?: T.NewSessionOptions): void {
     // Headerless entries join a fresh v3 header first, so they are not taken for v1 records.
     const withHeader =
-      findHeaderIndex(records) >= 0
-        ? records
-        : [jsonClone(this.newHeader(options)) as unknown as Record<string, unknown>, ...records];
-    const split = splitRecords(withHeader, this.env);
-    this.adopt({ ...split, entryLines: undefined }, this.sink);
+      findHeaderIndex(records) >= 0 ? records : [jsonClone(this.newHeader(options)), ...records];
+    this.adopt(splitRecords(withHeader, this.env), this.sink);
   }
 
   /** Builds a fresh header (SPEC §4 newSession) after validating a custom id. */
@@ -347,12 +336,8 @@ export class SessionManager {
   ): T.SessionHeader {
     if (options?.id !== undefined) assertValidSessionId(options.id);
     const id = options?.id ?? this.env.uuidv7();
-    return createHeader({
-      id,
-      timestamp: this.env.now().toISOString(),
-      cwd: this.cwd,
-      parentSession,
-    });
+    const timestamp = this.env.now().toISOString();
+    return createHeader({ id, timestamp, cwd: this.cwd, parentSession });
   }
 
   // --- reading (the reference's names and behaviour unless said) -----------------------------
@@ -395,12 +380,12 @@ export class SessionManager {
   }
   /** Problems found at load (with line numbers), plus structural ones (duplicates, cycles). */
   getLoadDiagnostics(): LoadDiagnostic[] {
-    const lineOf = (pos: number) => this.entryLines?.lineOf(pos);
-    return [...this.loadDiagnostics, ...structuralDiagnostics(this.state.log, lineOf)];
+    const lineOf = (pos: number) => this.getEntryLineNumber(pos);
+    return [...this.loaded.diagnostics, ...structuralDiagnostics(this.state.log, lineOf)];
   }
   /** The 1-based file line of the entry at `position` (file order), if it was loaded. */
   getEntryLineNumber(position: number): number | undefined {
-    return this.entryLines?.lineOf(position);
+    return this.loaded.entryLines?.lineOf(position);
   }
   /** The leaf id, or null. */
   getLeafId(): string | null {
@@ -502,9 +487,8 @@ export class SessionManager {
       const tip = this.state.leafId;
       const follows =
         atTip && tip !== null && q.branchOf(this.state, tip).some((e) => e.id === leaf);
-      if (!follows && (leaf === null || s.entryOf(this.state, leaf))) {
-        this.state = s.withLeaf(this.state, leaf);
-      }
+      const stays = !follows && (leaf === null || s.entryOf(this.state, leaf) !== undefined);
+      if (stays) this.state = s.withLeaf(this.state, leaf);
     });
   }
 
@@ -584,8 +568,6 @@ export class SessionManager {
     fromHook?: boolean,
     usage?: T.Usage,
   ): string {
-    this.catchUp();
-    const systemMessages = q.systemMessagesOf(this.state);
     return this.append((b) => ({
       type: "compaction",
       ...b,
@@ -595,7 +577,8 @@ export class SessionManager {
       details,
       usage,
       fromHook,
-      systemMessage: systemCheckpoint(systemMessages, new Date(b.timestamp).getTime()),
+      // The checkpoint of the context this compaction summarises (`make` runs before the fold).
+      systemMessage: systemCheckpoint(q.systemMessagesOf(this.state), Date.parse(b.timestamp)),
     })).id;
   }
   /** Appends extension state that never reaches the model (payload keys first, as pi's). */
@@ -626,10 +609,7 @@ export class SessionManager {
   /** [R1.6] Appends a branch-local edit of an earlier entry's context contribution (SPEC §5.4). */
   appendContextEdit(targetId: string, replacement: T.ContextEditEntry["replacement"]): string {
     this.catchUp();
-    const target = s.entryOf(this.state, targetId);
-    const stored = build.contextEditReplacement(replacement, target, targetId, () =>
-      q.branchOf(this.state),
-    );
+    const stored = build.contextEditReplacement(replacement, targetId, this.state);
     return this.append((b) => ({ type: "context_edit", ...b, targetId, replacement: stored })).id;
   }
 

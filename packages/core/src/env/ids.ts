@@ -35,8 +35,7 @@ export function assertValidSessionId(id: string): void {
     throw new Error(INVALID_SESSION_ID_MESSAGE);
   }
   if (id.length > MAX_SESSION_ID_LENGTH) {
-    throw new Error(
-      `Session id is too long for a file name (${id.length} > ${MAX_SESSION_ID_LENGTH} characters)`,
-    );
+    const sizes = `${id.length} > ${MAX_SESSION_ID_LENGTH} characters`;
+    throw new Error(`Session id is too long for a file name (${sizes})`);
   }
 }

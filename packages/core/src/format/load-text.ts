@@ -117,11 +117,8 @@ export function loadText(text: string, env: SessionEnv, label = "<text>"): Loade
 }
 
 function notASession(label: string, reason: NotASession): InvalidSessionError {
-  return new InvalidSessionError(
-    `Session file is not a valid pi session: ${label}`,
-    describeNotASession(reason),
-    reason.kind,
-  );
+  const message = `Session file is not a valid pi session: ${label}`;
+  return new InvalidSessionError(message, describeNotASession(reason), reason.kind);
 }
 
 /**
@@ -178,19 +175,16 @@ export class SessionLoader implements JsonlVisitor {
   /** Ends the input and gives the loaded session; throws when there was no header. */
   finish(): LoadedText {
     this.scanner.end();
+    const { headerLine, length } = this;
+    const needsNewline = length > 0 && !this.scanner.endsWithNewline;
     if (this.legacy !== undefined) {
-      const doc = this.legacy.finish(this.scanner, this.length);
-      return loadLegacy(doc, this.env, this.headerLine);
+      const legacy = migrateLegacy(this.legacy.finish(this.scanner, length), this.env);
+      return { ...legacy, headerLine, needsNewline };
     }
-    const empty = this.length === 0;
     const header = this.split.header;
-    if (header === null) throw notASession(this.label, { kind: empty ? "empty" : "no-records" });
-    return {
-      ...this.split.result(false),
-      version: headerVersion(header as unknown as JsonRecord),
-      headerLine: this.headerLine,
-      needsNewline: !empty && !this.scanner.endsWithNewline,
-    };
+    if (header === null) throw notASession(this.label, { kind: length ? "no-records" : "empty" });
+    const version = headerVersion(header as unknown as JsonRecord);
+    return { ...this.split.result(false), version, headerLine, needsNewline };
   }
 }
 
@@ -199,7 +193,10 @@ export class SessionLoader implements JsonlVisitor {
  * the migrated file as lines (records re-serialised, unparseable lines word for word, W4) for
  * a file-backed load's atomic rewrite (W3).
  */
-function loadLegacy(doc: ParsedDocument, env: SessionEnv, headerLine: number): LoadedText {
+function migrateLegacy(
+  doc: ParsedDocument,
+  env: SessionEnv,
+): Omit<LoadedText, "headerLine" | "needsNewline"> {
   const migration = migrateDocument(doc, env);
   const split = new RecordSplitter();
   for (const issue of documentIssues(doc)) split.issue(issue);
@@ -210,7 +207,5 @@ function loadLegacy(doc: ParsedDocument, env: SessionEnv, headerLine: number): L
     ...split.result(migration.changed),
     rewrite: migration.changed ? serializeDocumentLines(migration.document) : undefined,
     version: migration.fromVersion,
-    headerLine,
-    needsNewline: !doc.endsWithNewline,
   };
 }

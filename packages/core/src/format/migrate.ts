@@ -103,12 +103,11 @@ function linkRecords(out: unknown[], env: SessionEnv, diagnostics: MigrationDiag
       rest.firstKeptEntryId = target.id;
     } else {
       const header = isJsonRecord(target);
+      const what = header ? "points at the header" : "is not the index of an entry";
       diagnostics.push({
         kind: header ? "first-kept-entry-index-header" : "first-kept-entry-index-out-of-range",
         recordIndex: i,
-        message: `compaction ${String(rest.id)}: firstKeptEntryIndex ${String(index)} ${
-          header ? "points at the header" : "is not the index of an entry"
-        }; firstKeptEntryId left out`,
+        message: `compaction ${String(rest.id)}: firstKeptEntryIndex ${String(index)} ${what}; firstKeptEntryId left out`,
       });
     }
     out[i] = rest;
@@ -120,14 +119,11 @@ function upgradeToV3(out: unknown[]): void {
   for (let i = 0; i < out.length; i++) {
     const record = out[i];
     if (!isJsonRecord(record)) continue;
+    const m = record.message;
     if (record.type === "session") {
       out[i] = { ...record, version: CURRENT_SESSION_VERSION };
-    } else if (
-      record.type === "message" &&
-      isJsonRecord(record.message) &&
-      record.message.role === "hookMessage"
-    ) {
-      out[i] = { ...record, message: { ...record.message, role: "custom" } };
+    } else if (record.type === "message" && isJsonRecord(m) && m.role === "hookMessage") {
+      out[i] = { ...record, message: { ...m, role: "custom" } };
     }
   }
 }

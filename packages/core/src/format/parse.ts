@@ -58,18 +58,12 @@ export class JsonlScanner {
     if (this.stopped || chunk.length === 0) return !this.stopped;
     this.lastCode = chunk.charCodeAt(chunk.length - 1);
     let start = 0;
-    let end = chunk.indexOf("\n");
-    if (end >= 0 && this.carry !== "") {
-      const first = this.carry + chunk.slice(0, end);
+    for (let end = chunk.indexOf("\n"); end >= 0; end = chunk.indexOf("\n", start)) {
+      // Only the first line can continue the previous chunk's last one (then `start` is 0).
+      const line = this.carry === "" ? chunk.slice(start, end) : this.carry + chunk.slice(0, end);
       this.carry = "";
-      if (!this.handle(first)) return false;
+      if (!this.handle(line)) return false;
       start = end + 1;
-      end = chunk.indexOf("\n", start);
-    }
-    while (end >= 0) {
-      if (!this.handle(chunk.slice(start, end))) return false;
-      start = end + 1;
-      end = chunk.indexOf("\n", start);
     }
     if (start < chunk.length) this.carry += chunk.slice(start);
     return true;
@@ -106,9 +100,8 @@ export class JsonlScanner {
     }
     if (isJsonRecord(value)) return this.keepGoing(this.visitor.record(value, line, raw));
     const type = value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
-    return this.keepGoing(
-      this.visitor.issue({ kind: "not-an-object", line, raw, message: `got ${type}` }),
-    );
+    const message = `got ${type}`;
+    return this.keepGoing(this.visitor.issue({ kind: "not-an-object", line, raw, message }));
   }
 
   private keepGoing(answer: boolean | undefined): boolean {
@@ -154,11 +147,8 @@ export class DocumentBuilder implements JsonlVisitor {
   finish(scanner: JsonlScanner, textLength: number): ParsedDocument {
     const endsWithNewline = scanner.endsWithNewline;
     const last = this.lines.at(-1);
-    const tornTail =
-      !endsWithNewline &&
-      last?.line === scanner.lineCount &&
-      last.value._tag === "Left" &&
-      last.value.left.kind === "invalid-json";
+    const invalid = last?.value._tag === "Left" && last.value.left.kind === "invalid-json";
+    const tornTail = !endsWithNewline && last?.line === scanner.lineCount && invalid;
     return { lines: this.lines, endsWithNewline, tornTail, textLength };
   }
 }

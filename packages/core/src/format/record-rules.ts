@@ -54,9 +54,8 @@ export function recordProblem(
   record: JsonRecord,
   line: number | undefined,
 ): LoadDiagnostic {
-  if (kind === "extra-header") {
-    return { kind, line, message: "a second session header; it is kept in the file but not used" };
-  }
+  const extra = "a second session header; it is kept in the file but not used";
+  if (kind === "extra-header") return { kind, line, message: extra };
   const type = JSON.stringify(record.type);
   const message = `entry of type ${type} has no string id; it is kept in the file but not in the tree`;
   return { kind: "invalid-entry", line, message };

@@ -42,13 +42,9 @@ export type CreateHeaderOptions = Omit<SessionHeader, "type">;
  * undefined `parentSession` is left out, so the in-memory value is JSON-equal to the line.
  */
 export function createHeader(options: CreateHeaderOptions): SessionHeader {
-  const header: SessionHeader = {
-    type: "session",
-    version: options.version ?? CURRENT_SESSION_VERSION,
-    id: options.id,
-    timestamp: options.timestamp,
-    cwd: options.cwd,
-  };
-  if (options.parentSession !== undefined) header.parentSession = options.parentSession;
+  const { id, timestamp, cwd, parentSession } = options;
+  const version = options.version ?? CURRENT_SESSION_VERSION;
+  const header: SessionHeader = { type: "session", version, id, timestamp, cwd };
+  if (parentSession !== undefined) header.parentSession = parentSession;
   return header;
 }

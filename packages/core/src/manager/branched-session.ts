@@ -5,10 +5,10 @@ import type { CompactionEntry, SessionEntry } from "../schema/types.js";
 
 /**
  * The entries of a session extracted from one path (SPEC §9 steps 2 and 4): label entries
- * dropped and the rest re-linked into one chain; a compaction whose `firstKeptEntryId` named
- * a dropped label now names the kept entry that followed it; then the labels that target kept
- * entries are recreated at the end, in the label map's order, with their original timestamps.
- * Pure: the input entries are not changed (copies keep unknown fields and key order).
+ * dropped, the rest re-linked into one chain (a compaction whose `firstKeptEntryId` named a
+ * dropped label names the kept entry after it), then labels of kept entries recreated at the end
+ * in the label map's order with their original timestamps. Pure: copies keep unknown fields and
+ * key order.
  */
 export function branchedEntries(
   path: readonly SessionEntry[],

@@ -1,9 +1,6 @@
-import type {
-  AgentMessage,
-  ContextEditEntry,
-  SessionEntry,
-  SessionMessageEntry,
-} from "../schema/types.js";
+import { branchOf } from "../projections/builtins.js";
+import type { AgentMessage, ContextEditEntry, SessionMessageEntry } from "../schema/types.js";
+import { entryOf, type SessionState } from "../state/session-state.js";
 
 /**
  * The fields every appended entry starts with. Each entry is an object literal in the
@@ -23,33 +20,28 @@ export function messageEntry(b: EntryBase, message: AgentMessage): SessionMessag
 
 /**
  * The stored replacement of a context edit of `targetId` (SPEC §5.4), after the reference's
- * checks in its order: the replacement is null or has string/array content, the target
- * exists, is on the active branch and contributes editable model content. A string given for
- * an assistant or tool result is wrapped, and the wrapped form replaces the argument whole
- * (extra keys dropped), as the reference does.
+ * checks in its order: the replacement is null or has string/array content, the target exists,
+ * is on the active branch and contributes editable model content. A string for an assistant or
+ * tool result is wrapped, the wrapped form replacing it whole (extra keys dropped), as pi does.
  */
 export function contextEditReplacement(
   replacement: ContextEditEntry["replacement"],
-  target: SessionEntry | undefined,
   targetId: string,
-  activeBranch: () => readonly SessionEntry[],
+  state: SessionState,
 ): ContextEditEntry["replacement"] {
   const content = (replacement as { content?: unknown } | null)?.content;
-  if (
-    replacement !== null &&
-    (typeof replacement !== "object" || (typeof content !== "string" && !Array.isArray(content)))
-  ) {
+  const shaped = typeof content === "string" || Array.isArray(content);
+  if (replacement !== null && (typeof replacement !== "object" || !shaped)) {
     throw new Error("Context edit replacement must be null or contain string/array content");
   }
+  const target = entryOf(state, targetId);
   if (!target) throw new EntryNotFoundError(targetId);
-  if (!activeBranch().some((e) => e.id === targetId)) {
-    throw new Error(`Entry ${targetId} is not on the active branch`);
-  }
+  const onBranch = branchOf(state).some((e) => e.id === targetId);
+  if (!onBranch) throw new Error(`Entry ${targetId} is not on the active branch`);
   const role = target.type === "message" ? target.message?.role : undefined;
   const wrapped = role === "assistant" || role === "toolResult";
-  if (target.type !== "custom_message" && role !== "user" && !wrapped) {
-    throw new Error(`Entry ${targetId} does not contribute editable model content`);
-  }
+  const editable = target.type === "custom_message" || role === "user" || wrapped;
+  if (!editable) throw new Error(`Entry ${targetId} does not contribute editable model content`);
   return replacement && typeof content === "string" && wrapped
     ? { content: [{ type: "text", text: content }] }
     : replacement;

@@ -1,5 +1,4 @@
 import * as E from "fp-ts/lib/Either.js";
-import { pipe } from "fp-ts/lib/function.js";
 import { decodeEntry } from "../schema/codecs/decode.js";
 import { formatSchemaIssue, type SchemaIssue } from "../schema/codecs/issues.js";
 import type { SessionEntry } from "../schema/types.js";
@@ -52,11 +51,8 @@ export class EntryRejectedError extends Error {
  * `usage.input: "400"` is refused at the append, with the field's path, not found by `check`
  * later. Unknown entry types, fields, roles and blocks pass (they round-trip, DESIGN rule 3).
  */
-export const schemaValidator: EntryValidator = (entry) =>
-  pipe(
-    decodeEntry(entry),
-    E.fold(
-      (issues) => ({ reason: "it does not match its schema", issues, source: "strict append" }),
-      () => undefined,
-    ),
-  );
+export const schemaValidator: EntryValidator = (entry) => {
+  const decoded = decodeEntry(entry);
+  if (E.isRight(decoded)) return undefined;
+  return { reason: "it does not match its schema", issues: decoded.left, source: "strict append" };
+};

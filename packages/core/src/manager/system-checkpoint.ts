@@ -5,8 +5,7 @@ import type { AgentMessage, SystemMessage, ToolDefinition } from "../schema/type
  * messages of the current context merged in order — non-empty texts joined by a blank line,
  * sections applied (`null` deletes a name), tools removed then added by name; undefined when
  * there is no system message. A message's text is string content, or its `text` blocks joined
- * by a newline; content of any other shape counts as empty, where the reference would throw
- * mid-append.
+ * by a newline; other content counts as empty, where the reference would throw mid-append.
  */
 export function systemCheckpoint(
   messages: readonly AgentMessage[],
@@ -20,15 +19,9 @@ export function systemCheckpoint(
     if (m?.role !== "system") continue;
     any = true;
     const content: unknown = m.content;
-    const text =
-      typeof content === "string"
-        ? content
-        : Array.isArray(content)
-          ? content
-              .filter((block) => block?.type === "text" && typeof block.text === "string")
-              .map((block) => block.text)
-              .join("\n")
-          : "";
+    const blocks = Array.isArray(content) ? content : [];
+    const parts = blocks.filter((b) => b?.type === "text" && typeof b.text === "string");
+    const text = typeof content === "string" ? content : parts.map((b) => b.text).join("\n");
     if (text) texts.push(text);
     if (m.sections && typeof m.sections === "object") {
       for (const [name, value] of Object.entries(m.sections)) {

@@ -53,13 +53,11 @@ function sessionProjections(extra: readonly Projection<unknown>[]): Projection<u
   const builtins = BUILTIN_PROJECTIONS.map((b) => {
     const replacement = byName.get(b.name);
     if (replacement === undefined) return b;
-    const missing = ROLE_QUERIES[b.name]?.filter(
-      (q) => typeof (replacement as unknown as Record<string, unknown>)[q] !== "function",
-    );
+    const impl = replacement as unknown as Record<string, unknown>;
+    const missing = ROLE_QUERIES[b.name]?.filter((q) => typeof impl[q] !== "function");
     if (missing && missing.length > 0) {
-      throw new Error(
-        `Projection "${b.name}" replaces the built-in one of that name and must implement ${missing.join(", ")}`,
-      );
+      const duty = `the built-in one of that name and must implement ${missing.join(", ")}`;
+      throw new Error(`Projection "${b.name}" replaces ${duty}`);
     }
     return replacement;
   });

@@ -54,9 +54,8 @@ export function summarizePath(path: SessionEntry[]): PathSummary {
  */
 function extendSummary(summary: PathSummary, entry: SessionEntry): PathSummary {
   const path = vecPush(summary.path, entry);
-  if (entry.type === "compaction" || entry.type === "context_edit") {
-    return summarizePath(vecToArray(path));
-  }
+  const reshapes = entry.type === "compaction" || entry.type === "context_edit";
+  if (reshapes) return summarizePath(vecToArray(path));
   let { messages, systemMessages } = summary;
   for (const message of sessionEntryToContextMessages(entry)) {
     messages = vecPush(messages, message);

@@ -42,14 +42,10 @@ export function sessionEntryToContextMessages(entry: SessionEntry): AgentMessage
       return summary ? [{ role: "branchSummary", summary, fromId, timestamp: ms(timestamp) }] : [];
     }
     case "compaction": {
-      const e = entry as CompactionEntry;
-      const summary: AgentMessage = {
-        role: "compactionSummary",
-        summary: e.summary,
-        tokensBefore: e.tokensBefore,
-        timestamp: ms(e.timestamp),
-      };
-      return e.systemMessage ? [e.systemMessage, summary] : [summary];
+      const { summary, tokensBefore, timestamp, systemMessage } = entry as CompactionEntry;
+      const at = ms(timestamp);
+      const m: AgentMessage = { role: "compactionSummary", summary, tokensBefore, timestamp: at };
+      return systemMessage ? [systemMessage, m] : [m];
     }
     default:
       return [];
@@ -75,10 +71,7 @@ export function projectContextEntry(
   const content = edit.replacement.content;
   return messages.map((m) => {
     if (!EDITABLE_ROLES.has(m.role)) return m;
-    const replaced =
-      typeof content === "string" && BLOCK_ROLES.has(m.role)
-        ? [{ type: "text", text: content }]
-        : content;
-    return { ...m, content: replaced } as AgentMessage;
+    const wrap = typeof content === "string" && BLOCK_ROLES.has(m.role);
+    return { ...m, content: wrap ? [{ type: "text", text: content }] : content } as AgentMessage;
   });
 }

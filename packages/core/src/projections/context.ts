@@ -23,23 +23,14 @@ export function applySetting(settings: ContextSettings, entry: SessionEntry): Co
     return { thinkingLevel: entry.thinkingLevel, model: settings.model };
   }
   if (entry.type === "model_change") {
-    const model = { provider: entry.provider, modelId: entry.modelId };
-    return { thinkingLevel: settings.thinkingLevel, model };
+    return { ...settings, model: { provider: entry.provider, modelId: entry.modelId } };
   }
   const m = entry.type === "message" ? (entry as SessionMessageEntry).message : undefined;
   if (m?.role !== "assistant") return settings;
   // Most turns keep the model: share the settings (callers get a copy of the model).
   const model = settings.model;
   if (model !== null && model.provider === m.provider && model.modelId === m.model) return settings;
-  return {
-    thinkingLevel: settings.thinkingLevel,
-    model: { provider: m.provider, modelId: m.model },
-  };
-}
-
-/** Index of the last compaction in `path`, or -1. */
-export function lastCompactionIndex(path: readonly SessionEntry[]): number {
-  return path.findLastIndex((e) => e.type === "compaction");
+  return { ...settings, model: { provider: m.provider, modelId: m.model } };
 }
 
 /**
@@ -48,7 +39,7 @@ export function lastCompactionIndex(path: readonly SessionEntry[]): number {
  * (system messages left out), then everything after it.
  */
 export function contextEntriesOfPath(path: readonly SessionEntry[]): SessionEntry[] {
-  const c = lastCompactionIndex(path);
+  const c = path.findLastIndex((e) => e.type === "compaction");
   if (c < 0) return path.slice();
   const compaction = path[c] as CompactionEntry;
   const first = path.findIndex((e) => e.id === compaction.firstKeptEntryId);
@@ -70,13 +61,10 @@ export function projectionOfPath(path: readonly SessionEntry[]): SessionProjecti
     if (e.type === "context_edit" && typeof e.targetId === "string") edits.set(e.targetId, e);
   }
   const messages: AgentMessage[] = [];
-  const entries = context.map((sourceEntry, i): ProjectedSessionEntry => {
-    const own =
-      sourceEntry.type === "compaction" && i > 0
-        ? []
-        : projectContextEntry(sourceEntry, edits.get(sourceEntry.id));
+  const entries = context.map((e, i): ProjectedSessionEntry => {
+    const own = e.type === "compaction" && i > 0 ? [] : projectContextEntry(e, edits.get(e.id));
     for (const m of own) messages.push(m);
-    return { sourceEntry, messages: own };
+    return { sourceEntry: e, messages: own };
   });
   let settings = INITIAL_SETTINGS;
   for (const e of path) settings = applySetting(settings, e);
@@ -93,15 +81,9 @@ export function selectPath(
   byId?: ReadonlyMap<string, SessionEntry>,
 ): SessionEntry[] {
   if (leafId === null) return [];
-  let index = byId;
-  if (!index) {
-    const m = new Map<string, SessionEntry>();
-    for (const e of entries) if (e && typeof e.id === "string") m.set(e.id, e);
-    index = m;
-  }
-  const lookup = index;
-  const leaf =
-    (leafId === undefined ? undefined : lookup.get(leafId)) ?? entries[entries.length - 1];
+  const lookup =
+    byId ?? new Map(entries.filter((e) => e && typeof e.id === "string").map((e) => [e.id, e]));
+  const leaf = (leafId === undefined ? undefined : lookup.get(leafId)) ?? entries.at(-1);
   if (!leaf || typeof leaf !== "object") return [];
   return walkPath(leaf, (id) => lookup.get(id), Math.max(entries.length, lookup.size));
 }

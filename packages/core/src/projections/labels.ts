@@ -95,11 +95,9 @@ export function labelOf(index: LabelIndex, id: string): ResolvedLabel | undefine
   if (isNewest(index)) return index.current.get(id);
   const { items } = index.changes;
   for (let i = index.changes.length - 1; i >= 0; i--) {
-    const change = items[i] as LabelChange;
-    if (change.targetId !== id) continue;
-    return change.label === undefined
-      ? undefined
-      : { label: change.label, timestamp: change.timestamp };
+    const c = items[i] as LabelChange;
+    if (c.targetId !== id) continue;
+    return c.label === undefined ? undefined : { label: c.label, timestamp: c.timestamp };
   }
   return undefined;
 }

@@ -38,22 +38,16 @@ export function structuralDiagnostics(
   for (const pos of log.store.duplicates) {
     if (pos >= log.length) break; // ascending: the rest came after this snapshot
     const where = lineOf(pos) === undefined ? `entry ${pos + 1}` : "this entry";
-    add(
-      "duplicate-id",
-      pos,
-      `${where} reuses id ${entryAt(log, pos).id}; the later entry shadows the earlier one`,
-    );
+    const id = entryAt(log, pos).id;
+    add("duplicate-id", pos, `${where} reuses id ${id}; the later entry shadows the earlier one`);
   }
   const tree = treeIndex(logTreeSource(log));
   for (const pos of tree.indexed) {
     const { id, parentId } = entryAt(log, pos);
     if (parentId === id) add("cycle", pos, `entry ${id} is its own parent`);
     else if (typeof parentId === "string" && tree.parentOf(pos) === -1) {
-      add(
-        "dangling-parent",
-        pos,
-        `entry ${id} names parent ${parentId}, which does not exist; it is shown as a root`,
-      );
+      const why = "which does not exist; it is shown as a root";
+      add("dangling-parent", pos, `entry ${id} names parent ${parentId}, ${why}`);
     }
   }
   for (const cycle of tree.cycles) {

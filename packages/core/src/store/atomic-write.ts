@@ -25,9 +25,6 @@ export interface AtomicWriteOptions {
 /** Strings are encoded and written in batches of about this many UTF-16 units. */
 const CHUNK_UNITS = 64 * 1024;
 
-/** Errors from a directory `fsync` that mean "not supported here", not "data lost". */
-const DIR_FSYNC_UNSUPPORTED = new Set(["EINVAL", "ENOTSUP", "EISDIR", "EPERM", "EBADF"]);
-
 /** Errors from `link` that mean the file system has no hard links. */
 const LINK_UNSUPPORTED = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV"]);
 
@@ -51,11 +48,9 @@ export function tempPathFor(path: string): string {
 export type AtomicContent = string | readonly string[] | Uint8Array;
 
 /** Writes `content` to `fd` without joining an array into one string. */
-function writeContent(fsApi: StoreFs, fd: number, content: AtomicContent): void {
-  if (typeof content === "string" || content instanceof Uint8Array) {
-    writeAll(fsApi, fd, typeof content === "string" ? Buffer.from(content, "utf8") : content);
-    return;
-  }
+function writeContent(fsApi: StoreFs, fd: number, content: AtomicContent) {
+  if (content instanceof Uint8Array) return writeAll(fsApi, fd, content);
+  if (typeof content === "string") return writeAll(fsApi, fd, Buffer.from(content, "utf8"));
   // Batch small chunks to keep the syscall count low while never holding more than about one
   // batch of encoded bytes at a time.
   let batch: string[] = [];
@@ -75,17 +70,9 @@ function writeContent(fsApi: StoreFs, fd: number, content: AtomicContent): void 
 
 /** fsyncs the directory so a rename or link inside it survives power loss. */
 function fsyncDir(fsApi: StoreFs, dir: string): void {
-  let fd: number;
-  try {
-    fd = fsApi.openSync(dir, constants.O_RDONLY);
-  } catch (error) {
-    if (DIR_FSYNC_UNSUPPORTED.has(errorCode(error) ?? "")) return;
-    throw error;
-  }
+  const fd = fsApi.openSync(dir, constants.O_RDONLY);
   try {
     fsApi.fsyncSync(fd);
-  } catch (error) {
-    if (!DIR_FSYNC_UNSUPPORTED.has(errorCode(error) ?? "")) throw error;
   } finally {
     closeQuietly(fsApi, fd);
   }
@@ -146,8 +133,9 @@ export function writeFileAtomic(
   try {
     fsyncDir(fsApi, dirname(path));
   } catch {
-    // The new content is in place and the file data is fsynced; only the directory entry's
-    // durability is uncertain. Failing here would tell the caller "not written" about a file
-    // that exists — a first write would then roll back and every later one hit EEXIST.
+    // Not supported here (EINVAL, EISDIR, …) or failed: the new content is in place and the file
+    // data is fsynced; only the directory entry's durability is uncertain. Failing here would
+    // tell the caller "not written" about a file that exists — a first write would then roll
+    // back and every later one hit EEXIST.
   }
 }

@@ -69,16 +69,16 @@ export function jsonlPaths(dir: string): string[] {
   }
 }
 
-/** Whether `path` has a valid header with this `id` and a cwd matching `wanted` (when given). */
+/** Whether `path` has a valid header with this `id` and a cwd matching `cwd` (when given). */
 function headerMatches(
   path: string,
-  wanted: string | undefined,
+  cwd: string | undefined,
   emptyCwdMatches: boolean,
   id?: string,
 ): boolean {
   const header = readHeader(path);
   if (header === null || (id !== undefined && header.id !== id)) return false;
-  return wanted === undefined || cwdMatches(header.cwd, wanted, emptyCwdMatches);
+  return cwd === undefined || cwdMatches(header.cwd, cwd, emptyCwdMatches);
 }
 
 /**
@@ -100,8 +100,7 @@ export function findMostRecentSession(
     }
   }
   files.sort((a, b) => b.mtimeMs - a.mtimeMs);
-  const wanted = cwd === undefined ? undefined : resolveCwd(cwd);
-  return files.find(({ path }) => headerMatches(path, wanted, emptyCwdMatches))?.path ?? null;
+  return files.find(({ path }) => headerMatches(path, cwd, emptyCwdMatches))?.path ?? null;
 }
 
 /** The first `*.jsonl` of `dir` whose header has this `id` and a matching cwd (SPEC §10.4). */
@@ -111,6 +110,5 @@ export function findSessionById(
   filterCwd?: string,
   emptyCwdMatches = true,
 ): string | undefined {
-  const wanted = filterCwd === undefined ? undefined : resolveCwd(filterCwd);
-  return jsonlPaths(dir).find((path) => headerMatches(path, wanted, emptyCwdMatches, id));
+  return jsonlPaths(dir).find((path) => headerMatches(path, filterCwd, emptyCwdMatches, id));
 }

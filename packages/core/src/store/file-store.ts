@@ -13,7 +13,7 @@ import type {
   StoredSession,
   StoredSessionContent,
 } from "./session-store.js";
-import { type Durability, SessionFileWriter } from "./session-writer.js";
+import { type Durability, SessionFileWriter, type SessionWriterOptions } from "./session-writer.js";
 
 /**
  * The sink of one JSONL file: pending until the session first holds a user or assistant message,
@@ -26,7 +26,7 @@ class FileSink implements SessionSink {
   constructor(
     readonly location: string,
     private writer: SessionFileWriter | undefined,
-    private readonly durability: Durability,
+    private readonly options: SessionWriterOptions,
   ) {}
 
   get written(): boolean {
@@ -38,9 +38,7 @@ class FileSink implements SessionSink {
     else if (isConversationEntry(entry)) {
       const { header, entries } = session();
       const lines = sessionLines(header, entries);
-      this.writer = SessionFileWriter.createNew(this.location, lines, {
-        durability: this.durability,
-      });
+      this.writer = SessionFileWriter.createNew(this.location, lines, this.options);
     }
   }
 
@@ -74,7 +72,7 @@ export interface FileStoreOptions {
  * migrated one (W3, W4, W13); one {@link SessionFileWriter} per open session.
  */
 export function fileStore(dir: string, options: FileStoreOptions = {}): SessionStore {
-  const durability = options.durability ?? "never";
+  const writing: SessionWriterOptions = { durability: options.durability ?? "never" };
   const env = options.env ?? systemEnv;
   const locationOf = (header: SessionHeader) =>
     join(dir, sessionFileName(header.timestamp, header.id));
@@ -86,14 +84,14 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
       const path = locationOf(header);
       const writeNow = when === "now" || entries.some(isConversationEntry);
       const lines = writeNow ? sessionLines(header, entries) : undefined;
-      const writer = lines && SessionFileWriter.createNew(path, lines, { durability });
-      return new FileSink(path, writer, durability);
+      const writer = lines && SessionFileWriter.createNew(path, lines, writing);
+      return new FileSink(path, writer, writing);
     },
     open(path, freshHeader): OpenedSession {
       const read = readSessionFile(path, env);
       const attach = (size: number, endsWithNewline: boolean) =>
-        SessionFileWriter.attach(path, { size, endsWithNewline }, { durability });
-      const sink = (writer?: SessionFileWriter) => new FileSink(path, writer, durability);
+        SessionFileWriter.attach(path, { size, endsWithNewline }, writing);
+      const sink = (writer?: SessionFileWriter) => new FileSink(path, writer, writing);
       if (read.kind === "missing") {
         return { header: freshHeader(), entries: [], diagnostics: [], sink: sink() };
       }

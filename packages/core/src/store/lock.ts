@@ -79,52 +79,39 @@ const DEFAULT_STALE_MS = 10 * 60 * 1000;
 /** An unreadable lock younger than this may be one whose holder has not written it yet. */
 const UNPARSEABLE_GRACE_MS = 2000;
 
-/** A lock file this process holds; the newest acquisition ({@link LockHandle}) owns it. */
-interface HeldLockFile {
-  readonly path: string;
-  readonly text: string;
-  readonly token: string;
-  readonly fsApi: StoreFs;
-  readonly timer: NodeJS.Timeout;
-  owner: LockHandle | undefined;
-}
-
-/** Lock files this process holds, by token: tells our own live lock from a reused pid's. */
-const heldLocks = new Map<string, HeldLockFile>();
+/** Lock files this process holds, by token (tells ours from a reused pid's), and who holds each. */
+const heldLocks = new Map<string, HeldLock>();
 let exitHookInstalled = false;
 
-/** One acquisition of a {@link HeldLockFile}; taking it over tells the previous owner. */
-class LockHandle implements Lock {
+/**
+ * One acquisition of a lock file this process wrote (`text`, refreshed by `timer`). A takeover
+ * is a new acquisition of the same file, which `heldLocks` then names, and this one is told.
+ */
+class HeldLock implements Lock {
   constructor(
-    private readonly file: HeldLockFile,
-    readonly onLost: (() => void) | undefined,
-    readonly owner: object | undefined,
+    readonly path: string,
+    readonly text: string,
+    readonly token: string,
+    readonly fsApi: StoreFs,
+    readonly timer: NodeJS.Timeout,
+    readonly options: LockOptions,
   ) {
-    const previous = file.owner;
-    file.owner = this;
-    previous?.onLost?.();
-  }
-
-  get path(): string {
-    return this.file.path;
+    const previous = heldLocks.get(token);
+    heldLocks.set(token, this);
+    previous?.options.onLost?.();
   }
 
   get held(): boolean {
-    return this.file.owner === this && heldLocks.get(this.file.token) === this.file;
+    return heldLocks.get(this.token) === this;
   }
 
+  /** Stops refreshing and removes the lock file if it is still ours. */
   release(): void {
-    if (this.held) dropLock(this.file);
+    if (!this.held) return;
+    heldLocks.delete(this.token);
+    clearInterval(this.timer);
+    removeIfUnchanged(this.path, this.fsApi, this.text);
   }
-}
-
-/** Stops refreshing and removes the lock file if it is still ours. */
-function dropLock(file: HeldLockFile): void {
-  if (heldLocks.get(file.token) !== file) return;
-  heldLocks.delete(file.token);
-  file.owner = undefined;
-  clearInterval(file.timer);
-  removeIfUnchanged(file.path, file.fsApi, file.text);
 }
 
 /** A lock file's content as a holder record; `undefined` if it is not one. */
@@ -141,9 +128,8 @@ function parseHolder(text: string): LockHolder | undefined {
 }
 
 /**
- * Removes a lock file if its content is still `text` (re-read just before the unlink, so a
- * lock a competitor took meanwhile is left alone; the window between the read and the unlink
- * remains, which is why appends also check size and inode).
+ * Removes a lock file if its content is still `text`, re-read just before the unlink so a lock
+ * a competitor took stays (the read-to-unlink window is why appends also check size and inode).
  */
 function removeIfUnchanged(lockPath: string, fsApi: StoreFs, text: string): void {
   try {
@@ -183,21 +169,14 @@ function isProcessAlive(pid: number): boolean {
   }
 }
 
-/** A lock file as found on disk; `own` is set when it is one this process holds. */
-interface LockFileState {
-  readonly text: string;
-  readonly holder: LockHolder | undefined;
-  readonly stale: boolean;
-  readonly own: HeldLockFile | undefined;
-}
-
 /**
- * Reads the lock file of `lockPath` and judges it (`undefined` when there is none). Stale:
+ * Reads the lock file of `lockPath` and judges it (`undefined` when there is none): its text and
+ * holder, whether it is stale, and `own`, this process's acquisition if it holds it. Stale:
  * unreadable and older than a grace period; our pid on our host but not a lock this process
  * holds (pid reused after a restart); another pid on our host that no longer exists; or not
  * refreshed for `staleMs` (hung holder, or another host whose pid we cannot probe).
  */
-function inspectLock(lockPath: string, fsApi: StoreFs, staleMs: number): LockFileState | undefined {
+function inspectLock(lockPath: string, fsApi: StoreFs, staleMs: number) {
   let text: string;
   let mtimeMs: number;
   try {
@@ -237,15 +216,14 @@ export function acquireLock(sessionPath: string, options: LockOptions = {}): Loc
       // Unref'd so an open session never keeps the process alive.
       const timer = setInterval(touch, Math.max(1, Math.floor(staleMs / 3)), fsApi, lockPath);
       timer.unref();
-      const file: HeldLockFile = { path: lockPath, text, token, fsApi, timer, owner: undefined };
-      heldLocks.set(token, file);
       installExitHook();
-      return new LockHandle(file, options.onLost, options.owner);
+      return new HeldLock(lockPath, text, token, fsApi, timer, options);
     }
     const found = inspectLock(lockPath, fsApi, staleMs);
     if (found === undefined) continue; // released between our create and our read
-    if (found.own?.owner?.onLost !== undefined && options.takeOver === true) {
-      return new LockHandle(found.own, options.onLost, options.owner);
+    if (found.own?.options.onLost !== undefined && options.takeOver === true) {
+      const own = found.own;
+      return new HeldLock(own.path, own.text, own.token, own.fsApi, own.timer, options);
     }
     if (!found.stale || attempt > 0) throw new SessionLockedError(lockPath, found.holder);
     removeIfUnchanged(lockPath, fsApi, found.text);
@@ -269,7 +247,7 @@ function installExitHook(): void {
   process.once("exit", () => {
     for (const lock of [...heldLocks.values()]) {
       try {
-        dropLock(lock);
+        lock.release();
       } catch {
         // Exiting anyway; a leftover lock is recovered as stale (dead pid).
       }
@@ -278,13 +256,13 @@ function installExitHook(): void {
 }
 
 /**
- * The {@link LockOptions.owner} of this process's acquisition that holds the lock of
- * `sessionPath` now and would yield to a takeover; `undefined` when the lock is free, held by
- * another process, or held here without yielding. Only reads.
+ * The {@link LockOptions.owner} of this process's acquisition that holds `sessionPath`'s lock now
+ * and would yield to a takeover; `undefined` if free, another process's, or held here without
+ * yielding. Only reads.
  */
 export function inProcessLockOwner(sessionPath: string, fsApi = nodeStoreFs): object | undefined {
-  const handle = inspectLock(lockPathFor(sessionPath), fsApi, DEFAULT_STALE_MS)?.own?.owner;
-  return handle?.onLost !== undefined ? handle.owner : undefined;
+  const held = inspectLock(lockPathFor(sessionPath), fsApi, DEFAULT_STALE_MS)?.own;
+  return held?.options.onLost !== undefined ? held.options.owner : undefined;
 }
 
 /** Removes `<sessionPath>.lock` if it is stale (a deleted session's); true if it removed one. */

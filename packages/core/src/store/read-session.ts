@@ -78,11 +78,8 @@ export interface SessionOnDisk {
 export function readSession(path: string, env: SessionEnv = systemEnv): SessionOnDisk {
   const read = readExisting(path, env);
   if (read.kind !== "loaded") {
-    throw new InvalidSessionError(
-      `Session file is empty: ${path}`,
-      describeNotASession({ kind: "empty" }),
-      "empty",
-    );
+    const reason = describeNotASession({ kind: "empty" });
+    throw new InvalidSessionError(`Session file is empty: ${path}`, reason, "empty");
   }
   const { loaded } = read;
   const header = loaded.header as SessionHeader;

@@ -6,6 +6,7 @@
 import { fstatSync, type Stats } from "node:fs";
 import { isJsonRecord, JsonlScanner, type JsonlVisitor, type JsonRecord } from "../format/parse.js";
 import { isValidHeader } from "../format/record-rules.js";
+import { sessionNameOf } from "../projections/session-name.js";
 import type { SessionHeader, SessionInfo } from "../schema/types.js";
 import { readOrNull, readText } from "./read-chunks.js";
 import { type SessionShape, SessionShapeFold } from "./session-shape.js";
@@ -64,10 +65,8 @@ export class SessionInfoFold implements JsonlVisitor {
     const role = message.role;
     if (role !== "user" && role !== "assistant") return;
     if ("content" in message) {
-      const time =
-        typeof message.timestamp === "number"
-          ? message.timestamp
-          : Date.parse(String(entry.timestamp));
+      const ms = message.timestamp;
+      const time = typeof ms === "number" ? ms : Date.parse(String(entry.timestamp));
       if (time > this.lastActivity) this.lastActivity = time;
     }
     const text = messageText(message.content);
@@ -84,13 +83,11 @@ export class SessionInfoFold implements JsonlVisitor {
     const created = Date.parse(String(raw.timestamp));
     const fallback = Number.isNaN(created) ? mtime.getTime() : created;
     const modified = new Date(this.lastActivity > 0 ? this.lastActivity : fallback);
-    const name = this.rawName;
     return {
       path,
       id: header.id,
       cwd: typeof raw.cwd === "string" ? raw.cwd : "",
-      // A name that is not a string clears it, like an empty one (R1.6 throws on it).
-      name: typeof name === "string" ? name.trim() || undefined : undefined,
+      name: sessionNameOf({ raw: this.rawName }),
       parentSessionPath: typeof raw.parentSession === "string" ? raw.parentSession : undefined,
       // `new Date` of whatever is there, as the reference does: may be an Invalid Date.
       created: new Date(raw.timestamp as string | number),

@@ -8,11 +8,10 @@ import type { JsonlVisitor, JsonRecord, LineIssue } from "../format/parse.js";
 import { isCurrentHeader, recordKind } from "../format/record-rules.js";
 
 /**
- * The first thing seen that makes a file not regular: a case where a full load may report a
- * problem or count differently. `legacy-version`: a header version that is not a number ≥ 3;
- * `damaged-line`: a line that is not a JSON object; `parent-not-seen`: a string `parentId`
- * naming no earlier entry (dangling, self, or written after its child: see
- * {@link SessionShapeFold}); the others say what they are.
+ * The first thing seen that makes a file not regular (a full load may report a problem or count
+ * differently). `legacy-version`: a header version that is not a number ≥ 3; `damaged-line`: a
+ * line that is not a JSON object; `parent-not-seen`: a string `parentId` naming no earlier entry
+ * (dangling, self, or after its child: see {@link SessionShapeFold}); the others say what they are.
  */
 export type ShapeIrregularity =
   | "legacy-version"
@@ -44,13 +43,11 @@ export type SessionShape =
 
 /**
  * Wraps the visitor that builds the info and watches the same records go by; the first record
- * is taken as the header (the inner fold drops the file when it is not one).
- *
- * Why no cycle can hide in a regular file: every string `parentId` must name an entry seen
- * earlier, and ids are unique, so following parents moves strictly towards the start of the
- * file and ends at a root. A parent written after its child is flagged even though it is
- * usually harmless, because that is the only way a cycle (or a self-parent) can form. Once
- * something is irregular, ids are no longer collected, so a damaged file costs no more.
+ * is taken as the header (the inner fold drops the file when it is not one). No cycle can hide
+ * in a regular file: every string `parentId` names an entry seen earlier and ids are unique, so
+ * parents lead strictly towards the file's start, to a root. A parent written after its child,
+ * usually harmless, is flagged: only so can a cycle (or a self-parent) form. Once something is
+ * irregular, ids are no longer collected, so a damaged file costs no more.
  */
 export class SessionShapeFold implements JsonlVisitor {
   // Public, like the info fold's state, so that a persisted index can resume it.

@@ -3,9 +3,9 @@ import type { SessionEntry, SessionHeader } from "../schema/types.js";
 import type { LoadDiagnostic } from "../state/diagnostics.js";
 
 /**
- * Where a `SessionManager` keeps its sessions: the manager folds every change at once and
- * answers from memory; a store only persists. Core ships memory and JSONL files; an
- * asynchronous one (a database) queues appends in its sink and resolves `flush()` when durable.
+ * Where a `SessionManager` keeps its sessions: the manager folds every change at once and answers
+ * from memory; a store only persists. Core ships memory and JSONL files; an asynchronous one (a
+ * database) queues appends in its sink and resolves `flush()` when durable.
  */
 export interface SessionStore {
   /** Whether sessions outlive the process (pi's `isPersisted()`). */

@@ -33,9 +33,6 @@ export interface SessionWriterOptions {
   fs?: StoreFs;
 }
 
-/** Per-call options of an append: `fsync` overrides the writer's durability. */
-type AppendOptions = { readonly fsync?: boolean };
-
 /** The last {@link SessionFileWriter} generation handed out in this process. */
 let writerGeneration = 0;
 
@@ -79,15 +76,14 @@ export class SessionFileWriter {
     lines: readonly string[],
     options: SessionWriterOptions = {},
   ): SessionFileWriter {
-    const writer = new SessionFileWriter(path, ...tailOf(lines), options);
+    const writer = new SessionFileWriter(path, 0, false, options);
     writer.takeLock(false); // a new file has no earlier writer to take over from
     try {
-      writeFileAtomic(path, lines, { exclusive: true, fs: writer.fsApi });
+      writer.writeWhole(lines, true);
     } catch (error) {
       writer.close();
       throw error;
     }
-    writer.openQuietly();
     return writer;
   }
 
@@ -128,10 +124,20 @@ export class SessionFileWriter {
   rewrite(lines: readonly string[]): void {
     this.claim();
     this.check();
-    writeFileAtomic(this.path, lines, { fs: this.fsApi });
+    this.writeWhole(lines, false);
+  }
+
+  /** Writes the whole file atomically (W3, mode 0600), then opens the fd to append to it. */
+  private writeWhole(lines: readonly string[], exclusive: boolean): void {
+    writeFileAtomic(this.path, lines, { exclusive, fs: this.fsApi });
     this.closeFd();
     [this.size, this.needsNewline] = tailOf(lines);
-    this.openQuietly();
+    try {
+      this.open();
+    } catch {
+      // The file is committed, so this must not fail the write: the next append opens again
+      // and throws the real error then.
+    }
   }
 
   /** Closes the fd and releases the lock. Later appends throw; calling it again does nothing. */
@@ -164,10 +170,8 @@ export class SessionFileWriter {
     if (this.superseded) throw this.newerWriter("took the file over");
     if (this.isLocked) return;
     if (!this.isOpen) this.check();
-    const holder = this.inProcessHolder();
-    if (holder !== undefined && holder.generation > this.generation) {
-      throw this.newerWriter("holds the file");
-    }
+    const newerHolds = (this.inProcessHolder()?.generation ?? 0) > this.generation;
+    if (newerHolds) throw this.newerWriter("holds the file");
     this.takeLock();
   }
 
@@ -221,16 +225,6 @@ export class SessionFileWriter {
     return fd;
   }
 
-  /** Opens the fd right after this process wrote the whole file. */
-  private openQuietly(): void {
-    try {
-      this.open();
-    } catch {
-      // The file is committed, so this must not fail the write: the next append opens again
-      // and throws the real error then.
-    }
-  }
-
   /**
    * The tail check (W7, W8): the file has exactly the bytes we last left and, when open, the
    * path still names it. One `fstat` per append, a path `stat` only when the link count moved
@@ -246,9 +240,8 @@ export class SessionFileWriter {
     const linked = known !== undefined && stats.nlink === known.nlink && stats.nlink > 0;
     if (linked && ++this.appendsSincePathCheck < PATH_CHECK_EVERY) return;
     const onDisk = this.statPath();
-    if (onDisk.ino !== stats.ino || onDisk.dev !== stats.dev) {
-      throw new SessionConflictError(this.path, "the path now names a different file");
-    }
+    const moved = onDisk.ino !== stats.ino || onDisk.dev !== stats.dev;
+    if (moved) throw new SessionConflictError(this.path, "the path now names a different file");
     this.identity = stats;
     this.appendsSincePathCheck = 0;
   }
@@ -266,13 +259,13 @@ export class SessionFileWriter {
   }
 
   /**
-   * Appends `json` (a JSON text without a newline) and `\n`. Throws a lock, deleted-file or
-   * conflict error before writing, or the write's own error after undoing its partial bytes
-   * (W2), so the logical content is unchanged either way (SPEC §0.1 invariant 4). A torn tail's
-   * separator goes in the same write, so one truncate undoes both; if the truncate fails, the
-   * real size is remembered and the next append starts with `\n` (W1).
+   * Appends `json` (JSON text without a newline) and `\n`. Throws a lock, deleted-file or conflict
+   * error before writing, or the write's own error after undoing its partial bytes (W2): the
+   * logical content is unchanged either way (SPEC §0.1 invariant 4). A torn tail's separator goes
+   * in the same write, so one truncate undoes both; if the truncate fails, the real size is kept
+   * and the next append starts with `\n` (W1). `opts.fsync` overrides the writer's durability.
    */
-  appendRecord(json: string, opts?: AppendOptions): void {
+  appendRecord(json: string, opts?: { readonly fsync?: boolean }): void {
     const fd = this.prepareAppend();
     const fsync = opts?.fsync ?? this.options.durability === "always";
     const [bytes, size] = encodeLine(json, this.needsNewline);

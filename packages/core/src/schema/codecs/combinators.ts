@@ -45,10 +45,9 @@ export function objectCodec<
   M extends t.Props = Record<never, never>,
 >(name: string, required: R, optional?: O, missingOk?: M): IdCodec<ObjectOf<R, O, M>> {
   const loose = { ...optional, ...missingOk };
-  const codec =
-    Object.keys(loose).length === 0
-      ? t.type(required, name)
-      : t.intersection([t.type(required, name), t.partial(loose, name)], name);
+  const head = t.type(required, name);
+  const none = Object.keys(loose).length === 0;
+  const codec = none ? head : t.intersection([head, t.partial(loose, name)], name);
   // The cast only re-types `missingOk` keys as required (see above); the runtime is unchanged.
   return codec as unknown as IdCodec<ObjectOf<R, O, M>>;
 }
