@@ -4,8 +4,8 @@
  * record or a {@link LineIssue}: the load reports issues (W5), a rewrite puts them back (W4).
  */
 
-import { lefts, rights } from "fp-ts/lib/Array.js";
-import { type Either, left, right } from "fp-ts/lib/Either.js";
+// Either alone: fp-ts/lib/Array (`lefts`, `rights`) would load most of fp-ts at start-up.
+import { type Either, isLeft, isRight, left, right } from "fp-ts/lib/Either.js";
 import type { FileEntry } from "../schema/types.js";
 
 /** A parsed JSON object: one record of a session file, header or entry. */
@@ -164,12 +164,12 @@ export function parseJsonl(text: string): ParsedDocument {
 
 /** The records of a document, in file order (the header, if any, among them). */
 export function documentRecords(doc: ParsedDocument): JsonRecord[] {
-  return rights(doc.lines.map((l) => l.value));
+  return doc.lines.flatMap(({ value }) => (isRight(value) ? [value.right] : []));
 }
 
 /** The issues of a document, in file order: the load diagnostics of W5. */
 export function documentIssues(doc: ParsedDocument): LineIssue[] {
-  return lefts(doc.lines.map((l) => l.value));
+  return doc.lines.flatMap(({ value }) => (isLeft(value) ? [value.left] : []));
 }
 
 /**

@@ -69,16 +69,16 @@ export function jsonlPaths(dir: string): string[] {
   }
 }
 
-/** Whether `path` has a valid header with this `id` and a cwd matching `cwd` (when given). */
+/** Whether `path` has a valid header with this `id` and a cwd matching `wanted` (when given). */
 function headerMatches(
   path: string,
-  cwd: string | undefined,
+  wanted: string | undefined,
   emptyCwdMatches: boolean,
   id?: string,
 ): boolean {
   const header = readHeader(path);
   if (header === null || (id !== undefined && header.id !== id)) return false;
-  return cwd === undefined || cwdMatches(header.cwd, cwd, emptyCwdMatches);
+  return wanted === undefined || cwdMatches(header.cwd, wanted, emptyCwdMatches);
 }
 
 /**
@@ -100,7 +100,8 @@ export function findMostRecentSession(
     }
   }
   files.sort((a, b) => b.mtimeMs - a.mtimeMs);
-  return files.find(({ path }) => headerMatches(path, cwd, emptyCwdMatches))?.path ?? null;
+  const wanted = cwd === undefined ? undefined : resolveCwd(cwd);
+  return files.find(({ path }) => headerMatches(path, wanted, emptyCwdMatches))?.path ?? null;
 }
 
 /** The first `*.jsonl` of `dir` whose header has this `id` and a matching cwd (SPEC §10.4). */
@@ -110,5 +111,6 @@ export function findSessionById(
   filterCwd?: string,
   emptyCwdMatches = true,
 ): string | undefined {
-  return jsonlPaths(dir).find((path) => headerMatches(path, filterCwd, emptyCwdMatches, id));
+  const wanted = filterCwd === undefined ? undefined : resolveCwd(filterCwd);
+  return jsonlPaths(dir).find((path) => headerMatches(path, wanted, emptyCwdMatches, id));
 }
