@@ -53,4 +53,6 @@ export * from "./store/read-session.js";
 export * from "./store/session-files.js";
 export * from "./store/session-info.js";
 export * from "./store/session-shape.js";
+export * from "./store/session-store.js";
 export * from "./store/session-writer.js";
+export * from "./store/store-fs.js";
