@@ -30,10 +30,10 @@ import {
   type SessionTreeNode,
   treeOf,
 } from "@pi-sessions/core";
+import { computeUsageTotals } from "@pi-sessions/plugins";
 import { REFERENCE_SESSION_MODULE } from "@pi-sessions/test-utils/reference";
 import { flagValue, numberFlag } from "../../core/bench/flags.js";
 import { generateLines, type Shape } from "../../core/bench/generate.js";
-import { computeUsageTotals } from "../../plugins/src/index.js";
 import { type IndexedSession, openSessionIndex } from "../src/index.js";
 
 interface RefTreeNode {
