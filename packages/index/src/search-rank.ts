@@ -6,7 +6,7 @@
  */
 
 import type { Database } from "better-sqlite3";
-import type { SearchFilters } from "./search.js";
+import type { SearchFilters } from "./search-filters.js";
 
 /**
  * How many matches a query may have and still be ranked by BM25 over all of them. FTS5's
