@@ -93,11 +93,16 @@ try {
       2,
     )}\n`,
   );
-  run(
-    "npm",
-    ["install", "--no-audit", "--no-fund", "--loglevel=error", "--prefer-offline"],
-    project,
-  );
+  const install = ["install", "--no-audit", "--no-fund", "--loglevel=error", "--prefer-offline"];
+  try {
+    execFileSync("npm", install, { cwd: project, stdio: "inherit" });
+  } catch {
+    // npm can fail to read a package's metadata while another npm (the other packages' checks
+    // run beside this one under turbo) writes the same cache: one more try, then it is real.
+    step("npm install failed; trying once more");
+    rmSync(join(project, "node_modules"), { recursive: true, force: true });
+    run("npm", install, project);
+  }
 
   step("plain Node: the testkit's dist against the packed core");
   writeFileSync(
