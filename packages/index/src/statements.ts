@@ -122,13 +122,7 @@ export class Statements {
 }
 
 /** A row found to answer for its file by stat alone from now on (see `FileSync`). */
-export interface Settle {
-  readonly id: number;
-  readonly dev: number;
-  readonly ino: number;
-  readonly size: number;
-  readonly mtime_ms: number;
-  readonly committed: number;
-  readonly ctime_ms: number;
+export interface Settle
+  extends Pick<ListedRow, "id" | "dev" | "ino" | "size" | "mtime_ms" | "committed" | "ctime_ms"> {
   readonly answer: string;
 }
