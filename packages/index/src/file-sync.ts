@@ -41,6 +41,25 @@ function resumable(fd: number, stats: Stats, row: FileRow): boolean {
   return n === length && hash(scratch.subarray(0, length)).equals(row.last_hash);
 }
 
+/**
+ * Runs `use` on the file open for reading, closing it after; `gone()` when it cannot be opened
+ * or is not a regular file (both ways a listing says it is no session).
+ */
+function withOpenFile<T>(path: string, gone: () => T, use: (fd: number, stats: Stats) => T): T {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return gone();
+  }
+  try {
+    const stats = fstatSync(fd);
+    return stats.isFile() ? use(fd, stats) : gone();
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Whether `row` describes the open file as it is now: nothing to read but a torn tail. */
 function isFresh(fd: number, stats: Stats, row: FileRow): boolean {
   return row.size === stats.size && row.mtime_ms === stats.mtimeMs && resumable(fd, stats, row);
@@ -71,27 +90,21 @@ export class FileSync {
   run(withText: boolean, withShape: boolean, known?: FileRow | null): FileAnswer | null {
     // Taken before the stat: every change after this moment gets a later ctime.
     const checkedAt = Date.now();
-    let fd: number;
-    try {
-      fd = openSync(this.path, "r");
-    } catch {
-      return this.gone();
-    }
-    try {
-      const stats = fstatSync(fd);
-      if (!stats.isFile()) return this.gone();
-      // `known`: the row as read with its neighbours at the listing's start (null: none).
-      let row = known === undefined ? this.st.fileByPath.get(this.path) : (known ?? undefined);
-      if (row === undefined || !isFresh(fd, stats, row)) {
-        row = this.batch.write(() => this.update(fd, stats));
-      }
-      const answer = this.answer(fd, stats, row as FileRow, withText);
-      this.settle = settleOf(row as FileRow, stats, checkedAt, this.settleMs, answer);
-      if (answer === null || withShape) return answer;
-      return { info: answer.info };
-    } finally {
-      closeSync(fd);
-    }
+    return withOpenFile(
+      this.path,
+      () => this.gone(),
+      (fd, stats) => {
+        // `known`: the row as read with its neighbours at the listing's start (null: none).
+        let row = known === undefined ? this.st.fileByPath.get(this.path) : (known ?? undefined);
+        if (row === undefined || !isFresh(fd, stats, row)) {
+          row = this.batch.write(() => this.update(fd, stats));
+        }
+        const answer = this.answer(fd, stats, row as FileRow, withText);
+        this.settle = settleOf(row as FileRow, stats, checkedAt, this.settleMs, answer);
+        if (answer === null || withShape) return answer;
+        return { info: answer.info };
+      },
+    );
   }
 
   /**
@@ -100,36 +113,30 @@ export class FileSync {
    * A stored answer that differs from the folds' comes with theirs as `disagreeing`.
    */
   peek(): Peek {
-    let fd: number;
-    try {
-      fd = openSync(this.path, "r");
-    } catch {
-      return { state: "gone" };
-    }
-    try {
-      const stats = fstatSync(fd);
-      if (!stats.isFile()) return { state: "gone" };
-      const row = this.st.fileByPath.get(this.path);
-      if (row === undefined) return { state: "missing" };
-      if (!isFresh(fd, stats, row)) return { state: "stale" };
-      const folded = this.answer(fd, stats, row, true);
-      const stored = trustedAnswer(row, stats, this.path, true, undefined);
-      const fresh = (answer: FileAnswer | null): Peek => ({
-        state: "fresh",
-        answer,
-        fileId: row.id,
-      });
-      if (stored === undefined) return fresh(folded);
-      // The stored answer has no text of its own: it would come from the column the folds read.
-      const text = folded?.info.allMessagesText ?? "";
-      const shown = stored && { ...stored, info: { ...stored.info, allMessagesText: text } };
-      if (isDeepStrictEqual(shown, folded)) return fresh(folded);
-      // They differ, so `folded` is an answer where `shown` is none, or both are answers.
-      if (shown === null) return fresh({ ...(folded as FileAnswer), disagreeing: null });
-      return fresh({ ...shown, disagreeing: folded });
-    } finally {
-      closeSync(fd);
-    }
+    return withOpenFile(
+      this.path,
+      (): Peek => ({ state: "gone" }),
+      (fd, stats) => {
+        const row = this.st.fileByPath.get(this.path);
+        if (row === undefined) return { state: "missing" };
+        if (!isFresh(fd, stats, row)) return { state: "stale" };
+        const folded = this.answer(fd, stats, row, true);
+        const stored = trustedAnswer(row, stats, this.path, true, undefined);
+        const fresh = (answer: FileAnswer | null): Peek => ({
+          state: "fresh",
+          answer,
+          fileId: row.id,
+        });
+        if (stored === undefined) return fresh(folded);
+        // The stored answer has no text of its own: it would come from the column the folds read.
+        const text = folded?.info.allMessagesText ?? "";
+        const shown = stored && { ...stored, info: { ...stored.info, allMessagesText: text } };
+        if (isDeepStrictEqual(shown, folded)) return fresh(folded);
+        // They differ, so `folded` is an answer where `shown` is none, or both are answers.
+        if (shown === null) return fresh({ ...(folded as FileAnswer), disagreeing: null });
+        return fresh({ ...shown, disagreeing: folded });
+      },
+    );
   }
 
   /** Forgets a file that is no longer there (or no longer a regular file). */
