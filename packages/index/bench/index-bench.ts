@@ -14,7 +14,7 @@
  *   `--only build` stops there (for the full size, where the rest takes long);
  * - `listAll()` through the warm index in a fresh process, with and without the transcript
  *   text, against the reference's `listAll()` in a fresh process (the time inside the process);
- * - the real command, `pi-sessions ls --all` (the built `packages/cli/dist/main.js`, plain
+ * - the real command, `pi-sessions ls --all` (the installed `packages/cli/bin/pi-sessions.mjs`, bundled, plain
  *   `node`, its table read through a pipe) in a fresh process with the index warm, from spawn to
  *   exit, against a fresh process that imports the reference and runs its `listAll()`, also
  *   from spawn to exit (module loading included on both sides);
@@ -154,8 +154,8 @@ process.stdout.write(String(list.length));`;
   return wallMs;
 }
 
-/** The built command line (`pnpm --filter @pi-sessions/cli build` makes it). */
-const CLI_MAIN = fileURLToPath(new URL("../../cli/dist/main.js", import.meta.url));
+/** The installed command (`pnpm --filter @pi-sessions/cli build` bundles what it runs). */
+const CLI_MAIN = fileURLToPath(new URL("../../cli/bin/pi-sessions.mjs", import.meta.url));
 
 /**
  * `pi-sessions ls --all` in a fresh plain `node`, from spawn to exit, its table read through a

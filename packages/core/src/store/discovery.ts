@@ -61,9 +61,11 @@ export function cwdMatches(headerCwd: unknown, cwd: string, emptyMatches = true)
  */
 export function jsonlPaths(dir: string): string[] {
   try {
-    return readdirSync(dir)
-      .filter((name) => name.endsWith(".jsonl"))
-      .map((name) => join(dir, name));
+    const names = readdirSync(dir).filter((name) => name.endsWith(".jsonl"));
+    // `join(dir, name)` for every name, normalising `dir` once: a file name holds no separator
+    // and is never "." or "..", so only the directory part needs normalising (10,000 files).
+    const prefix = join(dir, "x").slice(0, -1);
+    return names.map((name) => prefix + name);
   } catch {
     return [];
   }
