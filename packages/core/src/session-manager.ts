@@ -56,8 +56,7 @@ type Progress = listing.SessionListProgress;
 
 /**
  * `sessionDir` as the reference resolves it, else the cwd's default one (creating nothing, W13),
- * and whether it is the default one: discovery filters by header cwd everywhere, and a header
- * without a cwd matches only there ([Fix] W17), not in a custom one.
+ * and whether it is the default one, the only one where a header without a cwd matches (W17).
  */
 function dirFor(sessionDir: string | undefined, cwd: string): [dir: string, isDefault: boolean] {
   const home = paths.defaultSessionDirPath(resolveCwd(cwd));
@@ -237,8 +236,6 @@ export class SessionManager {
     return deleteSessionFile(resolve(path));
   }
 
-  // --- switching sessions -------------------------------------------------------------------
-
   /** Switches to another session file by the load rules of `open`, keeping the current cwd. */
   setSessionFile(sessionFile: string): void {
     this.switchSession("open", () => {
@@ -292,9 +289,8 @@ export class SessionManager {
   }
 
   /**
-   * A new session of `header` and `entries` (handed over), written by the store before the
-   * switch, so a failure leaves the old one; written at once with `now`, else per SPEC §6.2.
-   * The store gets its own array: the adopted one grows with appends a queued write must not see.
+   * A new session of `header` and `entries` (handed over), created by the store before the switch
+   * so a failure leaves the old one. The store gets its own array: the adopted one grows.
    */
   private start(header: T.SessionHeader, entries: T.SessionEntry[], now = false): void {
     const sink = this.store.create(header, entries.slice(), now ? "now" : "conversation");
@@ -413,8 +409,6 @@ export class SessionManager {
   }
   /** Compaction-aware context entries at the leaf. O(context) from the cached leaf path. */
   buildContextEntries(): T.SessionEntry[] {
-    // The leaf's path, not getBranch(): getBranch treats a falsy id ("" is a valid one) as
-    // "no start", while context must follow the leaf whatever its id.
     return contextEntriesOfPath(q.leafPath(this.state));
   }
   /** Provenance-preserving context at the leaf. */
@@ -441,8 +435,6 @@ export class SessionManager {
   getTree(): T.SessionTreeNode[] {
     return q.treeOf(this.state);
   }
-
-  // --- extending ----------------------------------------------------------------------------
 
   /** Adds a guard every later append must pass (else it throws and changes nothing). */
   addEntryValidator(validator: guard.EntryValidator): () => void {
@@ -472,8 +464,7 @@ export class SessionManager {
   /**
    * Runs first in every public write; refuses once the store failed. When an older manager of
    * this process appended to our file since we read it (pi's old session's shutdown handler
-   * after a resume), the session is reloaded: W7 allows taking in complete foreign lines, never
-   * a silent fork. A leaf at the old tip follows new entries that continue it; others stay.
+   * after a resume), the session is reloaded: a leaf at the old tip follows entries continuing it.
    */
   private catchUp(): void {
     const sink = this.sink;
@@ -502,11 +493,10 @@ export class SessionManager {
   });
 
   /**
-   * The one append path (SPEC §5.1), after `catchUp` (which a write reading the state runs
-   * first). The entry kept is its line's JSON value: memory equals disk (SPEC invariant 3), the
-   * caller keeps no reference into our state (W20). A sink that throws leaves the state as it
-   * was. `arg` spares the hot append a closure; a parent other than the leaf (`null`: a new
-   * root) moves the leaf there first.
+   * The one append path (SPEC §5.1), after `catchUp` (run earlier by writes that read the state).
+   * The entry kept is its line's JSON value (memory equals disk, SPEC invariant 3; the caller
+   * keeps no reference into our state, W20). `arg` spares the hot append a closure; a parent
+   * other than the leaf (`null`: a new root) moves the leaf there first.
    */
   private append<E extends T.SessionEntry, A = undefined>(
     make: (b: build.EntryBase, arg: A) => E,
@@ -637,8 +627,6 @@ export class SessionManager {
       ({ type: "branch_summary", ...b, fromId, summary, details, usage, fromHook }) as const;
     return this.append(make, undefined, branchFromId).id;
   }
-
-  // --- events -------------------------------------------------------------------------------
 
   private moveLeaf(to: string | null): void {
     const from = this.state.leafId;

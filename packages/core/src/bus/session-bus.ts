@@ -24,9 +24,8 @@ const consoleReporter: HandlerErrorReporter = (error, event) => {
 };
 
 /**
- * The manager's side of its {@link SessionEventBus}: mitt stores the handlers; dispatch is ours
- * so that each handler runs in its own try/catch, events emitted during a dispatch (a handler
- * that appends) follow it in commit order, and nothing is built when nobody listens.
+ * The manager's side of its {@link SessionEventBus}: mitt stores the handlers; dispatch is ours,
+ * for the isolation and commit order promised there, and so nothing is built when nobody listens.
  */
 export class SessionBus implements SessionEventBus {
   // One untyped view of mitt: its overloads cannot be picked for a union type.
@@ -57,10 +56,7 @@ export class SessionBus implements SessionEventBus {
     return this.listenerCount(type) > 0 || this.listenerCount("*") > 0;
   }
 
-  /**
-   * Delivers to the event's handlers, then wildcard ones; `make` runs only if someone listens.
-   * Call only after the change is committed.
-   */
+  /** Delivers to the event's handlers, then wildcard ones; `make` runs only if someone listens. */
   emit<K extends SessionEventName>(type: K, make: () => SessionEventMap[K]): void {
     if (!this.wants(type)) return;
     this.queue.push([type, make()] as unknown as Queued);

@@ -2,9 +2,7 @@
  * The JSON value of a value without building the string. Appends store each entry's JSON value
  * (SPEC invariant 3, [Fix] W20), and an in-memory session never needs the line: the round trip
  * was about a quarter of an append's time plus its garbage. Anything needing `JSON.stringify`'s
- * own rules (`toJSON`, non-finite numbers, `undefined` in arrays, holes, class instances, an own
- * `__proto__` key, very deep or cyclic values) takes the real round trip, so the result (and any
- * error it throws) is always the round trip's.
+ * own rules (each case below declines) takes the real round trip, errors included.
  */
 
 const DECLINE: unique symbol = Symbol("decline");

@@ -189,9 +189,8 @@ export class SessionLoader implements JsonlVisitor {
 }
 
 /**
- * A legacy file's document, migrated and split. If migration changed anything, `rewrite` holds
- * the migrated file as lines (records re-serialised, unparseable lines word for word, W4) for
- * a file-backed load's atomic rewrite (W3).
+ * A legacy file's document, migrated and split; if migration changed anything, `rewrite` holds
+ * the migrated file's lines for a file-backed load's atomic rewrite (W3, W4).
  */
 function migrateLegacy(
   doc: ParsedDocument,

@@ -17,9 +17,8 @@ import { CURRENT_SESSION_VERSION, findHeaderIndex, headerVersion } from "./recor
 /** Something migration could not do as the data asked; the migration still completes. */
 export interface MigrationDiagnostic {
   /**
-   * `firstKeptEntryIndex` points at a header, is not the index of a record (either way
-   * `firstKeptEntryId` is left out) or is not a number (kept, as in R1.6); or the header's
-   * `version` is not a number (read with `Number()`, see {@link headerVersion}).
+   * `firstKeptEntryIndex` at a header or at no record (`firstKeptEntryId` left out) or not a
+   * number (kept, as in R1.6); or a header `version` that is not a number ({@link headerVersion}).
    */
   readonly kind:
     | "first-kept-entry-index-header"
@@ -55,7 +54,6 @@ export interface DocumentMigrationResult extends Omit<MigrationResult, "records"
  * `firstKeptEntryIndex` is resolved. Records in `out` are replaced, never mutated.
  */
 function linkRecords(out: unknown[], env: SessionEnv, diagnostics: MigrationDiagnostic[]): void {
-  // W11: the collision set holds every id in the file before any is assigned.
   const taken = new Set<string>();
   for (const r of out) if (isJsonRecord(r) && typeof r.id === "string") taken.add(r.id);
 
@@ -63,8 +61,7 @@ function linkRecords(out: unknown[], env: SessionEnv, diagnostics: MigrationDiag
   let previousId: string | null = null;
   for (let i = 0; i < out.length; i++) {
     const record = out[i];
-    // Every `session` record is header-like: R1.6 gives none of them an id or a place in
-    // the chain. Values that are not objects cannot carry ids and pass through.
+    // Every `session` record is header-like: R1.6 gives none an id or a place in the chain.
     if (!isJsonRecord(record) || record.type === "session") continue;
     let copy: JsonRecord | undefined;
     let id: string;
@@ -74,7 +71,6 @@ function linkRecords(out: unknown[], env: SessionEnv, diagnostics: MigrationDiag
       taken.add(id);
       copy = { ...record, id };
     }
-    // W10: a `parentId` of its own that is a string or null is kept.
     const parent = Object.hasOwn(record, "parentId") ? record.parentId : undefined;
     if (parent !== null && typeof parent !== "string") {
       copy ??= { ...record };
@@ -95,7 +91,6 @@ function linkRecords(out: unknown[], env: SessionEnv, diagnostics: MigrationDiag
     if (copy !== undefined) out[i] = copy;
   }
 
-  // Second pass: every target has its id now, so forward references resolve too.
   for (const i of compactions) {
     const { firstKeptEntryIndex: index, ...rest } = out[i] as JsonRecord;
     const target = typeof index === "number" && Number.isInteger(index) ? out[index] : undefined;
@@ -149,10 +144,8 @@ export function migrateRecords(
       message: `header version ${JSON.stringify(version)} is not a number; read as ${fromVersion}`,
     });
   }
-  // Typed as unknown[] because callers of the reference-compatible wrapper may pass values
-  // that are not objects at run time; they are passed through untouched.
+  // unknown[]: callers of the reference-compatible wrapper may pass non-objects (passed through).
   const out: unknown[] = records.slice();
-  // `NaN < 3` is false, as in R1.6: a non-numeric version is left alone.
   if (fromVersion < CURRENT_SESSION_VERSION) {
     if (fromVersion < 2) linkRecords(out, env, diagnostics);
     upgradeToV3(out);

@@ -126,10 +126,7 @@ export interface ParsedDocument {
   readonly textLength: number;
 }
 
-/**
- * A visitor that keeps every line as a {@link DocLine}: the document form. The streaming
- * loader hands a legacy file's lines to one, so migration needs no second read.
- */
+/** A visitor that keeps every line as a {@link DocLine}: the document form (of a legacy load). */
 export class DocumentBuilder implements JsonlVisitor {
   readonly lines: DocLine[] = [];
 

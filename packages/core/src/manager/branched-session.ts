@@ -6,9 +6,8 @@ import type { CompactionEntry, SessionEntry } from "../schema/types.js";
 /**
  * The entries of a session extracted from one path (SPEC §9 steps 2 and 4): label entries
  * dropped, the rest re-linked into one chain (a compaction whose `firstKeptEntryId` named a
- * dropped label names the kept entry after it), then labels of kept entries recreated at the end
- * in the label map's order with their original timestamps. Pure: copies keep unknown fields and
- * key order.
+ * dropped label names the kept entry after it), then the kept entries' labels recreated at the
+ * end in the label map's order, timestamps kept. Pure: copies keep unknown fields and key order.
  */
 export function branchedEntries(
   path: readonly SessionEntry[],

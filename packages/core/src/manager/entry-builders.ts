@@ -20,9 +20,8 @@ export function messageEntry(b: EntryBase, message: AgentMessage): SessionMessag
 
 /**
  * The stored replacement of a context edit of `targetId` (SPEC §5.4), after the reference's
- * checks in its order: the replacement is null or has string/array content, the target exists,
- * is on the active branch and contributes editable model content. A string for an assistant or
- * tool result is wrapped, the wrapped form replacing it whole (extra keys dropped), as pi does.
+ * checks in its order. A string for an assistant or tool result is wrapped, the wrapped form
+ * replacing it whole (extra keys dropped), as pi does.
  */
 export function contextEditReplacement(
   replacement: ContextEditEntry["replacement"],

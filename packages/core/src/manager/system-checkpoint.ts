@@ -2,10 +2,8 @@ import type { AgentMessage, SystemMessage, ToolDefinition } from "../schema/type
 
 /**
  * [R1.6] The prompt-and-tools checkpoint a compaction records (SPEC §5.4, E26): the system
- * messages of the current context merged in order — non-empty texts joined by a blank line,
- * sections applied (`null` deletes a name), tools removed then added by name; undefined when
- * there is no system message. A message's text is string content, or its `text` blocks joined
- * by a newline; other content counts as empty, where the reference would throw mid-append.
+ * messages of the current context merged in order; undefined without one. Content other than a
+ * string or `text` blocks counts as empty text, where the reference would throw mid-append.
  */
 export function systemCheckpoint(
   messages: readonly AgentMessage[],

@@ -16,10 +16,7 @@ function ms(timestamp: unknown): number {
 /** Roles whose missing message content reads as `[]` in context. */
 const ARRAY_CONTENT_ROLES = new Set(["user", "assistant", "toolResult"]);
 
-/**
- * What one entry contributes to context (SPEC §8.4): its message, a converted custom message, a
- * summary, or nothing (state-only and unknown entries).
- */
+/** What one entry contributes to context (SPEC §8.4); state-only and unknown ones, nothing. */
 export function sessionEntryToContextMessages(entry: SessionEntry): AgentMessage[] {
   switch (entry.type) {
     case "message": {
@@ -57,10 +54,7 @@ const EDITABLE_ROLES = new Set(["user", "assistant", "toolResult", "custom"]);
 /** Roles whose content must be a block array; a string replacement becomes one text block. */
 const BLOCK_ROLES = new Set(["assistant", "toolResult"]);
 
-/**
- * One context entry's messages after its latest context edit (SPEC §8.5): a `null`
- * replacement removes them; otherwise editable messages get the new content, all else kept.
- */
+/** One context entry's messages after its latest context edit, if any (SPEC §8.5). */
 export function projectContextEntry(
   entry: SessionEntry,
   edit: ContextEditEntry | undefined,

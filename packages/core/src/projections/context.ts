@@ -33,11 +33,7 @@ export function applySetting(settings: ContextSettings, entry: SessionEntry): Co
   return { ...settings, model: { provider: m.provider, modelId: m.model } };
 }
 
-/**
- * The compaction-aware entries of a path (SPEC §8.3): the path itself without a compaction;
- * otherwise the last compaction, then the kept entries before it from `firstKeptEntryId`
- * (system messages left out), then everything after it.
- */
+/** The compaction-aware entries of a path (SPEC §8.3), kept system messages left out. */
 export function contextEntriesOfPath(path: readonly SessionEntry[]): SessionEntry[] {
   const c = path.findLastIndex((e) => e.type === "compaction");
   if (c < 0) return path.slice();
@@ -71,10 +67,7 @@ export function projectionOfPath(path: readonly SessionEntry[]): SessionProjecti
   return { entries, messages, thinkingLevel: settings.thinkingLevel, model: settings.model };
 }
 
-/**
- * The path a free context function works on (SPEC §8.1): empty for a `null` leaf, from the
- * leaf when it is known, otherwise from the last element of `entries`.
- */
+/** The path a free context function works on (SPEC §8.1): to the leaf, else to the last entry. */
 export function selectPath(
   entries: readonly SessionEntry[],
   leafId?: string | null,

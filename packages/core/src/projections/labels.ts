@@ -47,7 +47,6 @@ function changeOf(record: unknown): LabelChange | undefined {
     const label = r.label ? (r.label as string) : undefined;
     return { targetId: r.targetId, label, timestamp: r.timestamp as string };
   } catch {
-    // A throwing getter on a foreign object: not a label record we can read.
     return undefined;
   }
 }
@@ -87,9 +86,8 @@ export function resolve(index: LabelIndex): Map<string, ResolvedLabel> {
 }
 
 /**
- * The current label of `id` in this snapshot. An older snapshot scans its changes backwards
- * for the last one of `id` (O(changes), allocating nothing): `getTree` on a past snapshot
- * asks once per node.
+ * The current label of `id` in this snapshot; an older one scans its changes back, allocating
+ * nothing (`getTree` on a past snapshot asks once per node).
  */
 export function labelOf(index: LabelIndex, id: string): ResolvedLabel | undefined {
   if (isNewest(index)) return index.current.get(id);

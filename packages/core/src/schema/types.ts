@@ -1,8 +1,6 @@
 /**
- * Static types of the pi session format (SPEC §2–§3), named as the reference names them. Every
- * record type is derived from its io-ts codec in `./codecs`, so type and check cannot drift, and
- * re-exported here for the engine to import from one module; the interfaces below are not
- * records of the file but views the engine returns.
+ * Static types of the pi session format (SPEC §2–§3), named as the reference names them: record
+ * types derived from their io-ts codecs (so type and check cannot drift), then engine views.
  */
 
 import type { SessionEntry } from "./codecs/entries.js";

@@ -2,9 +2,8 @@ import type { SessionEntry } from "../schema/types.js";
 
 /**
  * The append-only entry log with its id and children indexes, shared by the snapshots of one
- * line of appends: each reads only its prefix, so appending never copies (DESIGN rule 6).
- * Appending to an older snapshot (a fork, e.g. after a rolled-back append) first copies its
- * prefix into a new store, so newer snapshots never see the fork's entries.
+ * line of appends: each reads only its prefix, so appending never copies (DESIGN rule 6). An
+ * append to an older snapshot (a fork) copies its prefix to a new store: newer ones never see it.
  */
 interface LogStore {
   readonly entries: SessionEntry[];

@@ -50,10 +50,7 @@ function timeKey(value: unknown): number {
   return Number.isNaN(t) ? Number.POSITIVE_INFINITY : t;
 }
 
-/**
- * The parent cycles (SPEC W14) in walk order: walks up from every position not yet known to
- * reach a root; a walk that meets itself has found a cycle. O(n): each position is done once.
- */
+/** The parent cycles (SPEC W14) in walk order, each position walked up once: O(n). */
 function parentCycles(indexed: readonly number[], parent: Int32Array): number[][] {
   const cycles: number[][] = [];
   const state = new Uint8Array(parent.length); // 0 unknown, 1 on the current walk, 2 done

@@ -4,11 +4,10 @@ import { basename, dirname, join } from "node:path";
 import { FILE_MODE } from "./paths.js";
 import {
   CREATE_EXCLUSIVE,
-  closeQuietly,
   errorCode,
   nodeStoreFs,
+  quietly,
   type StoreFs,
-  unlinkQuietly,
   writeAll,
 } from "./store-fs.js";
 
@@ -22,7 +21,7 @@ export interface AtomicWriteOptions {
   fs?: StoreFs;
 }
 
-/** Strings are encoded and written in batches of about this many UTF-16 units. */
+/** Text chunks are encoded and written in batches of about this many UTF-16 units. */
 const CHUNK_UNITS = 64 * 1024;
 
 /** Errors from `link` that mean the file system has no hard links. */
@@ -47,12 +46,10 @@ export function tempPathFor(path: string): string {
 /** UTF-8 text, text in chunks (a JSONL line each), or bytes (so invalid UTF-8 survives). */
 export type AtomicContent = string | readonly string[] | Uint8Array;
 
-/** Writes `content` to `fd` without joining an array into one string. */
+/** Writes `content` to `fd`, chunks in batches: few syscalls, one batch of bytes held at once. */
 function writeContent(fsApi: StoreFs, fd: number, content: AtomicContent) {
   if (content instanceof Uint8Array) return writeAll(fsApi, fd, content);
   if (typeof content === "string") return writeAll(fsApi, fd, Buffer.from(content, "utf8"));
-  // Batch small chunks to keep the syscall count low while never holding more than about one
-  // batch of encoded bytes at a time.
   let batch: string[] = [];
   let units = 0;
   const flush = (): void => {
@@ -74,7 +71,7 @@ function fsyncDir(fsApi: StoreFs, dir: string): void {
   try {
     fsApi.fsyncSync(fd);
   } finally {
-    closeQuietly(fsApi, fd);
+    quietly(() => fsApi.closeSync(fd));
   }
 }
 
@@ -89,17 +86,18 @@ function commitExclusive(fsApi: StoreFs, temp: string, path: string, mode: numbe
     fsApi.linkSync(temp, path);
   } catch (error) {
     if (!LINK_UNSUPPORTED.has(errorCode(error) ?? "")) throw error;
-    closeQuietly(fsApi, fsApi.openSync(path, CREATE_EXCLUSIVE, mode));
+    const placeholder = fsApi.openSync(path, CREATE_EXCLUSIVE, mode);
+    quietly(() => fsApi.closeSync(placeholder));
     try {
       fsApi.renameSync(temp, path);
     } catch (renameError) {
-      unlinkQuietly(fsApi, path); // our own empty placeholder: leave nothing behind
+      quietly(() => fsApi.unlinkSync(path)); // our own empty placeholder: leave nothing behind
       throw renameError;
     }
     return;
   }
   // The target is complete and linked; a leftover temp is harmless, so this cannot fail the write.
-  unlinkQuietly(fsApi, temp);
+  quietly(() => fsApi.unlinkSync(temp));
 }
 
 /**
@@ -122,20 +120,19 @@ export function writeFileAtomic(
       writeContent(fsApi, fd, content);
       fsApi.fsyncSync(fd);
     } finally {
-      closeQuietly(fsApi, fd);
+      quietly(() => fsApi.closeSync(fd));
     }
     if (options.exclusive) commitExclusive(fsApi, temp, path, mode);
     else fsApi.renameSync(temp, path);
     committed = true;
   } finally {
-    if (!committed) unlinkQuietly(fsApi, temp);
+    if (!committed) quietly(() => fsApi.unlinkSync(temp));
   }
   try {
     fsyncDir(fsApi, dirname(path));
   } catch {
-    // Not supported here (EINVAL, EISDIR, …) or failed: the new content is in place and the file
-    // data is fsynced; only the directory entry's durability is uncertain. Failing here would
-    // tell the caller "not written" about a file that exists — a first write would then roll
-    // back and every later one hit EEXIST.
+    // Not supported here (EINVAL, EISDIR, …) or failed: the fsynced content is in place, only the
+    // entry's durability is uncertain. Failing would tell the caller "not written" about a file
+    // that exists: a first write would roll back, and every later one hit EEXIST.
   }
 }

@@ -1,15 +1,12 @@
-/**
- * Finding sessions by header only (SPEC §10.3–§10.4). Only reads (W13), never creates a
- * directory, and tolerates files that vanish while the directory is scanned (§1.6).
- */
+/** Finding sessions by header only (SPEC §10.3–§10.4): only reads (W13), skips vanished files. */
 
-import { fstatSync, readdirSync, statSync } from "node:fs";
+import { fstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { resolveCwd } from "../env/paths.js";
 import { JsonlScanner, type JsonRecord } from "../format/parse.js";
 import { isValidHeader } from "../format/record-rules.js";
 import type { SessionHeader } from "../schema/types.js";
-import { readOrNull, readText } from "./read-chunks.js";
+import { readOrNull, readText, statOrNull } from "./read-chunks.js";
 import { samePath } from "./session-files.js";
 
 /** How far {@link readHeader} looks for the first record by default: 1 MiB, as R1.6 does. */
@@ -23,9 +20,8 @@ let headerBuffer: Buffer | undefined;
 
 /**
  * The header of a session file, reading only as far as its first record (SPEC §2.2; malformed
- * lines before it, non-objects included by [Fix] W6, are skipped). `null` if that record is not
- * a valid header, the file cannot be read, or no record ends within `limit` bytes: a line
- * counts only when its `\n`, or the file's end, lies within the limit (R1.6's boundary).
+ * lines before it are skipped, [Fix] W6). `null` if that record is not a valid header, the file
+ * is unreadable, or no line's `\n` (or the file's end) lies within `limit` bytes (R1.6's rule).
  */
 export function readHeader(path: string, limit: number = HEADER_SCAN_LIMIT): SessionHeader | null {
   return readOrNull(path, (fd) => {
@@ -46,19 +42,15 @@ export function readHeader(path: string, limit: number = HEADER_SCAN_LIMIT): Ses
 }
 
 /**
- * Whether a header's `cwd` matches a working directory (SPEC §10.3): both resolved, compared
- * case-insensitively on Windows. A missing or empty header cwd matches when `emptyMatches`
- * ([Fix] W17's rule for the default directory), not otherwise (R1.6's for a custom one).
+ * Whether a header's `cwd` matches a working directory (SPEC §10.3); a missing or empty one
+ * matches iff `emptyMatches` ([Fix] W17 in the default directory; not in a custom one, as R1.6).
  */
 export function cwdMatches(headerCwd: unknown, cwd: string, emptyMatches = true): boolean {
   if (typeof headerCwd !== "string" || headerCwd === "") return emptyMatches;
   return samePath(resolveCwd(headerCwd), resolveCwd(cwd));
 }
 
-/**
- * The `*.jsonl` paths of a directory (not recursive), in listing order; `[]` if it is missing
- * or unreadable (or, under the sessions root, a symlink to a file or a broken one).
- */
+/** A directory's `*.jsonl` paths in listing order; `[]` if unreadable or a symlink to a file. */
 export function jsonlPaths(dir: string): string[] {
   try {
     const names = readdirSync(dir).filter((name) => name.endsWith(".jsonl"));
@@ -84,23 +76,18 @@ function headerMatches(
 }
 
 /**
- * The most recent session file of `dir` (SPEC §10.3): by mtime, newest first (ties keep
- * directory order), the first with a valid header whose cwd matches `cwd` when given. A file
- * that vanishes meanwhile is skipped, where R1.6 would give up on the whole directory.
+ * The most recent session file of `dir` (SPEC §10.3) with a valid header whose cwd matches `cwd`
+ * when given; a file that vanishes meanwhile is skipped, where R1.6 gives up on the directory.
  */
 export function findMostRecentSession(
   dir: string,
   cwd?: string,
   emptyCwdMatches = true,
 ): string | null {
-  const files: { path: string; mtimeMs: number }[] = [];
-  for (const path of jsonlPaths(dir)) {
-    try {
-      files.push({ path, mtimeMs: statSync(path).mtimeMs });
-    } catch {
-      // Deleted since the directory was read.
-    }
-  }
+  const files = jsonlPaths(dir).flatMap((path) => {
+    const stats = statOrNull(path); // null: deleted since the directory was read
+    return stats === null ? [] : [{ path, mtimeMs: stats.mtimeMs }];
+  });
   files.sort((a, b) => b.mtimeMs - a.mtimeMs);
   const wanted = cwd === undefined ? undefined : resolveCwd(cwd);
   return files.find(({ path }) => headerMatches(path, wanted, emptyCwdMatches))?.path ?? null;

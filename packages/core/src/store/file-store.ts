@@ -15,11 +15,7 @@ import type {
 } from "./session-store.js";
 import { type Durability, SessionFileWriter, type SessionWriterOptions } from "./session-writer.js";
 
-/**
- * The sink of one JSONL file: pending until the session first holds a user or assistant message,
- * then written whole with exclusive create (SPEC §6.2), then a line per append. Synchronous: a
- * failed write throws, `failure` stays unset.
- */
+/** One JSONL file's sink: created whole at the first conversation entry (§6.2), then by line. */
 class FileSink implements SessionSink {
   readonly failure = undefined;
 

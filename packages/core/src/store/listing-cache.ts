@@ -3,15 +3,15 @@
  * only the files that changed (W21; DESIGN §3.7). In memory only; a process starts cold.
  */
 
-import { statSync } from "node:fs";
 import type { SessionInfo } from "../schema/types.js";
+import { statOrNull } from "./read-chunks.js";
 import { readSessionInfoSync } from "./session-info.js";
 import type { SessionShape } from "./session-shape.js";
 
 /**
  * What identifies one version of a file: an entry is trusted only while all three are unchanged
- * (the inode catches a file replaced by rename with the same size and mtime). A listing passes
- * the whole stat it took, so a cache that needs more (device, ctime) finds them too.
+ * (the inode catches a rename over it with the same size and mtime); a listing passes its whole
+ * stat, so a cache that needs more (device, ctime) finds them too.
  */
 export interface FileStamp {
   readonly size: number;
@@ -54,18 +54,15 @@ export class SessionInfoCache {
   constructor(readonly maxEntries = 50_000) {}
 
   /**
-   * The cached result for `path` if it was built for the file's current stamp (`stat`ed now
-   * unless given): a copy of the info (with its shape when `withShape`), or `null` for a file
-   * known not to be a session or now gone. `undefined` on a miss, including an entry without
-   * the shape asked for; a path never remembered is not `stat`ed.
+   * The cached result for `path` if built for the file's current stamp (`stat`ed now unless
+   * given, and only if remembered): the info (with its shape when `withShape`), or `null` for a
+   * file known not to be a session or now gone; `undefined` on a miss or a missing shape.
    */
   get(path: string, stamp?: FileStamp, withShape = false): SessionInfo | null | undefined {
     const entry = this.entries.get(path);
     if (entry === undefined) return undefined;
-    let now = stamp;
-    try {
-      now ??= statSync(path);
-    } catch {
+    const now = stamp ?? statOrNull(path);
+    if (now === null) {
       this.entries.delete(path);
       return null;
     }
@@ -126,10 +123,9 @@ export class SessionInfoCache {
 export const defaultSessionInfoCache = new SessionInfoCache();
 
 /**
- * The info of one file (with its shape when `withShape`): from the cache when its stamp is
- * unchanged, else read and remembered under the stat of the open file; `null` for files that
- * are gone, unreadable or not sessions. Synchronous: on many small files a plain loop beats a
- * pool of async reads by about a quarter (the thread-pool round trips cost more than they overlap).
+ * The info of one file (with its shape when `withShape`), cached or read and remembered under
+ * the open file's stat; `null` for files gone, unreadable or not sessions. Synchronous: on many
+ * small files a plain loop beats a pool of async reads by about a quarter (thread-pool trips).
  */
 export function loadInfo(
   cache: SessionInfoCache | null,

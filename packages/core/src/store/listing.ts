@@ -1,10 +1,9 @@
 /**
- * Listing sessions with their {@link SessionInfo} (SPEC §10.5): one directory (`list`,
- * `listAll(dir)`) or every project directory under the sessions root (`listAll()`). Only reads
- * (W13); unchanged files come from a {@link SessionInfoCache}; a missing directory lists `[]`.
+ * Listing sessions with their {@link SessionInfo} (SPEC §10.5). Only reads (W13); unchanged files
+ * come from a {@link SessionInfoCache}; a missing directory lists `[]`.
  */
 
-import { type Dirent, type Stats, statSync } from "node:fs";
+import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { resolveCwd } from "../env/paths.js";
@@ -17,6 +16,7 @@ import {
   type SessionInfoCache,
   type ShapedSessionInfo,
 } from "./listing-cache.js";
+import { statOrNull } from "./read-chunks.js";
 
 export type { ShapedSessionInfo } from "./listing-cache.js";
 
@@ -84,12 +84,12 @@ const YIELD_EVERY_MS = 10;
 /**
  * Processes candidates in order, reporting each (with `partial` for the first, every
  * `partialEvery`th and the last) and yielding to the event loop every few ms so progress,
- * timers and aborts stay live. Resolves the infos that pass `filter`, newest first (`sort` is
- * stable: ties keep candidate order). Rejects with `signal.reason` when aborted.
+ * timers and aborts stay live. Resolves the infos that pass `filter`, newest first, ties in
+ * candidate order (`sort` is stable).
  */
 async function processCandidates(
   candidates: readonly Candidate[],
-  filter: ((info: SessionInfo) => boolean) | undefined,
+  filter: (info: SessionInfo) => boolean,
   partialEvery: number,
   options: ListingOptions,
 ): Promise<SessionInfo[]> {
@@ -103,7 +103,7 @@ async function processCandidates(
   for (const [index, { path, stamp }] of candidates.entries()) {
     signal?.throwIfAborted();
     const info = loadInfo(cache, path, stamp, options.withShape === true);
-    if (info !== null && (filter === undefined || filter(info))) {
+    if (info !== null && filter(info)) {
       kept.push(info);
       if (onProgress !== undefined) insertByModified(soFar, info);
     }
@@ -120,9 +120,8 @@ async function processCandidates(
 }
 
 /**
- * The sessions of one directory (SPEC §10.5 `list`): its `*.jsonl` files in file-name order
- * descending by `localeCompare` (as R1.6), keeping sessions (whose header cwd matches, with
- * `filterCwd`). Progress carries `partial` for the first file, every 10th and the last (E17).
+ * The sessions of one directory (SPEC §10.5 `list`) whose header cwd matches `filterCwd` if given,
+ * in R1.6's file order; progress has `partial` for the first file, every 10th and the last (E17).
  */
 export async function listSessions<O extends ListSessionsOptions = ListSessionsOptions>(
   dir: string,
@@ -131,10 +130,8 @@ export async function listSessions<O extends ListSessionsOptions = ListSessionsO
   options.signal?.throwIfAborted();
   const { filterCwd, emptyCwdMatches = true } = options;
   const wanted = filterCwd === undefined ? undefined : resolveCwd(filterCwd);
-  const filter =
-    wanted === undefined
-      ? undefined
-      : (info: SessionInfo) => cwdMatches(info.cwd, wanted, emptyCwdMatches);
+  const filter = (info: SessionInfo) =>
+    wanted === undefined || cwdMatches(info.cwd, wanted, emptyCwdMatches);
   const candidates = jsonlPaths(dir)
     .map((path) => ({ path, name: basename(path) }))
     .sort((a, b) => b.name.localeCompare(a.name));
@@ -149,26 +146,8 @@ export function listSessionsInDir<O extends ListingOptions = ListingOptions>(
   return listSessions(dir, { ...options, filterCwd: undefined });
 }
 
-/** A candidate of `listAll()` with what it is ordered by. */
-interface RootCandidate extends Candidate {
-  readonly name: string;
-  readonly stamp: FileStamp;
-}
-
-/** The file's stat, `null` when it vanished or cannot be stat'ed. */
-function statOrNull(path: string): Stats | null {
-  try {
-    return statSync(path, { throwIfNoEntry: false }) ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The `*.jsonl` files of every directory (or symlink, followed) directly under `root`, not of
- * the root itself (E17), newest mtime first, then base name descending; vanished ones left out.
- */
-async function rootCandidates(root: string): Promise<RootCandidate[]> {
+/** The `*.jsonl` files of each directory or symlink directly under `root` (E17), newest first. */
+async function rootCandidates(root: string): Promise<Candidate[]> {
   let entries: Dirent[];
   try {
     entries = await readdir(root, { withFileTypes: true });
@@ -178,21 +157,18 @@ async function rootCandidates(root: string): Promise<RootCandidate[]> {
   const dirs = entries.filter((e) => e.isDirectory() || e.isSymbolicLink());
   // One synchronous stat after another: on files whose metadata is cached (the usual case) a
   // plain loop is several times faster than a pool of async stats and their promises.
-  const stamped = dirs
+  return dirs
     .flatMap((entry) => jsonlPaths(join(root, entry.name)))
-    .map((path): RootCandidate | null => {
+    .flatMap((path) => {
       const stamp = statOrNull(path);
-      return stamp === null ? null : { path, name: basename(path), stamp };
-    });
-  return stamped
-    .filter((c): c is RootCandidate => c !== null)
+      return stamp === null ? [] : [{ path, name: basename(path), stamp }];
+    })
     .sort((a, b) => b.stamp.mtimeMs - a.stamp.mtimeMs || b.name.localeCompare(a.name));
 }
 
 /**
  * `listAll()` without a directory (SPEC §10.5): the sessions of every project directory under
- * `root`, newest file first. Progress carries `partial` for the first file (the newest), every
- * 100th and the last.
+ * `root`, newest file first; progress has `partial` for the first file, every 100th and the last.
  */
 export async function listAllSessions<O extends ListingOptions = ListingOptions>(
   root: string,
@@ -200,5 +176,5 @@ export async function listAllSessions<O extends ListingOptions = ListingOptions>
 ): Promise<Listed<O>[]> {
   options.signal?.throwIfAborted();
   const candidates = await rootCandidates(root);
-  return (await processCandidates(candidates, undefined, 100, options)) as Listed<O>[];
+  return (await processCandidates(candidates, () => true, 100, options)) as Listed<O>[];
 }

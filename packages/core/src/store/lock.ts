@@ -1,17 +1,13 @@
-/**
- * The advisory single-writer lock of a session file (W7): one lock file and refresh timer per
- * session file in this process, handed on when a newer writer of this process takes over.
- */
+/** The advisory single-writer lock of a session file (W7), handed on within this process. */
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { FILE_MODE } from "./paths.js";
 import {
   CREATE_EXCLUSIVE,
-  closeQuietly,
   errorCode,
   nodeStoreFs,
+  quietly,
   type StoreFs,
-  unlinkQuietly,
   writeAll,
 } from "./store-fs.js";
 
@@ -151,11 +147,11 @@ function tryCreate(lockPath: string, fsApi: StoreFs, text: string): boolean {
   try {
     writeAll(fsApi, fd, Buffer.from(text, "utf8"));
   } catch (error) {
-    closeQuietly(fsApi, fd);
-    unlinkQuietly(fsApi, lockPath); // a half-written lock of ours would block until it aged out
+    quietly(() => fsApi.closeSync(fd));
+    quietly(() => fsApi.unlinkSync(lockPath)); // else our half-written lock blocks until stale
     throw error;
   }
-  closeQuietly(fsApi, fd);
+  quietly(() => fsApi.closeSync(fd));
   return true;
 }
 
@@ -174,7 +170,7 @@ function isProcessAlive(pid: number): boolean {
  * holder, whether it is stale, and `own`, this process's acquisition if it holds it. Stale:
  * unreadable and older than a grace period; our pid on our host but not a lock this process
  * holds (pid reused after a restart); another pid on our host that no longer exists; or not
- * refreshed for `staleMs` (hung holder, or another host whose pid we cannot probe).
+ * refreshed for `staleMs`.
  */
 function inspectLock(lockPath: string, fsApi: StoreFs, staleMs: number) {
   let text: string;
@@ -199,10 +195,9 @@ function inspectLock(lockPath: string, fsApi: StoreFs, staleMs: number) {
 }
 
 /**
- * Takes the lock of `sessionPath` (W7): creates `<sessionPath>.lock` with O_EXCL, mode 0600,
- * holding a {@link LockHolder}. A stale lock (see {@link inspectLock}) is removed and the
- * create retried once; one this process holds is taken over when `takeOver` is set. Throws
- * {@link SessionLockedError} when another live writer holds it.
+ * Takes the lock of `sessionPath` (W7): creates `<sessionPath>.lock` holding a {@link LockHolder}.
+ * A stale lock (see {@link inspectLock}) is removed and the create retried once; one this process
+ * holds is taken over with `takeOver`. Throws {@link SessionLockedError} for a live writer's.
  */
 export function acquireLock(sessionPath: string, options: LockOptions = {}): Lock {
   const fsApi = options.fs ?? nodeStoreFs;
@@ -256,9 +251,8 @@ function installExitHook(): void {
 }
 
 /**
- * The {@link LockOptions.owner} of this process's acquisition that holds `sessionPath`'s lock now
- * and would yield to a takeover; `undefined` if free, another process's, or held here without
- * yielding. Only reads.
+ * The {@link LockOptions.owner} of this process's acquisition holding `sessionPath`'s lock that
+ * would yield to a takeover, else `undefined` (free, another process's, or not yielding).
  */
 export function inProcessLockOwner(sessionPath: string, fsApi = nodeStoreFs): object | undefined {
   const held = inspectLock(lockPathFor(sessionPath), fsApi, DEFAULT_STALE_MS)?.own;

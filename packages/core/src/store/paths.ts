@@ -19,9 +19,8 @@ export function expandHome(path: string): string {
 }
 
 /**
- * The agent directory (SPEC §1.1): `$PI_CODING_AGENT_DIR` when set and non-empty, home
- * expanded ({@link expandHome}), else `<home>/.pi/agent`. Like the reference, any other value
- * is returned as given (not resolved against the cwd).
+ * The agent directory (SPEC §1.1): `$PI_CODING_AGENT_DIR` when non-empty, home expanded but, like
+ * the reference, not resolved against the cwd; else `<home>/.pi/agent`.
  */
 export function getAgentDir(env: NodeJS.ProcessEnv = process.env): string {
   const value = env[AGENT_DIR_ENV];
@@ -40,9 +39,8 @@ export function encodeResolvedCwd(absolutePath: string): string {
 }
 
 /**
- * The directory name of a working directory (SPEC §1.2): resolve it (`~`, `~/`, `file://`,
- * relative paths; normalised), then {@link encodeResolvedCwd}. The mapping loses information
- * (`/a/b` and `/a-b` collide, W17); it is kept for compatibility with existing directories.
+ * A working directory's folder name (SPEC §1.2): `resolveCwd`, then {@link encodeResolvedCwd}.
+ * It loses information (`/a/b` and `/a-b` collide, W17), kept for the existing directories.
  */
 export function encodeCwd(cwd: string): string {
   return encodeResolvedCwd(resolveCwd(cwd));

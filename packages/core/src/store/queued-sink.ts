@@ -23,10 +23,9 @@ export interface QueuedSinkOptions {
 
 /**
  * The sink of an asynchronous store (a database): pi's API is synchronous, so each append is
- * folded at once and its write queued behind the previous ones; a new session is first
- * written whole once it holds a user or assistant message (SPEC §6.2). The first failed write
- * sets `failure` (the manager then refuses every write, `flush()` rejects) and stops the
- * queue, so the store never holds a gap.
+ * folded at once and its write queued behind the previous ones (a new session's first write is
+ * whole, SPEC §6.2). The first failed write sets `failure` (the manager then refuses every
+ * write, `flush()` rejects) and stops the queue, so the store never holds a gap.
  */
 export function queuedSink(options: QueuedSinkOptions): SessionSink & {
   /** Queues the first write of a session created with content (a fork, a branch). */

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, openSync, readSync, type Stats, statSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 
 /**
@@ -36,6 +36,15 @@ export function withFile<T>(path: string, use: (fd: number) => T): T {
 export function readOrNull<T>(path: string, use: (fd: number) => T): T | null {
   try {
     return withFile(path, use);
+  } catch {
+    return null;
+  }
+}
+
+/** `path`'s stat, `null` if it vanished or cannot be stat'ed (callers skip such files). */
+export function statOrNull(path: string): Stats | null {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) ?? null;
   } catch {
     return null;
   }

@@ -21,9 +21,8 @@ export type SessionFileRead =
 const CHUNK_BYTES = 4 * 1024 * 1024;
 
 /**
- * Reads a session file without writing anything (W13), in one open and one pass of 4 MiB
- * chunks (see {@link SessionLoader}). Throws `InvalidSessionError` when the file is not a
- * session, and the fs error for anything but a missing file.
+ * Reads a session file without writing anything (W13), in one pass (see {@link SessionLoader}).
+ * Throws `InvalidSessionError` when the file is not a session, and fs errors but a missing file.
  */
 export function readSessionFile(path: string, env: SessionEnv, label = path): SessionFileRead {
   try {

@@ -14,19 +14,15 @@ import { type SessionShape, SessionShapeFold } from "./session-shape.js";
 const CHUNK_BYTES = 1024 * 1024;
 
 /**
- * The searchable text of a message's `content`: a string as it is, or the `text` of every
- * `text` block joined with one space (`join` turns a missing `text` into `""` and a number
- * into its digits, as the reference does). [Fix] W16: other content and non-object blocks
- * count as empty text instead of throwing (which made R1.6 drop the session).
+ * The searchable text of a message's `content`: a string as it is, or its `text` blocks' `text`
+ * joined by a space (`join` makes a missing one `""`, as the reference does). [Fix] W16: other
+ * content and non-object blocks count as empty text instead of throwing (R1.6 drops the session).
  */
 export function messageText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
-  const parts: unknown[] = [];
-  for (const block of content) {
-    if (isJsonRecord(block) && block.type === "text") parts.push(block.text);
-  }
-  return parts.join(" ");
+  const texts = content.filter((block) => isJsonRecord(block) && block.type === "text");
+  return texts.map((block) => block.text).join(" ");
 }
 
 /**
@@ -107,10 +103,7 @@ export function buildSessionInfo(path: string): SessionInfo | null {
   return readSessionInfoSync(path)?.info ?? null;
 }
 
-/**
- * {@link buildSessionInfo} with the stat it was built from (for the listing cache), read up to
- * the size it had when opened; with `withShape`, the same pass also gives the info its `shape`.
- */
+/** {@link buildSessionInfo} with the stat it was read by (up to its size), and `shape` if asked. */
 export function readSessionInfoSync(path: string, withShape = false): SessionInfoRead | null {
   return readOrNull(path, (fd) => {
     const stats = fstatSync(fd);

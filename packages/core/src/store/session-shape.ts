@@ -1,7 +1,6 @@
 /**
  * A cheap structural summary of a session file, gathered (opt-in) in the pass that builds its
- * `SessionInfo`: for a regular file, the common case, the counts a full load would give and a
- * guarantee it finds nothing wrong; anything else is flagged for a fallback to a full load.
+ * `SessionInfo`, so that a regular file, the common case, needs no full load.
  */
 
 import type { JsonlVisitor, JsonRecord, LineIssue } from "../format/parse.js";

@@ -15,9 +15,8 @@ export interface SessionStore {
   /** Where a new session with this header will live (a file path), or undefined. */
   locationOf(header: SessionHeader): string | undefined;
   /**
-   * Starts a session. `when` says when it is first written: `"conversation"` (a new or
-   * branched session: once it holds a user or assistant message, SPEC §6.2) or `"now"` (a
-   * fork: at once). A write that fails throws, and nothing has changed.
+   * Starts a session, written at its first user or assistant message (`"conversation"`: new or
+   * branched, SPEC §6.2) or at once (`"now"`: a fork). A failed write throws, changing nothing.
    */
   create(
     header: SessionHeader,

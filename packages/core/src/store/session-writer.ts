@@ -2,7 +2,7 @@ import { constants } from "node:fs";
 import { writeFileAtomic } from "./atomic-write.js";
 import { encodeLine, recycleLine, tailOf } from "./line-bytes.js";
 import { acquireLock, inProcessLockOwner, type Lock } from "./lock.js";
-import { closeQuietly, nodeStoreFs, type StoreFs, type StoreStats, writeAll } from "./store-fs.js";
+import { nodeStoreFs, quietly, type StoreFs, type StoreStats, writeAll } from "./store-fs.js";
 import {
   assertSize,
   SessionConflictError,
@@ -67,10 +67,7 @@ export class SessionFileWriter {
     this.fsApi = options.fs ?? nodeStoreFs;
   }
 
-  /**
-   * The first write of a pending session (SPEC §6.2): takes the lock, then creates `path` with
-   * every line so far in one atomic exclusive create (fsynced, mode 0600; fails if it exists).
-   */
+  /** A pending session's first write (SPEC §6.2): the lock, then one atomic exclusive create. */
   static createNew(
     path: string,
     lines: readonly string[],
@@ -218,7 +215,7 @@ export class SessionFileWriter {
       this.identity = this.fstatExpected(fd);
       this.appendsSincePathCheck = 0;
     } catch (error) {
-      closeQuietly(this.fsApi, fd);
+      quietly(() => this.fsApi.closeSync(fd));
       throw error;
     }
     this.fd = fd;
@@ -227,8 +224,7 @@ export class SessionFileWriter {
 
   /**
    * The tail check (W7, W8): the file has exactly the bytes we last left and, when open, the
-   * path still names it. One `fstat` per append, a path `stat` only when the link count moved
-   * or every {@link PATH_CHECK_EVERY} appends; unopened, one `stat` of the path.
+   * path still names it (a path `stat` as {@link PATH_CHECK_EVERY} says; unopened, only that).
    */
   private check(): void {
     if (this.fd === undefined) {
@@ -293,7 +289,8 @@ export class SessionFileWriter {
 
   /** Closes the fd (if open); the state stays, so a later {@link open} checks against it. */
   private closeFd(): void {
-    if (this.fd !== undefined) closeQuietly(this.fsApi, this.fd);
+    const fd = this.fd;
+    if (fd !== undefined) quietly(() => this.fsApi.closeSync(fd));
     this.fd = undefined;
   }
 

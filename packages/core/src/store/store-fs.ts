@@ -64,20 +64,12 @@ export function writeAll(
   }
 }
 
-/** Closes `fd`, ignoring errors: used on paths that are already failing or tearing down. */
-export function closeQuietly(fsApi: StoreFs, fd: number): void {
+/** Runs a cleanup call (a close, an unlink) on a path that is failing or tearing down. */
+export function quietly(cleanup: () => void): void {
   try {
-    fsApi.closeSync(fd);
+    cleanup();
   } catch {
-    // The fd is unusable either way; the original error (if any) is the one worth reporting.
-  }
-}
-
-/** Removes `path`, ignoring errors: cleanup on a path that is already failing. */
-export function unlinkQuietly(fsApi: StoreFs, path: string): void {
-  try {
-    fsApi.unlinkSync(path);
-  } catch {
-    // The original error is the one worth reporting; what is left is a temp or lock file.
+    // The original error (if any) is the one worth reporting; an fd is unusable either way, and
+    // what is left on disk is a temp or lock file.
   }
 }

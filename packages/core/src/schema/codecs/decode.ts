@@ -30,10 +30,7 @@ export const decodeHeader = (u: unknown) => decodeWith(SessionHeaderCodec, u);
 /** Decodes an entry: a built-in type by its codec, any other as an {@link UnknownEntry}. */
 export const decodeEntry = (u: unknown) => decodeWith(SessionEntryCodec, u);
 
-/**
- * Decodes any record, a header when `type` is `"session"`: the field-level check `check` runs on
- * every line. Unknown types, roles, blocks and fields are accepted (SPEC §2.6).
- */
+/** Decodes any record, header or entry: the field-level check `check` runs on every line. */
 export const decodeRecord = (u: unknown) => decodeWith(FileEntryCodec, u);
 
 /** Decodes a message on its own (the `message` of a v1 entry, which has no id yet). */

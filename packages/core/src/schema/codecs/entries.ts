@@ -45,10 +45,7 @@ function entry<
 /** What both summary entries may carry besides the summary. */
 const summaryExtras = { details: t.unknown, usage: UsageCodec, fromHook: t.boolean };
 
-/**
- * The built-in entry codecs keyed by wire `type`, in SPEC §3.2 order. Frozen; extend by
- * spreading into a new record and passing it to {@link createEntryCodec}.
- */
+/** The built-in entry codecs by wire `type` (SPEC §3.2 order), frozen: spread them to extend. */
 export const ENTRY_CODECS = Object.freeze({
   message: entry("SessionMessageEntry", "message", { message: AgentMessageCodec }),
   thinking_level_change: entry("ThinkingLevelChangeEntry", "thinking_level_change", {
@@ -112,10 +109,7 @@ export type ThinkingLevelChangeEntry = t.TypeOf<typeof ENTRY_CODECS.thinking_lev
 export type ModelChangeEntry = t.TypeOf<typeof ENTRY_CODECS.model_change>;
 /** History before `firstKeptEntryId` was summarised; `T` names its `details`. */
 export type CompactionEntry<T = unknown> = WithOpaque<typeof ENTRY_CODECS.compaction, T>;
-/**
- * Summary of the branch that was left when the leaf moved (`fromId` is `"root"` when the old
- * leaf was null); `T` names its `details`.
- */
+/** The branch left when the leaf moved (`fromId: "root"` from a null leaf); `T` names `details`. */
 export type BranchSummaryEntry<T = unknown> = WithOpaque<typeof ENTRY_CODECS.branch_summary, T>;
 /** Extension state that never reaches the model; `T` names its `data`. */
 export type CustomEntry<T = unknown> = WithOpaque<typeof ENTRY_CODECS.custom, T, "data">;

@@ -50,10 +50,7 @@ export type StopReason =
   | "pending"
   | (string & {});
 
-/**
- * Checks an {@link AssistantMessage}: `stopReason` is any string (SPEC §3.3), and only the outer
- * shape of `diagnostics` and `deferred` (provider data) is checked.
- */
+/** Checks an {@link AssistantMessage}; provider data (`diagnostics`, `deferred`) by shape only. */
 export const AssistantMessageCodec = message(
   "AssistantMessage",
   "assistant",
@@ -170,10 +167,7 @@ export const MESSAGE_CODECS = Object.freeze({
   system: SystemMessageCodec,
 } as const);
 
-/**
- * A message as stored in a `message` entry: a role the format defines. Unknown roles are passed
- * through unchanged (SPEC §2.6) but are not part of the type: switch on `role` with a default.
- */
+/** A message of a role the format defines; unknown roles pass (SPEC §2.6) but are not typed. */
 export type AgentMessage = MemberOf<typeof MESSAGE_CODECS>;
 
 /** Any message, dispatched on `role`; an unknown `role` is kept (switch with a default). */
