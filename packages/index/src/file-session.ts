@@ -6,10 +6,11 @@
 import type { SessionEntry, SessionHeader } from "@pi-sessions/core";
 import { USAGE_TOTALS_PROJECTION_NAME } from "@pi-sessions/plugins";
 import type { Database } from "better-sqlite3";
-import type { IndexedSession, UsageSession } from "./session-query.js";
+import { coreTreeTop, type TreeTop } from "./core-tree-top.js";
+import type { IndexedSession, UsageSession } from "./indexed-session.js";
 import { type LineReader, type QueryRow, RowQueries, StaleLineError } from "./session-rows.js";
 import { needsRecord, needsTreeRecord, standIn } from "./stand-ins.js";
-import { coreTreeTop, type TreeTop, treeTop } from "./tree-top.js";
+import { treeTop } from "./tree-top.js";
 import { savedUsage } from "./usage-fold.js";
 
 /** Entry types the tree's state is folded from (labels and the name): always read for it. */

@@ -11,75 +11,18 @@
  * plugins' usage state saved while the file was indexed stands in for its usage records.
  */
 
-import type { SessionEntry, SessionHeader } from "@pi-sessions/core";
+import type { SessionHeader } from "@pi-sessions/core";
 import type { Database } from "better-sqlite3";
 import { FileSession, type Span } from "./file-session.js";
 import { FileSync } from "./file-sync.js";
+import type { IndexedSession } from "./indexed-session.js";
 import { LineReader, type QueryRow, RowQueries, StaleLineError } from "./session-rows.js";
 import type { Statements } from "./statements.js";
-import type { TreeTop } from "./tree-top.js";
 import { WriteBatch } from "./write-batch.js";
 
+export type { TreeTop } from "./core-tree-top.js";
+export type { IndexedSession, UsageSession } from "./indexed-session.js";
 export { StaleLineError } from "./session-rows.js";
-export type { TreeTop } from "./tree-top.js";
-
-/**
- * A session file read through the index: what a load gives, reading only what each query
- * needs. Use it before the index is closed; close it when done.
- */
-export interface IndexedSession {
-  /** The session file. */
-  readonly path: string;
-  /** The header record as the file holds it (a regular file's is current: no migration). */
-  readonly header: SessionHeader;
-  /** The header's `version` (a number of at least 3). */
-  readonly version: number;
-  /** Bytes of the file. */
-  readonly size: number;
-  /** Entries (each with an id: the file is regular). */
-  readonly entryCount: number;
-  /** Entries no other entry names as parent. */
-  readonly branchTips: number;
-  /** The session's name as core's listing and name projection give it. */
-  readonly name: string | undefined;
-  /** The leaf a load ends at: the last entry's id, `null` without entries. */
-  readonly leafId: string | null;
-  /** Whether an entry has exactly this id. */
-  hasId(id: string): boolean;
-  /** The ids that start with `prefix`, in file order. */
-  idsStartingWith(prefix: string): string[];
-  /**
-   * Every entry in file order, for core's `replayState` and `treeOf`: stand-ins built from the
-   * columns, with the label and name records read. {@link IndexedSession.entryAt} reads one.
-   */
-  entries(): SessionEntry[];
-  /** The record at `position` of {@link IndexedSession.entries}, read from the file. */
-  entryAt(position: number): SessionEntry;
-  /**
-   * Core's tree down to `depth` levels and the level under them, for `tree --depth`, with
-   * {@link TreeTop.below} counting what it leaves out: no stand-in for the entries deeper.
-   */
-  treeTop(depth: number): TreeTop;
-  /** The path root → `leafId` for core's context builder (records read where they count). */
-  contextPath(leafId: string | null): SessionEntry[];
-  /**
-   * The session as the plugins' usage sums ask one: with the usage state the index saved for
-   * the file, the records on a branch's path are read only when the sums ask for that path,
-   * and every usage record only when asked for the entries.
-   */
-  usageSession(leafId: string | null): UsageSession;
-  /** Closes the file. */
-  close(): void;
-}
-
-/** A session as the plugins' `computeUsageTotals` asks one. */
-export interface UsageSession {
-  getEntries(): SessionEntry[];
-  getLeafId(): string | null;
-  getBranch(fromId?: string): SessionEntry[];
-  /** The plugins' usage-totals state when the index saved it for these entries. */
-  getProjectionState?<S = unknown>(name: string): S | undefined;
-}
 
 /**
  * Syncs one file's rows and opens it as an {@link IndexedSession}; `null` when the index does
