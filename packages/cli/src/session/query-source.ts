@@ -1,15 +1,17 @@
 /**
  * Where `tree`, `context` and `usage` get one session from: the session index by default,
  * which reads only the lines a command needs (the labels and the rows a `--depth` shows, the
- * context's path, the branch's path beside the usage totals it saved), or the whole file (`--no-index`, a file the index does not answer
- * for, or any trouble with the index, said in one line on stderr). Core and the plugins compute
- * every answer from what either source gives, so the output is the same.
+ * context's path, a branch's path beside the usage totals it saved), or the whole file
+ * (`--no-index`, a file the index does not answer for, or any trouble with the index, said in
+ * one line on stderr). Core and the plugins compute every answer from what either source
+ * gives, so the output is the same.
  */
 
 import {
   branchOf,
   replayState,
   type SessionEntry,
+  type SessionState,
   type SessionTreeNode,
   treeOf,
 } from "@pi-sessions/core";
@@ -60,7 +62,7 @@ export interface SourceTree {
 }
 
 /** Ids of the path root → `leafId` in a replayed state. */
-const pathIds = (state: ReturnType<typeof replayState>, leafId: string | null) =>
+const pathIds = (state: SessionState, leafId: string | null) =>
   new Set(branchOf(state, leafId).map((e) => e.id));
 
 /** The source of a session read from the whole file. */
