@@ -199,10 +199,18 @@ describe("tree, context and usage through the index", () => {
     lines[at] = (lines[at] as string).replace(`"id":"${id}"`, `"id":"${"z".repeat(id.length)}"`);
     writeFileSync(file, lines.join("\n"));
     utimesSync(file, 1_700_000_000, 1_700_000_000);
-    const args = ["tree", file, "--depth", "100"];
-    const direct = await run([...args, "--no-index"], tempDir());
-    const indexed = await run([...args, "--index", index], tempDir());
-    expect(indexed.stdout).toBe(direct.stdout);
-    expect(indexed.stderr).toContain("reading the file");
+    // The whole tree, its top (the line is near the root), and the usage of a branch through
+    // that line: each reads it, finds another id there, and reads the file instead.
+    for (const args of [
+      ["tree", file, "--depth", "100"],
+      ["tree", file, "--depth", "2"],
+      ["usage", file, "--leaf", id],
+    ]) {
+      const direct = await run([...args, "--no-index"], tempDir());
+      const indexed = await run([...args, "--index", index], tempDir());
+      expect(indexed.stdout, args.join(" ")).toBe(direct.stdout);
+      expect(indexed.code, args.join(" ")).toBe(direct.code);
+      expect(indexed.stderr, args.join(" ")).toContain("reading the file");
+    }
   });
 });

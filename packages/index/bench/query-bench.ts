@@ -3,18 +3,21 @@
  * reference's `SessionManager.open(path)` followed by the same query, in the same process:
  *
  *   node --conditions=@pi-sessions/source --import tsx packages/index/bench/query-bench.ts \
- *     [--entries N] [--shape bushy|linear] [--rounds R] [--keep]
+ *     [--entries N] [--shape bushy|linear] [--rounds R] [--depth D] [--keep]
  *
  * Defaults: 100,000 entries of core's BUSHY generator (about 64 MiB; the issue's full size is
  * `--entries 1000000`), 5 rounds; `pnpm bench` runs the defaults, about a minute. Each of our
  * runs opens the index, syncs the file (an unchanged file: one `fstat` and one line's hash),
  * answers the query and closes; each reference run opens the file and asks the same:
- * - tree: `getTree()`; ours: core's `treeOf` over the stand-ins (labels read), and the same
- *   with every record read too (what `tree` without `--depth` reads for its summaries);
+ * - tree --depth D (default 3): `getTree()` cut at D levels, each cut counting the entries it
+ *   hides, and each shown record; ours: the index's tree top (core's `treeOf` over the top
+ *   D + 1 levels, its counts from the rows' parent lines) and each shown record read;
+ * - tree, every record read: core's `treeOf` over stand-ins of every entry with every record
+ *   read (what `tree` without `--depth` would read through the index: it reads the file);
  * - context: `buildSessionContext()`; ours: core's `buildSessionProjection` over the leaf's
  *   path, records read from the last compaction on;
  * - usage: the plugins' `computeUsageTotals` over `getEntries()` at `getLeafId()`; ours: the
- *   same over the entries with every usage-carrying record read.
+ *   same over the index's session: the usage state it saved, and the leaf's path read.
  * The file is in the page cache after generation (a warm disk). Exits 1 if any answer differs
  * from the reference's.
  */
@@ -94,6 +97,42 @@ function flatten(roots: readonly { entry: { id: string }; children: unknown[]; l
   return out;
 }
 
+/**
+ * Ids and labels of a tree's top `depth` levels in pre-order, each cut node followed by how
+ * many entries it hides; `record` reads a shown entry's record (for its type).
+ */
+function flattenTop<N extends RefTreeNode>(
+  roots: readonly N[],
+  depth: number,
+  below: (node: N) => number,
+  record: (node: N) => { type: string },
+) {
+  const out: string[] = [];
+  const stack: [N, number][] = [...roots].reverse().map((n) => [n, 1]);
+  while (stack.length > 0) {
+    const [node, level] = stack.pop() as [N, number];
+    const label = node.label === undefined ? "" : `[${node.label}]`;
+    out.push(`${node.entry.id}${label} ${record(node).type}`);
+    if (level === depth && node.children.length > 0) out.push(`… ${below(node)}`);
+    else {
+      for (let i = node.children.length - 1; i >= 0; i--)
+        stack.push([node.children[i] as N, level + 1]);
+    }
+  }
+  return out;
+}
+
+/** Entries below a node of a whole tree. */
+function descendants(node: RefTreeNode): number {
+  let count = 0;
+  const stack = [...node.children];
+  while (stack.length > 0) {
+    count++;
+    for (const c of (stack.pop() as RefTreeNode).children) stack.push(c);
+  }
+  return count;
+}
+
 /** Our side of each query: the index opened, the file synced, the answer, all closed. */
 function ours<T>(indexFile: string, path: string, query: (s: IndexedSession) => T): T {
   const index = openSessionIndex({ file: indexFile, onNotice: (m) => console.error(m) });
@@ -110,11 +149,21 @@ function ours<T>(indexFile: string, path: string, query: (s: IndexedSession) => 
   }
 }
 
+const DEPTH = numberFlag("depth", 3);
+
 const QUERIES = {
-  tree: {
-    ours: (s: IndexedSession) =>
-      flatten(treeOf(replayState(s.header, s.entries())) as SessionTreeNode[]),
-    ref: (m: RefManager) => flatten(m.getTree()),
+  [`tree --depth ${DEPTH}`]: {
+    ours: (s: IndexedSession) => {
+      const top = s.treeTop(DEPTH);
+      return flattenTop(
+        top.roots as (SessionTreeNode & RefTreeNode)[],
+        DEPTH,
+        (n) => top.below(n),
+        (n) => top.recordOf(n.entry),
+      );
+    },
+    ref: (m: RefManager) =>
+      flattenTop(m.getTree(), DEPTH, descendants, (n) => n.entry as unknown as { type: string }),
   },
   "tree, every record read": {
     ours: (s: IndexedSession) => {

@@ -1,6 +1,7 @@
 /**
  * The visitor of a catch-up: core's folds see every line; each record after the header is
- * also stored with its byte place and columns, and its text is added to the search table.
+ * also stored with its byte place, its parent's line and its columns, its text is added to the
+ * search table, and while the file is regular it is folded into the plugins' usage totals.
  *
  * Every row is written by a one-row `INSERT` with positional values. A multi-row `INSERT`
  * would save statement calls but costs far more than it saves: a statement that writes
@@ -9,17 +10,20 @@
  * follow) per statement instead of one per megabyte of text.
  */
 
+import type { SessionEntry } from "@pi-sessions/core";
 import type { JsonRecord, LineIssue } from "@pi-sessions/core/internal";
 import type { Database, Statement } from "better-sqlite3";
 import { entryFields } from "./entry-fields.js";
 import type { Folds } from "./fold-state.js";
 import type { LineChunk } from "./line-chunks.js";
+import type { UsageFold } from "./usage-fold.js";
 
 /** The statements of one connection's recorders. */
 interface EntryStatements {
   readonly maxRowid: Statement<[], { max: number | null }>;
   readonly entry: Statement<unknown[]>;
   readonly text: Statement<[number, string]>;
+  readonly lineOf: Statement<[number, string, number], number>;
 }
 
 const prepared = new WeakMap<Database, EntryStatements>();
@@ -31,12 +35,17 @@ function statementsOf(db: Database): EntryStatements {
       maxRowid: db.prepare("SELECT max(rowid) AS max FROM entries"),
       // Named parameters would cost a property lookup per value and row.
       entry: db.prepare(
-        `INSERT INTO entries (rowid, file_id, line, offset, length, id, parent_id, type, role,
-           timestamp, time_ms, provider, model, input, output, cache_read, cache_write,
-           total_tokens, cost)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO entries (rowid, file_id, line, offset, length, id, parent_id, parent_line,
+           type, role, timestamp, time_ms, provider, model, input, output, cache_read,
+           cache_write, total_tokens, cost)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       text: db.prepare("INSERT INTO entry_text (rowid, text) VALUES (?, ?)"),
+      lineOf: db
+        .prepare<[number, string, number], number>(
+          "SELECT max(line) FROM entries WHERE file_id = ? AND id = ? AND line <= ?",
+        )
+        .pluck(true),
     };
     prepared.set(db, st);
   }
@@ -54,6 +63,8 @@ export class EntryRecorder {
   private before = 0;
   private nextRowid: number;
   private readonly st: EntryStatements;
+  /** The line of each id stored by this run (the last one wins, as in core's tree). */
+  private readonly lines = new Map<string, number>();
   stopped = false;
 
   constructor(
@@ -61,6 +72,7 @@ export class EntryRecorder {
     private readonly fileId: number,
     private readonly folds: Folds,
     private readonly baseLines: number,
+    private readonly usage: UsageFold,
   ) {
     this.st = statementsOf(db);
     this.nextRowid = (this.st.maxRowid.get()?.max ?? 0) + 1;
@@ -80,6 +92,8 @@ export class EntryRecorder {
     }
     if (wasHeader) return true;
     this.store(record, line);
+    if (this.folds.shape.irregularity === undefined) this.usage.apply(record as SessionEntry);
+    else this.usage.drop();
     return true;
   }
 
@@ -95,14 +109,17 @@ export class EntryRecorder {
     const next = chunk.starts[index + 1] ?? chunk.end;
     const f = entryFields(record);
     const rowid = this.nextRowid++;
+    const at = this.baseLines + line;
+    if (f.id !== null) this.lines.set(f.id, at);
     this.st.entry.run(
       rowid,
       this.fileId,
-      this.baseLines + line,
+      at,
       offset,
       next - offset - 1,
       f.id,
       f.parentId,
+      f.parentId === null ? null : this.parentLine(f.parentId, at),
       f.type,
       f.role,
       f.timestamp,
@@ -117,5 +134,18 @@ export class EntryRecorder {
       f.cost,
     );
     if (f.text !== "") this.st.text.run(rowid, f.text);
+  }
+
+  /**
+   * The line of the entry named as parent, stored before `at` (by this run, or by an earlier
+   * one when the file is caught up), or `null` when there is none before it.
+   */
+  private parentLine(parentId: string, at: number): number | null {
+    const line = this.lines.get(parentId);
+    if (line !== undefined) return line < at ? line : null;
+    // A file new to the index has nothing stored to look in (and a build from nothing runs
+    // without the id index such a lookup needs).
+    if (this.baseLines === 0) return null;
+    return this.st.lineOf.get(this.fileId, parentId, this.baseLines) ?? null;
   }
 }

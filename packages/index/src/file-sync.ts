@@ -19,6 +19,7 @@ import { readBytes, readLineChunks } from "./line-chunks.js";
 import { DEFAULT_SETTLE_MS, settleOf, trustedAnswer } from "./settled.js";
 import type { FileRow, Settle, Statements } from "./statements.js";
 import type { Answered, FileAnswer } from "./stored-answer.js";
+import { UsageFold } from "./usage-fold.js";
 import type { WriteBatch } from "./write-batch.js";
 
 export type { FileAnswer } from "./stored-answer.js";
@@ -168,7 +169,8 @@ export class FileSync {
     const base = row ?? (this.st.fileByPath.get(this.path) as FileRow);
     const text = row === undefined ? "" : (this.st.textOf.get(fileId)?.all_text ?? "");
     const folds = resumeFolds(state, text, this.storedIds(fileId, base.lines));
-    const recorder = new EntryRecorder(this.batch.db, fileId, folds, base.lines);
+    const usage = new UsageFold(this.batch.db, fileId, row !== undefined);
+    const recorder = new EntryRecorder(this.batch.db, fileId, folds, base.lines, usage);
     const scanner = new JsonlScanner(recorder);
     let lastStart = base.last_start;
     let committed = base.committed;
@@ -208,6 +210,7 @@ export class FileSync {
       cwd: typeof header?.cwd === "string" ? header.cwd : null,
     } as const;
     this.st.updateFile.run(update);
+    usage.write();
     return { ...update, last_hash: update.last_hash };
   }
 

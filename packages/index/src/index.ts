@@ -21,7 +21,7 @@ export type {
   SessionIndexOptions,
 } from "./session-index.js";
 export { openSessionIndex, SessionIndex } from "./session-index.js";
-export type { IndexedSession, UsageSession } from "./session-query.js";
+export type { IndexedSession, TreeTop, UsageSession } from "./session-query.js";
 export { StaleLineError } from "./session-query.js";
 export type { VerifyProblem, VerifyReport } from "./verify.js";
 export { sessionFilesUnder } from "./verify.js";

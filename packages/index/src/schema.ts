@@ -2,8 +2,9 @@
  * The index's tables. One row per session file (its stamp, how far it is indexed, the saved
  * state of core's listing folds, its finished listing answer) with its joined message text
  * apart in `file_text` (a listing reads every file's row; the text, as long as the transcript,
- * would spread those rows over overflow pages), and one row per record (its place in the file and the columns
- * queries use), with an FTS5 table over the records' text. The schema version lives in
+ * would spread those rows over overflow pages) and the saved state of the plugins' usage totals
+ * apart in `file_usage` (for the same reason), and one row per record (its place in the file,
+ * its parent's line, and the columns queries use), with an FTS5 table over the records' text. The schema version lives in
  * SQLite's `user_version`: an index of another version is dropped and rebuilt, never migrated
  * (it holds nothing the files do not).
  */
@@ -11,7 +12,7 @@
 import type { Database } from "better-sqlite3";
 
 /** Bumped whenever a table changes: older index files are rebuilt from the sessions. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 const TABLES = `
 CREATE TABLE files (
@@ -38,6 +39,10 @@ CREATE TABLE file_text (
   file_id INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
   all_text TEXT NOT NULL
 );
+CREATE TABLE file_usage (
+  file_id INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
+  state TEXT NOT NULL
+);
 CREATE INDEX files_dir ON files(dir);
 CREATE INDEX files_session ON files(session_id);
 CREATE TABLE entries (
@@ -47,6 +52,7 @@ CREATE TABLE entries (
   length INTEGER NOT NULL,
   id TEXT,
   parent_id TEXT,
+  parent_line INTEGER,
   type TEXT,
   role TEXT,
   timestamp TEXT,
@@ -118,7 +124,7 @@ export function prepareSchema(db: Database, busyTimeoutMs: number, reset = false
   db.transaction(() => {
     // Another process may have created the tables while this one waited for the lock.
     if (version() === SCHEMA_VERSION && !reset) return;
-    for (const table of ["entries", "entry_text", "file_text", "files"])
+    for (const table of ["entries", "entry_text", "file_text", "file_usage", "files"])
       db.exec(`DROP TABLE IF EXISTS ${table}`);
     db.exec(TABLES);
     createEntryIndexes(db);

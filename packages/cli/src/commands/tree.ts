@@ -2,7 +2,8 @@
  * `pi-sessions tree <session> [--depth N] [--leaf ID] [--no-index | --index FILE]` — the entry
  * tree with labels, the current leaf and its path, and compaction and branch-summary markers.
  * With `--depth` the tree comes from the session index, which reads only the lines of the
- * rows shown (and the labels and names); the whole tree reads the file.
+ * rows shown (and the labels) and counts the entries cut off from its rows; the whole tree
+ * reads the file.
  */
 
 import type { Command } from "commander";
@@ -92,12 +93,12 @@ function treeOfSource(source: QuerySource, options: TreeOptions) {
     options.leaf !== undefined
       ? resolveEntryId(source.ids, options.leaf, facts.path)
       : source.leafId;
-  const { state, roots, summaryOf } = source.tree();
+  const { roots, onPath, summaryOf, hiddenBelow } = source.tree(leafId, options.depth);
   return {
     facts,
     problems,
     leafId,
-    rows: treeRows(state, roots, leafId, options.depth, summaryOf),
+    rows: treeRows(roots, leafId, onPath, options.depth, summaryOf, hiddenBelow),
   };
 }
 

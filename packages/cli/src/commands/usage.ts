@@ -137,7 +137,8 @@ function sessionUsage(
       : source.leafId;
   const usage = source.usage(leaf);
   const result = computeUsageTotals(usage.source, leaf);
-  const groups = options.by && sessionGroups(facts.path, usage.entries, usage.branch, options.by);
+  const groups =
+    options.by && sessionGroups(facts.path, usage.entries(), usage.branch(), options.by);
   return { facts, leaf, result, groups: groups || undefined };
 }
 

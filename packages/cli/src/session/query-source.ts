@@ -1,9 +1,10 @@
 /**
  * Where `tree`, `context` and `usage` get one session from: the session index by default,
- * which reads only the lines a command needs (labels and names, the context's path, the
- * records that carry usage), or the whole file (`--no-index`, a file the index does not answer
- * for, or any trouble with the index, said in one line on stderr). Core and the plugins compute
- * every answer from what either source gives, so the output is the same.
+ * which reads only the lines a command needs (the labels and the rows a `--depth` shows, the
+ * context's path, a branch's path beside the usage totals it saved), or the whole file
+ * (`--no-index`, a file the index does not answer for, or any trouble with the index, said in
+ * one line on stderr). Core and the plugins compute every answer from what either source
+ * gives, so the output is the same.
  */
 
 import {
@@ -34,17 +35,35 @@ export interface QuerySource {
   readonly problems: number;
   /** Core's load diagnostics (what `usage` warns about). */
   readonly diagnostics: number;
-  /** The replayed state and its tree, with a summary for each of its entries. */
-  tree(): { state: SessionState; roots: SessionTreeNode[]; summaryOf: (e: SessionEntry) => string };
+  /** Core's tree down to `depth` levels (all without it), with what `treeRows` asks. */
+  tree(leafId: string | null, depth: number | undefined): SourceTree;
   /** Entries that give core's context builder, from `leafId`, what the whole file gives. */
   contextEntries(leafId: string | null): SessionEntry[];
-  /** What the plugins' usage sums take (records, or a session), and the path to `leafId`. */
+  /**
+   * What the plugins' usage sums take (records, or a session), and for a split of the sums
+   * the usage records and the path to `leafId` (read only when asked).
+   */
   usage(leafId: string | null): {
     source: readonly SessionEntry[] | UsageSession;
-    entries: readonly SessionEntry[];
-    branch: readonly SessionEntry[];
+    entries(): readonly SessionEntry[];
+    branch(): readonly SessionEntry[];
   };
 }
+
+/** A session's tree as `treeRows` takes it. */
+export interface SourceTree {
+  /** The roots; with a depth, entries deeper than one level below it are left out. */
+  readonly roots: SessionTreeNode[];
+  /** The ids on the path root → leaf (those in `roots`' tree at least). */
+  readonly onPath: ReadonlySet<string>;
+  readonly summaryOf: (entry: SessionEntry) => string;
+  /** Entries below a node, when `roots` leaves some out. */
+  readonly hiddenBelow?: (node: SessionTreeNode) => number;
+}
+
+/** Ids of the path root → `leafId` in a replayed state. */
+const pathIds = (state: SessionState, leafId: string | null) =>
+  new Set(branchOf(state, leafId).map((e) => e.id));
 
 /** The source of a session read from the whole file. */
 export function fileSource(path: string): QuerySource {
@@ -55,12 +74,16 @@ export function fileSource(path: string): QuerySource {
     ids: idsOf(session),
     problems: problemsOf(session).length,
     diagnostics: session.diagnostics.length,
-    tree: () => ({ state: session.state, roots: treeOf(session.state), summaryOf: entrySummary }),
+    tree: (leafId) => ({
+      roots: treeOf(session.state),
+      onPath: pathIds(session.state, leafId),
+      summaryOf: entrySummary,
+    }),
     contextEntries: () => session.entries as SessionEntry[],
     usage: (leafId) => ({
       source: session.entries,
-      entries: session.entries,
-      branch: leafId === null ? [] : branchOf(session.state, leafId),
+      entries: () => session.entries,
+      branch: () => (leafId === null ? [] : branchOf(session.state, leafId)),
     }),
   };
 }
@@ -82,16 +105,8 @@ function indexSource(indexed: IndexedSession): QuerySource {
     ids: { has: (id) => indexed.hasId(id), startingWith: (p) => indexed.idsStartingWith(p) },
     problems: 0,
     diagnostics: 0,
-    tree: () => {
-      const entries = indexed.entries();
-      const state = replayState(indexed.header, entries);
-      const positions = new Map(entries.map((e, i) => [e, i]));
-      const summaryOf = (entry: SessionEntry) => {
-        const position = positions.get(entry);
-        return entrySummary(position === undefined ? entry : indexed.entryAt(position));
-      };
-      return { state, roots: treeOf(state), summaryOf };
-    },
+    tree: (leafId, depth) =>
+      depth === undefined ? wholeTree(indexed, leafId) : topOfTree(indexed, leafId, depth),
     contextEntries: (leafId) => indexed.contextPath(leafId),
     usage: (leafId) => {
       // `computeUsageTotals` walks a branch over an entry list itself when the leaf id is ""
@@ -100,10 +115,33 @@ function indexSource(indexed: IndexedSession): QuerySource {
       const session = indexed.usageSession(leafId);
       return {
         source: session,
-        entries: session.getEntries(),
-        branch: leafId === null ? [] : session.getBranch(leafId),
+        entries: () => session.getEntries(),
+        branch: () => (leafId === null ? [] : session.getBranch(leafId)),
       };
     },
+  };
+}
+
+/** The whole tree through the index: stand-ins for every entry, records read for summaries. */
+function wholeTree(indexed: IndexedSession, leafId: string | null): SourceTree {
+  const entries = indexed.entries();
+  const state = replayState(indexed.header, entries);
+  const positions = new Map(entries.map((e, i) => [e, i]));
+  const summaryOf = (entry: SessionEntry) => {
+    const position = positions.get(entry);
+    return entrySummary(position === undefined ? entry : indexed.entryAt(position));
+  };
+  return { roots: treeOf(state), onPath: pathIds(state, leafId), summaryOf };
+}
+
+/** The tree's top `depth` levels through the index, with its counts of what is left out. */
+function topOfTree(indexed: IndexedSession, leafId: string | null, depth: number): SourceTree {
+  const top = indexed.treeTop(depth);
+  return {
+    roots: top.roots,
+    onPath: top.pathIds(leafId),
+    summaryOf: (entry) => entrySummary(top.recordOf(entry)),
+    hiddenBelow: (node) => top.below(node),
   };
 }
 

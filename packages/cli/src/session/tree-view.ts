@@ -4,12 +4,7 @@
  * the screen). Iterative, so a chain of 100,000 entries cannot overflow the stack.
  */
 
-import {
-  branchOf,
-  type SessionEntry,
-  type SessionState,
-  type SessionTreeNode,
-} from "@pi-sessions/core";
+import type { SessionEntry, SessionTreeNode } from "@pi-sessions/core";
 import { entrySummary } from "./entry-summary.js";
 
 /** One displayed entry, or a marker for entries cut off by `--depth`. */
@@ -46,7 +41,7 @@ function continuation(connector: string): string {
   return connector.startsWith("└") ? "   " : "│  ";
 }
 
-/** Entries in the subtree below `node` (not counting it). */
+/** Entries in the subtree below `node` (not counting it), counted over the tree given. */
 function descendants(node: SessionTreeNode): number {
   let count = 0;
   const stack = [...node.children];
@@ -72,19 +67,20 @@ function childFrames(children: readonly SessionTreeNode[], prefix: string, depth
 }
 
 /**
- * The rows of a session's tree (`state`: its replayed state). `leafId` marks the leaf and its path; `maxDepth` cuts entries
- * deeper than it, leaving one row per cut that says how many entries it hides. `summaryOf`
- * describes a row's entry (through the index, the tree's entries are stand-ins whose records
- * are read only for the rows shown).
+ * The rows of a session's tree. `leafId` marks the leaf and `onPath` the ids of its path;
+ * `maxDepth` cuts entries deeper than it, leaving one row per cut that says how many entries
+ * it hides (`hiddenBelow`: by default counted over `tree`, which then must hold them all).
+ * `summaryOf` describes a row's entry (through the index, the tree's entries are stand-ins
+ * whose records are read only for the rows shown).
  */
 export function treeRows(
-  state: SessionState,
   tree: readonly SessionTreeNode[],
   leafId: string | null,
+  onPath: ReadonlySet<string>,
   maxDepth = Number.POSITIVE_INFINITY,
   summaryOf: (entry: SessionEntry) => string = entrySummary,
+  hiddenBelow: (node: SessionTreeNode) => number = descendants,
 ): TreeRow[] {
-  const onPath = new Set(branchOf(state, leafId).map((e) => e.id));
   const rows: TreeRow[] = [];
   const stack = childFrames(tree, "", 1);
   while (stack.length > 0) {
@@ -117,7 +113,7 @@ export function treeRows(
         leaf: false,
         onPath: false,
         children: 0,
-        hidden: descendants(node),
+        hidden: hiddenBelow(node),
       });
       continue;
     }
