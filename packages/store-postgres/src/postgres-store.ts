@@ -210,7 +210,7 @@ export class PostgresSessionStore implements SessionStore {
     return exportToDir(this, this.idOf(id), dir);
   }
 
-  /** The sessions of one working directory, newest activity first (SQL; the listing's rules). */
+  /** The sessions of one working directory, newest activity first (core's listing fold). */
   list(cwd: string): Promise<SessionInfo[]> {
     return listSessions(this, cwd);
   }

@@ -1,13 +1,13 @@
 /**
- * Queries over every session of the store, answered by SQL over the columns each line's write
- * filled in: the listing's counts, times, first message, texts and name are selected and
- * aggregated by the server, one row per session; the client only decodes the texts (kept as
- * JSON literals) and shapes the header as the file store's listing does (SPEC §10.5), so both
- * give the same `SessionInfo` for the same session.
+ * Queries over every session of the store. A listing's `SessionInfo` is core's own fold of
+ * the listing (`SessionInfoFold`, the one the file store's listing runs) over the session's
+ * stored lines, in order, as the file store's reader hands a file over; the session's last
+ * write stands in for the file's mtime. SQL only gathers each session's lines.
  */
 import type { SessionEntry, SessionHeader, SessionInfo } from "@pi-sessions/core";
-import { isJsonRecord } from "@pi-sessions/core/internal";
+import { JsonlScanner, SessionInfoFold } from "@pi-sessions/core/internal";
 import type pg from "pg";
+import { fileText, type StoredLine } from "./lines.js";
 
 /** Where the store's tables are and how a location is formed. */
 export interface QueryContext {
@@ -17,59 +17,88 @@ export interface QueryContext {
   readonly dir: string;
 }
 
-interface InfoRow {
-  id: string;
-  header: string;
-  updated_at: Date;
-  message_count: number;
-  last_activity: number | null;
-  first_message: string | null;
-  texts: string[] | null;
-  name: string | null;
+/** Core's listing fold over a session's text; undefined when it does not start with a header. */
+function foldInfo(
+  c: QueryContext,
+  id: string,
+  text: string,
+  updatedAt: Date,
+): SessionInfo | undefined {
+  const fold = new SessionInfoFold();
+  const scanner = new JsonlScanner(fold);
+  if (!scanner.push(text) || !scanner.end()) return undefined;
+  return fold.finish(`${c.dir}/${id}`, updatedAt) ?? undefined;
 }
 
-/** One row per session: the aggregates of its lines after the header. */
-const INFO_SQL = (s: string, where: string) => `
-  SELECT s.id, s.header, s.updated_at,
-         count(e.seq) FILTER (WHERE e.type = 'message')::int AS message_count,
-         max(e.activity_ms) AS last_activity,
-         (array_agg(e.msg_json ORDER BY e.seq)
-            FILTER (WHERE e.role = 'user' AND e.msg_json IS NOT NULL))[1] AS first_message,
-         array_agg(e.msg_json ORDER BY e.seq) FILTER (WHERE e.msg_json IS NOT NULL) AS texts,
-         (array_agg(e.name_json ORDER BY e.seq DESC) FILTER (WHERE e.type = 'session_info'))[1]
-           AS name
-    FROM ${s}.sessions s
-    LEFT JOIN ${s}.entries e ON e.session_id = s.id AND e.seq > s.header_seq
-   WHERE ${where}
-   GROUP BY s.id`;
-
-/** A row as the file store's listing gives it (the session's last write stands in for mtime). */
-function infoOf(c: QueryContext, row: InfoRow): SessionInfo {
-  const parsed: unknown = JSON.parse(row.header);
-  const raw = isJsonRecord(parsed) ? parsed : {};
-  const created = Date.parse(String(raw.timestamp));
-  const fallback = Number.isNaN(created) ? row.updated_at.getTime() : created;
-  const last = row.last_activity ?? 0;
-  return {
-    path: `${c.dir}/${row.id}`,
-    id: row.id,
-    cwd: typeof raw.cwd === "string" ? raw.cwd : "",
-    name: (row.name === null ? undefined : (JSON.parse(row.name) as string).trim()) || undefined,
-    parentSessionPath: typeof raw.parentSession === "string" ? raw.parentSession : undefined,
-    created: new Date(raw.timestamp as string | number),
-    modified: new Date(last > 0 ? last : fallback),
-    messageCount: row.message_count,
-    firstMessage: row.first_message === null ? "(no messages)" : JSON.parse(row.first_message),
-    allMessagesText: (row.texts ?? []).map((t) => JSON.parse(t) as string).join(" "),
-  };
+/**
+ * The infos of sessions read line by line, as the loader reads them (`fileText`), each
+ * session from one snapshot with its last write.
+ */
+async function lineByLineInfos(c: QueryContext, ids: readonly string[]): Promise<SessionInfo[]> {
+  const result = await c.pool.query<StoredLine & { id: string; updated_at: Date }>(
+    `SELECT s.id, s.updated_at, e.line, e.raw
+       FROM ${c.s}.sessions s JOIN ${c.s}.entries e ON e.session_id = s.id
+      WHERE s.id = ANY($1) ORDER BY s.id, e.seq`,
+    [ids],
+  );
+  const sessions = new Map<string, { updatedAt: Date; lines: StoredLine[] }>();
+  for (const row of result.rows) {
+    const session = sessions.get(row.id) ?? { updatedAt: row.updated_at, lines: [] };
+    session.lines.push(row);
+    sessions.set(row.id, session);
+  }
+  // Whether the last line ends with a newline changes nothing the fold reads.
+  return [...sessions].flatMap(
+    ([id, { updatedAt, lines }]) => foldInfo(c, id, fileText(lines, false), updatedAt) ?? [],
+  );
 }
 
-/** The infos of the selected sessions, newest activity first. */
+/**
+ * Up to how many bytes of lines the server joins into one text: well under PostgreSQL's 1 GB
+ * limit of a value and V8's limit of a string; a bigger session is read line by line.
+ */
+const JOIN_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The infos of the selected sessions, newest activity first. The server joins each session's
+ * lines into its text (one row per session, not per line: rows are what a listing costs);
+ * a session with a line kept as bytes, which only the client decodes, or a huge one is read
+ * line by line.
+ */
 async function infos(c: QueryContext, where: string, params: unknown[]): Promise<SessionInfo[]> {
-  const result = await c.pool.query<InfoRow>(INFO_SQL(c.s, where), params);
-  return result.rows
-    .map((row) => infoOf(c, row))
-    .sort((a, b) => b.modified.getTime() - a.modified.getTime());
+  const result = await c.pool.query<{
+    id: string;
+    updated_at: Date;
+    by_line: boolean;
+    text: string | null;
+  }>(
+    `WITH picked AS (
+       SELECT s.id, s.updated_at,
+              bool_or(e.raw IS NOT NULL)
+                OR coalesce(sum(octet_length(e.line)), 0) > ${JOIN_BYTES} AS by_line
+         FROM ${c.s}.sessions s
+         LEFT JOIN ${c.s}.entries e ON e.session_id = s.id
+        WHERE ${where}
+        GROUP BY s.id)
+     SELECT p.id, p.updated_at, p.by_line,
+            CASE WHEN p.by_line THEN NULL ELSE
+              (SELECT string_agg(e.line, E'\n' ORDER BY e.seq)
+                 FROM ${c.s}.entries e WHERE e.session_id = p.id) END AS text
+       FROM picked p`,
+    params,
+  );
+  const out: SessionInfo[] = [];
+  const byLine: string[] = [];
+  for (const row of result.rows) {
+    if (row.by_line) {
+      byLine.push(row.id);
+      continue;
+    }
+    const info = foldInfo(c, row.id, row.text ?? "", row.updated_at);
+    if (info) out.push(info);
+  }
+  if (byLine.length > 0) out.push(...(await lineByLineInfos(c, byLine)));
+  return out.sort((a, b) => b.modified.getTime() - a.modified.getTime());
 }
 
 /** The sessions of one working directory (its header's `cwd`), newest activity first. */

@@ -22,7 +22,9 @@ export interface Migration {
  * session, so damaged lines before the header keep their place. A line is kept as text when
  * that text encodes back to its exact bytes, else as bytes (`raw`), so nothing is lost.
  * The other entry columns are read from the line when it is written (see `lineColumns`), so
- * listings aggregate them in SQL instead of parsing every line again.
+ * queries select lines by them. A listing is core's own fold over the lines themselves, so
+ * `msg_json`, `activity_ms` and `name_json`, which restated its rules, are no longer written
+ * (left NULL; rows written before keep their values, which nothing reads).
  */
 export const MIGRATIONS: readonly Migration[] = [
   {

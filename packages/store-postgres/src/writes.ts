@@ -46,8 +46,7 @@ export async function withRetry<T>(
   }
 }
 
-const ROW_COLUMNS =
-  "session_id, seq, line, raw, entry_id, parent_id, type, ts, role, msg_json, activity_ms, name_json";
+const ROW_COLUMNS = "session_id, seq, line, raw, entry_id, parent_id, type, ts, role";
 
 /** Inserts a session's rows with one `unnest` statement, whatever their number. */
 export async function insertRows(
@@ -59,8 +58,7 @@ export async function insertRows(
   await client.query(
     `INSERT INTO ${s}.entries (${ROW_COLUMNS})
      SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::bytea[], $5::text[], $6::text[],
-                              $7::text[], $8::text[], $9::text[], $10::text[],
-                              $11::double precision[], $12::text[])`,
+                              $7::text[], $8::text[], $9::text[])`,
     [
       id,
       rows.map((r) => r.seq),
@@ -71,9 +69,6 @@ export async function insertRows(
       rows.map((r) => r.type),
       rows.map((r) => r.ts),
       rows.map((r) => r.role),
-      rows.map((r) => r.msgJson),
-      rows.map((r) => r.activityMs),
-      rows.map((r) => r.nameJson),
     ],
   );
 }
@@ -163,7 +158,7 @@ export async function appendRow(
         WHERE id = $1 AND next_seq = $2 AND ($8::bigint IS NULL OR lease_token = $8)
         RETURNING id)
      INSERT INTO ${s}.entries (${ROW_COLUMNS})
-     SELECT id, $2, $3, NULL, $4, $5, $6, $7, $10, $11, $12, $13 FROM claimed`,
+     SELECT id, $2, $3, NULL, $4, $5, $6, $7, $10 FROM claimed`,
     values: [
       id,
       row.seq,
@@ -175,9 +170,6 @@ export async function appendRow(
       lease?.token ?? null,
       lease?.ttlMs ?? 0,
       row.role,
-      row.msgJson,
-      row.activityMs,
-      row.nameJson,
     ],
   });
   if (result.rowCount === 1) return;
