@@ -54,8 +54,8 @@ async function lineByLineInfos(c: QueryContext, ids: readonly string[]): Promise
 }
 
 /**
- * Up to how many bytes of lines the server joins into one text: well under PostgreSQL's 1 GB
- * limit of a value and V8's limit of a string; a bigger session is read line by line.
+ * Up to how many bytes of lines the server joins into one text, well under PostgreSQL's 1 GB
+ * limit of a value; a bigger session is read line by line, as its load reads it.
  */
 const JOIN_BYTES = 256 * 1024 * 1024;
 
