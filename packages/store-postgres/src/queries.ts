@@ -2,12 +2,14 @@
  * Queries over every session of the store. A listing's `SessionInfo` is core's own fold of
  * the listing (`SessionInfoFold`, the one the file store's listing runs) over the session's
  * stored lines, in order, as the file store's reader hands a file over; the session's last
- * write stands in for the file's mtime. SQL only gathers each session's lines.
+ * write stands in for the file's mtime. Each write saves the fold's state as of its lines
+ * (`LineFold`), so a listing finishes the saved states; a session without a current state
+ * (written by a version that kept none) is folded from its lines here.
  */
 import type { SessionEntry, SessionHeader, SessionInfo } from "@pi-sessions/core";
-import { JsonlScanner, SessionInfoFold } from "@pi-sessions/core/internal";
 import type pg from "pg";
-import { fileText, type StoredLine } from "./lines.js";
+import { foldLines, LineFold, parseTexts } from "./info-fold.js";
+import type { StoredLine } from "./lines.js";
 
 /** Where the store's tables are and how a location is formed. */
 export interface QueryContext {
@@ -17,24 +19,8 @@ export interface QueryContext {
   readonly dir: string;
 }
 
-/** Core's listing fold over a session's text; undefined when it does not start with a header. */
-function foldInfo(
-  c: QueryContext,
-  id: string,
-  text: string,
-  updatedAt: Date,
-): SessionInfo | undefined {
-  const fold = new SessionInfoFold();
-  const scanner = new JsonlScanner(fold);
-  if (!scanner.push(text) || !scanner.end()) return undefined;
-  return fold.finish(`${c.dir}/${id}`, updatedAt) ?? undefined;
-}
-
-/**
- * The infos of sessions read line by line, as the loader reads them (`fileText`), each
- * session from one snapshot with its last write.
- */
-async function lineByLineInfos(c: QueryContext, ids: readonly string[]): Promise<SessionInfo[]> {
+/** The infos of sessions without a current state, folded from their lines as stored. */
+async function foldedInfos(c: QueryContext, ids: readonly string[]): Promise<SessionInfo[]> {
   const result = await c.pool.query<StoredLine & { id: string; updated_at: Date }>(
     `SELECT s.id, s.updated_at, e.line, e.raw
        FROM ${c.s}.sessions s JOIN ${c.s}.entries e ON e.session_id = s.id
@@ -47,57 +33,49 @@ async function lineByLineInfos(c: QueryContext, ids: readonly string[]): Promise
     session.lines.push(row);
     sessions.set(row.id, session);
   }
-  // Whether the last line ends with a newline changes nothing the fold reads.
-  return [...sessions].flatMap(
-    ([id, { updatedAt, lines }]) => foldInfo(c, id, fileText(lines, false), updatedAt) ?? [],
-  );
+  return [...sessions].flatMap(([id, { updatedAt, lines }]) => {
+    const { texts, state } = foldLines(lines);
+    const joined = texts.filter((t) => t !== null).join(",");
+    return LineFold.info(state, parseTexts(joined), `${c.dir}/${id}`, updatedAt) ?? [];
+  });
 }
 
 /**
- * Up to how many bytes of lines the server joins into one text, well under PostgreSQL's 1 GB
- * limit of a value; a bigger session is read line by line, as its load reads it.
- */
-const JOIN_BYTES = 256 * 1024 * 1024;
-
-/**
- * The infos of the selected sessions, newest activity first. The server joins each session's
- * lines into its text (one row per session, not per line: rows are what a listing costs);
- * a session with a line kept as bytes, which only the client decodes, or a huge one is read
- * line by line.
+ * The infos of the selected sessions, newest activity first: one row per session, its saved
+ * state and its lines' texts joined by the server into one JSON array body (rows are what a
+ * listing costs). The texts fit in one value: the file store's listing holds them as one
+ * string too, which is far smaller than PostgreSQL's limit.
  */
 async function infos(c: QueryContext, where: string, params: unknown[]): Promise<SessionInfo[]> {
   const result = await c.pool.query<{
     id: string;
     updated_at: Date;
-    by_line: boolean;
-    text: string | null;
+    info_state: Buffer | null;
+    texts: string | null;
   }>(
-    `WITH picked AS (
-       SELECT s.id, s.updated_at,
-              bool_or(e.raw IS NOT NULL)
-                OR coalesce(sum(octet_length(e.line)), 0) > ${JOIN_BYTES} AS by_line
-         FROM ${c.s}.sessions s
-         LEFT JOIN ${c.s}.entries e ON e.session_id = s.id
-        WHERE ${where}
-        GROUP BY s.id)
-     SELECT p.id, p.updated_at, p.by_line,
-            CASE WHEN p.by_line THEN NULL ELSE
-              (SELECT string_agg(e.line, E'\n' ORDER BY e.seq)
-                 FROM ${c.s}.entries e WHERE e.session_id = p.id) END AS text
-       FROM picked p`,
+    `SELECT s.id, s.updated_at, s.info_state,
+            (SELECT string_agg(e.info_texts, ',' ORDER BY e.seq) FROM ${c.s}.entries e
+              WHERE e.session_id = s.id AND e.info_texts IS NOT NULL) AS texts
+       FROM ${c.s}.sessions s
+      WHERE (${where}) AND s.info_state IS NOT NULL AND s.info_seq = s.next_seq
+     UNION ALL
+     SELECT s.id, s.updated_at, NULL, NULL
+       FROM ${c.s}.sessions s
+      WHERE (${where}) AND (s.info_state IS NULL OR s.info_seq IS DISTINCT FROM s.next_seq)`,
     params,
   );
   const out: SessionInfo[] = [];
-  const byLine: string[] = [];
+  const unsaved: string[] = [];
   for (const row of result.rows) {
-    if (row.by_line) {
-      byLine.push(row.id);
+    if (row.info_state === null) {
+      unsaved.push(row.id);
       continue;
     }
-    const info = foldInfo(c, row.id, row.text ?? "", row.updated_at);
+    const texts = parseTexts(row.texts);
+    const info = LineFold.info(row.info_state, texts, `${c.dir}/${row.id}`, row.updated_at);
     if (info) out.push(info);
   }
-  if (byLine.length > 0) out.push(...(await lineByLineInfos(c, byLine)));
+  if (unsaved.length > 0) out.push(...(await foldedInfos(c, unsaved)));
   return out.sort((a, b) => b.modified.getTime() - a.modified.getTime());
 }
 
