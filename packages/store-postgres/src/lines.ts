@@ -3,7 +3,7 @@
  * encodes back to the same bytes and holds no NUL, which PostgreSQL text cannot, else as
  * bytes), with the columns the queries need read from it when it is a JSON object.
  */
-import { isJsonRecord, messageText } from "@pi-sessions/core/internal";
+import { isJsonRecord } from "@pi-sessions/core/internal";
 
 /** One stored line of a session. */
 export interface LineRow {
@@ -16,17 +16,8 @@ export interface LineRow {
   readonly parentId: string | null;
   readonly type: string | null;
   readonly ts: string | null;
-  /** A user or assistant message's role. */
+  /** A user or assistant message's role (usage queries tell user messages apart by it). */
   readonly role: string | null;
-  /**
-   * Its searchable text (core's `messageText`) when not empty, as a JSON string literal: a
-   * text may hold NUL or a lone surrogate, which PostgreSQL text cannot; its JSON cannot either.
-   */
-  readonly msgJson: string | null;
-  /** Its activity time in ms (the message's timestamp, else the entry's), when it has content. */
-  readonly activityMs: number | null;
-  /** A `session_info` entry's name when it is a string, as a JSON string literal. */
-  readonly nameJson: string | null;
 }
 
 /** A surrogate half without its other half: JSON may hold one, UTF-8 cannot. */
@@ -40,14 +31,12 @@ const NONE: Columns = {
   type: null,
   ts: null,
   role: null,
-  msgJson: null,
-  activityMs: null,
-  nameJson: null,
 };
 
 /**
- * The query columns of a line: an object's `id`, `parentId`, `type` and `timestamp`, and what
- * a session listing needs of it, by the same rules as the file store's listing (SPEC §10.5).
+ * The query columns of a line: an object's `id`, `parentId`, `type` and `timestamp`, and a
+ * message's `role`. What a listing shows is not read here: core's listing fold reads the
+ * lines themselves.
  */
 export function lineColumns(value: unknown): Columns {
   if (!isJsonRecord(value)) return NONE;
@@ -55,31 +44,14 @@ export function lineColumns(value: unknown): Columns {
   // (a NUL, a lone surrogate) is left out rather than failing the write.
   const text = (v: unknown) =>
     typeof v === "string" && !v.includes("\u0000") && !LONE_SURROGATE.test(v) ? v : null;
-  const columns = {
-    ...NONE,
+  const message = value.message;
+  const role = value.type === "message" && isJsonRecord(message) ? message.role : undefined;
+  return {
     entryId: text(value.id),
     parentId: text(value.parentId),
     type: text(value.type),
     ts: text(value.timestamp),
-  };
-  if (value.type === "session_info") {
-    return {
-      ...columns,
-      nameJson: typeof value.name === "string" ? JSON.stringify(value.name) : null,
-    };
-  }
-  const message = value.message;
-  if (value.type !== "message" || !isJsonRecord(message)) return columns;
-  const role = message.role;
-  if (role !== "user" && role !== "assistant") return columns;
-  const time =
-    typeof message.timestamp === "number" ? message.timestamp : Date.parse(String(value.timestamp));
-  const msgText = messageText(message.content);
-  return {
-    ...columns,
-    role,
-    msgJson: msgText === "" ? null : JSON.stringify(msgText),
-    activityMs: "content" in message && Number.isFinite(time) ? time : null,
+    role: role === "user" || role === "assistant" ? role : null,
   };
 }
 

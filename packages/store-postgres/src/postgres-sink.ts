@@ -11,6 +11,7 @@ import {
 } from "@pi-sessions/core";
 import { sessionLines } from "@pi-sessions/core/internal";
 import type pg from "pg";
+import { foldLines, LineFold } from "./info-fold.js";
 import { recordRow, splitFile } from "./lines.js";
 import { appendRow, insertSession, type Lease, type RetryPolicy, withRetry } from "./writes.js";
 
@@ -26,6 +27,11 @@ export interface SinkContext {
   readonly lease: Lease | undefined;
   /** The seq of the session's next line, when it exists already (opened, not created). */
   readonly nextSeq?: number;
+  /**
+   * The listing fold's state after the opened session's lines (`null`: none saved for them,
+   * so this sink's appends save none either and the listing folds the session anew).
+   */
+  readonly infoState?: Buffer | null;
   /** Gives the lease up once `after` settles (the queue drained); called at once, so tracked. */
   readonly releaseLease: (lease: Lease, after: Promise<void>) => void;
 }
@@ -35,11 +41,15 @@ export function postgresSink(c: SinkContext): SessionSink & {
   createWith(content: StoredSessionContent): void;
 } {
   let next = c.nextSeq ?? 0;
+  // The listing fold after every line written so far (none: the session's state is unknown).
+  let fold = c.infoState ? LineFold.resume(c.infoState) : undefined;
   const write = async (w: QueuedWrite): Promise<void> => {
     if (w.kind === "append") {
       const row = recordRow(next, w.entry);
+      const texts = fold?.line(row.line as string) ?? null;
+      const info = { texts, state: fold?.save() ?? null };
       await withRetry(c.retry, (retrying) =>
-        appendRow(c.pool, c.s, c.id, row, c.lease, c.location, retrying),
+        appendRow(c.pool, c.s, c.id, row, c.lease, c.location, retrying, info),
       );
       next++;
       return;
@@ -47,6 +57,8 @@ export function postgresSink(c: SinkContext): SessionSink & {
     const { header, entries } = w.content;
     // The lines the file store would write for the whole session, then split as a file is.
     const { rows } = splitFile(Buffer.from(sessionLines(header, entries).join(""), "utf8"));
+    fold = new LineFold();
+    const folded = foldLines(rows, fold);
     const h = header as unknown as Record<string, unknown>;
     const text = (v: unknown) => (typeof v === "string" ? v : null);
     const session = {
@@ -58,6 +70,7 @@ export function postgresSink(c: SinkContext): SessionSink & {
       headerSeq: 0,
       needsNewline: false,
       rows,
+      folded,
     };
     await withRetry(c.retry, (retrying) =>
       insertSession(c.pool, c.s, session, c.lease, c.location, retrying),

@@ -180,7 +180,7 @@ export class PostgresSessionStore implements SessionStore {
   open(location: string): OpenedSession {
     const session = this.take(location);
     const { header, entries, diagnostics, entryLines } = session.loaded;
-    const sink = this.sinkOf(location, session.lease, session.nextSeq);
+    const sink = this.sinkOf(location, session.lease, session);
     return { header, entries, diagnostics, entryLines, sink };
   }
 
@@ -210,7 +210,7 @@ export class PostgresSessionStore implements SessionStore {
     return exportToDir(this, this.idOf(id), dir);
   }
 
-  /** The sessions of one working directory, newest activity first (SQL; the listing's rules). */
+  /** The sessions of one working directory, newest activity first (core's listing fold). */
   list(cwd: string): Promise<SessionInfo[]> {
     return listSessions(this, cwd);
   }
@@ -251,7 +251,11 @@ export class PostgresSessionStore implements SessionStore {
     return session;
   }
 
-  private sinkOf(location: string, lease: Lease | undefined, nextSeq: number | undefined) {
+  private sinkOf(
+    location: string,
+    lease: Lease | undefined,
+    opened: Pick<LoadedSession, "nextSeq" | "infoState"> | undefined,
+  ) {
     return postgresSink({
       pool: this.pool,
       s: this.s,
@@ -259,7 +263,7 @@ export class PostgresSessionStore implements SessionStore {
       location,
       retry: this.retry,
       lease,
-      ...(nextSeq === undefined ? {} : { nextSeq }),
+      ...(opened === undefined ? {} : { nextSeq: opened.nextSeq, infoState: opened.infoState }),
       releaseLease: (l, after) => this.releaseLease(location, l, after),
     });
   }

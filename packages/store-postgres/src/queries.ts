@@ -1,13 +1,15 @@
 /**
- * Queries over every session of the store, answered by SQL over the columns each line's write
- * filled in: the listing's counts, times, first message, texts and name are selected and
- * aggregated by the server, one row per session; the client only decodes the texts (kept as
- * JSON literals) and shapes the header as the file store's listing does (SPEC §10.5), so both
- * give the same `SessionInfo` for the same session.
+ * Queries over every session of the store. A listing's `SessionInfo` is core's own fold of
+ * the listing (`SessionInfoFold`, the one the file store's listing runs) over the session's
+ * stored lines, in order, as the file store's reader hands a file over; the session's last
+ * write stands in for the file's mtime. Each write saves the fold's state as of its lines
+ * (`LineFold`), so a listing finishes the saved states; a session without a current state
+ * (written by a version that kept none) is folded from its lines here.
  */
 import type { SessionEntry, SessionHeader, SessionInfo } from "@pi-sessions/core";
-import { isJsonRecord } from "@pi-sessions/core/internal";
 import type pg from "pg";
+import { foldLines, LineFold, parseTexts } from "./info-fold.js";
+import type { StoredLine } from "./lines.js";
 
 /** Where the store's tables are and how a location is formed. */
 export interface QueryContext {
@@ -17,59 +19,64 @@ export interface QueryContext {
   readonly dir: string;
 }
 
-interface InfoRow {
-  id: string;
-  header: string;
-  updated_at: Date;
-  message_count: number;
-  last_activity: number | null;
-  first_message: string | null;
-  texts: string[] | null;
-  name: string | null;
+/** The infos of sessions without a current state, folded from their lines as stored. */
+async function foldedInfos(c: QueryContext, ids: readonly string[]): Promise<SessionInfo[]> {
+  const result = await c.pool.query<StoredLine & { id: string; updated_at: Date }>(
+    `SELECT s.id, s.updated_at, e.line, e.raw
+       FROM ${c.s}.sessions s JOIN ${c.s}.entries e ON e.session_id = s.id
+      WHERE s.id = ANY($1) ORDER BY s.id, e.seq`,
+    [ids],
+  );
+  const sessions = new Map<string, { updatedAt: Date; lines: StoredLine[] }>();
+  for (const row of result.rows) {
+    const session = sessions.get(row.id) ?? { updatedAt: row.updated_at, lines: [] };
+    session.lines.push(row);
+    sessions.set(row.id, session);
+  }
+  return [...sessions].flatMap(([id, { updatedAt, lines }]) => {
+    const { texts, state } = foldLines(lines);
+    const joined = texts.filter((t) => t !== null).join(",");
+    return LineFold.info(state, parseTexts(joined), `${c.dir}/${id}`, updatedAt) ?? [];
+  });
 }
 
-/** One row per session: the aggregates of its lines after the header. */
-const INFO_SQL = (s: string, where: string) => `
-  SELECT s.id, s.header, s.updated_at,
-         count(e.seq) FILTER (WHERE e.type = 'message')::int AS message_count,
-         max(e.activity_ms) AS last_activity,
-         (array_agg(e.msg_json ORDER BY e.seq)
-            FILTER (WHERE e.role = 'user' AND e.msg_json IS NOT NULL))[1] AS first_message,
-         array_agg(e.msg_json ORDER BY e.seq) FILTER (WHERE e.msg_json IS NOT NULL) AS texts,
-         (array_agg(e.name_json ORDER BY e.seq DESC) FILTER (WHERE e.type = 'session_info'))[1]
-           AS name
-    FROM ${s}.sessions s
-    LEFT JOIN ${s}.entries e ON e.session_id = s.id AND e.seq > s.header_seq
-   WHERE ${where}
-   GROUP BY s.id`;
-
-/** A row as the file store's listing gives it (the session's last write stands in for mtime). */
-function infoOf(c: QueryContext, row: InfoRow): SessionInfo {
-  const parsed: unknown = JSON.parse(row.header);
-  const raw = isJsonRecord(parsed) ? parsed : {};
-  const created = Date.parse(String(raw.timestamp));
-  const fallback = Number.isNaN(created) ? row.updated_at.getTime() : created;
-  const last = row.last_activity ?? 0;
-  return {
-    path: `${c.dir}/${row.id}`,
-    id: row.id,
-    cwd: typeof raw.cwd === "string" ? raw.cwd : "",
-    name: (row.name === null ? undefined : (JSON.parse(row.name) as string).trim()) || undefined,
-    parentSessionPath: typeof raw.parentSession === "string" ? raw.parentSession : undefined,
-    created: new Date(raw.timestamp as string | number),
-    modified: new Date(last > 0 ? last : fallback),
-    messageCount: row.message_count,
-    firstMessage: row.first_message === null ? "(no messages)" : JSON.parse(row.first_message),
-    allMessagesText: (row.texts ?? []).map((t) => JSON.parse(t) as string).join(" "),
-  };
-}
-
-/** The infos of the selected sessions, newest activity first. */
+/**
+ * The infos of the selected sessions, newest activity first: one row per session, its saved
+ * state and its lines' texts joined by the server into one JSON array body (rows are what a
+ * listing costs). The texts fit in one value: the file store's listing holds them as one
+ * string too, which is far smaller than PostgreSQL's limit.
+ */
 async function infos(c: QueryContext, where: string, params: unknown[]): Promise<SessionInfo[]> {
-  const result = await c.pool.query<InfoRow>(INFO_SQL(c.s, where), params);
-  return result.rows
-    .map((row) => infoOf(c, row))
-    .sort((a, b) => b.modified.getTime() - a.modified.getTime());
+  const result = await c.pool.query<{
+    id: string;
+    updated_at: Date;
+    info_state: Buffer | null;
+    texts: string | null;
+  }>(
+    `SELECT s.id, s.updated_at, s.info_state,
+            (SELECT string_agg(e.info_texts, ',' ORDER BY e.seq) FROM ${c.s}.entries e
+              WHERE e.session_id = s.id AND e.info_texts IS NOT NULL) AS texts
+       FROM ${c.s}.sessions s
+      WHERE (${where}) AND s.info_state IS NOT NULL AND s.info_seq = s.next_seq
+     UNION ALL
+     SELECT s.id, s.updated_at, NULL, NULL
+       FROM ${c.s}.sessions s
+      WHERE (${where}) AND (s.info_state IS NULL OR s.info_seq IS DISTINCT FROM s.next_seq)`,
+    params,
+  );
+  const out: SessionInfo[] = [];
+  const unsaved: string[] = [];
+  for (const row of result.rows) {
+    if (row.info_state === null) {
+      unsaved.push(row.id);
+      continue;
+    }
+    const texts = parseTexts(row.texts);
+    const info = LineFold.info(row.info_state, texts, `${c.dir}/${row.id}`, row.updated_at);
+    if (info) out.push(info);
+  }
+  if (unsaved.length > 0) out.push(...(await foldedInfos(c, unsaved)));
+  return out.sort((a, b) => b.modified.getTime() - a.modified.getTime());
 }
 
 /** The sessions of one working directory (its header's `cwd`), newest activity first. */

@@ -4,6 +4,8 @@
  * starting at once apply it exactly once; a migrated schema is left as it is (idempotent).
  */
 import type pg from "pg";
+import { foldLines } from "./info-fold.js";
+import type { StoredLine } from "./lines.js";
 import { inTransaction } from "./transaction.js";
 
 /** One step of the schema: its version and the SQL that takes the previous one to it. */
@@ -14,6 +16,38 @@ export interface Migration {
   readonly description: string;
   /** The statements, given the quoted schema name. */
   readonly sql: (schema: string) => string;
+  /** What the SQL cannot do, run after it in the same transaction, given the quoted schema. */
+  readonly fill?: (client: pg.PoolClient, schema: string) => Promise<void>;
+}
+
+/**
+ * Folds every session's stored lines, each under its row's lock (a writer of an older
+ * version may still be appending), and saves the texts of each line and the fold's state.
+ */
+async function fillInfoStates(client: pg.PoolClient, s: string): Promise<void> {
+  const ids = await client.query<{ id: string }>(`SELECT id FROM ${s}.sessions`);
+  for (const { id } of ids.rows) {
+    const locked = await client.query<{ next_seq: string }>(
+      `SELECT next_seq FROM ${s}.sessions WHERE id = $1 FOR UPDATE`,
+      [id],
+    );
+    const lines = await client.query<StoredLine & { seq: string }>(
+      `SELECT seq, line, raw FROM ${s}.entries WHERE session_id = $1 ORDER BY seq`,
+      [id],
+    );
+    const { texts, state } = foldLines(lines.rows);
+    await client.query(
+      `UPDATE ${s}.entries e SET info_texts = u.texts
+         FROM unnest($2::bigint[], $3::text[]) AS u(seq, texts)
+        WHERE e.session_id = $1 AND e.seq = u.seq AND u.texts IS NOT NULL`,
+      [id, lines.rows.map((l) => l.seq), texts],
+    );
+    await client.query(`UPDATE ${s}.sessions SET info_state = $2, info_seq = $3 WHERE id = $1`, [
+      id,
+      state,
+      locked.rows[0]?.next_seq,
+    ]);
+  }
 }
 
 /**
@@ -22,7 +56,11 @@ export interface Migration {
  * session, so damaged lines before the header keep their place. A line is kept as text when
  * that text encodes back to its exact bytes, else as bytes (`raw`), so nothing is lost.
  * The other entry columns are read from the line when it is written (see `lineColumns`), so
- * listings aggregate them in SQL instead of parsing every line again.
+ * queries select lines by them. A listing is core's own fold over the lines themselves, so
+ * `msg_json`, `activity_ms` and `name_json`, which restated its rules, are no longer written
+ * (left NULL; rows written before keep their values, which nothing reads). Since version 2
+ * each session keeps that fold's state (`info_state`, see `LineFold`) as of its first
+ * `info_seq` lines, and each line the texts the fold collected from it (`info_texts`).
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -63,6 +101,15 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX entries_type ON ${s}.entries (type) WHERE type IS NOT NULL;
     `,
   },
+  {
+    version: 2,
+    description: "the listing fold's state of each session",
+    sql: (s) => `
+      ALTER TABLE ${s}.sessions ADD COLUMN info_state bytea, ADD COLUMN info_seq bigint;
+      ALTER TABLE ${s}.entries ADD COLUMN info_texts text;
+    `,
+    fill: fillInfoStates,
+  },
 ];
 
 /** A schema name as an SQL identifier; only plain lower-case names are accepted. */
@@ -95,6 +142,7 @@ export async function migrate(pool: pg.Pool, schema: string): Promise<number[]> 
     for (const m of MIGRATIONS) {
       if (have.has(m.version)) continue;
       await client.query(m.sql(s));
+      await m.fill?.(client, s);
       await client.query(
         `INSERT INTO ${s}.schema_migrations (version, description) VALUES ($1, $2)`,
         [m.version, m.description],

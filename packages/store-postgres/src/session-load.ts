@@ -8,6 +8,7 @@
 import { SessionConflictError } from "@pi-sessions/core";
 import { type LoadedText, loadText, type SessionEnv } from "@pi-sessions/core/internal";
 import type pg from "pg";
+import { foldLines } from "./info-fold.js";
 import { fileText, type LineRow, type StoredLine, splitFile } from "./lines.js";
 import { inTransaction } from "./transaction.js";
 import { insertRows, type Lease } from "./writes.js";
@@ -45,6 +46,8 @@ export interface LoadedSession {
   readonly loaded: LoadedText;
   readonly nextSeq: number;
   readonly lease: Lease | undefined;
+  /** The listing fold's state after all its lines (`null`: none saved for all of them). */
+  readonly infoState: Buffer | null;
 }
 
 /** What {@link loadSession} needs. */
@@ -65,6 +68,8 @@ interface SessionRow {
   lease_owner: string | null;
   lease_until: Date | null;
   lease_token: string;
+  info_state: Buffer | null;
+  info_seq: string | null;
 }
 
 /** Takes the lease (a new fencing token) unless a live lease of another owner holds it. */
@@ -97,7 +102,8 @@ export async function loadSession(r: LoadRequest): Promise<LoadedSession> {
   const { lease, session, lines } = await inTransaction(r.pool, async (client) => {
     const lease = r.lease ? await takeLease(client, r, r.lease) : undefined;
     const found = await client.query<SessionRow>(
-      `SELECT next_seq, needs_newline FROM ${r.s}.sessions WHERE id = $1 FOR SHARE`,
+      `SELECT next_seq, needs_newline, info_state, info_seq FROM ${r.s}.sessions
+        WHERE id = $1 FOR SHARE`,
       [r.id],
     );
     const session = found.rows[0];
@@ -109,9 +115,12 @@ export async function loadSession(r: LoadRequest): Promise<LoadedSession> {
     return { lease, session, lines: rows.rows };
   });
   const loaded = loadText(fileText(lines, session.needs_newline), r.env, r.location);
-  let nextSeq = Number(session.next_seq);
-  if (loaded.rewrite) nextSeq = await rewriteSession(r, loaded.rewrite, nextSeq, lease);
-  return { loaded, nextSeq, lease };
+  const nextSeq = Number(session.next_seq);
+  if (loaded.rewrite)
+    return { loaded, lease, ...(await rewriteSession(r, loaded.rewrite, nextSeq, lease)) };
+  // A state saved for fewer lines (a writer that kept none appended since) is no state.
+  const current = session.info_seq === session.next_seq ? session.info_state : null;
+  return { loaded, nextSeq, lease, infoState: current };
 }
 
 /**
@@ -123,21 +132,22 @@ async function rewriteSession(
   lines: readonly string[],
   loadedNext: number,
   lease: Lease | undefined,
-): Promise<number> {
+): Promise<{ nextSeq: number; infoState: Buffer }> {
   const { rows } = splitFile(Buffer.from(lines.join(""), "utf8"));
   const header = rows[0] as LineRow;
+  const folded = foldLines(rows);
   return inTransaction(r.pool, async (client) => {
     const claimed = await client.query(
       `UPDATE ${r.s}.sessions SET header = $3, header_seq = 0, next_seq = $4,
-              needs_newline = false, updated_at = now()
+              needs_newline = false, updated_at = now(), info_state = $6, info_seq = $4
         WHERE id = $1 AND next_seq = $2 AND ($5::bigint IS NULL OR lease_token = $5)`,
-      [r.id, loadedNext, header.line, rows.length, lease?.token ?? null],
+      [r.id, loadedNext, header.line, rows.length, lease?.token ?? null, folded.state],
     );
     if (claimed.rowCount !== 1) {
       throw new SessionConflictError(r.location, "another writer appended during its migration");
     }
     await client.query(`DELETE FROM ${r.s}.entries WHERE session_id = $1`, [r.id]);
-    await insertRows(client, r.s, r.id, rows);
-    return rows.length;
+    await insertRows(client, r.s, r.id, rows, folded.texts);
+    return { nextSeq: rows.length, infoState: folded.state };
   });
 }

@@ -14,6 +14,7 @@ import {
   systemEnv,
 } from "@pi-sessions/core/internal";
 import type pg from "pg";
+import { foldLines } from "./info-fold.js";
 import { fileBytes, type LineRow, type StoredLine, splitFile } from "./lines.js";
 import { insertSession, type RetryPolicy, withRetry } from "./writes.js";
 
@@ -56,6 +57,7 @@ export async function importBytes(
     headerSeq: headerRow.seq,
     needsNewline,
     rows,
+    folded: foldLines(rows),
   };
   await withRetry(c.retry, (retrying) =>
     insertSession(c.pool, c.s, session, undefined, `${c.dir}/${id}`, retrying),

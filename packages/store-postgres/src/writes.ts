@@ -7,6 +7,7 @@
  */
 import { SessionConflictError } from "@pi-sessions/core";
 import type pg from "pg";
+import type { FoldedLines } from "./info-fold.js";
 import type { LineRow } from "./lines.js";
 import { inTransaction, isTransient } from "./transaction.js";
 
@@ -46,21 +47,23 @@ export async function withRetry<T>(
   }
 }
 
-const ROW_COLUMNS =
-  "session_id, seq, line, raw, entry_id, parent_id, type, ts, role, msg_json, activity_ms, name_json";
+const ROW_COLUMNS = "session_id, seq, line, raw, entry_id, parent_id, type, ts, role, info_texts";
 
-/** Inserts a session's rows with one `unnest` statement, whatever their number. */
+/**
+ * Inserts a session's rows with one `unnest` statement, whatever their number, each with the
+ * texts the listing fold collected from it (`texts`, one per row).
+ */
 export async function insertRows(
   client: pg.ClientBase,
   s: string,
   id: string,
   rows: readonly LineRow[],
+  texts: readonly (string | null)[],
 ): Promise<void> {
   await client.query(
     `INSERT INTO ${s}.entries (${ROW_COLUMNS})
      SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::bytea[], $5::text[], $6::text[],
-                              $7::text[], $8::text[], $9::text[], $10::text[],
-                              $11::double precision[], $12::text[])`,
+                              $7::text[], $8::text[], $9::text[], $10::text[])`,
     [
       id,
       rows.map((r) => r.seq),
@@ -71,9 +74,7 @@ export async function insertRows(
       rows.map((r) => r.type),
       rows.map((r) => r.ts),
       rows.map((r) => r.role),
-      rows.map((r) => r.msgJson),
-      rows.map((r) => r.activityMs),
-      rows.map((r) => r.nameJson),
+      texts,
     ],
   );
 }
@@ -88,6 +89,8 @@ export interface NewSession {
   readonly headerSeq: number;
   readonly needsNewline: boolean;
   readonly rows: readonly LineRow[];
+  /** The listing fold over `rows`. */
+  readonly folded: FoldedLines;
 }
 
 /**
@@ -105,8 +108,9 @@ export async function insertSession(
   await inTransaction(pool, async (client) => {
     const inserted = await client.query(
       `INSERT INTO ${s}.sessions (id, cwd, parent_session, created, header, header_seq, next_seq,
-         needs_newline, lease_owner, lease_token, lease_until)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now() + $11 * interval '1 millisecond')
+         needs_newline, lease_owner, lease_token, lease_until, info_state, info_seq)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now() + $11 * interval '1 millisecond',
+               $12, $7)
        ON CONFLICT (id) DO NOTHING`,
       [
         session.id,
@@ -120,6 +124,7 @@ export async function insertSession(
         lease?.owner ?? null,
         lease?.token ?? 0,
         lease?.ttlMs ?? 0,
+        session.folded.state,
       ],
     );
     if (inserted.rowCount === 0) {
@@ -134,14 +139,26 @@ export async function insertSession(
       if (retrying && ours) return;
       throw new SessionConflictError(location, `a session with id ${session.id} exists already`);
     }
-    await insertRows(client, s, session.id, session.rows);
+    await insertRows(client, s, session.id, session.rows, session.folded.texts);
   });
 }
+
+/** An appended line's part of the listing fold. */
+export interface AppendedInfo {
+  /** The texts the fold collected from the line. */
+  readonly texts: string | null;
+  /** The fold's state after it; `null` when the appender has none (the listing folds anew). */
+  readonly state: Buffer | null;
+}
+
+/** No state: the listing folds the session from its lines until a write saves one again. */
+const NO_INFO: AppendedInfo = { texts: null, state: null };
 
 /**
  * Appends one line at `row.seq`, in one statement: the session row is updated only while its
  * next seq is ours (and, with a lease, its token is ours), and the line is inserted only when
- * it was. Concurrent writers serialise on the session row; the loser changes nothing.
+ * it was. Concurrent writers serialise on the session row; the loser changes nothing. The
+ * listing fold's state after the line is saved with it.
  */
 export async function appendRow(
   pool: pg.Pool,
@@ -151,6 +168,7 @@ export async function appendRow(
   lease: Lease | undefined,
   location: string,
   retrying: boolean,
+  info: AppendedInfo = NO_INFO,
 ): Promise<void> {
   // A named statement: each connection parses and plans it once, not on every append.
   const result = await pool.query({
@@ -158,12 +176,13 @@ export async function appendRow(
     text: `WITH claimed AS (
        UPDATE ${s}.sessions
           SET next_seq = $2 + 1, needs_newline = false, updated_at = now(),
+              info_state = $11, info_seq = $2 + 1,
               lease_until = CASE WHEN $8::bigint IS NULL THEN lease_until
                                  ELSE now() + $9 * interval '1 millisecond' END
         WHERE id = $1 AND next_seq = $2 AND ($8::bigint IS NULL OR lease_token = $8)
         RETURNING id)
      INSERT INTO ${s}.entries (${ROW_COLUMNS})
-     SELECT id, $2, $3, NULL, $4, $5, $6, $7, $10, $11, $12, $13 FROM claimed`,
+     SELECT id, $2, $3, NULL, $4, $5, $6, $7, $10, $12 FROM claimed`,
     values: [
       id,
       row.seq,
@@ -175,9 +194,8 @@ export async function appendRow(
       lease?.token ?? null,
       lease?.ttlMs ?? 0,
       row.role,
-      row.msgJson,
-      row.activityMs,
-      row.nameJson,
+      info.state,
+      info.texts,
     ],
   });
   if (result.rowCount === 1) return;

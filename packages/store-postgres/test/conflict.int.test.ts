@@ -154,7 +154,7 @@ describe("migrations", () => {
     const versions = await stores[0]?.pool.query(
       `SELECT version FROM "${schema}".schema_migrations`,
     );
-    expect(versions?.rows).toEqual([{ version: 1 }]);
+    expect(versions?.rows).toEqual([{ version: 1 }, { version: 2 }]);
     for (const s of stores) await s.close();
   });
 });

@@ -11,9 +11,9 @@ import { PostgresSessionStore, type PostgresStoreOptions } from "../../src/index
 export const pgUrl = (): string => inject("pgUrl");
 
 let schemas = 0;
-/** A schema name no other test of this run uses. */
+/** A schema name no other test of this run uses, with the run's tag (dropped at its end). */
 export function freshSchema(prefix = "t"): string {
-  return `${prefix}_${process.pid}_${Date.now().toString(36)}_${schemas++}`;
+  return `${prefix}_${inject("pgRun")}_${process.pid}_${Date.now().toString(36)}_${schemas++}`;
 }
 
 /** A store in a fresh schema (or `schema`), on the run's server unless a URL is given. */

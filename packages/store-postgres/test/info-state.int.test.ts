@@ -1,0 +1,137 @@
+/**
+ * The listing fold's saved state: every write path (a manager's create and appends, a reopened
+ * session's appends, an import, a legacy session's rewrite) leaves each session a state as of
+ * all its lines, and sessions written before the state existed (schema version 1) or by a
+ * writer that saves none list as the file store lists their exported files.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type SessionInfo, SessionManager } from "@pi-sessions/core";
+import { tempDir } from "@pi-sessions/test-utils";
+import { CORPUS_DIR } from "@pi-sessions/test-utils/corpus";
+import { legacySessionArb } from "@pi-sessions/testkit";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PostgresSessionStore } from "../src/index.js";
+import { recordRow } from "../src/lines.js";
+import { appendRow } from "../src/writes.js";
+import { connectStore, pgUrl } from "./support/store.js";
+
+let store: PostgresSessionStore;
+beforeAll(async () => {
+  store = await connectStore();
+});
+afterAll(() => store.close());
+
+const CWD = "/work/info-state";
+
+/** Infos without their paths (a file path in one store, a location in the other), by id. */
+const comparable = (infos: SessionInfo[]) =>
+  infos.map(({ path: _, ...rest }) => rest).sort((a, b) => a.id.localeCompare(b.id));
+
+/** The file store's listing of every session of `s`, exported into a directory. */
+async function fileListing(s: PostgresSessionStore) {
+  const dir = tempDir();
+  const ids = await s.pool.query<{ id: string }>(`SELECT id FROM ${s.s}.sessions`);
+  for (const { id } of ids.rows) await s.exportToDir(id, dir);
+  return comparable(await SessionManager.listAll(dir));
+}
+
+/** The sessions whose saved state is missing or older than their last line. */
+async function withoutState(s: PostgresSessionStore): Promise<string[]> {
+  const rows = await s.pool.query<{ id: string }>(
+    `SELECT id FROM ${s.s}.sessions
+      WHERE info_state IS NULL OR info_seq IS DISTINCT FROM next_seq ORDER BY id`,
+  );
+  return rows.rows.map((r) => r.id);
+}
+
+const user = (text: string, timestamp: number) =>
+  ({ role: "user", content: text, timestamp }) as const;
+
+/** Writes sessions by every path a session's lines are written by; returns their ids. */
+async function writeSessions(s: PostgresSessionStore): Promise<string[]> {
+  const sm = SessionManager.withStore(s, CWD);
+  sm.appendMessage(user("first question", 1_700_000_000_000));
+  sm.appendSessionInfo("  a name ");
+  await sm.flush();
+  const location = sm.getSessionFile() as string;
+  sm.close();
+  const reopened = await s.openSession(location);
+  reopened.appendMessage(user("asked again", 1_700_000_100_000));
+  reopened.appendSessionInfo("renamed");
+  await reopened.flush();
+  reopened.close();
+  const corpus = readdirSync(CORPUS_DIR).filter((f) => f.endsWith(".jsonl"));
+  for (const f of corpus.slice(0, 3)) await s.importBytes(readFileSync(join(CORPUS_DIR, f)), f);
+  const [legacy] = fc.sample(legacySessionArb({ garbageLines: true }), { seed: 7, numRuns: 1 });
+  const legacyId = await s.importBytes(Buffer.from(legacy?.jsonl ?? "", "utf8"), "legacy.jsonl");
+  const migrated = await s.openSession(legacyId); // rewritten whole as it loads
+  migrated.close();
+  const ids = await s.pool.query<{ id: string }>(`SELECT id FROM ${s.s}.sessions`);
+  return ids.rows.map((r) => r.id);
+}
+
+describe("the listing fold's saved state", () => {
+  it("every write path saves it, and the listing from it is the file store's", async () => {
+    await store.pool.query(`DELETE FROM ${store.s}.sessions`);
+    const ids = await writeSessions(store);
+    expect(ids.length).toBeGreaterThanOrEqual(5);
+    expect(await withoutState(store)).toEqual([]);
+    const listed = comparable(await store.listAll());
+    expect(listed.map((i) => i.name)).toContain("renamed");
+    expect(listed).toEqual(await fileListing(store));
+  });
+
+  it("a session written before migration 2 (no state) lists the same after it", async () => {
+    const schema = `${store.schema}_v1`;
+    const before = await PostgresSessionStore.connect({ connectionString: pgUrl(), schema });
+    await writeSessions(before);
+    const expected = await fileListing(before);
+    // Back to version 1: the columns and the version row migration 2 added are gone.
+    await before.pool.query(
+      `ALTER TABLE ${before.s}.sessions DROP COLUMN info_state, DROP COLUMN info_seq;
+       ALTER TABLE ${before.s}.entries DROP COLUMN info_texts;
+       DELETE FROM ${before.s}.schema_migrations WHERE version = 2`,
+    );
+    await before.close();
+    const after = await PostgresSessionStore.connect({ connectionString: pgUrl(), schema });
+    try {
+      expect(await withoutState(after)).toEqual([]);
+      expect(comparable(await after.listAll())).toEqual(expected);
+      await after.pool.query(`DROP SCHEMA ${after.s} CASCADE`);
+    } finally {
+      await after.close();
+    }
+  });
+
+  it("a session a writer saved no state for is folded from its lines, and stays so", async () => {
+    await store.pool.query(`DELETE FROM ${store.s}.sessions`);
+    const sm = SessionManager.withStore(store, CWD);
+    sm.appendMessage(user("saved", 1_700_000_000_000));
+    await sm.flush();
+    const location = sm.getSessionFile() as string;
+    sm.close();
+    const id = store.idOf(location);
+    const next = await store.pool.query<{ next_seq: string }>(
+      `SELECT next_seq FROM ${store.s}.sessions WHERE id = $1`,
+      [id],
+    );
+    const message = { type: "message", id: "a1b2c3d4", parentId: null, timestamp: "t" };
+    const entry = { ...message, message: user("unsaved", 1_700_000_200_000) };
+    const row = recordRow(Number(next.rows[0]?.next_seq), entry);
+    await appendRow(store.pool, store.s, id, row, undefined, location, false);
+    expect(await withoutState(store)).toEqual([id]);
+    const [info] = await store.listAll();
+    expect(info?.allMessagesText).toBe("saved unsaved");
+    expect(comparable(await store.listAll())).toEqual(await fileListing(store));
+    // Its next writer has no state to go on from either: the listing still folds the lines.
+    const reopened = await store.openSession(location);
+    reopened.appendMessage(user("later", 1_700_000_300_000));
+    await reopened.flush();
+    reopened.close();
+    expect(await withoutState(store)).toEqual([id]);
+    expect((await store.findById(id))?.allMessagesText).toBe("saved unsaved later");
+    expect(comparable(await store.listAll())).toEqual(await fileListing(store));
+  });
+});
