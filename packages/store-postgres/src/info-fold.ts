@@ -14,9 +14,31 @@ import type { StoredLine } from "./lines.js";
 
 /** What is saved of a fold: its fields (texts aside), and whether it stopped reading. */
 interface SavedFold {
+  /** {@link FOLD_FORMAT} of the code that saved it. */
+  readonly format: string;
   readonly fields: Record<string, unknown>;
   /** The first record was not a header: the fold read no further and lists nothing. */
   readonly stopped: boolean;
+}
+
+/**
+ * The fold's field names: hosts sharing a database may run other versions of this code (or of
+ * Node, whose serialisation format may move on), and a state saved by another fold must not be
+ * resumed into this one. Such a state is treated as missing: the session is folded from its
+ * lines, which every version reads alike.
+ */
+const FOLD_FORMAT = Object.keys(new SessionInfoFold()).sort().join(",");
+
+/** The saved fold, or undefined when this code cannot resume it. */
+function restore(saved: Buffer): SavedFold | undefined {
+  try {
+    const value = deserialize(saved) as Partial<SavedFold> | null;
+    return value?.format === FOLD_FORMAT && value.fields !== undefined
+      ? (value as SavedFold)
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The fold of one session's lines, fed one stored line at a time. */
@@ -25,13 +47,17 @@ export class LineFold {
   private readonly scanner = new JsonlScanner(this.fold);
   private stopped = false;
 
-  /** The fold at a saved state (`null`: at the start of a session). */
-  static resume(saved: Buffer | null): LineFold {
+  /**
+   * The fold at a saved state (`null`: at the start of a session); undefined when the state
+   * cannot be resumed here (see {@link FOLD_FORMAT}).
+   */
+  static resume(saved: Buffer | null): LineFold | undefined {
     const fold = new LineFold();
     if (saved === null) return fold;
-    const { fields, stopped } = deserialize(saved) as SavedFold;
-    Object.assign(fold.fold, fields);
-    fold.stopped = stopped;
+    const restored = restore(saved);
+    if (restored === undefined) return undefined;
+    Object.assign(fold.fold, restored.fields);
+    fold.stopped = restored.stopped;
     return fold;
   }
 
@@ -54,23 +80,25 @@ export class LineFold {
   /** The fold's state now, to save with the lines it has seen. */
   save(): Buffer {
     const { texts: _texts, ...fields } = this.fold;
-    return serialize({ fields, stopped: this.stopped } satisfies SavedFold);
+    return serialize({ format: FOLD_FORMAT, fields, stopped: this.stopped } satisfies SavedFold);
   }
 
   /**
    * The info of a saved state, given the texts of its lines (see {@link parseTexts}), in
-   * order; undefined when the lines are not a session.
+   * order; `null` when the lines are not a session, undefined when the state cannot be
+   * resumed here (the caller folds the lines instead).
    */
   static info(
     saved: Buffer,
     texts: readonly string[],
     location: string,
     updatedAt: Date,
-  ): SessionInfo | undefined {
-    const { fold, stopped } = LineFold.resume(saved);
-    if (stopped) return undefined;
-    for (const text of texts) fold.texts.push(text);
-    return fold.finish(location, updatedAt) ?? undefined;
+  ): SessionInfo | null | undefined {
+    const resumed = LineFold.resume(saved);
+    if (resumed === undefined) return undefined;
+    if (resumed.stopped) return null;
+    for (const text of texts) resumed.fold.texts.push(text);
+    return resumed.fold.finish(location, updatedAt);
   }
 }
 

@@ -73,7 +73,8 @@ async function infos(c: QueryContext, where: string, params: unknown[]): Promise
     }
     const texts = parseTexts(row.texts);
     const info = LineFold.info(row.info_state, texts, `${c.dir}/${row.id}`, row.updated_at);
-    if (info) out.push(info);
+    if (info === undefined) unsaved.push(row.id);
+    else if (info !== null) out.push(info);
   }
   if (unsaved.length > 0) out.push(...(await foldedInfos(c, unsaved)));
   return out.sort((a, b) => b.modified.getTime() - a.modified.getTime());

@@ -6,6 +6,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { serialize } from "node:v8";
 import { type SessionInfo, SessionManager } from "@pi-sessions/core";
 import { tempDir } from "@pi-sessions/test-utils";
 import { CORPUS_DIR } from "@pi-sessions/test-utils/corpus";
@@ -103,6 +104,31 @@ describe("the listing fold's saved state", () => {
     } finally {
       await after.close();
     }
+  });
+
+  it("a state another version saved (unreadable, or another fold's) is folded from its lines", async () => {
+    await store.pool.query(`DELETE FROM ${store.s}.sessions`);
+    await writeSessions(store);
+    const expected = await fileListing(store);
+    const ids = (await store.pool.query<{ id: string }>(`SELECT id FROM ${store.s}.sessions`)).rows;
+    const foreign = [
+      Buffer.from("not a serialised value"),
+      serialize({ format: "another,fold", fields: { header: null }, stopped: false }),
+    ];
+    for (const [i, { id }] of ids.entries()) {
+      await store.pool.query(`UPDATE ${store.s}.sessions SET info_state = $2 WHERE id = $1`, [
+        id,
+        foreign[i % foreign.length],
+      ]);
+    }
+    expect(comparable(await store.listAll())).toEqual(expected);
+    // A manager opened over such a state writes on without one: the listing still folds.
+    const first = ids[0]?.id as string;
+    const reopened = await store.openSession(first);
+    reopened.appendMessage(user("after a foreign state", 1_700_000_400_000));
+    await reopened.flush();
+    reopened.close();
+    expect(comparable(await store.listAll())).toEqual(await fileListing(store));
   });
 
   it("a session a writer saved no state for is folded from its lines, and stays so", async () => {
