@@ -10,18 +10,18 @@
 
 export type { SyncKind } from "./file-sync.js";
 export type { SyncCounts } from "./index-cache.js";
-export { defaultIndexFile, INDEX_FILE_ENV, INDEX_FILE_NAME } from "./location.js";
-export { IndexUnavailableError } from "./open-database.js";
-export type { SearchFilters, SearchHit } from "./search.js";
-export { ftsQuery, SearchQueryError } from "./search.js";
 export type {
   IndexDirListingOptions,
   IndexListed,
   IndexListingOptions,
   SessionIndexOptions,
-} from "./session-index.js";
+} from "./index-options.js";
+export { defaultIndexFile, INDEX_FILE_ENV, INDEX_FILE_NAME } from "./location.js";
+export { IndexUnavailableError } from "./open-database.js";
+export type { SearchFilters, SearchHit } from "./search.js";
+export { ftsQuery, SearchQueryError } from "./search.js";
+export { sessionFilesUnder } from "./session-files.js";
 export { openSessionIndex, SessionIndex } from "./session-index.js";
 export type { IndexedSession, TreeTop, UsageSession } from "./session-query.js";
 export { StaleLineError } from "./session-query.js";
 export type { VerifyProblem, VerifyReport } from "./verify.js";
-export { sessionFilesUnder } from "./verify.js";

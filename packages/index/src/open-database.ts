@@ -98,3 +98,12 @@ export function openDatabase(file: string, busyTimeoutMs: number): Opened {
     }
   }
 }
+
+/** Whether an error comes from SQLite (better-sqlite3's `SqliteError`, with its code). */
+export function isSqliteError(error: unknown): error is Error & { code: string } {
+  return (
+    error instanceof Error &&
+    error.name === "SqliteError" &&
+    typeof (error as { code?: unknown }).code === "string"
+  );
+}

@@ -13,23 +13,28 @@ import type { SessionInfo, SessionListProgress } from "@pi-sessions/core";
 import {
   defaultSessionDirPath,
   getSessionsRoot,
-  type ListingOptions,
-  type ListSessionsOptions,
   listAllSessions,
   listSessions,
   listSessionsInDir,
   resolveCwd,
   resolveSessionDir,
   type SessionInfoCache,
-  type ShapedSessionInfo,
   samePath,
 } from "@pi-sessions/core/internal";
 import type { Database } from "better-sqlite3";
 import { IndexInfoCache, type SyncCounts, zeroCounts } from "./index-cache.js";
+import type {
+  IndexDirListingOptions,
+  IndexListed,
+  IndexListingOptions,
+  Scope,
+  SessionIndexOptions,
+} from "./index-options.js";
 import { defaultIndexFile } from "./location.js";
 import {
   IndexUnavailableError,
   isDamagedIndex,
+  isSqliteError,
   openDatabase,
   removeIndexFile,
 } from "./open-database.js";
@@ -37,51 +42,9 @@ import { resetSchema } from "./schema.js";
 import { ftsQuery, type SearchFilters, type SearchHit, searchIndex } from "./search.js";
 import { type IndexedSession, openIndexedSession, StaleLineError } from "./session-query.js";
 import { DEFAULT_SETTLE_MS, settleRows } from "./settled.js";
+import { type Unchanged, unchangedUnder } from "./stat-check.js";
 import { Statements } from "./statements.js";
 import { type VerifyReport, verifyIndex } from "./verify.js";
-
-/** What a listing covers: its files' rows and which directories they lie in. */
-interface Scope {
-  /** Whether a file in directory `dir` is the listing's to find. */
-  readonly inScope: (dir: string) => boolean;
-  /** Every path the listing can meet starts with this. */
-  readonly prefix: string;
-  /** The rows of the scope's files (read when the listing met none). */
-  readonly stored: () => Iterable<{ id: number; path: string }>;
-}
-
-/** Options of {@link openSessionIndex}. */
-export interface SessionIndexOptions {
-  /** The index file; default {@link defaultIndexFile} (`PI_SESSIONS_INDEX`, the XDG cache). */
-  readonly file?: string;
-  /** The environment the default file is read from (default `process.env`). */
-  readonly env?: NodeJS.ProcessEnv;
-  /** How long a write waits for another process's write to finish (ms, default 30 000). */
-  readonly busyTimeoutMs?: number;
-  /** Told, in one line each, whenever the index had trouble and what was done about it. */
-  readonly onNotice?: (message: string) => void;
-  /**
-   * How long after a file's last change (its ctime) its stat alone vouches for its row, in ms
-   * (default 5 000): a file changed more recently is checked by hash. Keep it above the
-   * coarsest timestamp granule of the filesystems the sessions live on.
-   */
-  readonly settleMs?: number;
-}
-
-/** Options of the lower-level listings ({@link SessionIndex.listDir}, `listProjects`). */
-export interface IndexListingOptions extends Omit<ListingOptions, "cache"> {
-  /** Load each info's `allMessagesText` (default true); when false it is `""`. */
-  readonly withText?: boolean;
-}
-
-/** Options of {@link SessionIndex.listDir}. */
-export type IndexDirListingOptions = IndexListingOptions &
-  Pick<ListSessionsOptions, "filterCwd" | "emptyCwdMatches">;
-
-/** What the listings resolve: infos with their shape given `withShape: true`. */
-export type IndexListed<O> = O extends { readonly withShape: true }
-  ? ShapedSessionInfo
-  : SessionInfo;
 
 /**
  * An open index. Its listings take the same arguments as `SessionManager.list` / `listAll`
@@ -270,6 +233,16 @@ export class SessionIndex {
     root: string = getSessionsRoot(),
     onProgress?: SessionListProgress,
   ): Promise<{ sessions: number; counts: SyncCounts }> {
+    // Without a progress callback to tell each file to, an unchanged folder needs no listing.
+    const unchanged = onProgress === undefined ? this.statCheck(root) : undefined;
+    if (unchanged !== undefined) {
+      this.counts.unchanged += unchanged.files;
+      this.statOnlyCount += unchanged.files;
+      return {
+        sessions: unchanged.sessions,
+        counts: { ...zeroCounts(), unchanged: unchanged.files },
+      };
+    }
     const before = { ...this.counts };
     const options = { withText: false, ...(onProgress === undefined ? {} : { onProgress }) };
     const nested = await this.listProjects(root, options);
@@ -279,6 +252,16 @@ export class SessionIndex {
       counts[kind] = this.counts[kind] - before[kind];
     }
     return { sessions: nested.length + flat.length, counts };
+  }
+
+  /** {@link unchangedUnder}, or undefined when the index cannot tell (the full sync says why). */
+  private statCheck(root: string): Unchanged | undefined {
+    try {
+      return unchangedUnder(this.db, root);
+    } catch (error) {
+      if (!isSqliteError(error)) throw error;
+      return undefined;
+    }
   }
 
   /**
@@ -355,15 +338,6 @@ export class SessionIndex {
   close(): void {
     this.db.close();
   }
-}
-
-/** Whether an error comes from SQLite (better-sqlite3's `SqliteError`, with its code). */
-export function isSqliteError(error: unknown): error is Error & { code: string } {
-  return (
-    error instanceof Error &&
-    error.name === "SqliteError" &&
-    typeof (error as { code?: unknown }).code === "string"
-  );
 }
 
 /**

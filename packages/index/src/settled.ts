@@ -29,6 +29,24 @@ export interface FullStamp {
   readonly ctimeMs: number;
 }
 
+/** What of a row its stat is compared with. */
+export type RowStamp = Pick<
+  ListedRow,
+  "settled" | "dev" | "ino" | "size" | "mtime_ms" | "ctime_ms"
+>;
+
+/** Whether `stamp` (a stat of the file) vouches for the settled row: the rule above. */
+export function vouchedByStat(row: RowStamp, stamp: FullStamp): boolean {
+  return (
+    row.settled === 1 &&
+    row.ctime_ms === stamp.ctimeMs &&
+    row.mtime_ms === stamp.mtimeMs &&
+    row.size === stamp.size &&
+    row.ino === stamp.ino &&
+    row.dev === stamp.dev
+  );
+}
+
 /**
  * The row's stored answer when `stamp` (a stat of the file) vouches for it; `undefined` when
  * it does not, or when the text is wanted (`text` given) but the file has a torn tail, whose
@@ -41,16 +59,7 @@ export function trustedAnswer(
   withShape: boolean,
   text: (() => string) | undefined,
 ): FileAnswer | null | undefined {
-  if (row.settled !== 1 || row.answer === null) return undefined;
-  if (
-    row.ctime_ms !== stamp.ctimeMs ||
-    row.mtime_ms !== stamp.mtimeMs ||
-    row.size !== stamp.size ||
-    row.ino !== stamp.ino ||
-    row.dev !== stamp.dev
-  ) {
-    return undefined;
-  }
+  if (row.answer === null || !vouchedByStat(row, stamp)) return undefined;
   if (text !== undefined && row.committed !== row.size) return undefined;
   return decodeAnswer(row.answer, path, text?.() ?? "", withShape);
 }

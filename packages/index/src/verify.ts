@@ -6,17 +6,13 @@
  * the next listing catches them up.
  */
 
-import { closeSync, type Dirent, openSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { closeSync, openSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
-import {
-  jsonlPaths,
-  readSessionInfoSync,
-  type ShapedSessionInfo,
-} from "@pi-sessions/core/internal";
+import { readSessionInfoSync, type ShapedSessionInfo } from "@pi-sessions/core/internal";
 import type { Database } from "better-sqlite3";
 import { FileSync } from "./file-sync.js";
 import { readBytes } from "./line-chunks.js";
+import { sessionFilesUnder } from "./session-files.js";
 import type { Statements } from "./statements.js";
 import { WriteBatch } from "./write-batch.js";
 
@@ -42,22 +38,6 @@ export interface VerifyReport {
   readonly problems: readonly VerifyProblem[];
   /** True when there is no problem (stale, missing and orphaned rows are not problems). */
   readonly ok: boolean;
-}
-
-/** The `*.jsonl` files in `root` and in each directory directly under it (as listings read). */
-export function sessionFilesUnder(root: string): string[] {
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(root, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  // Directories (and symlinks, which may lead to one) are read with core's own listing of a
-  // folder; a symlink to a file or an unreadable directory gives nothing, as listings skip it.
-  const dirs = entries.filter((e) => e.isDirectory() || e.isSymbolicLink());
-  const isDir = new Set(dirs.filter((e) => e.isDirectory()).map((e) => join(root, e.name)));
-  const top = jsonlPaths(root).filter((path) => !isDir.has(path));
-  return [...top, ...dirs.flatMap((e) => jsonlPaths(join(root, e.name)))].sort();
 }
 
 interface StoredEntry {
