@@ -42,7 +42,7 @@ import { resetSchema } from "./schema.js";
 import { ftsQuery, type SearchFilters, type SearchHit, searchIndex } from "./search.js";
 import { type IndexedSession, openIndexedSession, StaleLineError } from "./session-query.js";
 import { DEFAULT_SETTLE_MS, settleRows } from "./settled.js";
-import { type Unchanged, unchangedUnder } from "./stat-check.js";
+import { type StatCheck, statCheck } from "./stat-check.js";
 import { Statements } from "./statements.js";
 import { type VerifyReport, verifyIndex } from "./verify.js";
 
@@ -233,35 +233,46 @@ export class SessionIndex {
     root: string = getSessionsRoot(),
     onProgress?: SessionListProgress,
   ): Promise<{ sessions: number; counts: SyncCounts }> {
-    // Without a progress callback to tell each file to, an unchanged folder needs no listing.
-    const unchanged = onProgress === undefined ? this.statCheck(root) : undefined;
-    if (unchanged !== undefined) {
-      this.counts.unchanged += unchanged.files;
-      this.statOnlyCount += unchanged.files;
-      return {
-        sessions: unchanged.sessions,
-        counts: { ...zeroCounts(), unchanged: unchanged.files },
-      };
-    }
     const before = { ...this.counts };
-    const options = { withText: false, ...(onProgress === undefined ? {} : { onProgress }) };
-    const nested = await this.listProjects(root, options);
-    const flat = await this.listInDir(root, options);
+    let sessions = onProgress === undefined ? await this.syncPending(root) : undefined;
+    if (sessions === undefined) {
+      const options = { withText: false, ...(onProgress === undefined ? {} : { onProgress }) };
+      const nested = await this.listProjects(root, options);
+      const flat = await this.listInDir(root, options);
+      sessions = nested.length + flat.length;
+    }
     const counts = zeroCounts();
     for (const kind of Object.keys(counts) as (keyof SyncCounts)[]) {
       counts[kind] = this.counts[kind] - before[kind];
     }
-    return { sessions: nested.length + flat.length, counts };
+    return { sessions, counts };
   }
 
-  /** {@link unchangedUnder}, or undefined when the index cannot tell (the full sync says why). */
-  private statCheck(root: string): Unchanged | undefined {
+  /**
+   * A sync of only the files their stat does not vouch for (`stat-check.ts`), when that stands
+   * for a full one: no covered row lost its file, and at most a tenth of the files are pending
+   * (with more, a full listing costs about the same). Resolves how many sessions there are, or
+   * undefined when the full sync must run.
+   */
+  private async syncPending(root: string): Promise<number | undefined> {
+    let check: StatCheck;
     try {
-      return unchangedUnder(this.db, root);
+      check = statCheck(this.db, root);
     } catch (error) {
       if (!isSqliteError(error)) throw error;
-      return undefined;
+      return undefined; // the full sync meets the same trouble and says what it did
     }
+    if (check.lost || check.pending.length * 10 > check.files) return undefined;
+    const vouched = check.files - check.pending.length;
+    this.counts.unchanged += vouched;
+    this.statOnlyCount += vouched;
+    if (check.pending.length === 0) return check.sessions;
+    // The listing's own per-file step for each pending file, in a scope that holds no row, so
+    // that nothing else is taken for gone.
+    const none: Scope = { inScope: () => false, prefix: "\u0000", stored: () => [] };
+    const pending = async (cache: SessionInfoCache | null) =>
+      check.pending.flatMap((path) => cache?.get(path) ?? []);
+    return check.sessions + (await this.guarded(pending, none, { withText: false })).length;
   }
 
   /**

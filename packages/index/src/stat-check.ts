@@ -1,9 +1,9 @@
 /**
- * A sync's shortcut. When every session file under a root is vouched for by its stat alone (a
- * settled row, with the same device, inode, size, mtime and ctime: `settled.ts`) and every row
- * a sync covers still has its file, a full sync would read nothing, write nothing and change no
- * row: it can be skipped. Checking that costs one stat per file and one query, and builds no
- * listing info, so a search over an unchanged folder does not pay for a listing first.
+ * A sync's shortcut. A file its stat alone vouches for (a settled row, with the same device,
+ * inode, size, mtime and ctime: `settled.ts`) is one a sync would neither read nor write, so
+ * while every row a sync covers still has its file, syncing only the other files changes what
+ * a full sync would. Finding them costs one stat per file and one query and builds no listing
+ * info, so a search pays for the few files pi wrote since, not for a listing of all of them.
  */
 
 import { statSync } from "node:fs";
@@ -30,36 +30,41 @@ function stampsOf(db: Database, prefix: string): StampRow[] {
   return st.all(prefix, `${prefix}\u{10ffff}`);
 }
 
-/** What the stat check found: how many files, and how many of them are sessions. */
-export interface Unchanged {
+/** What the stat check found under a root. */
+export interface StatCheck {
+  /** Session files under the root. */
   readonly files: number;
+  /** Of those, the ones their stat vouches for that are sessions. */
   readonly sessions: number;
+  /** The files their stat does not vouch for (changed, new, unsettled, vanished). */
+  readonly pending: readonly string[];
+  /** Whether a row a sync covers has no file any more (a full sync drops it). */
+  readonly lost: boolean;
 }
 
 /**
- * The files under `root` when a sync of it would change nothing; undefined as soon as one file
- * is not vouched for by its stat (changed, new, unsettled, vanished) or a covered row has no
- * file any more: then the full sync runs and sorts it out.
+ * Which files under `root` a sync would have to look at: a sync of only those (none when
+ * `pending` is empty) changes what a full one would, unless a covered row lost its file.
  */
-export function unchangedUnder(db: Database, root: string): Unchanged | undefined {
+export function statCheck(db: Database, root: string): StatCheck {
   const rows = new Map<string, StampRow>();
   for (const row of stampsOf(db, `${root}/`)) {
     if (coveredBySync(root, dirname(row.path))) rows.set(row.path, row);
   }
   let sessions = 0;
+  const pending: string[] = [];
   const files = sessionFilesIn(root);
   for (const path of files) {
     const row = rows.get(path);
-    if (row === undefined) return undefined;
+    rows.delete(path);
     let stamp: ReturnType<typeof statSync>;
     try {
       stamp = statSync(path, { throwIfNoEntry: false });
     } catch {
-      return undefined;
+      stamp = undefined;
     }
-    if (stamp === undefined || !vouchedByStat(row, stamp)) return undefined;
-    rows.delete(path);
-    sessions += row.session;
+    if (row === undefined || stamp === undefined || !vouchedByStat(row, stamp)) pending.push(path);
+    else sessions += row.session;
   }
-  return rows.size === 0 ? { files: files.length, sessions } : undefined;
+  return { files: files.length, sessions, pending, lost: rows.size > 0 };
 }
