@@ -409,6 +409,7 @@ export class SessionManager {
   }
   /** Compaction-aware context entries at the leaf. O(context) from the cached leaf path. */
   buildContextEntries(): T.SessionEntry[] {
+    // The leaf's path, not getBranch(): getBranch reads "" (a valid id) as "no start".
     return contextEntriesOfPath(q.leafPath(this.state));
   }
   /** Provenance-preserving context at the leaf. */

@@ -11,7 +11,10 @@ import type {
 export interface Scope {
   /** Whether a file in directory `dir` is the listing's to find. */
   readonly inScope: (dir: string) => boolean;
-  /** Every path the listing can meet starts with this. */
+  /**
+   * Every path the listing can meet starts with this; its rows are read in one query at the
+   * first lookup. A prefix no path has reads none (each lookup then finds its own row).
+   */
   readonly prefix: string;
   /** The rows of the scope's files (read when the listing met none). */
   readonly stored: () => Iterable<{ id: number; path: string }>;

@@ -20,7 +20,7 @@ export { defaultIndexFile, INDEX_FILE_ENV, INDEX_FILE_NAME } from "./location.js
 export { IndexUnavailableError } from "./open-database.js";
 export type { SearchFilters, SearchHit } from "./search.js";
 export { ftsQuery, SearchQueryError } from "./search.js";
-export { sessionFilesUnder } from "./session-files.js";
+export { sessionFilesIn, sessionFilesUnder } from "./session-files.js";
 export { openSessionIndex, SessionIndex } from "./session-index.js";
 export type { IndexedSession, TreeTop, UsageSession } from "./session-query.js";
 export { StaleLineError } from "./session-query.js";

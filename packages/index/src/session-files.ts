@@ -5,7 +5,7 @@
  */
 
 import { type Dirent, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { jsonlPaths } from "@pi-sessions/core/internal";
 
 /** The files, in the order the directories give them (see {@link sessionFilesUnder}). */
@@ -29,13 +29,12 @@ export function sessionFilesUnder(root: string): string[] {
   return sessionFilesIn(root).sort();
 }
 
-/** Whether a file in directory `dir` is one a sync of `root` covers (see {@link sessionFilesIn}). */
-export function coveredBySync(root: string, dir: string): boolean {
-  return dir === root || dirnameOf(dir) === root;
+/** Whether `dir` is a project directory of `root`: one directly under it. */
+export function isProjectDir(root: string, dir: string): boolean {
+  return dirname(dir) === root;
 }
 
-/** `dirname` for the absolute, normalised paths the index stores. */
-function dirnameOf(path: string): string {
-  const slash = path.lastIndexOf("/");
-  return slash <= 0 ? "/" : path.slice(0, slash);
+/** Whether a file in directory `dir` is one a sync of `root` covers (see {@link sessionFilesIn}). */
+export function coveredBySync(root: string, dir: string): boolean {
+  return dir === root || isProjectDir(root, dir);
 }

@@ -40,11 +40,15 @@ import {
 } from "./open-database.js";
 import { resetSchema } from "./schema.js";
 import { ftsQuery, type SearchFilters, type SearchHit, searchIndex } from "./search.js";
+import { isProjectDir } from "./session-files.js";
 import { type IndexedSession, openIndexedSession, StaleLineError } from "./session-query.js";
 import { DEFAULT_SETTLE_MS, settleRows } from "./settled.js";
 import { type StatCheck, statCheck } from "./stat-check.js";
 import { Statements } from "./statements.js";
 import { type VerifyReport, verifyIndex } from "./verify.js";
+
+/** A scope prefix no path has: the listing reads no stored rows up front. */
+const NO_PATH = "\u0000";
 
 /**
  * An open index. Its listings take the same arguments as `SessionManager.list` / `listAll`
@@ -132,7 +136,7 @@ export class SessionIndex {
   listProjects<O extends IndexListingOptions>(root: string, options: O = {} as O) {
     const prefix = `${root}/`;
     const scope: Scope = {
-      inScope: (rowDir) => dirname(rowDir) === root,
+      inScope: (rowDir) => isProjectDir(root, rowDir),
       prefix,
       stored: () =>
         this.db
@@ -263,16 +267,27 @@ export class SessionIndex {
       return undefined; // the full sync meets the same trouble and says what it did
     }
     if (check.lost || check.pending.length * 10 > check.files) return undefined;
+    let listed = 0;
+    if (check.pending.length > 0) {
+      // The listing's own per-file step for each pending file, in a scope that holds no row, so
+      // that nothing else is taken for gone.
+      const none: Scope = { inScope: () => false, prefix: NO_PATH, stored: () => [] };
+      const pending = async (cache: SessionInfoCache | null) =>
+        cache === null ? [] : check.pending.flatMap((path) => cache.get(path) ?? []);
+      const db = this.db;
+      const fellBackBefore = this.fellBack;
+      this.fellBack = false;
+      listed = (await this.guarded(pending, none, { withText: false })).length;
+      const failed = this.fellBack;
+      this.fellBack = fellBackBefore;
+      // The index was rebuilt (the vouched rows went with it) or failed: what the check found
+      // no longer holds, and the full sync (which says what it did) reads what the files say.
+      if (this.db !== db || failed) return undefined;
+    }
     const vouched = check.files - check.pending.length;
     this.counts.unchanged += vouched;
     this.statOnlyCount += vouched;
-    if (check.pending.length === 0) return check.sessions;
-    // The listing's own per-file step for each pending file, in a scope that holds no row, so
-    // that nothing else is taken for gone.
-    const none: Scope = { inScope: () => false, prefix: "\u0000", stored: () => [] };
-    const pending = async (cache: SessionInfoCache | null) =>
-      check.pending.flatMap((path) => cache?.get(path) ?? []);
-    return check.sessions + (await this.guarded(pending, none, { withText: false })).length;
+    return check.sessions + listed;
   }
 
   /**

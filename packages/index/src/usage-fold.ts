@@ -3,8 +3,9 @@
  * file (`file_usage`), so that a session's usage is answered without reading every usage line
  * again: the whole-tree totals and the diagnostics are the state's, and only a branch the
  * state has not cached needs the records on the leaf's path. The fold is the plugins' own
- * (`usageTotals`): the index only saves and restores its state. The state is kept only while
- * core's shape fold finds the file regular, the only files the index answers queries for.
+ * (`usageTotals`): the index only saves and restores its state. Entries are folded only while
+ * core's shape fold finds the file regular, and only a regular file's queries are answered, so
+ * a state left beside a file a damaged line made irregular is never read.
  */
 
 import type { FoldContext, SessionEntry } from "@pi-sessions/core";

@@ -17,7 +17,7 @@ import {
   type CommonOptions,
   withCommonOptions,
 } from "../io/runtime.js";
-import { sessionFilesUnder } from "../io/session-files.js";
+import { sessionFilesIn } from "../io/session-files.js";
 import { indexLister } from "../session/index-lister.js";
 import {
   directLister,
@@ -109,12 +109,14 @@ async function runLs(runtime: CliRuntime, options: LsOptions): Promise<void> {
   const ctx = runtime.context(options);
   const scope: ListScope =
     options.all === true ? { all: true } : { all: false, cwd: cwdOption(ctx, options.cwd) };
-  const { rows, filesSeen } = await withIndex(ctx, options.index, async (index) => {
-    const lister = index === undefined ? directLister : indexLister(index);
-    const progress = progressOn(ctx.io.stderr, "reading sessions");
-    const listed = await listSessionRows(ctx.sessionsRoot, scope, progress, lister);
-    return { rows: listed, filesSeen: lister.filesSeen?.() };
-  });
+  const rows = await withIndex(ctx, options.index, (index) =>
+    listSessionRows(
+      ctx.sessionsRoot,
+      scope,
+      progressOn(ctx.io.stderr, "reading sessions"),
+      index === undefined ? directLister : indexLister(index),
+    ),
+  );
   if (ctx.json) {
     ctx.printJson(rows);
   } else if (rows.length > 0) {
@@ -123,9 +125,8 @@ async function runLs(runtime: CliRuntime, options: LsOptions): Promise<void> {
   }
   if (scope.all) {
     // Files the listing dropped (no valid header first) would otherwise vanish silently (W16).
-    // When every file the listing looked at gave a row, none was dropped: no second walk.
-    const everyFileListed = filesSeen === rows.length && rows.length > 0;
-    const skipped = everyFileListed ? 0 : sessionFilesUnder(ctx.sessionsRoot).length - rows.length;
+    // Only counted, so the walk's order does not matter (sorting 10,000 paths would).
+    const skipped = sessionFilesIn(ctx.sessionsRoot).length - rows.length;
     if (skipped > 0) {
       ctx.err(
         `pi-sessions: ${skipped} .jsonl file${skipped === 1 ? " is" : "s are"} not readable as sessions; run \`pi-sessions check\` to see why`,

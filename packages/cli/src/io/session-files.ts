@@ -17,8 +17,9 @@ export function isDirectory(path: string): boolean {
 
 /**
  * Every session file of a root: the `*.jsonl` files in it and in each directory directly under
- * it (symlinked directories followed), sorted by path — the files a listing reads, from the
- * index package's one implementation. Deeper levels are not searched: the store never writes
+ * it (symlinked directories followed), sorted by path (`sessionFilesUnder`) or in directory order
+ * (`sessionFilesIn`, for a count) — the files a listing reads, from the index package's one
+ * implementation. Deeper levels are not searched: the store never writes
  * there, and backups of `check --repair` live beside their files with another suffix.
  */
-export { sessionFilesUnder } from "@pi-sessions/index";
+export { sessionFilesIn, sessionFilesUnder } from "@pi-sessions/index";

@@ -69,11 +69,6 @@ export interface SessionLister {
     dir: string,
     options: RowListingOptions & { filterCwd: string; emptyCwdMatches: boolean },
   ): Promise<ShapedSessionInfo[]>;
-  /**
-   * How many files its listings looked at so far (sessions or not), when it can tell: then a
-   * caller need not walk the folder again to find the files that listed as no session.
-   */
-  filesSeen?(): number;
 }
 
 /** The files read directly, every time (no cache: a CLI run is one listing). */

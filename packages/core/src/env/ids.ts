@@ -1,6 +1,10 @@
 import type { SessionEnv } from "./env.js";
 
-/** A new entry id (SPEC §5.2); `isTaken` must cover every id ever seen, shadowed ones too (W15). */
+/**
+ * A new entry id (SPEC §5.2): the first 8 hex characters of a random v4 UUID, redrawn while
+ * `isTaken`, and a full v4 UUID after 100 collisions. `isTaken` must cover every id ever seen
+ * in the file, shadowed duplicates included (W15).
+ */
 export function generateEntryId(env: SessionEnv, isTaken: (id: string) => boolean): string {
   for (let i = 0; i < 100; i++) {
     const id = env.randomUUID().slice(0, 8);

@@ -54,6 +54,7 @@ export interface DocumentMigrationResult extends Omit<MigrationResult, "records"
  * `firstKeptEntryIndex` is resolved. Records in `out` are replaced, never mutated.
  */
 function linkRecords(out: unknown[], env: SessionEnv, diagnostics: MigrationDiagnostic[]): void {
+  // W11: the collision set holds every id in the file before any is assigned.
   const taken = new Set<string>();
   for (const r of out) if (isJsonRecord(r) && typeof r.id === "string") taken.add(r.id);
 
@@ -91,6 +92,7 @@ function linkRecords(out: unknown[], env: SessionEnv, diagnostics: MigrationDiag
     if (copy !== undefined) out[i] = copy;
   }
 
+  // Second pass: every target has its id now, so forward references resolve too.
   for (const i of compactions) {
     const { firstKeptEntryIndex: index, ...rest } = out[i] as JsonRecord;
     const target = typeof index === "number" && Number.isInteger(index) ? out[index] : undefined;
@@ -146,6 +148,7 @@ export function migrateRecords(
   }
   // unknown[]: callers of the reference-compatible wrapper may pass non-objects (passed through).
   const out: unknown[] = records.slice();
+  // `NaN < 3` is false, as in R1.6: a non-numeric version is left alone.
   if (fromVersion < CURRENT_SESSION_VERSION) {
     if (fromVersion < 2) linkRecords(out, env, diagnostics);
     upgradeToV3(out);

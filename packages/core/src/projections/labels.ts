@@ -47,7 +47,7 @@ function changeOf(record: unknown): LabelChange | undefined {
     const label = r.label ? (r.label as string) : undefined;
     return { targetId: r.targetId, label, timestamp: r.timestamp as string };
   } catch {
-    return undefined;
+    return undefined; // a throwing getter on a foreign object: no label record we can read
   }
 }
 

@@ -29,7 +29,10 @@ export const sessionNameProjection: SessionNameRole<SessionNameState> = {
   nameOf: sessionNameOf,
 };
 
-/** The stored form of a name given to appendSessionInfo (SPEC §5.4). */
+/**
+ * The stored form of a name given to appendSessionInfo: each run of CR/LF becomes one space,
+ * then the result is trimmed; inner spaces are kept (SPEC §5.4).
+ */
 export function sanitizeSessionName(name: string): string {
   return String(name)
     .replace(/[\r\n]+/g, " ")

@@ -170,7 +170,7 @@ function isProcessAlive(pid: number): boolean {
  * holder, whether it is stale, and `own`, this process's acquisition if it holds it. Stale:
  * unreadable and older than a grace period; our pid on our host but not a lock this process
  * holds (pid reused after a restart); another pid on our host that no longer exists; or not
- * refreshed for `staleMs`.
+ * refreshed for `staleMs` (a hung holder, or another host whose pid we cannot probe).
  */
 function inspectLock(lockPath: string, fsApi: StoreFs, staleMs: number) {
   let text: string;

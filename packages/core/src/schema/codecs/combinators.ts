@@ -48,6 +48,7 @@ export function objectCodec<
   const head = t.type(required, name);
   const none = Object.keys(loose).length === 0;
   const codec = none ? head : t.intersection([head, t.partial(loose, name)], name);
+  // The cast only re-types `missingOk` keys as required (see above); the runtime is unchanged.
   return codec as unknown as IdCodec<ObjectOf<R, O, M>>;
 }
 
