@@ -25,7 +25,8 @@ export interface QueryRow {
   readonly model: string | null;
 }
 
-type RawRow = [
+/** An `entries` row as the queries select it (the columns of {@link QueryRow}, in order). */
+export type RawRow = [
   number,
   number,
   number,
@@ -43,7 +44,7 @@ const COLUMNS = `e.rowid, e.line, e.offset, e.length, e.id, e.parent_id, e.type,
   e.timestamp, e.provider, e.model`;
 
 /** The tree's columns (no model: a tree never reads one; each column costs per row). */
-const TREE_COLUMNS = `e.rowid, e.line, e.offset, e.length, e.id, e.parent_id, e.type, e.role,
+export const TREE_COLUMNS = `e.rowid, e.line, e.offset, e.length, e.id, e.parent_id, e.type, e.role,
   e.timestamp, NULL, NULL`;
 
 /** What reading a usage record needs: its place, id and role. */
@@ -54,7 +55,8 @@ const USAGE_COLUMNS =
 const USAGE_FILTER = `(e.type IN ('compaction', 'branch_summary', 'usage')
   OR (e.type = 'message' AND e.role IN ('assistant', 'toolResult')))`;
 
-const toRow = (r: RawRow): QueryRow => ({
+/** The {@link QueryRow} of a raw row. */
+export const toRow = (r: RawRow): QueryRow => ({
   rowid: r[0],
   line: r[1],
   offset: r[2],

@@ -11,7 +11,14 @@
 
 import type { SessionEntry } from "@pi-sessions/core";
 import type { Database, Statement } from "better-sqlite3";
-import { type LineReader, type QueryRow, StaleLineError } from "./session-rows.js";
+import {
+  type LineReader,
+  type QueryRow,
+  type RawRow,
+  StaleLineError,
+  TREE_COLUMNS,
+  toRow,
+} from "./session-rows.js";
 import { needsTreeRecord, standIn } from "./stand-ins.js";
 
 /** A file's rowid span. */
@@ -29,22 +36,6 @@ const LINK = `ifnull(e.parent_line, iif(e.parent_id IS NULL, 0, -1)) * 2
 
 /** Rowid, line, and the {@link LINK}. */
 type LinkRow = [number, number, number];
-
-type RawRow = [
-  number,
-  number,
-  number,
-  number,
-  string | null,
-  string | null,
-  string | null,
-  string | null,
-  string | null,
-];
-
-/** The columns a tree's stand-in is built from (no model: a tree never reads one). */
-const COLUMNS =
-  "e.rowid, e.line, e.offset, e.length, e.id, e.parent_id, e.type, e.role, e.timestamp";
 
 /** The statements of one connection's tree tops. */
 interface TopStatements {
@@ -72,12 +63,12 @@ function statementsOf(db: Database): TopStatements {
         .pluck(true),
       some: db
         .prepare<[string], RawRow>(
-          `SELECT ${COLUMNS} FROM entries e
+          `SELECT ${TREE_COLUMNS} FROM entries e
            WHERE e.rowid IN (SELECT value FROM json_each(?)) ORDER BY e.rowid`,
         )
         .raw(true),
       one: db
-        .prepare<[number], RawRow>(`SELECT ${COLUMNS} FROM entries e WHERE e.rowid = ?`)
+        .prepare<[number], RawRow>(`SELECT ${TREE_COLUMNS} FROM entries e WHERE e.rowid = ?`)
         .raw(true),
       lineOf: db
         .prepare<[number, string], number>("SELECT line FROM entries WHERE file_id = ? AND id = ?")
@@ -87,20 +78,6 @@ function statementsOf(db: Database): TopStatements {
   }
   return st;
 }
-
-const toRow = (r: RawRow): QueryRow => ({
-  rowid: r[0],
-  line: r[1],
-  offset: r[2],
-  length: r[3],
-  id: r[4],
-  parentId: r[5],
-  type: r[6],
-  role: r[7],
-  timestamp: r[8],
-  provider: null,
-  model: null,
-});
 
 /** The rows of a tree's top: see the module comment. */
 export interface TopRows {
