@@ -44,8 +44,8 @@ export class IndexInfoCache extends SessionInfoCache {
     db: Database,
     private readonly st: Statements,
     private readonly withText: boolean,
-    /** Every path the listing can meet starts with this (a directory and `/`, or the root's). */
-    private readonly prefix: string,
+    /** Every path the listing can meet starts with this; `null`: no rows read up front. */
+    private readonly prefix: string | null,
     /** How old a file's last change must be before its stat alone vouches for its row. */
     private readonly settleMs: number,
   ) {
@@ -54,8 +54,11 @@ export class IndexInfoCache extends SessionInfoCache {
   }
 
   override get(path: string, stamp?: FileStamp, withShape = false): SessionInfo | null {
+    const prefix = this.prefix;
     this.rows ??= new Map(
-      this.st.filesBetween.all(this.prefix, `${this.prefix}\u{10ffff}`).map((r) => [r.path, r]),
+      prefix === null
+        ? []
+        : this.st.filesBetween.all(prefix, `${prefix}\u{10ffff}`).map((r) => [r.path, r]),
     );
     const row = this.rows.get(path);
     if (row !== undefined) this.rows.delete(path);
@@ -67,7 +70,7 @@ export class IndexInfoCache extends SessionInfoCache {
       const sync = new FileSync(this.st, path, this.batch, this.settleMs);
       // No row where the up-front read looked: none to look up again; a row: read in full,
       // with what only a sync needs.
-      const none = row === undefined && path.startsWith(this.prefix);
+      const none = row === undefined && prefix !== null && path.startsWith(prefix);
       answer = sync.run(this.withText, withShape, none ? null : undefined);
       this.batch.maybeCommit();
       this.counts[sync.kind]++;

@@ -13,9 +13,9 @@ export interface Scope {
   readonly inScope: (dir: string) => boolean;
   /**
    * Every path the listing can meet starts with this; its rows are read in one query at the
-   * first lookup. A prefix no path has reads none (each lookup then finds its own row).
+   * first lookup. `null`: none is read up front (each lookup finds its own row).
    */
-  readonly prefix: string;
+  readonly prefix: string | null;
   /** The rows of the scope's files (read when the listing met none). */
   readonly stored: () => Iterable<{ id: number; path: string }>;
 }

@@ -47,9 +47,6 @@ import { type StatCheck, statCheck } from "./stat-check.js";
 import { Statements } from "./statements.js";
 import { type VerifyReport, verifyIndex } from "./verify.js";
 
-/** A scope prefix no path has: the listing reads no stored rows up front. */
-const NO_PATH = "\u0000";
-
 /**
  * An open index. Its listings take the same arguments as `SessionManager.list` / `listAll`
  * and resolve the same values; the files themselves are only ever read.
@@ -271,7 +268,7 @@ export class SessionIndex {
     if (check.pending.length > 0) {
       // The listing's own per-file step for each pending file, in a scope that holds no row, so
       // that nothing else is taken for gone.
-      const none: Scope = { inScope: () => false, prefix: NO_PATH, stored: () => [] };
+      const none: Scope = { inScope: () => false, prefix: null, stored: () => [] };
       const pending = async (cache: SessionInfoCache | null) =>
         cache === null ? [] : check.pending.flatMap((path) => cache.get(path) ?? []);
       const db = this.db;
