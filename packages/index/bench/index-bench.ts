@@ -11,13 +11,15 @@
  * defaults, a few minutes at most. It measures:
  * - building the index from nothing (one full listing into an empty index file: every entry
  *   and its search text stored), `--rounds` times, each after one reference `listAll()`;
- *   `--only build` stops there (for the full size, where the rest takes long);
+ *   `--only build` stops there (for the full size, where the rest takes long); beside it, the
+ *   write floor: the same rows by bare SQLite inserts (`floors.ts`);
  * - `listAll()` through the warm index in a fresh process, with and without the transcript
  *   text, against the reference's `listAll()` in a fresh process (the time inside the process);
  * - the real command, `pi-sessions ls --all` (the installed `packages/cli/bin/pi-sessions.mjs`, bundled, plain
  *   `node`, its table read through a pipe) in a fresh process with the index warm, from spawn to
  *   exit, against a fresh process that imports the reference and runs its `listAll()`, also
- *   from spawn to exit (module loading included on both sides);
+ *   from spawn to exit (module loading included on both sides), and beside it the listing
+ *   floor: a plain `node` doing only what any listing from the index must (`spawn-runs.ts`);
  * - after `--grow` sessions (default 10) each gain 20 entries: the next listing, and how many
  *   files it caught up (only those) and re-read in full (none);
  * - `search` p50/p95 over `--queries` one- and three-word queries (default 200 each), of
@@ -27,7 +29,7 @@
  * a cold disk. Exits 1 if any listing differs from core's direct one.
  */
 
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import {
   appendFileSync,
   existsSync,
@@ -49,7 +51,9 @@ import Database from "better-sqlite3";
 import { flagValue, numberFlag } from "../../core/bench/flags.js";
 import { messagePool, sessionTemplates } from "../../core/bench/generate.js";
 import { openSessionIndex } from "../src/index.js";
+import { writeFloorMs } from "./floors.js";
 import { searchSection } from "./search-section.js";
+import { CLI_MAIN, freshLs, freshRefWall, listingFloorWallMs } from "./spawn-runs.js";
 
 interface RefModule {
   SessionManager: { listAll(): Promise<{ path: string }[]> };
@@ -130,57 +134,6 @@ function fresh(kind: "ref" | "text" | "rows", file: string, agentDir: string): n
     },
   );
   return (JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as { ms: number }).ms;
-}
-
-/**
- * The reference's `listAll()` in a fresh plain `node` that loads nothing else, from spawn to
- * exit: what a command built on it would pay at the least.
- */
-function freshRefWall(agentDir: string, sessions: number): number {
-  const script = `const { SessionManager } = await import(${JSON.stringify(REFERENCE_SESSION_MODULE.href)});
-const list = await SessionManager.listAll();
-process.stdout.write(String(list.length));`;
-  const env: NodeJS.ProcessEnv = { ...process.env, PI_CODING_AGENT_DIR: agentDir };
-  delete env.NODE_OPTIONS;
-  const start = process.hrtime.bigint();
-  const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
-    env,
-    encoding: "utf8",
-  });
-  const wallMs = ms(start);
-  if (run.status !== 0 || run.stdout !== String(sessions)) {
-    throw new Error(`reference listAll: exit ${run.status}: ${run.stderr.slice(0, 500)}`);
-  }
-  return wallMs;
-}
-
-/** The installed command (`pnpm --filter @pi-sessions/cli build` bundles what it runs). */
-const CLI_MAIN = fileURLToPath(new URL("../../cli/bin/pi-sessions.mjs", import.meta.url));
-
-/**
- * `pi-sessions ls --all` in a fresh plain `node`, from spawn to exit, its table read through a
- * pipe; fails unless it exits 0 and prints one table line (and one cwd line) per session.
- */
-function freshLs(file: string, agentDir: string, sessions: number): number {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PI_CODING_AGENT_DIR: agentDir,
-    PI_SESSIONS_INDEX: file,
-  };
-  delete env.NODE_OPTIONS;
-  const start = process.hrtime.bigint();
-  const run = spawnSync(process.execPath, [CLI_MAIN, "ls", "--all"], {
-    env,
-    encoding: "utf8",
-    maxBuffer: 1 << 30,
-  });
-  const wallMs = ms(start);
-  const lines = run.stdout.split("\n").length;
-  // A header, two lines per session, the summary, and the final newline's empty string.
-  if (run.status !== 0 || lines !== 2 * sessions + 3) {
-    throw new Error(`ls --all: exit ${run.status}, ${lines} lines: ${run.stderr.slice(0, 500)}`);
-  }
-  return wallMs;
 }
 
 function row(name: string, runs: readonly number[], refMs: number): void {
@@ -265,6 +218,9 @@ async function main(): Promise<void> {
     row("index built from nothing (one listAll into an empty index)", buildRuns, refMs);
     row("  CPU time: reference listAll()", refCpu, median(refCpu));
     row("  CPU time: index built from nothing", buildCpu, median(refCpu));
+    // Once: at the full size it takes about as long as a build.
+    const floor = writeFloorMs(root, join(agentDir, "floor.sqlite"));
+    row("  floor: the same rows by bare SQLite inserts, no parse", [floor], refMs);
     if (buildOnly) {
       look.close();
       index.close();
@@ -286,15 +242,18 @@ async function main(): Promise<void> {
     if (existsSync(CLI_MAIN)) {
       const refWall: number[] = [];
       const lsWall: number[] = [];
+      const floorWall: number[] = [];
       // One unmeasured run first: it settles the rows of files written moments ago.
       freshLs(file, agentDir, files);
       for (let r = 0; r < Math.max(5, rounds); r++) {
         refWall.push(freshRefWall(agentDir, files));
         lsWall.push(freshLs(file, agentDir, files));
+        floorWall.push(listingFloorWallMs(file, files));
       }
       const refMedian = median(refWall);
       row("reference listAll(), fresh process, spawn to exit", refWall, refMedian);
       row("pi-sessions ls --all (dist, index warm), spawn to exit", lsWall, refMedian);
+      row("  floor: rows read, files stated, printed (spawn to exit)", floorWall, refMedian);
     } else {
       console.log(`(no ${CLI_MAIN}: build the CLI to measure \`pi-sessions ls --all\`)`);
     }

@@ -114,7 +114,7 @@ export async function searchSection(
       for (const refresh of [false, true]) {
         const times: number[] = [];
         let hits = 0;
-        const n = refresh ? Math.max(5, Math.floor(queries / 20)) : queries;
+        const n = refresh ? Math.max(20, Math.floor(queries / 10)) : queries;
         for (let q = 0; q < n; q++) {
           const query = make(words);
           const start = process.hrtime.bigint();

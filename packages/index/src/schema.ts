@@ -103,6 +103,33 @@ function hasEntryIndexes(db: Database): boolean {
   return row.n === 2;
 }
 
+/** Waits `ms` milliseconds without spinning (the index's work is synchronous). */
+const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/**
+ * Turns the file to WAL. WAL is a property of the file, so after its first open this only reads
+ * the mode. Converting needs the file alone, and SQLite does not run the busy handler for it:
+ * when two processes open the same new index at once, one is answered busy (or left in the old
+ * mode) at once, so it tries again here, with no lock held, for up to `timeoutMs`.
+ */
+function useWal(db: Database, timeoutMs: number): void {
+  const until = performance.now() + timeoutMs;
+  const mode = () => String(db.pragma("journal_mode", { simple: true })).toLowerCase();
+  for (;;) {
+    try {
+      // An in-memory index (tests) has no file to turn.
+      if (mode() === "wal" || db.memory) return;
+      if (db.pragma("journal_mode = WAL", { simple: true }) === "wal") return;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== "SQLITE_BUSY" || performance.now() >= until) {
+        throw error;
+      }
+    }
+    if (performance.now() >= until) throw new Error("could not turn the index to WAL mode");
+    pause(5);
+  }
+}
+
 /**
  * Puts the connection in the mode several processes can share (WAL: readers never wait for a
  * writer; a busy timeout: a second writer waits instead of failing) and creates the tables
@@ -110,7 +137,7 @@ function hasEntryIndexes(db: Database): boolean {
  */
 export function prepareSchema(db: Database, busyTimeoutMs: number, reset = false): void {
   db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(busyTimeoutMs))}`);
-  db.pragma("journal_mode = WAL");
+  useWal(db, busyTimeoutMs);
   // A crash may lose the last commits but never corrupts the file; lost rows are re-indexed.
   db.pragma("synchronous = NORMAL");
   db.pragma("foreign_keys = ON");
