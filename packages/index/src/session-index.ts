@@ -8,7 +8,6 @@
  */
 
 import { chmodSync } from "node:fs";
-import { dirname } from "node:path";
 import type { SessionInfo, SessionListProgress } from "@pi-sessions/core";
 import {
   defaultSessionDirPath,
@@ -30,6 +29,7 @@ import type {
   Scope,
   SessionIndexOptions,
 } from "./index-options.js";
+import { dirScope, NO_SCOPE, projectsScope, pruneGone } from "./listing-scope.js";
 import { defaultIndexFile } from "./location.js";
 import {
   IndexUnavailableError,
@@ -40,7 +40,6 @@ import {
 } from "./open-database.js";
 import { resetSchema } from "./schema.js";
 import { ftsQuery, type SearchFilters, type SearchHit, searchIndex } from "./search.js";
-import { isProjectDir } from "./session-files.js";
 import { type IndexedSession, openIndexedSession, StaleLineError } from "./session-query.js";
 import { DEFAULT_SETTLE_MS, settleRows } from "./settled.js";
 import { type StatCheck, statCheck } from "./stat-check.js";
@@ -121,7 +120,7 @@ export class SessionIndex {
 
   /** Core's `listSessions(dir, options)` answered from the index. */
   listDir<O extends IndexDirListingOptions>(dir: string, options: O = {} as O) {
-    const scope = this.dirScope(dir);
+    const scope = dirScope(this.st, dir);
     return this.guarded(
       (cache) => listSessions(dir, { ...options, cache }),
       scope,
@@ -131,15 +130,7 @@ export class SessionIndex {
 
   /** Core's `listAllSessions(root, options)` (every project directory) from the index. */
   listProjects<O extends IndexListingOptions>(root: string, options: O = {} as O) {
-    const prefix = `${root}/`;
-    const scope: Scope = {
-      inScope: (rowDir) => isProjectDir(root, rowDir),
-      prefix,
-      stored: () =>
-        this.db
-          .prepare("SELECT id, path FROM files WHERE dir > ? AND dir < ?")
-          .all(prefix, `${prefix}\u{10ffff}`) as { id: number; path: string }[],
-    };
+    const scope = projectsScope(this.db, root);
     return this.guarded(
       (cache) => listAllSessions(root, { ...options, cache }),
       scope,
@@ -149,21 +140,12 @@ export class SessionIndex {
 
   /** Core's `listSessionsInDir(dir, options)` (no cwd filter) from the index. */
   listInDir<O extends IndexListingOptions>(dir: string, options: O = {} as O) {
-    const scope = this.dirScope(dir);
+    const scope = dirScope(this.st, dir);
     return this.guarded(
       (cache) => listSessionsInDir(dir, { ...options, cache }),
       scope,
       options,
     ) as Promise<IndexListed<O>[]>;
-  }
-
-  /** The scope of one directory's listing. */
-  private dirScope(dir: string): Scope {
-    return {
-      inScope: (rowDir) => rowDir === dir,
-      prefix: `${dir}/`,
-      stored: () => this.st.pathsInDir.all(dir),
-    };
   }
 
   /**
@@ -184,7 +166,7 @@ export class SessionIndex {
         cache.batch.commit();
         settleRows(this.db, this.st, cache.settles, this.busyTimeoutMs);
         this.statOnlyCount += cache.statOnly;
-        this.prune(cache, scope);
+        this.counts.gone += pruneGone(this.db, this.st, cache, scope);
         for (const [kind, n] of Object.entries(cache.counts)) {
           this.counts[kind as keyof SyncCounts] += n;
         }
@@ -207,22 +189,6 @@ export class SessionIndex {
       }
     }
     return listing(null);
-  }
-
-  /**
-   * Drops the rows of files under a listed scope that the listing did not meet (deleted): those
-   * left of the rows it read up front (with maybe a few beside the scope, which `inScope` leaves
-   * alone), or all the scope's when it met no file and read none.
-   */
-  private prune(cache: IndexInfoCache, scope: Scope): void {
-    const rows = cache.rows?.values() ?? scope.stored();
-    const gone: number[] = [];
-    for (const row of rows) if (scope.inScope(dirname(row.path))) gone.push(row.id);
-    if (gone.length === 0) return;
-    this.db.transaction(() => {
-      for (const id of gone) this.st.deleteFile.run(id);
-    })();
-    this.counts.gone += gone.length;
   }
 
   /**
@@ -268,13 +234,12 @@ export class SessionIndex {
     if (check.pending.length > 0) {
       // The listing's own per-file step for each pending file, in a scope that holds no row, so
       // that nothing else is taken for gone.
-      const none: Scope = { inScope: () => false, prefix: null, stored: () => [] };
       const pending = async (cache: SessionInfoCache | null) =>
         cache === null ? [] : check.pending.flatMap((path) => cache.get(path) ?? []);
       const db = this.db;
       const fellBackBefore = this.fellBack;
       this.fellBack = false;
-      listed = (await this.guarded(pending, none, { withText: false })).length;
+      listed = (await this.guarded(pending, NO_SCOPE, { withText: false })).length;
       const failed = this.fellBack;
       this.fellBack = fellBackBefore;
       // The index was rebuilt (the vouched rows went with it) or failed: what the check found
