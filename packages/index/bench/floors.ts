@@ -1,23 +1,67 @@
 /**
  * The write floor of the index benchmark, measured in the same run: the rows a build stores
- * (every record's columns, the search text) written by bare better-sqlite3 statements into the
- * index's own tables, the records parsed beforehand and that parse left out of the time. No
- * folds, no listing, no file reads: what SQLite alone costs to hold what the index holds, so
- * the build's ratio to the reference can be read against what is possible at all.
+ * (per file its row with the folds' state, its joined text and its usage state; per record its
+ * columns and its search text) written by bare better-sqlite3 statements into the index's own
+ * tables, committed by the build's own rule. Everything that is not SQLite (reading and parsing
+ * the files, core's folds, the usage fold, the columns of each record) is done beforehand and
+ * left out of the time: what SQLite alone costs to hold what the index holds, so the build's
+ * ratio to the reference can be read against what is possible at all.
  */
 
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import type { SessionEntry } from "@pi-sessions/core";
+import { JsonlScanner, type JsonRecord } from "@pi-sessions/core/internal";
 import Database from "better-sqlite3";
-import { entryFields } from "../src/entry-fields.js";
+import { type EntryFields, entryFields } from "../src/entry-fields.js";
+import { EMPTY_STATE, foldState, foldText, resumeFolds } from "../src/fold-state.js";
 import { createEntryIndexes, dropEntryIndexes, prepareSchema } from "../src/schema.js";
+import { UsageFold } from "../src/usage-fold.js";
+import { MAX_FILES, MAX_MS } from "../src/write-batch.js";
 
-/** Files per transaction, as a build commits them (`write-batch.ts`). */
-const FILES_PER_COMMIT = 400;
+/** One file as a build has it once read: its records' columns, folds' state and text. */
+interface ReadFile {
+  readonly records: EntryFields[];
+  readonly entries: SessionEntry[];
+  readonly state: string;
+  readonly text: string;
+  readonly lastHash: Buffer;
+}
+
+/** Reads and folds one session file as a build does (not timed). */
+function readFile(path: string): ReadFile {
+  const content = readFileSync(path, "utf8");
+  const folds = resumeFolds(EMPTY_STATE, "", { hasId: () => false, hasParent: () => false });
+  const records: EntryFields[] = [];
+  const entries: SessionEntry[] = [];
+  const scanner = new JsonlScanner({
+    record: (record: JsonRecord, line: number, raw: string) => {
+      const wasHeader = folds.info.header === null;
+      const going = folds.shape.record(record, line, raw);
+      if (!wasHeader) {
+        records.push(entryFields(record));
+        entries.push(record as unknown as SessionEntry);
+      }
+      return going;
+    },
+    issue: (issue) => folds.shape.issue(issue),
+  });
+  scanner.push(content);
+  const lines = content.split("\n");
+  const last = lines.at(-2) ?? "";
+  return {
+    records,
+    entries,
+    state: JSON.stringify(foldState(folds)),
+    text: foldText(folds),
+    lastHash: createHash("sha1").update(`${last}\n`).digest(),
+  };
+}
 
 /**
- * Writes the entry and search rows of every session file under `root` into a new index file
- * at `file` (removed after); resolves the time spent in SQLite alone, in ms.
+ * Writes the rows of every session file under `root` into a new index file at `file` (removed
+ * after); returns the time spent in SQLite alone, in ms.
  */
 export function writeFloorMs(root: string, file: string): number {
   for (const suffix of ["", "-wal", "-shm"]) rmSync(`${file}${suffix}`, { force: true });
@@ -33,14 +77,21 @@ export function writeFloorMs(root: string, file: string): number {
     const text = db.prepare("INSERT INTO entry_text (rowid, text) VALUES (?, ?)");
     const fileRow = db.prepare(
       `INSERT INTO files (id, path, dir, dev, ino, size, mtime_ms, ctime_ms, committed, lines,
-         last_start, stopped, state, settled) VALUES (?, ?, ?, 0, 0, 0, 0, 0, 0, 0, 0, 0, '', 0)`,
+         last_start, last_hash, stopped, state, settled, session_id, cwd)
+       VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, 0, ?, ?)`,
     );
+    const fileText = db.prepare("INSERT INTO file_text (file_id, all_text) VALUES (?, ?)");
     let spent = 0;
     const timed = (work: () => void) => {
       const start = performance.now();
       work();
       spent += performance.now() - start;
     };
+    // The build's commit rule (`WriteBatch`): after MAX_FILES files or MAX_MS of wall time
+    // since the transaction began, reading included, so the search table gets as many
+    // segments as in a build.
+    let since = performance.now();
+    let inBatch = 0;
     timed(() => {
       db.exec("BEGIN IMMEDIATE");
       dropEntryIndexes(db);
@@ -50,27 +101,42 @@ export function writeFloorMs(root: string, file: string): number {
     for (const dir of readdirSync(root)) {
       for (const name of readdirSync(join(root, dir))) {
         const path = join(root, dir, name);
-        const records = readFileSync(path, "utf8")
-          .split("\n")
-          .slice(1)
-          .filter((line) => line !== "")
-          .map((line) => entryFields(JSON.parse(line)));
+        const read = readFile(path);
         const id = ++fileId;
+        const usage = new UsageFold(db, id, false);
+        for (const e of read.entries) usage.apply(e);
+        const size = 100 * (read.records.length + 1);
         timed(() => {
-          fileRow.run(id, path, join(root, dir));
-          let offset = 0;
-          records.forEach((f, i) => {
+          const lines = read.records.length + 1;
+          fileRow.run(
+            id,
+            path,
+            join(root, dir),
+            id,
+            size,
+            id,
+            id,
+            size,
+            lines,
+            size - 100,
+            read.lastHash,
+            read.state,
+            `floor-${id}`,
+            "/floor",
+          );
+          read.records.forEach((f, i) => {
             const r = ++rowid;
-            // The columns the recorder writes (place and parent line made up: no file read).
+            // The recorder's columns; the place and parent line are made up (no file read):
+            // each record 100 bytes, its parent the line before it.
             entry.run(
               r,
               id,
               i + 2,
-              offset,
-              100,
+              100 * (i + 1),
+              99,
               f.id,
               f.parentId,
-              i + 1,
+              f.parentId === null ? null : i + 1,
               f.type,
               f.role,
               f.timestamp,
@@ -85,10 +151,16 @@ export function writeFloorMs(root: string, file: string): number {
               f.cost,
             );
             if (f.text !== "") text.run(r, f.text);
-            offset += 100;
           });
-          if (id % FILES_PER_COMMIT === 0) db.exec("COMMIT; BEGIN IMMEDIATE");
+          fileText.run(id, read.text);
+          usage.write();
         });
+        inBatch++;
+        if (inBatch >= MAX_FILES || performance.now() - since > MAX_MS) {
+          timed(() => db.exec("COMMIT; BEGIN IMMEDIATE"));
+          since = performance.now();
+          inBatch = 0;
+        }
       }
     }
     timed(() => {

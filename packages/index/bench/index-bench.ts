@@ -53,13 +53,11 @@ import { messagePool, sessionTemplates } from "../../core/bench/generate.js";
 import { openSessionIndex } from "../src/index.js";
 import { writeFloorMs } from "./floors.js";
 import { searchSection } from "./search-section.js";
-import { CLI_MAIN, freshLs, freshRefWall, listingFloorWallMs } from "./spawn-runs.js";
+import { CLI_MAIN, freshLs, freshRefWall, listingFloorWallMs, ms } from "./spawn-runs.js";
 
 interface RefModule {
   SessionManager: { listAll(): Promise<{ path: string }[]> };
 }
-
-const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 
 async function timed<T>(
   fn: () => Promise<T> | T,
@@ -248,7 +246,7 @@ async function main(): Promise<void> {
       for (let r = 0; r < Math.max(5, rounds); r++) {
         refWall.push(freshRefWall(agentDir, files));
         lsWall.push(freshLs(file, agentDir, files));
-        floorWall.push(listingFloorWallMs(file, files));
+        floorWall.push(listingFloorWallMs(file, root, files));
       }
       const refMedian = median(refWall);
       row("reference listAll(), fresh process, spawn to exit", refWall, refMedian);

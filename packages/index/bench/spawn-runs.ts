@@ -1,9 +1,11 @@
 /**
  * The spawn-to-exit measurements of the index benchmark: the reference's `listAll()` in a
  * plain `node`, the real `pi-sessions ls --all`, and the listing floor: a plain `node` that
- * does only what any listing from the index must (read every file's row in one query, stat
- * each file, decode each stored answer, print a line per session), no check beyond the stat
- * and no table layout. Each fails unless its output has the expected shape.
+ * does only what any listing from the index must (walk the folder for its files, read every
+ * file's row in one query, stat each file against its row, decode each stored answer, sort
+ * newest first, print a line per session), with no table layout. Each fails unless its output
+ * has the expected shape. The plain `node` scripts turn on Node's compile cache, as the
+ * installed command does, so that no side is compiled anew at each run.
  */
 
 import { spawnSync } from "node:child_process";
@@ -11,14 +13,19 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { REFERENCE_SESSION_MODULE } from "@pi-sessions/test-utils/reference";
 
-const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
+/** Milliseconds since `start` (a `process.hrtime.bigint()`). */
+export const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
+
+/** The first line of each plain `node` script: what `bin/pi-sessions.mjs` does first. */
+const COMPILE_CACHE = `(await import("node:module")).enableCompileCache?.();`;
 
 /**
  * The reference's `listAll()` in a fresh plain `node` that loads nothing else, from spawn to
  * exit: what a command built on it would pay at the least.
  */
 export function freshRefWall(agentDir: string, sessions: number): number {
-  const script = `const { SessionManager } = await import(${JSON.stringify(REFERENCE_SESSION_MODULE.href)});
+  const script = `${COMPILE_CACHE}
+const { SessionManager } = await import(${JSON.stringify(REFERENCE_SESSION_MODULE.href)});
 const list = await SessionManager.listAll();
 process.stdout.write(String(list.length));`;
   const env: NodeJS.ProcessEnv = { ...process.env, PI_CODING_AGENT_DIR: agentDir };
@@ -65,30 +72,51 @@ export function freshLs(file: string, agentDir: string, sessions: number): numbe
 }
 
 /**
- * The listing floor from spawn to exit (ms): a plain `node` reads the rows of `indexFile`,
- * stats each file, decodes each answer and prints a line per session; fails unless it printed
- * `sessions` lines and found every row vouched for by its file's stat.
+ * The listing floor from spawn to exit (ms): a plain `node` walks the project directories of
+ * `root`, reads the rows of `indexFile`, checks each file's stat against its row by the
+ * settled rule, decodes each answer, sorts and prints a line per session; fails unless it
+ * printed `sessions` sessions and every file's stat vouched for its row (as in a warm `ls`).
  */
-export function listingFloorWallMs(indexFile: string, sessions: number): number {
+export function listingFloorWallMs(indexFile: string, root: string, sessions: number): number {
   const addon = createRequire(import.meta.url).resolve("better-sqlite3");
-  const script = `import { createRequire } from "node:module";
-import { statSync } from "node:fs";
+  const script = `${COMPILE_CACHE}
+import { createRequire } from "node:module";
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
 const Database = createRequire(import.meta.url)(${JSON.stringify(addon)});
 const db = new Database(${JSON.stringify(indexFile)}, { readonly: true });
-const rows = db.prepare("SELECT path, size, mtime_ms, ctime_ms, answer FROM files").raw(true).all();
-const lines = [];
+const rows = new Map(
+  db.prepare("SELECT path, settled, dev, ino, size, mtime_ms, ctime_ms, answer FROM files")
+    .raw(true).all().map((r) => [r[0], r]),
+);
+const root = ${JSON.stringify(root)};
+const files = [];
+for (const dir of readdirSync(root, { withFileTypes: true })) {
+  if (!dir.isDirectory()) continue;
+  for (const name of readdirSync(join(root, dir.name))) {
+    if (name.endsWith(".jsonl")) files.push(join(root, dir.name, name));
+  }
+}
+const infos = [];
 let vouched = 0;
-for (const [path, size, mtime, ctime, answer] of rows) {
+for (const path of files) {
+  const row = rows.get(path);
   const s = statSync(path);
-  if (s.size === size && s.mtimeMs === mtime && s.ctimeMs === ctime) vouched++;
+  if (row === undefined) continue;
+  const [, settled, dev, ino, size, mtime, ctime, answer] = row;
+  if (settled === 1 && s.dev === dev && s.ino === ino && s.size === size && s.mtimeMs === mtime && s.ctimeMs === ctime) vouched++;
   const a = JSON.parse(answer);
-  if (a === null) continue;
+  if (a !== null) infos.push(a);
+}
+infos.sort((x, y) => y.i[5] - x.i[5]);
+const lines = [];
+for (const a of infos) {
   const [id, cwd, name, , , modified, count, first] = a.i;
   const when = new Date(modified).toISOString().slice(0, 16);
   lines.push(when + "  " + count + "  " + a.s.branches + "  " + id.slice(0, 8) + "  " + (name ?? first).slice(0, 60), "    " + cwd);
 }
 process.stdout.write(lines.join("\\n") + "\\n");
-process.stderr.write(vouched + "/" + rows.length);`;
+process.stderr.write(vouched + "/" + files.length);`;
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.NODE_OPTIONS;
   const start = process.hrtime.bigint();

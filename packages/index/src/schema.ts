@@ -103,29 +103,33 @@ function hasEntryIndexes(db: Database): boolean {
   return row.n === 2;
 }
 
+/** What {@link pause} waits on: nothing ever wakes it, so each wait lasts its time. */
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
 /** Waits `ms` milliseconds without spinning (the index's work is synchronous). */
-const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+const pause = (ms: number) => Atomics.wait(sleeper, 0, 0, ms);
 
 /**
  * Turns the file to WAL. WAL is a property of the file, so after its first open this only reads
  * the mode. Converting needs the file alone, and SQLite does not run the busy handler for it:
- * when two processes open the same new index at once, one is answered busy (or left in the old
- * mode) at once, so it tries again here, with no lock held, for up to `timeoutMs`.
+ * when two processes open the same new index at once, one is answered busy at once, so it
+ * tries again here, with no lock held, for up to `timeoutMs`. Any other answer is final, as
+ * before (a file that cannot be WAL stays in its mode; errors are the caller's).
  */
 function useWal(db: Database, timeoutMs: number): void {
+  // An in-memory index (tests) has no file to turn.
+  if (db.memory) return;
   const until = performance.now() + timeoutMs;
-  const mode = () => String(db.pragma("journal_mode", { simple: true })).toLowerCase();
   for (;;) {
     try {
-      // An in-memory index (tests) has no file to turn.
-      if (mode() === "wal" || db.memory) return;
-      if (db.pragma("journal_mode = WAL", { simple: true }) === "wal") return;
+      if (String(db.pragma("journal_mode", { simple: true })).toLowerCase() === "wal") return;
+      db.pragma("journal_mode = WAL");
+      return;
     } catch (error) {
-      if ((error as { code?: unknown }).code !== "SQLITE_BUSY" || performance.now() >= until) {
-        throw error;
-      }
+      const code = (error as { code?: unknown }).code;
+      const busy = typeof code === "string" && code.startsWith("SQLITE_BUSY");
+      if (!busy || performance.now() >= until) throw error;
     }
-    if (performance.now() >= until) throw new Error("could not turn the index to WAL mode");
     pause(5);
   }
 }

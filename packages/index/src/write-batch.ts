@@ -15,9 +15,9 @@ import type { Database } from "better-sqlite3";
 import { createEntryIndexes, dropEntryIndexes } from "./schema.js";
 
 /** Files per transaction at most. */
-const MAX_FILES = 400;
+export const MAX_FILES = 400;
 /** How long one transaction may hold the write lock, in ms (checked between files). */
-const MAX_MS = 250;
+export const MAX_MS = 250;
 
 /** The open transaction of one listing, if any. */
 export class WriteBatch {

@@ -35,7 +35,9 @@ setTimeout(() => { db.exec("COMMIT"); db.close(); }, ${ms});`;
       if (d.toString().includes("held")) held({ exited });
     });
     child.on("error", fail);
-    void exited.then((code) => fail(new Error(`the reader exited (${code}) before holding`)));
+    let err = "";
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    void exited.then((code) => fail(new Error(`the writer exited (${code}) first: ${err}`)));
   });
 }
 
@@ -43,7 +45,12 @@ test("an index file another process is writing while it is new opens once that w
   const file = join(tempDir(), "index.sqlite");
   // A database file in the default (rollback) mode, as a first open leaves it for a moment.
   new Database(file).close();
-  const { exited } = await holdWrite(file, 300);
+  const { exited } = await holdWrite(file, 2000);
+  // The write is still held as the index opens (else this would test nothing): a writer that
+  // does not wait is turned away.
+  const probe = new Database(file, { timeout: 0 });
+  expect(() => probe.exec("BEGIN IMMEDIATE")).toThrow(/locked|busy/i);
+  probe.close();
   const notices: string[] = [];
   const index = openSessionIndex({
     file,
