@@ -15,6 +15,7 @@ import type { SessionEntry } from "@pi-sessions/core";
 import { JsonlScanner, type JsonRecord } from "@pi-sessions/core/internal";
 import Database from "better-sqlite3";
 import { type EntryFields, entryFields } from "../src/entry-fields.js";
+import { entryValues, INSERT_ENTRY } from "../src/entry-recorder.js";
 import { EMPTY_STATE, foldState, foldText, resumeFolds } from "../src/fold-state.js";
 import { createEntryIndexes, dropEntryIndexes, prepareSchema } from "../src/schema.js";
 import { UsageFold } from "../src/usage-fold.js";
@@ -68,12 +69,7 @@ export function writeFloorMs(root: string, file: string): number {
   const db = new Database(file);
   try {
     prepareSchema(db, 5000);
-    const entry = db.prepare(
-      `INSERT INTO entries (rowid, file_id, line, offset, length, id, parent_id, parent_line,
-         type, role, timestamp, time_ms, provider, model, input, output, cache_read,
-         cache_write, total_tokens, cost)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    const entry = db.prepare(INSERT_ENTRY);
     const text = db.prepare("INSERT INTO entry_text (rowid, text) VALUES (?, ?)");
     const fileRow = db.prepare(
       `INSERT INTO files (id, path, dir, dev, ino, size, mtime_ms, ctime_ms, committed, lines,
@@ -128,28 +124,9 @@ export function writeFloorMs(root: string, file: string): number {
             const r = ++rowid;
             // The recorder's columns; the place and parent line are made up (no file read):
             // each record 100 bytes, its parent the line before it.
-            entry.run(
-              r,
-              id,
-              i + 2,
-              100 * (i + 1),
-              99,
-              f.id,
-              f.parentId,
-              f.parentId === null ? null : i + 1,
-              f.type,
-              f.role,
-              f.timestamp,
-              f.timeMs,
-              f.provider,
-              f.model,
-              f.input,
-              f.output,
-              f.cacheRead,
-              f.cacheWrite,
-              f.totalTokens,
-              f.cost,
-            );
+            const parentLine = f.parentId === null ? null : i + 1;
+            const place = { rowid: r, fileId: id, line: i + 2, offset: 100 * (i + 1), length: 99 };
+            entry.run(entryValues({ ...place, parentLine }, f));
             if (f.text !== "") text.run(r, f.text);
           });
           fileText.run(id, read.text);

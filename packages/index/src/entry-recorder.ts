@@ -13,10 +13,55 @@
 import type { SessionEntry } from "@pi-sessions/core";
 import type { JsonRecord, LineIssue } from "@pi-sessions/core/internal";
 import type { Database, Statement } from "better-sqlite3";
-import { entryFields } from "./entry-fields.js";
+import { type EntryFields, entryFields } from "./entry-fields.js";
 import type { Folds } from "./fold-state.js";
 import type { LineChunk } from "./line-chunks.js";
 import type { UsageFold } from "./usage-fold.js";
+
+/** The statement that writes one `entries` row, its values in {@link entryValues}' order. */
+export const INSERT_ENTRY = `INSERT INTO entries (rowid, file_id, line, offset, length, id,
+    parent_id, parent_line, type, role, timestamp, time_ms, provider, model, input, output,
+    cache_read, cache_write, total_tokens, cost)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+/** Where a record is in its file: its rowid, file, line, byte place and parent's line. */
+export interface EntryPlace {
+  readonly rowid: number;
+  readonly fileId: number;
+  readonly line: number;
+  readonly offset: number;
+  readonly length: number;
+  readonly parentLine: number | null;
+}
+
+/**
+ * The values of one `entries` row for {@link INSERT_ENTRY}, positional (better-sqlite3 binds an
+ * array's items in order): named parameters would cost a property lookup per value and row.
+ */
+export function entryValues(place: EntryPlace, f: EntryFields): unknown[] {
+  return [
+    place.rowid,
+    place.fileId,
+    place.line,
+    place.offset,
+    place.length,
+    f.id,
+    f.parentId,
+    place.parentLine,
+    f.type,
+    f.role,
+    f.timestamp,
+    f.timeMs,
+    f.provider,
+    f.model,
+    f.input,
+    f.output,
+    f.cacheRead,
+    f.cacheWrite,
+    f.totalTokens,
+    f.cost,
+  ];
+}
 
 /** The statements of one connection's recorders. */
 interface EntryStatements {
@@ -33,13 +78,7 @@ function statementsOf(db: Database): EntryStatements {
   if (st === undefined) {
     st = {
       maxRowid: db.prepare("SELECT max(rowid) AS max FROM entries"),
-      // Named parameters would cost a property lookup per value and row.
-      entry: db.prepare(
-        `INSERT INTO entries (rowid, file_id, line, offset, length, id, parent_id, parent_line,
-           type, role, timestamp, time_ms, provider, model, input, output, cache_read,
-           cache_write, total_tokens, cost)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ),
+      entry: db.prepare(INSERT_ENTRY),
       text: db.prepare("INSERT INTO entry_text (rowid, text) VALUES (?, ?)"),
       lineOf: db
         .prepare<[number, string, number], number>(
@@ -111,28 +150,10 @@ export class EntryRecorder {
     const rowid = this.nextRowid++;
     const at = this.baseLines + line;
     if (f.id !== null) this.lines.set(f.id, at);
-    this.st.entry.run(
-      rowid,
-      this.fileId,
-      at,
-      offset,
-      next - offset - 1,
-      f.id,
-      f.parentId,
-      f.parentId === null ? null : this.parentLine(f.parentId, at),
-      f.type,
-      f.role,
-      f.timestamp,
-      f.timeMs,
-      f.provider,
-      f.model,
-      f.input,
-      f.output,
-      f.cacheRead,
-      f.cacheWrite,
-      f.totalTokens,
-      f.cost,
-    );
+    const parentLine = f.parentId === null ? null : this.parentLine(f.parentId, at);
+    const length = next - offset - 1;
+    const place = { rowid, fileId: this.fileId, line: at, offset, length, parentLine };
+    this.st.entry.run(entryValues(place, f));
     if (f.text !== "") this.st.text.run(rowid, f.text);
   }
 

@@ -93,6 +93,10 @@ test("a pi process appending while the index reads (torn tails): the end state e
     expect(info?.messageCount ?? 0).toBeGreaterThanOrEqual(lastCount);
     lastCount = info?.messageCount ?? 0;
     reads++;
+    // A listing of three small files never yields to the event loop (core's listing yields
+    // only after 10 ms of work), so without this the writer's exit would not be seen until a
+    // slow listing happened to yield: minutes of spinning on a fast machine.
+    await new Promise((done) => setImmediate(done));
   }
   expect(await exited).toBe(0);
   expect(await indexListing(index, root)).toEqual(await directListing(root));
