@@ -24,7 +24,7 @@ test("the index file deleted mid-run: listings still equal a direct read", async
   rmSync(`${file}-wal`, { force: true });
   appendFileSync(
     join(root, "--b--", "small.jsonl"),
-    sessionText("x", "/", [{ user: "more" }]).split("\n")[1] + "\n",
+    `${sessionText("x", "/", [{ user: "more" }]).split("\n")[1]}\n`,
   );
   expect(await indexListing(index, root)).toEqual(await directListing(root));
   index.close();
