@@ -22,41 +22,37 @@ import { UsageFold } from "../src/usage-fold.js";
 import { MAX_FILES, MAX_MS } from "../src/write-batch.js";
 
 /** One file as a build has it once read: its records' columns, folds' state and text. */
-interface ReadFile {
-  readonly records: EntryFields[];
-  readonly entries: SessionEntry[];
+interface ReadSession {
+  /** Every record after the header, with its columns. */
+  readonly records: readonly { readonly record: JsonRecord; readonly fields: EntryFields }[];
   readonly state: string;
   readonly text: string;
   readonly lastHash: Buffer;
 }
 
 /** Reads and folds one session file as a build does (not timed). */
-function readFile(path: string): ReadFile {
+function readSession(path: string): ReadSession {
   const content = readFileSync(path, "utf8");
   const folds = resumeFolds(EMPTY_STATE, "", { hasId: () => false, hasParent: () => false });
-  const records: EntryFields[] = [];
-  const entries: SessionEntry[] = [];
+  const records: { record: JsonRecord; fields: EntryFields }[] = [];
   const scanner = new JsonlScanner({
     record: (record: JsonRecord, line: number, raw: string) => {
       const wasHeader = folds.info.header === null;
       const going = folds.shape.record(record, line, raw);
-      if (!wasHeader) {
-        records.push(entryFields(record));
-        entries.push(record as unknown as SessionEntry);
-      }
+      if (!wasHeader) records.push({ record, fields: entryFields(record) });
       return going;
     },
     issue: (issue) => folds.shape.issue(issue),
   });
   scanner.push(content);
-  const lines = content.split("\n");
-  const last = lines.at(-2) ?? "";
+  // The last complete line, with its newline (what a build hashes).
+  const end = content.lastIndexOf("\n");
+  const last = content.slice(content.lastIndexOf("\n", end - 1) + 1, end + 1);
   return {
     records,
-    entries,
     state: JSON.stringify(foldState(folds)),
     text: foldText(folds),
-    lastHash: createHash("sha1").update(`${last}\n`).digest(),
+    lastHash: createHash("sha1").update(last).digest(),
   };
 }
 
@@ -97,10 +93,10 @@ export function writeFloorMs(root: string, file: string): number {
     for (const dir of readdirSync(root)) {
       for (const name of readdirSync(join(root, dir))) {
         const path = join(root, dir, name);
-        const read = readFile(path);
+        const read = readSession(path);
         const id = ++fileId;
         const usage = new UsageFold(db, id, false);
-        for (const e of read.entries) usage.apply(e);
+        for (const { record } of read.records) usage.apply(record as unknown as SessionEntry);
         const size = 100 * (read.records.length + 1);
         timed(() => {
           const lines = read.records.length + 1;
@@ -120,7 +116,7 @@ export function writeFloorMs(root: string, file: string): number {
             `floor-${id}`,
             "/floor",
           );
-          read.records.forEach((f, i) => {
+          read.records.forEach(({ fields: f }, i) => {
             const r = ++rowid;
             // The recorder's columns; the place and parent line are made up (no file read):
             // each record 100 bytes, its parent the line before it.
