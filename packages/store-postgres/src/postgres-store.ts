@@ -32,9 +32,10 @@ import {
   usageRecords,
 } from "./queries.js";
 import { migrate, quoteSchema } from "./schema.js";
+import { hearConnectionErrors } from "./transaction.js";
 import { type LoadedSession, loadSession } from "./session-load.js";
 import { exportBytes, exportToDir, importBytes, importFile } from "./transfer.js";
-import type { Lease, RetryPolicy } from "./writes.js";
+import { type Lease, type RetryPolicy, withRetry } from "./writes.js";
 
 /** Options of {@link PostgresSessionStore.connect}. */
 export interface PostgresStoreOptions {
@@ -84,6 +85,7 @@ export class PostgresSessionStore implements SessionStore {
     readonly schema: string,
     private readonly ownsPool: boolean,
     options: PostgresStoreOptions,
+    private readonly unhear: () => void,
   ) {
     this.s = quoteSchema(schema);
     this.dir = `/postgres/${schema}`;
@@ -106,11 +108,16 @@ export class PostgresSessionStore implements SessionStore {
         application_name: options.applicationName ?? "pi-sessions",
         ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
       });
-    // An idle connection the server dropped (a restart) must not crash the process: the pool
-    // discards it and the next write, retried, gets a fresh one.
-    if (!options.pool) pool.on("error", () => {});
-    const store = new PostgresSessionStore(pool, schema, !options.pool, options);
-    await migrate(pool, schema);
+    // A connection the server dropped (a restart, a crash, a terminated backend) must not end
+    // the process: the pool discards it and the call that used it rejects (or is retried).
+    const unhear = hearConnectionErrors(pool);
+    const store = new PostgresSessionStore(pool, schema, !options.pool, options, unhear);
+    try {
+      await withRetry(store.retry, () => migrate(pool, schema));
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
     return store;
   }
 
@@ -148,14 +155,18 @@ export class PostgresSessionStore implements SessionStore {
     const id = this.idOf(idOrLocation);
     const location = `${this.dir}/${id}`;
     const write = options.write ?? true;
-    const session = await loadSession({
-      pool: this.pool,
-      s: this.s,
-      id,
-      location,
-      env: this.env,
-      ...(write && this.lease ? { lease: this.lease } : {}),
-    });
+    // Retried on a transient fault like a write: taking the lease again is ours to take (the
+    // same owner), and a legacy rewrite that committed is found done by the next load.
+    const session = await withRetry(this.retry, () =>
+      loadSession({
+        pool: this.pool,
+        s: this.s,
+        id,
+        location,
+        env: this.env,
+        ...(write && this.lease ? { lease: this.lease } : {}),
+      }),
+    );
     this.loaded.set(location, session);
     return location;
   }
@@ -237,6 +248,7 @@ export class PostgresSessionStore implements SessionStore {
   async close(): Promise<void> {
     await Promise.all([...this.releases]);
     if (this.ownsPool) await this.pool.end();
+    else this.unhear();
   }
 
   /** The session `load` read for `location`, handed over once. */
