@@ -8,9 +8,9 @@
 import { SessionManager, SessionStoreFailedError } from "@pi-sessions/core";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { commitGroups } from "../src/group-commit.js";
 import { PostgresSessionStore, type PostgresStoreOptions } from "../src/index.js";
 import { recordRow } from "../src/lines.js";
-import { appendRow } from "../src/writes.js";
 import { startFaultProxy } from "./support/fault-proxy.js";
 import { type PostgresServer, startPostgres } from "./support/pg-server.js";
 import { freshSchema, pgUrl } from "./support/store.js";
@@ -106,11 +106,12 @@ describe("faults", () => {
     sm.close();
     const row = recordRow(2, { type: "custom", id: "c0ffee00", parentId: null, timestamp: "t" });
     const location = store.locationOf({ id } as never);
-    await appendRow(store.pool, store.s, id, row, undefined, location, false);
-    await appendRow(store.pool, store.s, id, row, undefined, location, true);
-    await expect(
-      appendRow(store.pool, store.s, id, row, undefined, location, false),
-    ).rejects.toThrow(/another writer appended line 2 first/);
+    const group = { id, location, rows: [row], texts: [null], lease: undefined, state: null };
+    const commit = (retrying: boolean) => commitGroups(store.pool, store.s, [{ group, retrying }]);
+    expect(await commit(false)).toEqual([undefined]);
+    expect(await commit(true)).toEqual([undefined]);
+    const [verdict] = await commit(false);
+    expect(verdict?.message).toMatch(/another writer appended line 2 first/);
     expect((await contents(store, id)).length).toBe(3);
     await store.close();
   });

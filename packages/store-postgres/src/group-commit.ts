@@ -1,0 +1,259 @@
+/**
+ * Group commit: the appends of every session of a store, however many managers write them, go
+ * to the server together, in one statement and one commit per round. Each group (one session's
+ * queued lines, at the seqs its writer expects) keeps its own checks (the session's next seq is
+ * the group's first, the lease token is the writer's) and gets its own verdict: a group whose
+ * check fails changes nothing, and only its own appends fail; the others commit. A round starts
+ * as soon as a connection is free for it (at most `maxInFlight` at once), with whatever was
+ * submitted meanwhile, so one writer alone waits for nothing, and many share their commits.
+ *
+ * A round that fails for a transient reason (a dropped connection, a restart) is tried again,
+ * each group on its own budget (`RetryPolicy`); a retried group that finds its own first line
+ * at its seq committed before (only its answer was lost). A round that fails for another
+ * reason is split: each group is tried alone, so the one that cannot be written fails alone.
+ */
+import { SessionConflictError } from "@pi-sessions/core";
+import type pg from "pg";
+import type { LineRow } from "./lines.js";
+import { isTransient } from "./transaction.js";
+import type { Lease, RetryPolicy } from "./writes.js";
+
+/** One session's lines to append, in order, at consecutive seqs from the first row's. */
+export interface AppendGroup {
+  readonly id: string;
+  readonly location: string;
+  readonly rows: readonly LineRow[];
+  /** The texts the listing fold collected from each row (see `LineFold.line`). */
+  readonly texts: readonly (string | null)[];
+  readonly lease: Lease | undefined;
+  /** The listing fold's state after the rows, when it is saved with them (else kept as is). */
+  readonly state: Buffer | null;
+}
+
+/** A group as a round sends it: whether an earlier try may have committed it. */
+export interface RoundGroup {
+  readonly group: AppendGroup;
+  readonly retrying: boolean;
+}
+
+/**
+ * Claims every group's session row and inserts the rows of the claimed ones, in one statement
+ * (one commit); returns each group's verdict: undefined when its rows are stored (now, or by
+ * an earlier try), else the conflict that refused it. Groups must name distinct sessions.
+ */
+export async function commitGroups(
+  pool: pg.Pool,
+  s: string,
+  round: readonly RoundGroup[],
+): Promise<(SessionConflictError | undefined)[]> {
+  const groups = round.map((r) => r.group);
+  const rows = groups.flatMap((g) =>
+    g.rows.map((row, i) => ({ id: g.id, row, texts: g.texts[i] })),
+  );
+  // A named statement: each connection parses and plans it once. The session rows are taken in
+  // the order of `unnest` (sorted by id by the caller), so two rounds never wait on each other
+  // in a cycle. No foreign key: the claim proves the session exists and holds its row.
+  const claimed = await pool.query<{ id: string }>({
+    name: `pi-sessions-append-groups:${s}`,
+    text: `WITH g AS (
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::float8[],
+                            $6::bytea[]) AS g(id, first_seq, next_seq, token, ttl, state)),
+     claimed AS (
+       UPDATE ${s}.sessions s
+          SET next_seq = g.next_seq, needs_newline = false, updated_at = now(),
+              lease_until = CASE WHEN g.token IS NULL THEN s.lease_until
+                                 ELSE now() + g.ttl * interval '1 millisecond' END,
+              info_state = CASE WHEN g.state IS NULL THEN s.info_state ELSE g.state END,
+              info_seq = CASE WHEN g.state IS NULL THEN s.info_seq ELSE g.next_seq END
+         FROM g
+        WHERE s.id = g.id AND s.next_seq = g.first_seq
+          AND (g.token IS NULL OR s.lease_token = g.token)
+        RETURNING s.id),
+     inserted AS (
+       INSERT INTO ${s}.entries (session_id, seq, line, entry_id, parent_id, type, ts, role,
+                                 info_texts)
+       SELECT r.* FROM unnest($7::text[], $8::bigint[], $9::text[], $10::text[], $11::text[],
+                              $12::text[], $13::text[], $14::text[], $15::text[])
+                AS r(id, seq, line, entry_id, parent_id, type, ts, role, texts)
+        WHERE r.id IN (SELECT id FROM claimed))
+     SELECT id FROM claimed`,
+    values: [
+      groups.map((g) => g.id),
+      groups.map((g) => g.rows[0]?.seq),
+      groups.map((g) => (g.rows.at(-1)?.seq ?? 0) + 1),
+      groups.map((g) => g.lease?.token ?? null),
+      groups.map((g) => g.lease?.ttlMs ?? 0),
+      groups.map((g) => g.state),
+      rows.map((r) => r.id),
+      rows.map((r) => r.row.seq),
+      rows.map((r) => r.row.line),
+      rows.map((r) => r.row.entryId),
+      rows.map((r) => r.row.parentId),
+      rows.map((r) => r.row.type),
+      rows.map((r) => r.row.ts),
+      rows.map((r) => r.row.role),
+      rows.map((r) => r.texts ?? null),
+    ],
+  });
+  const won = new Set(claimed.rows.map((r) => r.id));
+  const lost = round.filter((r) => !won.has(r.group.id));
+  const verdicts = lost.length === 0 ? new Map() : await whyNot(pool, s, lost);
+  return groups.map((g) => (won.has(g.id) ? undefined : verdicts.get(g.id)));
+}
+
+/** Why each group was not claimed: none of ours when its own first line is there already. */
+async function whyNot(
+  pool: pg.Pool,
+  s: string,
+  lost: readonly RoundGroup[],
+): Promise<Map<string, SessionConflictError | undefined>> {
+  const found = await pool.query<{
+    id: string;
+    exists: boolean;
+    line: string | null;
+    lease_owner: string | null;
+    lease_token: string | null;
+  }>(
+    `SELECT g.id, s.id IS NOT NULL AS exists, e.line, s.lease_owner, s.lease_token
+       FROM unnest($1::text[], $2::bigint[]) AS g(id, seq)
+       LEFT JOIN ${s}.sessions s ON s.id = g.id
+       LEFT JOIN ${s}.entries e ON e.session_id = g.id AND e.seq = g.seq`,
+    [lost.map((l) => l.group.id), lost.map((l) => l.group.rows[0]?.seq)],
+  );
+  const byId = new Map(found.rows.map((r) => [r.id, r]));
+  const out = new Map<string, SessionConflictError | undefined>();
+  for (const { group, retrying } of lost) {
+    const current = byId.get(group.id);
+    const first = group.rows[0] as LineRow;
+    let verdict: SessionConflictError | undefined;
+    if (!current?.exists) {
+      verdict = new SessionConflictError(
+        group.location,
+        "the session was deleted from the database",
+      );
+    } else if (retrying && current.line === first.line) {
+      // Our own line at our seq: an earlier try committed the group, only its answer was lost.
+      verdict = undefined;
+    } else if (group.lease && Number(current.lease_token) !== group.lease.token) {
+      const holder = current.lease_owner ?? "another writer";
+      verdict = new SessionConflictError(group.location, `the writer lease passed to ${holder}`);
+    } else {
+      const why = `another writer appended line ${first.seq} first`;
+      verdict = new SessionConflictError(group.location, why);
+    }
+    out.set(group.id, verdict);
+  }
+  return out;
+}
+
+/** How rounds are formed. */
+export interface GroupCommitOptions {
+  /** Rounds on the wire at once, each on its own connection (default 2). */
+  readonly maxInFlight: number;
+  /** Rows in one round at most (default 1000); a group is never split. */
+  readonly maxRows: number;
+}
+
+/** A submitted group waiting for its round. */
+interface Waiting {
+  readonly group: AppendGroup;
+  retrying: boolean;
+  tries: number;
+  /** Tried alone: a round with it failed for a reason that is not transient. */
+  alone: boolean;
+  readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
+}
+
+/** The store's group committer: `submit` a session's lines, resolved once they are committed. */
+export class GroupCommitter {
+  private readonly waiting: Waiting[] = [];
+  private inFlight = 0;
+  private scheduled = false;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly s: string,
+    private readonly retry: RetryPolicy,
+    private readonly options: GroupCommitOptions = { maxInFlight: 2, maxRows: 1000 },
+  ) {}
+
+  /** Queues `group` for the next round; resolves once committed, rejects with its verdict. */
+  submit(group: AppendGroup): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ group, retrying: false, tries: 0, alone: false, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /** Starts rounds after the current turn of the event loop, so that its submits join them. */
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      while (this.inFlight < this.options.maxInFlight && this.waiting.length > 0) {
+        const round = this.take();
+        this.inFlight++;
+        void this.run(round).finally(() => {
+          this.inFlight--;
+          if (this.waiting.length > 0) this.schedule();
+        });
+      }
+    });
+  }
+
+  /** The next round: waiting groups in order, one per session, up to `maxRows` rows. */
+  private take(): Waiting[] {
+    const round: Waiting[] = [];
+    const sessions = new Set<string>();
+    let rows = 0;
+    for (let i = 0; i < this.waiting.length; i++) {
+      const w = this.waiting[i] as Waiting;
+      if (w.alone && round.length > 0) continue;
+      if (sessions.has(w.group.id)) continue;
+      if (round.length > 0 && rows + w.group.rows.length > this.options.maxRows) break;
+      round.push(w);
+      sessions.add(w.group.id);
+      rows += w.group.rows.length;
+      this.waiting.splice(i--, 1);
+      if (w.alone) break;
+    }
+    return round.sort((a, b) => (a.group.id < b.group.id ? -1 : a.group.id > b.group.id ? 1 : 0));
+  }
+
+  /** Runs one round and settles or requeues each of its groups. */
+  private async run(round: Waiting[]): Promise<void> {
+    try {
+      const verdicts = await commitGroups(this.pool, this.s, round);
+      round.forEach((w, i) => {
+        const verdict = verdicts[i];
+        if (verdict) w.reject(verdict);
+        else w.resolve();
+      });
+    } catch (error) {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      for (const w of round) this.failed(w, failure, round.length);
+    }
+  }
+
+  /** A group whose round failed: tried again (later, or alone), or failed for good. */
+  private failed(w: Waiting, error: Error, roundSize: number): void {
+    if (isTransient(error)) {
+      if (w.tries >= this.retry.retries) return w.reject(error);
+      const delay = this.retry.delayMs * 2 ** w.tries;
+      w.tries++;
+      w.retrying = true;
+      setTimeout(() => {
+        this.waiting.push(w);
+        this.schedule();
+      }, delay);
+      return;
+    }
+    if (roundSize === 1) return w.reject(error);
+    // Not this group's fault, maybe: it goes alone, and only the culprit fails.
+    w.alone = true;
+    this.waiting.unshift(w);
+    this.schedule();
+  }
+}
