@@ -240,7 +240,10 @@ export class GroupCommitter {
   /** A group whose round failed: tried again (later, or alone), or failed for good. */
   private failed(w: Waiting, error: Error, roundSize: number): void {
     if (isTransient(error)) {
-      if (w.tries >= this.retry.retries) return w.reject(error);
+      if (w.tries >= this.retry.retries) {
+        w.reject(error);
+        return;
+      }
       const delay = this.retry.delayMs * 2 ** w.tries;
       w.tries++;
       w.retrying = true;
@@ -250,7 +253,10 @@ export class GroupCommitter {
       }, delay);
       return;
     }
-    if (roundSize === 1) return w.reject(error);
+    if (roundSize === 1) {
+      w.reject(error);
+      return;
+    }
     // Not this group's fault, maybe: it goes alone, and only the culprit fails.
     w.alone = true;
     this.waiting.unshift(w);
