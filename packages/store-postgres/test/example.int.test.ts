@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { SessionManager } from "@pi-sessions/core";
 import { describe, expect, it } from "vitest";
-import { pgUrl } from "./support/store.js";
+import { freshSchema, pgUrl } from "./support/store.js";
 
 const PACKAGE = fileURLToPath(new URL("..", import.meta.url));
 
@@ -14,7 +14,15 @@ describe("examples/two-agents.ts", () => {
   it("two agent processes share one session: each sees the other's turns; the export is one chain", () => {
     const out = execFileSync(
       process.execPath,
-      ["--conditions=@pi-sessions/source", "--import", "tsx", "examples/two-agents.ts", pgUrl()],
+      // A schema of this run's (dropped at its end on a server of the user's), not the default.
+      [
+        "--conditions=@pi-sessions/source",
+        "--import",
+        "tsx",
+        "examples/two-agents.ts",
+        pgUrl(),
+        freshSchema("ex"),
+      ],
       { cwd: PACKAGE, encoding: "utf8" },
     );
     expect(out).toContain("agent-a saw 0 messages");
