@@ -150,3 +150,36 @@ export function postgresSink(c: SinkContext): SessionSink & {
   // release and close letting the session go.
   return Object.assign(Object.create(inner) as typeof inner, { append, release, close: release });
 }
+
+/**
+ * After `after` (a sink's queued writes), gives its lease up and saves the listing state of
+ * the lines its writer did not save it for, in one statement; the state only while nobody
+ * appended since (the session's next seq is still the state's). Never rejects: a lease that
+ * cannot be given up (the server gone) expires by itself after its ttl, and a state not saved
+ * leaves listings to fold a few more lines.
+ */
+export async function letGo(
+  pool: pg.Pool,
+  s: string,
+  id: string,
+  lease: Lease | undefined,
+  after: Promise<void>,
+  final: () => FinalState | undefined,
+): Promise<void> {
+  try {
+    await after;
+    const state = final();
+    if (!lease && !state) return;
+    await pool.query(
+      `UPDATE ${s}.sessions
+          SET lease_owner = CASE WHEN lease_token = $2 THEN NULL ELSE lease_owner END,
+              lease_until = CASE WHEN lease_token = $2 THEN NULL ELSE lease_until END,
+              info_state = CASE WHEN next_seq = $4 THEN $3 ELSE info_state END,
+              info_seq = CASE WHEN next_seq = $4 THEN $4 ELSE info_seq END
+        WHERE id = $1 AND (lease_token = $2 OR next_seq = $4)`,
+      [id, lease?.token ?? null, state?.state ?? null, state?.nextSeq ?? null],
+    );
+  } catch {
+    // See above: nothing of it is the caller's to handle.
+  }
+}

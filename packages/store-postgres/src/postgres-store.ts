@@ -25,7 +25,7 @@ import { isConversationEntry } from "@pi-sessions/core/internal";
 import type pg from "pg";
 import { forkedSession } from "./fork.js";
 import { GroupCommitter } from "./group-commit.js";
-import { type FinalState, postgresSink } from "./postgres-sink.js";
+import { type FinalState, letGo, postgresSink } from "./postgres-sink.js";
 import {
   findSessionById,
   listAllSessions,
@@ -297,39 +297,14 @@ export class PostgresSessionStore implements SessionStore {
     });
   }
 
-  /**
-   * After `after` (a sink's queued writes), gives its lease up and saves the listing state of
-   * the lines its writer did not save it for, in one statement; the state only while nobody
-   * appended since (the session's next seq is still the state's). `close()` waits for it, so
-   * an ending process neither leaves its last session leased until the lease expires nor its
-   * listing state behind.
-   */
+  /** Lets a sink's session go (see `letGo`); `released()` and `close()` wait for it. */
   private letGo(
     location: string,
     lease: Lease | undefined,
     after: Promise<void>,
     final: () => FinalState | undefined,
   ): void {
-    const done = after
-      .then(() => {
-        const state = final();
-        if (!lease && !state) return;
-        return this.pool.query(
-          `UPDATE ${this.s}.sessions
-              SET lease_owner = CASE WHEN lease_token = $2 THEN NULL ELSE lease_owner END,
-                  lease_until = CASE WHEN lease_token = $2 THEN NULL ELSE lease_until END,
-                  info_state = CASE WHEN next_seq = $4 THEN $3 ELSE info_state END,
-                  info_seq = CASE WHEN next_seq = $4 THEN $4 ELSE info_seq END
-            WHERE id = $1 AND (lease_token = $2 OR next_seq = $4)`,
-          [this.idOf(location), lease?.token ?? null, state?.state ?? null, state?.nextSeq ?? null],
-        );
-      })
-      .then(
-        () => {},
-        // A lease that cannot be given up (the server gone) expires by itself after its ttl;
-        // a state not saved leaves the listing to fold a few more lines.
-        () => {},
-      );
+    const done = letGo(this.pool, this.s, this.idOf(location), lease, after, final);
     this.releases.add(done);
     void done.then(() => this.releases.delete(done));
   }

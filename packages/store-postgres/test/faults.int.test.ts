@@ -8,7 +8,7 @@
 import { SessionManager, SessionStoreFailedError } from "@pi-sessions/core";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { commitGroups } from "../src/group-commit.js";
+import { commitGroups } from "../src/append-groups.js";
 import { PostgresSessionStore, type PostgresStoreOptions } from "../src/index.js";
 import { recordRow } from "../src/lines.js";
 import { startFaultProxy } from "./support/fault-proxy.js";

@@ -13,7 +13,7 @@ import { CORPUS_DIR } from "@pi-sessions/test-utils/corpus";
 import { legacySessionArb } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { commitGroups } from "../src/group-commit.js";
+import { commitGroups } from "../src/append-groups.js";
 import { PostgresSessionStore } from "../src/index.js";
 import { recordRow } from "../src/lines.js";
 import { connectStore, pgUrl } from "./support/store.js";
