@@ -8,7 +8,7 @@
  * and one commit: the least work W concurrent appends need, whatever the store does.
  */
 import type pg from "pg";
-import { recordRow } from "../src/lines.js";
+import { KEY_COLUMNS, keyArrays, keyValues, recordRow } from "../src/lines.js";
 
 /** The line of the `i`th append of a writer: a user message as the store writes it. */
 export function appendedRow(writer: string, i: number) {
@@ -31,7 +31,7 @@ export async function createFloorTable(pool: pg.Pool, s: string): Promise<void> 
   await pool.query(`CREATE TABLE IF NOT EXISTS ${s}.raw_entries (LIKE ${s}.entries INCLUDING ALL)`);
 }
 
-const COLUMNS = "session_id, seq, line, entry_id, parent_id, type, ts, role, info_texts";
+const COLUMNS = `session_id, seq, line, ${KEY_COLUMNS}, info_texts`;
 
 let runs = 0;
 
@@ -57,17 +57,7 @@ export async function rawFloor(
         await pool.query({
           name: `raw-floor:${s}`,
           text: `INSERT INTO ${s}.raw_entries (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-          values: [
-            id,
-            row.seq,
-            row.line,
-            row.entryId,
-            row.parentId,
-            row.type,
-            row.ts,
-            row.role,
-            null,
-          ],
+          values: [id, row.seq, row.line, ...keyValues(row), null],
         });
         latencies.push(performance.now() - t);
       }
@@ -104,11 +94,7 @@ export async function batchFloor(
         rows.map((r) => r.id),
         rows.map((r) => r.row.seq),
         rows.map((r) => r.row.line),
-        rows.map((r) => r.row.entryId),
-        rows.map((r) => r.row.parentId),
-        rows.map((r) => r.row.type),
-        rows.map((r) => r.row.ts),
-        rows.map((r) => r.row.role),
+        ...keyArrays(rows.map((r) => r.row)),
       ],
     });
     const ms = performance.now() - t;

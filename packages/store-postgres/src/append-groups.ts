@@ -6,7 +6,7 @@
  */
 import { SessionConflictError } from "@pi-sessions/core";
 import type pg from "pg";
-import type { LineRow } from "./lines.js";
+import { KEY_COLUMNS, keyArrays, keyValues, type LineRow } from "./lines.js";
 import type { Lease } from "./writes.js";
 
 /** One session's lines to append, in order, at consecutive seqs from the first row's. */
@@ -76,12 +76,11 @@ async function claimAll(
           AND (g.token IS NULL OR s.lease_token = g.token)
         RETURNING s.id),
      inserted AS (
-       INSERT INTO ${s}.entries (session_id, seq, line, entry_id, parent_id, type, ts, role,
-                                 info_texts)
+       INSERT INTO ${s}.entries (session_id, seq, line, ${KEY_COLUMNS}, info_texts)
        SELECT r.* FROM unnest($7::text[], $8::bigint[], string_to_array($9, E'\n'),
                               $10::text[], $11::text[], $12::text[], $13::text[], $14::text[],
                               string_to_array($15, E'\n', ''))
-                AS r(id, seq, line, entry_id, parent_id, type, ts, role, texts)
+                AS r(id, seq, line, ${KEY_COLUMNS}, texts)
         WHERE r.id IN (SELECT id FROM claimed))
      SELECT id FROM claimed`,
     values: [
@@ -96,11 +95,7 @@ async function claimAll(
       // Lines and texts are JSON, which never holds a raw newline: joined by one, they go as
       // one value each, split by the server, instead of array literals escaped quote by quote.
       rows.map((r) => r.row.line).join("\n"),
-      rows.map((r) => r.row.entryId),
-      rows.map((r) => r.row.parentId),
-      rows.map((r) => r.row.type),
-      rows.map((r) => r.row.ts),
-      rows.map((r) => r.row.role),
+      ...keyArrays(rows.map((r) => r.row)),
       rows.map((r) => r.texts ?? "").join("\n"),
     ],
   });
@@ -118,27 +113,22 @@ async function claimOne(pool: pg.Pool, s: string, group: AppendGroup): Promise<s
     text: `WITH claimed AS (
        UPDATE ${s}.sessions
           SET next_seq = $2 + 1, needs_newline = false, updated_at = now(),
-              lease_until = CASE WHEN $8::bigint IS NULL THEN lease_until
-                                 ELSE now() + $9 * interval '1 millisecond' END,
+              lease_until = CASE WHEN $9::bigint IS NULL THEN lease_until
+                                 ELSE now() + $10 * interval '1 millisecond' END,
               info_state = CASE WHEN $11::bytea IS NULL THEN info_state ELSE $11 END,
               info_seq = CASE WHEN $11::bytea IS NULL THEN info_seq ELSE $2 + 1 END
-        WHERE id = $1 AND next_seq = $2 AND ($8::bigint IS NULL OR lease_token = $8)
+        WHERE id = $1 AND next_seq = $2 AND ($9::bigint IS NULL OR lease_token = $9)
         RETURNING id)
-     INSERT INTO ${s}.entries (session_id, seq, line, entry_id, parent_id, type, ts, role,
-                               info_texts)
-     SELECT id, $2, $3, $4, $5, $6, $7, $10, $12 FROM claimed
+     INSERT INTO ${s}.entries (session_id, seq, line, ${KEY_COLUMNS}, info_texts)
+     SELECT id, $2, $3, $4, $5, $6, $7, $8, $12 FROM claimed
      RETURNING session_id AS id`,
     values: [
       group.id,
       row.seq,
       row.line,
-      row.entryId,
-      row.parentId,
-      row.type,
-      row.ts,
+      ...keyValues(row),
       group.lease?.token ?? null,
       group.lease?.ttlMs ?? 0,
-      row.role,
       group.state,
       group.texts[0] ?? null,
     ],

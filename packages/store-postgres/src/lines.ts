@@ -20,6 +20,20 @@ export interface LineRow {
   readonly role: string | null;
 }
 
+/** The key columns of `entries` (read from each line by `lineColumns`), in `keyValues` order. */
+export const KEY_COLUMNS = "entry_id, parent_id, type, ts, role";
+
+/** A row's key columns, in {@link KEY_COLUMNS} order. */
+export function keyValues(row: LineRow): (string | null)[] {
+  return [row.entryId, row.parentId, row.type, row.ts, row.role];
+}
+
+/** Each key column of `rows` as an array (for `unnest`), in {@link KEY_COLUMNS} order. */
+export function keyArrays(rows: readonly LineRow[]): (string | null)[][] {
+  const values = rows.map(keyValues);
+  return KEY_COLUMNS.split(", ").map((_, i) => values.map((v) => v[i] ?? null));
+}
+
 /** A surrogate half without its other half: JSON may hold one, UTF-8 cannot. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

@@ -9,7 +9,7 @@
 import { SessionConflictError } from "@pi-sessions/core";
 import type pg from "pg";
 import type { FoldedLines } from "./info-fold.js";
-import type { LineRow } from "./lines.js";
+import { KEY_COLUMNS, keyArrays, type LineRow } from "./lines.js";
 import { inTransaction, isTransient } from "./transaction.js";
 
 /** How a write that failed for a transient reason is tried again. */
@@ -48,7 +48,7 @@ export async function withRetry<T>(
   }
 }
 
-const ROW_COLUMNS = "session_id, seq, line, raw, entry_id, parent_id, type, ts, role, info_texts";
+const ROW_COLUMNS = `session_id, seq, line, raw, ${KEY_COLUMNS}, info_texts`;
 
 /**
  * Inserts a session's rows with one `unnest` statement, whatever their number, each with the
@@ -70,11 +70,7 @@ export async function insertRows(
       rows.map((r) => r.seq),
       rows.map((r) => r.line),
       rows.map((r) => r.raw),
-      rows.map((r) => r.entryId),
-      rows.map((r) => r.parentId),
-      rows.map((r) => r.type),
-      rows.map((r) => r.ts),
-      rows.map((r) => r.role),
+      ...keyArrays(rows),
       texts,
     ],
   );

@@ -148,21 +148,24 @@ describe("faults", () => {
   });
 });
 
+/** A written session, and a store on it whose every transaction starts up through a proxy. */
+async function behindProxy(retry: PostgresStoreOptions["retry"]) {
+  const writer = await storeWithSession();
+  writer.sm.close();
+  await writer.store.close();
+  const proxy = await startFaultProxy(pgUrl());
+  // Every transaction on a connection of its own, so each one starts up through the proxy.
+  const pool = new pg.Pool({ connectionString: proxy.url, maxUses: 1 });
+  const schema = writer.store.schema;
+  const store = await PostgresSessionStore.connect({ pool, schema, ...(retry ? { retry } : {}) });
+  return { writer, proxy, pool, store };
+}
+
 describe("a connection that ends as the pool hands it out", () => {
   // The connection's end arrives in the packet that completes its start-up, so the client
   // raises it before the caller of pool.connect() could listen: unheard, it ends the process.
   it("inside openSession and a first write: retried, so both work; the process lives", async () => {
-    const writer = await storeWithSession();
-    writer.sm.close();
-    await writer.store.close();
-    const proxy = await startFaultProxy(pgUrl());
-    // Every transaction on a connection of its own, so each one starts up through the proxy.
-    const pool = new pg.Pool({ connectionString: proxy.url, maxUses: 1 });
-    const store = await PostgresSessionStore.connect({
-      pool,
-      schema: writer.store.schema,
-      retry: { retries: 3, delayMs: 10 },
-    });
+    const { writer, proxy, pool, store } = await behindProxy({ retries: 3, delayMs: 10 });
     proxy.endAtStartup(2);
     const sm = await store.openSession(writer.id);
     expect(proxy.ended).toBe(2);
@@ -183,16 +186,7 @@ describe("a connection that ends as the pool hands it out", () => {
   });
 
   it("without retries: openSession rejects with the server's words, and the next call works", async () => {
-    const writer = await storeWithSession();
-    writer.sm.close();
-    await writer.store.close();
-    const proxy = await startFaultProxy(pgUrl());
-    const pool = new pg.Pool({ connectionString: proxy.url, maxUses: 1 });
-    const store = await PostgresSessionStore.connect({
-      pool,
-      schema: writer.store.schema,
-      retry: { retries: 0 },
-    });
+    const { writer, proxy, pool, store } = await behindProxy({ retries: 0 });
     proxy.endAtStartup(1);
     await expect(store.openSession(writer.id)).rejects.toThrow(
       /^terminating connection due to administrator command$/,

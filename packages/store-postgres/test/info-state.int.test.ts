@@ -7,8 +7,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { serialize } from "node:v8";
-import { type SessionInfo, SessionManager } from "@pi-sessions/core";
-import { tempDir } from "@pi-sessions/test-utils";
+import { SessionManager } from "@pi-sessions/core";
 import { CORPUS_DIR } from "@pi-sessions/test-utils/corpus";
 import { legacySessionArb } from "@pi-sessions/testkit";
 import fc from "fast-check";
@@ -16,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commitGroups } from "../src/append-groups.js";
 import { PostgresSessionStore } from "../src/index.js";
 import { recordRow } from "../src/lines.js";
+import { comparable, fileListing } from "./support/listing.js";
 import { connectStore, pgUrl } from "./support/store.js";
 
 let store: PostgresSessionStore;
@@ -25,18 +25,6 @@ beforeAll(async () => {
 afterAll(() => store.close());
 
 const CWD = "/work/info-state";
-
-/** Infos without their paths (a file path in one store, a location in the other), by id. */
-const comparable = (infos: SessionInfo[]) =>
-  infos.map(({ path: _, ...rest }) => rest).sort((a, b) => a.id.localeCompare(b.id));
-
-/** The file store's listing of every session of `s`, exported into a directory. */
-async function fileListing(s: PostgresSessionStore) {
-  const dir = tempDir();
-  const ids = await s.pool.query<{ id: string }>(`SELECT id FROM ${s.s}.sessions`);
-  for (const { id } of ids.rows) await s.exportToDir(id, dir);
-  return comparable(await SessionManager.listAll(dir));
-}
 
 /** The sessions whose saved state is missing or older than their last line. */
 async function withoutState(s: PostgresSessionStore): Promise<string[]> {

@@ -5,11 +5,12 @@
  * go and opened again), every listing equals the file store's listing of the same sessions'
  * files, state behind or not.
  */
-import { type SessionInfo, SessionManager } from "@pi-sessions/core";
-import { fcOptions, tempDir } from "@pi-sessions/test-utils";
+import { SessionManager } from "@pi-sessions/core";
+import { fcOptions } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PostgresSessionStore } from "../src/index.js";
+import { comparable, fileListing } from "./support/listing.js";
 import { connectStore } from "./support/store.js";
 
 let store: PostgresSessionStore;
@@ -17,18 +18,6 @@ beforeAll(async () => {
   store = await connectStore();
 });
 afterAll(() => store.close());
-
-/** Infos without their paths (a file path in one store, a location in the other), by id. */
-const comparable = (infos: SessionInfo[]) =>
-  infos.map(({ path: _, ...rest }) => rest).sort((a, b) => a.id.localeCompare(b.id));
-
-/** The file store's listing of every session, exported into a fresh directory. */
-async function fileListing(): Promise<unknown> {
-  const dir = tempDir();
-  const ids = await store.pool.query<{ id: string }>(`SELECT id FROM ${store.s}.sessions`);
-  for (const { id } of ids.rows) await store.exportToDir(id, dir);
-  return comparable(await SessionManager.listAll(dir));
-}
 
 /** How many sessions have a saved state behind their last line. */
 async function behind(): Promise<number> {
@@ -64,7 +53,7 @@ describe("a listing state behind the log", () => {
             if (o.kind === "list") {
               await store.released();
               if ((await behind()) > 0) laggingListings++;
-              expect(comparable(await store.listAll())).toEqual(await fileListing());
+              expect(comparable(await store.listAll())).toEqual(await fileListing(store));
               continue;
             }
             let sm = managers[i];
@@ -90,7 +79,7 @@ describe("a listing state behind the log", () => {
           }
           for (const sm of managers) sm?.close();
           await store.released();
-          expect(comparable(await store.listAll())).toEqual(await fileListing());
+          expect(comparable(await store.listAll())).toEqual(await fileListing(store));
         },
       ),
       fcOptions(15),

@@ -5,12 +5,13 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type SessionInfo, SessionManager } from "@pi-sessions/core";
+import { SessionManager } from "@pi-sessions/core";
 import { fcOptions, tempDir } from "@pi-sessions/test-utils";
 import { damagedSessionArb, sessionLogArb, sessionToJsonl } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PostgresSessionStore } from "../src/index.js";
+import { comparable } from "./support/listing.js";
 import { connectStore } from "./support/store.js";
 
 let store: PostgresSessionStore;
@@ -18,10 +19,6 @@ beforeAll(async () => {
   store = await connectStore();
 });
 afterAll(() => store.close());
-
-/** An info without its path (a file path in one store, a location in the other). */
-const comparable = (infos: SessionInfo[]) =>
-  infos.map(({ path: _, ...rest }) => rest).sort((a, b) => a.id.localeCompare(b.id));
 
 const sessionText = fc.oneof(
   sessionLogArb().map((log) => sessionToJsonl(log.header, log.entries)),
