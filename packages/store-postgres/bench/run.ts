@@ -8,7 +8,8 @@
  * (managers, store, protocol) and of the server (every PostgreSQL process), with wall time.
  * Then a 100k-entry replay: `openSession` (load + replay) against the file store's open.
  *
- *   pnpm --filter @pi-sessions/store-postgres bench [-- --appends=N --entries=N --rounds=N]
+ *   pnpm --filter @pi-sessions/store-postgres bench \
+ *     [-- --appends=N --entries=N --rounds=N --writers=1,8,32 --file=0]
  *
  * The server is the one `PI_SESSIONS_PG_URL` names (its CPU then unknown), else one started
  * here from the npm binaries with fsync on (a commit waits for the disk). "async" rows use
@@ -32,7 +33,11 @@ const flag = (name: string, fallback: number): number => {
 const APPENDS = flag("appends", 4000);
 const ENTRIES = flag("entries", 100_000);
 const ROUNDS = flag("rounds", 3);
-const WRITERS = [1, 8, 32];
+const WRITERS = (process.argv.find((a) => a.startsWith("--writers="))?.slice(10) ?? "1,8,32")
+  .split(",")
+  .map(Number);
+/** Whether the file store's rows run too (`--file=0` leaves them out). */
+const FILE = flag("file", 1) !== 0;
 const CWD = "/work/bench";
 
 const message = (i: number) => ({
@@ -140,10 +145,12 @@ async function main(): Promise<void> {
           ],
         );
       }
-      kinds.push([
-        "file store (durability always)",
-        () => appendRun(writers, () => SessionManager.create(CWD, dir, { durability: "always" })),
-      ]);
+      if (FILE) {
+        kinds.push([
+          "file store (durability always)",
+          () => appendRun(writers, () => SessionManager.create(CWD, dir, { durability: "always" })),
+        ]);
+      }
       const runs = new Map<string, Run[]>(kinds.map(([k]) => [k, []]));
       for (let r = 0; r < ROUNDS; r++) {
         for (const [name, run] of kinds) {

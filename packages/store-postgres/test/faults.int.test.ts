@@ -22,6 +22,7 @@ let apps = 0;
 
 beforeAll(() => {
   admin = new pg.Pool({ connectionString: pgUrl() });
+  admin.on("error", () => {});
 });
 afterAll(() => admin.end());
 

@@ -98,6 +98,7 @@ async function waitReady(url: string, child: ChildProcess, log: () => string): P
       throw new Error(`postgres exited with ${child.exitCode}:\n${log()}`);
     }
     const client = new pg.Client({ connectionString: url });
+    client.on("error", () => {});
     try {
       await client.connect();
       await client.query("SELECT 1");
