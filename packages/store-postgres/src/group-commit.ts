@@ -62,7 +62,11 @@ export class GroupCommitter {
     setImmediate(() => {
       this.scheduled = false;
       while (this.inFlight < this.options.maxInFlight && this.waiting.length > 0) {
-        const round = this.take();
+        // The waiting groups are shared among the free connections: rounds that overlap keep
+        // the server busy (and its disk flushing) while the other round's writers prepare
+        // their next lines. Measured in the bench: more appends/s than one round at a time.
+        const free = this.options.maxInFlight - this.inFlight;
+        const round = this.take(Math.ceil(this.waiting.length / free));
         this.inFlight++;
         void this.run(round).finally(() => {
           this.inFlight--;
@@ -72,8 +76,8 @@ export class GroupCommitter {
     });
   }
 
-  /** The next round: waiting groups in order, one per session, up to `maxRows` rows. */
-  private take(): Waiting[] {
+  /** The next round: up to `count` waiting groups in order, one per session, `maxRows` rows. */
+  private take(count: number): Waiting[] {
     const round: Waiting[] = [];
     const sessions = new Set<string>();
     let rows = 0;
@@ -81,6 +85,7 @@ export class GroupCommitter {
       const w = this.waiting[i] as Waiting;
       if (w.alone && round.length > 0) continue;
       if (sessions.has(w.group.id)) continue;
+      if (round.length >= count) break;
       if (round.length > 0 && rows + w.group.rows.length > this.options.maxRows) break;
       round.push(w);
       sessions.add(w.group.id);

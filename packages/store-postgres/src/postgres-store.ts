@@ -4,8 +4,13 @@
  *   `manager.flush()` resolves once every accepted append is committed, and the first write
  *   that fails for good puts the manager in a failed state (`SessionStoreFailedError`, with
  *   the cause) that refuses every further write; the database never holds a gap;
+ * - appends are committed in groups: a session's queued appends as one group, the groups of
+ *   all the store's sessions in one statement and one commit (`GroupCommitter`), each group
+ *   with its own checks and verdict;
  * - opening is two steps: `await store.load(id)` (or `openSession`) takes the writer lease and
- *   reads the session, and the manager's synchronous `open` then replays what was read.
+ *   reads the session, and the manager's synchronous `open` then replays what was read;
+ * - a call that fails for a transient reason (a dropped connection, a restart) is retried, and
+ *   no connection's end ever reaches the process as an unhandled `'error'`.
  */
 import { hostname } from "node:os";
 import {

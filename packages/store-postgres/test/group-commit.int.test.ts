@@ -18,8 +18,10 @@ let a: PostgresSessionStore;
 let b: PostgresSessionStore;
 
 beforeAll(async () => {
-  // Without leases, so that two writers can meet on one session and the seq decides.
-  a = await connectStore({ lease: false });
+  // Without leases, so that two writers can meet on one session and the seq decides. `a`
+  // sends one round at a time, so that what is waiting goes in one commit (the default, two
+  // rounds on the wire, shares the waiting groups between them: `b`).
+  a = await connectStore({ lease: false, groupCommit: { maxInFlight: 1 } });
   b = await PostgresSessionStore.connect({
     connectionString: pgUrl(),
     schema: a.schema,
