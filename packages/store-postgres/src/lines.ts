@@ -48,16 +48,21 @@ const NONE: Columns = {
 };
 
 /**
+ * A key column's value: key columns only serve queries (the line is the record), so one
+ * PostgreSQL text cannot hold (a NUL, a lone surrogate) is left out rather than failing the
+ * write.
+ */
+function text(v: unknown): string | null {
+  return typeof v === "string" && !v.includes("\u0000") && !LONE_SURROGATE.test(v) ? v : null;
+}
+
+/**
  * The query columns of a line: an object's `id`, `parentId`, `type` and `timestamp`, and a
  * message's `role`. What a listing shows is not read here: core's listing fold reads the
  * lines themselves.
  */
 export function lineColumns(value: unknown): Columns {
   if (!isJsonRecord(value)) return NONE;
-  // Key columns only serve queries (the line is the record): one PostgreSQL text cannot hold
-  // (a NUL, a lone surrogate) is left out rather than failing the write.
-  const text = (v: unknown) =>
-    typeof v === "string" && !v.includes("\u0000") && !LONE_SURROGATE.test(v) ? v : null;
   const message = value.message;
   const role = value.type === "message" && isJsonRecord(message) ? message.role : undefined;
   return {
