@@ -17,7 +17,7 @@ import type { RetryPolicy } from "./writes.js";
 
 /** How rounds are formed. */
 export interface GroupCommitOptions {
-  /** Rounds on the wire at once, each on its own connection (default 2). */
+  /** Rounds on the wire at once, each on its own connection (default 4). */
   readonly maxInFlight: number;
   /** Rows in one round at most (default 1000); a group is never split. */
   readonly maxRows: number;
@@ -44,7 +44,7 @@ export class GroupCommitter {
     private readonly pool: pg.Pool,
     private readonly s: string,
     private readonly retry: RetryPolicy,
-    private readonly options: GroupCommitOptions = { maxInFlight: 2, maxRows: 1000 },
+    private readonly options: GroupCommitOptions = { maxInFlight: 4, maxRows: 1000 },
   ) {}
 
   /** Queues `group` for the next round; resolves once committed, rejects with its verdict. */

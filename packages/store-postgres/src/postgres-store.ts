@@ -83,7 +83,7 @@ export class PostgresSessionStore implements SessionStore {
     this.retry = { retries: 5, delayMs: 100, ...options.retry };
     this.env = options.env ?? systemEnv;
     this.committer = new GroupCommitter(pool, this.s, this.retry, {
-      maxInFlight: 2,
+      maxInFlight: 4,
       maxRows: 1000,
       ...options.groupCommit,
     });

@@ -32,7 +32,7 @@ export interface PostgresStoreOptions {
    */
   readonly retry?: Partial<RetryPolicy>;
   /**
-   * How appends are grouped into commits: rounds on the wire at once (default 2), rows in one
+   * How appends are grouped into commits: rounds on the wire at once (default 4), rows in one
    * round at most (default 1000).
    */
   readonly groupCommit?: Partial<GroupCommitOptions>;
