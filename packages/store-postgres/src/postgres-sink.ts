@@ -70,6 +70,8 @@ export function postgresSink(c: SinkContext): SessionSink & {
   let fold = c.fold?.fold;
   let savedSeq = c.fold?.savedSeq ?? 0;
   let unsavedBytes = 0;
+  // The seq of the next line the fold will see: ahead of `next` while a group is on its way.
+  let foldedTo = next;
   // Appends queued and not yet sent, in order, and the group each sent one went with.
   const unsent: SessionEntry[] = [];
   const groups = new Map<SessionEntry, Promise<void>>();
@@ -77,6 +79,7 @@ export function postgresSink(c: SinkContext): SessionSink & {
   const sendGroup = async (entries: readonly SessionEntry[]): Promise<void> => {
     const rows = entries.map((e, i) => recordRow(next + i, e));
     const texts = rows.map((r) => fold?.line(r.line as string) ?? null);
+    foldedTo = next + rows.length;
     for (const r of rows) unsavedBytes += (r.line as string).length;
     const end = next + rows.length;
     const due = end - savedSeq >= SAVE_EVERY_LINES || unsavedBytes >= SAVE_EVERY_BYTES;
@@ -125,6 +128,7 @@ export function postgresSink(c: SinkContext): SessionSink & {
       insertSession(c.pool, c.s, session, c.lease, c.location, retrying),
     );
     next = rows.length;
+    foldedTo = next;
     fold = created;
     savedSeq = rows.length;
     unsavedBytes = 0;
@@ -137,9 +141,13 @@ export function postgresSink(c: SinkContext): SessionSink & {
     released = true;
     // After the queued writes: giving the lease up first would let a writer in between them.
     const after = inner.flush().catch(() => {});
-    c.letGo(c.lease, after, () =>
-      fold && savedSeq < next && !inner.failure ? { state: fold.save(), nextSeq: next } : undefined,
-    );
+    // The state then, only if it is the state after exactly the lines stored (no group of a
+    // later append on its way, none failed) and some of them are not covered by a saved one.
+    const final = () =>
+      fold && foldedTo === next && savedSeq < next && !inner.failure
+        ? { state: fold.save(), nextSeq: next }
+        : undefined;
+    c.letGo(c.lease, after, final);
   };
   const append = (entry: SessionEntry, session: () => StoredSessionContent): void => {
     // Queued as an append (not a first write): the queue will reach it, unsent.

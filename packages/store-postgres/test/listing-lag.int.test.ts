@@ -39,6 +39,25 @@ const op = fc.oneof(
 );
 
 describe("a listing state behind the log", () => {
+  it("a manager appending right after it let the session go: the state saved then is the state of the lines stored", async () => {
+    await store.pool.query(`DELETE FROM ${store.s}.sessions`);
+    const sm = SessionManager.withStore(store, "/w");
+    sm.appendMessage(user("first", 1));
+    await sm.flush();
+    sm.appendMessage(user("second", 2));
+    await sm.flush();
+    // Let go (the state of three lines is due), and append at once: the append's group is on
+    // its way while the let-go saves; the state it saves must not hold the fourth line.
+    sm.close();
+    sm.appendMessage(user("after letting go", 3));
+    await sm.flush();
+    await store.released();
+    const [info] = await store.listAll();
+    expect(info?.allMessagesText).toBe("first second after letting go");
+    expect(info?.messageCount).toBe(3);
+    expect(comparable(await store.listAll())).toEqual(await fileListing(store));
+  });
+
   it("lists as the file store lists the files, whatever the writers did (numRuns 15)", async () => {
     let laggingListings = 0;
     let at = 1_700_000_000_000;
