@@ -1,6 +1,6 @@
 /**
- * One pass over a text for many literals at once: the literals become one case-insensitive
- * regular expression shaped as a trie (`g(?:h(?:p_|o_)|lpat-)`), so the engine tries one branch
+ * One pass over a text for many literals at once: the literals become one regular expression
+ * (case-insensitive when some literal is) shaped as a trie (`g(?:h(?:p_|o_)|lpat-)`), so the engine tries one branch
  * per position instead of every literal, and each hit names the literal and whether its case
  * matters. A case-sensitive literal found in another case (`msg.` for SendGrid's `SG.`) is no
  * hit; the scan goes on from the next position so no overlapping literal is missed.
@@ -11,10 +11,16 @@ export interface ScanLiteral<T> {
   readonly text: string;
   /** Compare lower-cased (the source regex ignores case). */
   readonly ignoreCase: boolean;
+  /**
+   * The source regex folds case the Unicode way (flags `i` and `u`: `ſ` matches `s`); the scan
+   * then does too, at about twice the cost, so only when some literal needs it.
+   */
+  readonly unicode?: boolean;
   readonly tag: T;
 }
 
 interface Entry<T> {
+  /** The part of the literal that is looked for (see {@link gateOf}). */
   readonly text: string;
   readonly ignoreCase: boolean;
   readonly tag: T;
@@ -56,21 +62,69 @@ export function trieSource(words: readonly string[]): string {
   return emit(root);
 }
 
+/** How often a character occurs in the text to be scanned (any scale). */
+export type CharFrequency = (ch: string) => number;
+
+/** Character counts of `sample`, as a {@link CharFrequency}. */
+export function charFrequency(sample: string): CharFrequency {
+  const counts = new Map<string, number>();
+  for (let i = 0; i < sample.length; i++) {
+    const ch = sample[i] as string;
+    counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  }
+  return (ch) => counts.get(ch) ?? 0;
+}
+
+/** The shortest part of a literal looked for, when the literal is longer. */
+const MIN_GATE = 3;
+
+/**
+ * The part of `text` to look for: its suffix from the character that is rarest in the text to
+ * be scanned (among those leaving at least {@link MIN_GATE} characters). A literal occurs only
+ * where its suffix does, so the suffix is as good a gate, and the engine spends its time at the
+ * positions holding one of the gates' first characters: rare ones make the scan several times
+ * faster than common ones (`_`, `-`, lower-case letters).
+ */
+function gateOf(text: string, ignoreCase: boolean, frequency: CharFrequency | undefined): string {
+  if (frequency === undefined || text.length <= MIN_GATE) return text;
+  const weight = (ch: string) =>
+    ignoreCase ? frequency(ch.toLowerCase()) + frequency(ch.toUpperCase()) : frequency(ch);
+  let best = 0;
+  let bestWeight = Number.POSITIVE_INFINITY;
+  for (let i = 0; i + MIN_GATE <= text.length; i++) {
+    const w = weight(text[i] as string);
+    if (w < bestWeight) {
+      best = i;
+      bestWeight = w;
+    }
+  }
+  return text.slice(best);
+}
+
 /** Finds which of a fixed set of literals occur in a text. */
 export class LiteralScanner<T> {
   private readonly regex: RegExp | undefined;
   private readonly byLower = new Map<string, Entry<T>[]>();
   private readonly folded = new Map<string, Entry<T>[]>();
 
-  constructor(literals: readonly ScanLiteral<T>[]) {
+  /**
+   * `frequency` (of characters in the texts to come) lets the scanner look for the rarest part
+   * of each literal; without it, whole literals are looked for.
+   */
+  constructor(literals: readonly ScanLiteral<T>[], frequency?: CharFrequency) {
+    const words = new Set<string>();
     for (const l of literals) {
-      const lower = l.text.toLowerCase();
+      const gate = gateOf(l.text, l.ignoreCase, frequency);
+      const lower = gate.toLowerCase();
       const list = this.byLower.get(lower) ?? [];
-      list.push({ text: l.text, ignoreCase: l.ignoreCase, tag: l.tag });
+      list.push({ text: gate, ignoreCase: l.ignoreCase, tag: l.tag });
       this.byLower.set(lower, list);
+      if (gate.length > 0) words.add(l.ignoreCase ? lower : gate);
     }
-    const words = [...this.byLower.keys()].filter((w) => w.length > 0);
-    this.regex = words.length === 0 ? undefined : new RegExp(trieSource(words), "giu");
+    // Case-insensitive only if some literal is, Unicode only if some literal's regex folds
+    // that way: each costs speed, and without them the scan is as exact as its sources.
+    const flags = `g${literals.some((l) => l.ignoreCase) ? "i" : ""}${literals.some((l) => l.ignoreCase && l.unicode) ? "u" : ""}`;
+    this.regex = words.size === 0 ? undefined : new RegExp(trieSource([...words]), flags);
   }
 
   /** Whether the scanner has nothing to look for. */

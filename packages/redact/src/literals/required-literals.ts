@@ -177,6 +177,8 @@ export interface RequiredLiterals {
   readonly literals: readonly string[];
   /** Whether the regex ignores case (compare lower-cased). */
   readonly ignoreCase: boolean;
+  /** Whether it folds case the Unicode way (flags `u` or `v` with `i`). */
+  readonly unicode: boolean;
 }
 
 /**
@@ -201,5 +203,6 @@ export function requiredLiterals(
   const info = new Analyzer(regex.ignoreCase, isSafe).node(pattern);
   const set = better(info.exact, info.required);
   if (set === undefined || strength(set) < minLength) return undefined;
-  return { literals: set, ignoreCase: regex.ignoreCase };
+  const unicode = regex.unicode || regex.flags.includes("v");
+  return { literals: set, ignoreCase: regex.ignoreCase, unicode };
 }

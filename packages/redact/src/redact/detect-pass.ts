@@ -7,7 +7,11 @@
  */
 
 import { type LineSegments, lineSegments } from "../json/segments.js";
-import { LiteralScanner, type ScanLiteral } from "../literals/literal-scanner.js";
+import {
+  type CharFrequency,
+  LiteralScanner,
+  type ScanLiteral,
+} from "../literals/literal-scanner.js";
 import type { RequiredLiterals } from "../literals/required-literals.js";
 import type { Detector } from "../rules/detector.js";
 
@@ -38,14 +42,18 @@ export async function detectSecrets(
   detectors: readonly Detector[],
   isAllowed: (secret: string) => boolean,
   cache: Map<number, LineSegments>,
+  frequency: CharFrequency,
 ): Promise<Map<string, KnownSecret>> {
   const known = new Map<string, KnownSecret>();
   const ungated = detectors.flatMap((d, i) => (d.literals === undefined ? [i] : []));
   const everyLine = ungated.length > 0;
-  const scanner = new LiteralScanner<number>([
-    ...detectors.flatMap((d, i) => (d.literals === undefined ? [] : scanLiterals(d.literals, i))),
-    ...ESCAPE_TRIGGERS.map((text) => ({ text, ignoreCase: false, tag: -1 })),
-  ]);
+  const scanner = new LiteralScanner<number>(
+    [
+      ...detectors.flatMap((d, i) => (d.literals === undefined ? [] : scanLiterals(d.literals, i))),
+      ...ESCAPE_TRIGGERS.map((text) => ({ text, ignoreCase: false, tag: -1 })),
+    ],
+    frequency,
+  );
   const batches = detectors.map(() => ({ texts: [] as string[], chars: 0 }));
 
   const flush = async (index: number): Promise<void> => {

@@ -9,6 +9,7 @@
  * entry types all stay as they were, so pi opens the result with the same tree.
  */
 import type { LineSegments } from "../json/segments.js";
+import { charFrequency } from "../literals/literal-scanner.js";
 import type { RedactionReport } from "../report.js";
 import type { Detector } from "../rules/detector.js";
 import { type EntropyOptions, entropyDetector } from "../rules/entropy-rule.js";
@@ -17,6 +18,9 @@ import { patternDetector, type UserPattern } from "../rules/pattern-rules.js";
 import { secretlintRules } from "../rules/secretlint-rules.js";
 import { detectSecrets, type KnownSecret } from "./detect-pass.js";
 import { replaceSecrets, SecretMatcher } from "./replace-pass.js";
+
+/** How much of the file's start is sampled for character frequencies. */
+const SAMPLE_CHARS = 1 << 20;
 
 /** What to look for besides the rule set. */
 export interface RedactOptions {
@@ -79,7 +83,10 @@ export async function redactSession(
   const lines = text.split("\n");
   const allow = new Set(options.allow ?? []);
   const cache = new Map<number, LineSegments>();
-  const known = await detectSecrets(lines, await detectorsFor(options), (s) => allow.has(s), cache);
+  // Character counts of the file's start choose the rarest part of each literal to scan for.
+  const frequency = charFrequency(text.slice(0, SAMPLE_CHARS));
+  const detectors = await detectorsFor(options);
+  const known = await detectSecrets(lines, detectors, (s) => allow.has(s), cache, frequency);
   if (options.paths) {
     const cwd = headerCwd(lines);
     for (const s of cwd === undefined ? [] : cwdSecrets(cwd)) {
@@ -91,7 +98,7 @@ export async function redactSession(
     const report = { secrets: 0, occurrences: 0, linesChanged: 0, rules: [] };
     return { text, report, redactText: (t) => t };
   }
-  const replaced = replaceSecrets(lines, known, cache);
+  const replaced = replaceSecrets(lines, known, cache, frequency);
   const matcher = new SecretMatcher(known.keys());
   const redactText = (t: string): string => {
     let out = "";

@@ -8,7 +8,7 @@
  */
 
 import { type LineSegments, lineSegments } from "../json/segments.js";
-import { LiteralScanner, trieSource } from "../literals/literal-scanner.js";
+import { type CharFrequency, LiteralScanner, trieSource } from "../literals/literal-scanner.js";
 import { type RedactionReport, ReportBuilder } from "../report.js";
 import { isRawSafe } from "../rules/detector.js";
 import { ESCAPE_TRIGGERS, type KnownSecret } from "./detect-pass.js";
@@ -78,14 +78,18 @@ export function replaceSecrets(
   lines: readonly string[],
   known: ReadonlyMap<string, KnownSecret>,
   cache: ReadonlyMap<number, LineSegments>,
+  frequency: CharFrequency,
 ): Replaced {
   const matcher = new SecretMatcher(known.keys());
   const pieces = [...known.keys()].map(rawPiece);
   const everyLine = pieces.some((p) => p.length < MIN_PIECE);
-  const gate = new LiteralScanner<number>([
-    ...pieces.map((text) => ({ text, ignoreCase: false, tag: 0 })),
-    ...ESCAPE_TRIGGERS.map((text) => ({ text, ignoreCase: false, tag: 0 })),
-  ]);
+  const gate = new LiteralScanner<number>(
+    [
+      ...pieces.map((text) => ({ text, ignoreCase: false, tag: 0 })),
+      ...ESCAPE_TRIGGERS.map((text) => ({ text, ignoreCase: false, tag: 0 })),
+    ],
+    frequency,
+  );
   const out = lines.slice();
   const numbers = new Map<string, number>();
   const placeholders = new Map<string, string>();
