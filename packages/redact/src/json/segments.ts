@@ -11,7 +11,7 @@
  *
  * The strings whose change would break the session are not segments: the top-level reference
  * fields of an entry ({@link STRUCTURAL_FIELDS}) and opaque provider payloads
- * ({@link isOpaque}: signatures, base64 image data).
+ * ({@link isOpaque}: signatures, tool-call ids, base64 image data).
  */
 import { decodeLiteral, jsonStrings, type StringToken } from "./json-tokens.js";
 import { type PositionMap, shifted, tokenPositions } from "./position-map.js";
@@ -59,13 +59,17 @@ const SIGNATURE_MEMBERS: ReadonlySet<string> = new Set([
 
 /**
  * Whether a string value is an opaque payload rather than text: a signature (sent back to the
- * provider as it was) or the base64 `data` of an image block. Neither is text a person wrote or
+ * provider as it was), a tool-call link id, or the base64 `data` of an image block. Neither is text a person wrote or
  * read, and neither can be rewritten without breaking what it encodes.
  */
 export function isOpaque(token: StringToken, containerType: ReadonlyMap<number, string>): boolean {
   if (token.isKey || token.member === undefined) return false;
   if (SIGNATURE_MEMBERS.has(token.member)) return true;
-  return token.member === "data" && containerType.get(token.container) === "image";
+  const type = containerType.get(token.container);
+  // The ids that link a tool call to its result (`toolu_01…`): provider-issued, never text,
+  // and a pair that stopped matching would break the conversation pi replays.
+  if (token.member === "toolCallId" || (token.member === "id" && type === "toolCall")) return true;
+  return token.member === "data" && type === "image";
 }
 
 /** How deep JSON inside strings is followed (a string of JSON holding a string of JSON …). */
