@@ -121,7 +121,8 @@ export function replaceSecrets(
       }
       text += line.slice(at, e.start) + ph;
       at = e.end;
-      report.add(info.rule, info.source, ph, i + 1, segs.entryId);
+      // The header's id names the session, not an entry.
+      report.add(info.rule, info.source, ph, i + 1, segs.type === "session" ? undefined : segs.entryId);
     }
     out[i] = text + line.slice(at);
   }
