@@ -122,7 +122,13 @@ export function replaceSecrets(
       text += line.slice(at, e.start) + ph;
       at = e.end;
       // The header's id names the session, not an entry.
-      report.add(info.rule, info.source, ph, i + 1, segs.type === "session" ? undefined : segs.entryId);
+      report.add(
+        info.rule,
+        info.source,
+        ph,
+        i + 1,
+        segs.type === "session" ? undefined : segs.entryId,
+      );
     }
     out[i] = text + line.slice(at);
   }

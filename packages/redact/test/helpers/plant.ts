@@ -8,7 +8,15 @@ import type { SessionEntry } from "@pi-sessions/core";
 import type { PlantedSecret } from "./fake-secrets.js";
 
 /** String fields that hold text (any entry). */
-const TEXT_FIELDS = new Set(["text", "thinking", "summary", "errorMessage", "note", "command", "output"]);
+const TEXT_FIELDS = new Set([
+  "text",
+  "thinking",
+  "summary",
+  "errorMessage",
+  "note",
+  "command",
+  "output",
+]);
 /** Opaque provider values the redactor leaves alone by design (see the README). */
 const OPAQUE = new Set(["thinkingSignature", "textSignature", "thoughtSignature", "toolCallId"]);
 /** Subtrees whose every string is free text. */
@@ -25,9 +33,16 @@ interface Slot {
 
 function slotsOf(entry: SessionEntry, index: number): Slot[] {
   const slots: Slot[] = [];
-  const walk = (value: unknown, holder: Slot["holder"], key: string | number, free: boolean, toolText: boolean) => {
+  const walk = (
+    value: unknown,
+    holder: Slot["holder"],
+    key: string | number,
+    free: boolean,
+    toolText: boolean,
+  ) => {
     if (typeof value === "string") {
-      if (free || (typeof key === "string" && TEXT_FIELDS.has(key))) slots.push({ holder, key, entry: index, toolText });
+      if (free || (typeof key === "string" && TEXT_FIELDS.has(key)))
+        slots.push({ holder, key, entry: index, toolText });
       return;
     }
     if (Array.isArray(value)) {
@@ -37,14 +52,22 @@ function slotsOf(entry: SessionEntry, index: number): Slot[] {
     if (value === null || typeof value !== "object") return;
     const obj = value as Record<string, unknown>;
     for (const [k, v] of Object.entries(obj)) {
-      if ((obj.type === "image" && k === "data") || OPAQUE.has(k) || (obj.type === "toolCall" && k === "id")) continue;
+      if (
+        (obj.type === "image" && k === "data") ||
+        OPAQUE.has(k) ||
+        (obj.type === "toolCall" && k === "id")
+      )
+        continue;
       const sub = free || FREE_SUBTREES.has(k);
       walk(v, obj, k, sub, toolText || obj.role === "toolResult");
     }
   };
   const e = entry as unknown as Record<string, unknown>;
   for (const [k, v] of Object.entries(e)) {
-    if (["type", "id", "parentId", "timestamp", "targetId", "firstKeptEntryId", "fromId"].includes(k)) continue;
+    if (
+      ["type", "id", "parentId", "timestamp", "targetId", "firstKeptEntryId", "fromId"].includes(k)
+    )
+      continue;
     const free =
       (k === "data" && e.type === "custom") ||
       (k === "label" && e.type === "label") ||
@@ -56,7 +79,12 @@ function slotsOf(entry: SessionEntry, index: number): Slot[] {
   // A string `content` of a message is its text.
   const message = e.message as Record<string, unknown> | undefined;
   if (message !== undefined && typeof message.content === "string") {
-    slots.push({ holder: message, key: "content", entry: index, toolText: message.role === "toolResult" });
+    slots.push({
+      holder: message,
+      key: "content",
+      entry: index,
+      toolText: message.role === "toolResult",
+    });
   }
   return slots;
 }
@@ -64,7 +92,11 @@ function slotsOf(entry: SessionEntry, index: number): Slot[] {
 /** Where secrets went, by entry index. */
 export interface Planting {
   readonly entries: SessionEntry[];
-  readonly planted: { readonly entry: number; readonly secret: PlantedSecret; readonly asJson: boolean }[];
+  readonly planted: {
+    readonly entry: number;
+    readonly secret: PlantedSecret;
+    readonly asJson: boolean;
+  }[];
 }
 
 /**
@@ -82,8 +114,15 @@ export function plant(
   const slots = copy.flatMap((e, i) => slotsOf(e, i));
   const planted: Planting["planted"] = [];
   if (slots.length === 0) return { entries: copy, planted };
+  // One secret per slot: a secret wrapped in JSON with another one inside would be spelled
+  // with escapes of escapes, which says nothing more about the redactor and much about the test.
+  const used = new Set<number>();
   secrets.forEach((secret, i) => {
-    const slot = slots[(picks[i] ?? 0) % slots.length] as Slot;
+    let at = (picks[i] ?? 0) % slots.length;
+    for (let tries = 0; used.has(at) && tries < slots.length; tries++) at = (at + 1) % slots.length;
+    if (used.has(at)) return;
+    used.add(at);
+    const slot = slots[at] as Slot;
     const before = (slot.holder as Record<string | number, unknown>)[slot.key] as string;
     const asJson = slot.toolText && json[i] === true && !/["\\\u0000-\u001f]/.test(secret.text);
     const value = asJson
