@@ -80,7 +80,10 @@ describe("redactSession over generated sessions", () => {
         const outLines = r.text.split("\n");
         expect(outLines.length).toBe(inLines.length);
         inLines.forEach((line, i) => {
-          if (line === "") return expect(outLines[i]).toBe("");
+          if (line === "") {
+            expect(outLines[i]).toBe("");
+            return;
+          }
           const expected = JSON.stringify(
             mapStrings(JSON.parse(line), (s) => expectedString(s, used, r)),
           );

@@ -46,7 +46,7 @@ function slotsOf(entry: SessionEntry, index: number): Slot[] {
       return;
     }
     if (Array.isArray(value)) {
-      value.forEach((v, i) => walk(v, value, i, free, toolText));
+      for (let i = 0; i < value.length; i++) walk(value[i], value, i, free, toolText);
       return;
     }
     if (value === null || typeof value !== "object") return;
@@ -124,7 +124,8 @@ export function plant(
     used.add(at);
     const slot = slots[at] as Slot;
     const before = (slot.holder as Record<string | number, unknown>)[slot.key] as string;
-    const asJson = slot.toolText && json[i] === true && !/["\\\u0000-\u001f]/.test(secret.text);
+    const asJson =
+      slot.toolText && json[i] === true && JSON.stringify(secret.text) === `"${secret.text}"`;
     const value = asJson
       ? JSON.stringify({ output: before, env: { TOKEN: secret.text } }, null, 2)
       : `${before} ${secret.text} .`;
