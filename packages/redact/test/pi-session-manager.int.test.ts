@@ -8,11 +8,10 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { redactSession } from "@pi-sessions/redact";
 import { fcOptions, loadReference, tempDir } from "@pi-sessions/test-utils";
+import { plant, plantedSecretArb } from "@pi-sessions/test-utils/secrets";
 import { sessionLogArb, sessionToJsonl } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { plantedSecretArb } from "./helpers/fake-secrets.js";
-import { plant } from "./helpers/plant.js";
 
 interface TreeNode {
   entry: { id: string };

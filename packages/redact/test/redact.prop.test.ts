@@ -7,11 +7,10 @@
  */
 import { type RedactionResult, redactSession } from "@pi-sessions/redact";
 import { fcOptions } from "@pi-sessions/test-utils";
+import { type PlantedSecret, plant, plantedSecretArb } from "@pi-sessions/test-utils/secrets";
 import { sessionLogArb, sessionToJsonl } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type PlantedSecret, plantedSecretArb } from "./helpers/fake-secrets.js";
-import { plant } from "./helpers/plant.js";
 
 const PLACEHOLDER = /^\[REDACTED:[a-z0-9._-]+#[1-9][0-9]*\]$/;
 

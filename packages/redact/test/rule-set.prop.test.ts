@@ -7,12 +7,12 @@
 
 import { describeRuleSet, redactSession } from "@pi-sessions/redact";
 import { fcOptions } from "@pi-sessions/test-utils";
+import { plantedSecretArb } from "@pi-sessions/test-utils/secrets";
 import { lintSource } from "@secretlint/core";
 import { rules } from "@secretlint/secretlint-rule-preset-recommend";
 import type { SecretLintRuleCreator } from "@secretlint/types";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { plantedSecretArb } from "./helpers/fake-secrets.js";
 
 const used = (rules as SecretLintRuleCreator[]).filter(
   (r) => !r.meta.id.endsWith("filter-comments"),

@@ -4,8 +4,10 @@
  * details, compaction and branch summaries, labels, session names, and — as JSON carried in a
  * tool result's text — nested one level down.
  */
-import type { SessionEntry } from "@pi-sessions/core";
 import type { PlantedSecret } from "./fake-secrets.js";
+
+/** An entry as the arbitraries build it (a plain JSON object). */
+type Entry = object;
 
 /** String fields that hold text (any entry). */
 const TEXT_FIELDS = new Set([
@@ -31,7 +33,7 @@ interface Slot {
   readonly toolText: boolean;
 }
 
-function slotsOf(entry: SessionEntry, index: number): Slot[] {
+function slotsOf(entry: Entry, index: number): Slot[] {
   const slots: Slot[] = [];
   const walk = (
     value: unknown,
@@ -90,8 +92,8 @@ function slotsOf(entry: SessionEntry, index: number): Slot[] {
 }
 
 /** Where secrets went, by entry index. */
-export interface Planting {
-  readonly entries: SessionEntry[];
+export interface Planting<T extends Entry> {
+  readonly entries: T[];
   readonly planted: {
     readonly entry: number;
     readonly secret: PlantedSecret;
@@ -104,15 +106,15 @@ export interface Planting {
  * (modulo the slot count), beside what was there; `json[i]` carries it as JSON in a tool
  * result's text when that slot is one. Entries without slots get none.
  */
-export function plant(
-  entries: readonly SessionEntry[],
+export function plant<T extends Entry>(
+  entries: readonly T[],
   secrets: readonly PlantedSecret[],
   picks: readonly number[],
   json: readonly boolean[],
-): Planting {
-  const copy = structuredClone(entries) as SessionEntry[];
+): Planting<T> {
+  const copy = structuredClone(entries) as T[];
   const slots = copy.flatMap((e, i) => slotsOf(e, i));
-  const planted: Planting["planted"] = [];
+  const planted: Planting<T>["planted"] = [];
   if (slots.length === 0) return { entries: copy, planted };
   // One secret per slot: a secret wrapped in JSON with another one inside would be spelled
   // with escapes of escapes, which says nothing more about the redactor and much about the test.
