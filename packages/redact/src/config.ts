@@ -35,7 +35,19 @@ const ConfigCodec = t.exact(
 );
 
 /** A config file as written. */
-export type RedactionConfig = t.TypeOf<typeof ConfigCodec>;
+export interface RedactionConfig {
+  /** `{ name, regex, flags? }` objects or `REGEX=name` strings, as `--pattern` takes them. */
+  readonly patterns?: readonly (string | { name: string; regex: string; flags?: string })[];
+  /** Strings never redacted. */
+  readonly allow?: readonly string[];
+  /** The entropy detector: `true`, or its settings. */
+  readonly entropy?: boolean | { minLength?: number; threshold?: number };
+  /** Redact the working and home directories. */
+  readonly paths?: boolean;
+}
+
+// The codec decodes exactly the documented shape (the compiler holds them together).
+const _sameShape: (c: t.TypeOf<typeof ConfigCodec>) => RedactionConfig = (c) => c;
 
 /** The first problem io-ts found, as `at patterns.0.regex: expected string`. */
 function firstProblem(errors: t.Errors): string {

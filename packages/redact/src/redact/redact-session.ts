@@ -42,6 +42,7 @@ export interface RedactOptions {
 export interface RedactionResult {
   /** The redacted file text (the input itself when nothing was found). */
   readonly text: string;
+  /** What was replaced, per rule (never a secret). */
   readonly report: RedactionReport;
   /**
    * Applies this file's placeholders to another text (a path, a title shown beside the

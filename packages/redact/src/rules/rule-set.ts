@@ -3,10 +3,10 @@
  * rule of the preset with what gates it (the literals derived from its regexes), or why it
  * sees every text, is inert, or is not used.
  */
-import { createRequire } from "node:module";
+import preset from "@secretlint/secretlint-rule-preset-recommend/package.json" with {
+  type: "json",
+};
 import { EXCLUDED_RULES, secretlintRules } from "./secretlint-rules.js";
-
-const PRESET = "@secretlint/secretlint-rule-preset-recommend";
 
 /** One rule of the preset. */
 export interface RuleSetEntry {
@@ -44,8 +44,5 @@ export async function describeRuleSet(): Promise<RuleSetDescription> {
   });
   for (const [id, reason] of Object.entries(EXCLUDED_RULES))
     rules.push({ id, status: "excluded", literals: [], reason });
-  const { version } = createRequire(import.meta.url)(`${PRESET}/package.json`) as {
-    version: string;
-  };
-  return { preset: `${PRESET}@${version}`, rules };
+  return { preset: `${preset.name}@${preset.version}`, rules };
 }
