@@ -13,7 +13,7 @@ export {
   type RedactOptions,
   redactSession,
 } from "./redact/redact-session.js";
-export { formatReport, type RedactionReport, type RuleReport } from "./report.js";
+export { formatReport, type RedactionReport, type RuleReport } from "./redact/report.js";
 export type { EntropyOptions } from "./rules/entropy-rule.js";
 export { parsePatternArg, type UserPattern } from "./rules/pattern-rules.js";
 export { describeRuleSet, type RuleSetDescription } from "./rules/rule-set.js";

@@ -10,7 +10,6 @@
  */
 import type { LineSegments } from "../json/segments.js";
 import { charFrequency } from "../literals/literal-scanner.js";
-import type { RedactionReport } from "../report.js";
 import type { Detector } from "../rules/detector.js";
 import { type EntropyOptions, entropyDetector } from "../rules/entropy-rule.js";
 import { cwdSecrets, homeDirDetector } from "../rules/path-rules.js";
@@ -18,6 +17,7 @@ import { patternDetector, type UserPattern } from "../rules/pattern-rules.js";
 import { secretlintRules } from "../rules/secretlint-rules.js";
 import { detectSecrets, type KnownSecret } from "./detect-pass.js";
 import { replaceSecrets, SecretMatcher } from "./replace-pass.js";
+import type { RedactionReport } from "./report.js";
 
 /** How much of the file's start is sampled for character frequencies. */
 const SAMPLE_CHARS = 1 << 20;

@@ -9,9 +9,9 @@
 
 import { type LineSegments, lineSegments } from "../json/segments.js";
 import { type CharFrequency, LiteralScanner, trieSource } from "../literals/literal-scanner.js";
-import { type RedactionReport, ReportBuilder } from "../report.js";
 import { isRawSafe } from "../rules/detector.js";
 import { ESCAPE_TRIGGERS, type KnownSecret } from "./detect-pass.js";
+import { type RedactionReport, ReportBuilder } from "./report.js";
 
 /** Pieces shorter than this gate nothing (every line is read). */
 const MIN_PIECE = 4;
