@@ -16,4 +16,4 @@ export {
 export { formatReport, type RedactionReport, type RuleReport } from "./redact/report.js";
 export type { EntropyOptions } from "./rules/entropy-rule.js";
 export { parsePatternArg, type UserPattern } from "./rules/pattern-rules.js";
-export { describeRuleSet, type RuleSetDescription } from "./rules/rule-set.js";
+export { describeRuleSet, type RuleSetDescription, type RuleSetEntry } from "./rules/rule-set.js";
