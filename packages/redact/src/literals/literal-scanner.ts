@@ -106,6 +106,8 @@ export class LiteralScanner<T> {
   private readonly regex: RegExp | undefined;
   private readonly byLower = new Map<string, Entry<T>[]>();
   private readonly folded = new Map<string, Entry<T>[]>();
+  private shortest = Number.POSITIVE_INFINITY;
+  private longest = 0;
 
   /**
    * `frequency` (of characters in the texts to come) lets the scanner look for the rarest part
@@ -120,6 +122,8 @@ export class LiteralScanner<T> {
       list.push({ text: gate, ignoreCase: l.ignoreCase, tag: l.tag });
       this.byLower.set(lower, list);
       if (gate.length > 0) words.add(l.ignoreCase ? lower : gate);
+      this.shortest = Math.min(this.shortest, Math.max(gate.length, 1));
+      this.longest = Math.max(this.longest, gate.length);
     }
     // Case-insensitive only if some literal is, Unicode only if some literal's regex folds
     // that way: each costs speed, and without them the scan is as exact as its sources.
@@ -142,13 +146,23 @@ export class LiteralScanner<T> {
     regex.lastIndex = 0;
     let any = false;
     for (let m = regex.exec(text); m !== null; m = regex.exec(text)) {
-      for (const e of this.entriesOf(m[0])) {
-        if (e.ignoreCase || e.text === m[0]) {
-          any = true;
-          if (onHit(e.tag) === true) return true;
+      // The match is the longest literal starting here; every shorter one that also starts
+      // here is a prefix of it, so each prefix that is a literal is a hit too.
+      const found = m[0];
+      for (let len = Math.min(found.length, this.longest); len >= this.shortest; len--) {
+        const part = len === found.length ? found : found.slice(0, len);
+        const entries =
+          len === found.length
+            ? this.entriesOf(part)
+            : (this.byLower.get(part.toLowerCase()) ?? []);
+        for (const e of entries) {
+          if (e.ignoreCase || e.text === part) {
+            any = true;
+            if (onHit(e.tag) === true) return true;
+          }
         }
       }
-      // Go on from the next position: a case-mismatched or shorter hit may hide another.
+      // Go on from the next position: literals starting there are not seen from here.
       regex.lastIndex = m.index + 1;
     }
     return any;
