@@ -19,6 +19,8 @@ import type { JsonRecord } from "../format/parse.js";
 export interface ChainLine {
   /** The same line in both copies has the same key: an entry's canonical JSON, or raw bytes. */
   readonly key: string;
+  /** What orders lines of equal time: content that no rename changes (then `key`). */
+  readonly rank: string;
   /** Entry time in ms (a damaged line takes the time of the line before it). */
   readonly ms: number;
   /** 0 for entries, 1 for opaque lines: an opaque line stays after the entry it followed. */
@@ -34,6 +36,7 @@ export type LineOrigin = "a" | "b" | "both";
 function compareLines(x: ChainLine, y: ChainLine): number {
   if (x.ms !== y.ms) return x.ms < y.ms ? -1 : 1;
   if (x.tier !== y.tier) return x.tier - y.tier;
+  if (x.rank !== y.rank) return x.rank < y.rank ? -1 : 1;
   return x.key < y.key ? -1 : x.key > y.key ? 1 : 0;
 }
 

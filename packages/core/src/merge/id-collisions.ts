@@ -29,8 +29,11 @@ export interface RenamedEntry {
 /** Which versions keep their id: the canonical first (symmetric), or all of copy `a`'s. */
 export type CollisionRule = "symmetric" | "keep-a";
 
-/** An entry's content without its id and reference fields: what a rename leaves unchanged. */
-function identityText(record: JsonRecord): string {
+/**
+ * An entry's content without its id and reference fields: what a rename leaves unchanged, so
+ * it also orders entries of equal time the same way before and after any rename.
+ */
+export function identityText(record: JsonRecord): string {
   const rest: JsonRecord = { ...record };
   delete rest.id;
   for (const field of referenceFieldsOf(record.type)) delete rest[field];
@@ -61,9 +64,13 @@ function within(small: ReadonlySet<string>, big: ReadonlySet<string>): boolean {
   return true;
 }
 
-/** The id a renamed version gets: a hash of its content, redrawn while it names another entry. */
+/**
+ * The id a renamed version gets: a hash of the id it had and of its content apart from ids and
+ * references (which earlier renames may have changed, so the same entry gets the same fresh id
+ * whichever merge renames it), redrawn while it names another entry.
+ */
 function freshId(
-  text: string,
+  from: string,
   record: JsonRecord,
   owners: (id: string) => readonly JsonRecord[],
   assigned: ReadonlySet<string>,
@@ -71,7 +78,7 @@ function freshId(
   const identity = identityText(record);
   for (let n = 0; ; n++) {
     const id = createHash("sha256")
-      .update(`pi-sessions merge\0${text}\0${n}`)
+      .update(`pi-sessions merge\0${from}\0${identity}\0${n}`)
       .digest("hex")
       .slice(0, 8);
     if (assigned.has(id)) continue;
@@ -80,47 +87,58 @@ function freshId(
   }
 }
 
+/** Ids both copies use with version sets neither of which holds the other's. */
+function collidingIds(va: Versions, vb: Versions): string[] {
+  const ids = [...va.byId.keys()].filter((id) => vb.byId.has(id)).sort();
+  return ids.filter((id) => {
+    const sa = va.byId.get(id) as Set<string>;
+    const sb = vb.byId.get(id) as Set<string>;
+    return !within(sa, sb) && !within(sb, sa);
+  });
+}
+
+type Versions = ReturnType<typeof versionsOf>;
+
 /**
  * Renames the colliding versions in both copies, in place (their records and `changed` flags),
  * and returns what was renamed. References in each copy follow the version that copy's lookup
- * of the id gives.
+ * of the id gives. Works in rounds: versions that differ only in references may be one entry
+ * whose reference an earlier rename changed in one copy (a copy merged before), so only
+ * versions that differ in content are renamed while any are left; then the references are
+ * followed, and what still collides is renamed too.
  */
 export function renameCollisions(a: SessionCopy, b: SessionCopy, rule: CollisionRule) {
-  const va = versionsOf(a);
-  const vb = versionsOf(b);
-  const renames = new Map<string, string>(); // canonical text of a version → its fresh id
   const renamed: RenamedEntry[] = [];
-  const owners = new Map<string, JsonRecord[]>();
-  for (const v of [va, vb]) {
-    for (const [, record] of v.records) {
-      const id = record.id as string;
-      owners.set(id, [...(owners.get(id) ?? []), record]);
-    }
-  }
   const assigned = new Set<string>();
-  const ids = [...va.byId.keys()].filter((id) => vb.byId.has(id)).sort();
-  for (const id of ids) {
-    const sa = va.byId.get(id) as Set<string>;
-    const sb = vb.byId.get(id) as Set<string>;
-    // One copy already holds every version the other has: nothing new collides.
-    if (within(sa, sb) || within(sb, sa)) continue;
-    const all = [...new Set([...sa, ...sb])].sort();
-    const keep = rule === "keep-a" ? sa : new Set(all.slice(0, 1));
-    for (const text of all) {
-      if (keep.has(text)) continue;
-      const record = (va.records.get(text) ?? vb.records.get(text)) as JsonRecord;
-      const to = freshId(text, record, (x) => owners.get(x) ?? [], assigned);
-      assigned.add(to);
-      renames.set(text, to);
-      const copy = sa.has(text) ? (sb.has(text) ? "both" : "a") : "b";
-      renamed.push({ from: id, to, copy });
+  for (;;) {
+    const va = versionsOf(a);
+    const vb = versionsOf(b);
+    const colliding = collidingIds(va, vb);
+    if (colliding.length === 0) return renamed;
+    const records = (id: string) =>
+      [...(va.byId.get(id) ?? []), ...(vb.byId.get(id) ?? [])].map(
+        (text) => (va.records.get(text) ?? vb.records.get(text)) as JsonRecord,
+      );
+    const distinct = colliding.filter((id) => new Set(records(id).map(identityText)).size > 1);
+    const owners = (id: string) => records(id);
+    const renames = new Map<string, string>(); // canonical text of a version → its fresh id
+    for (const id of distinct.length > 0 ? distinct : colliding) {
+      const sa = va.byId.get(id) as Set<string>;
+      const sb = vb.byId.get(id) as Set<string>;
+      const all = [...new Set([...sa, ...sb])].sort();
+      const keep = rule === "keep-a" ? sa : new Set(all.slice(0, 1));
+      for (const text of all) {
+        if (keep.has(text)) continue;
+        const record = (va.records.get(text) ?? vb.records.get(text)) as JsonRecord;
+        const to = freshId(id, record, owners, assigned);
+        assigned.add(to);
+        renames.set(text, to);
+        renamed.push({ from: id, to, copy: sa.has(text) ? (sb.has(text) ? "both" : "a") : "b" });
+      }
     }
-  }
-  if (renames.size > 0) {
     applyRenames(a, va.lookup, renames);
     applyRenames(b, vb.lookup, renames);
   }
-  return renamed;
 }
 
 /** Gives each renamed version its id and points the copy's references at its lookup's version. */

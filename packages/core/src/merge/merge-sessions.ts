@@ -8,7 +8,12 @@
 import type { JsonRecord } from "../format/parse.js";
 import { canonicalJson } from "./canonical-json.js";
 import { type ChainLine, interleaveChains, type LineOrigin } from "./chain-order.js";
-import { type CollisionRule, type RenamedEntry, renameCollisions } from "./id-collisions.js";
+import {
+  type CollisionRule,
+  identityText,
+  type RenamedEntry,
+  renameCollisions,
+} from "./id-collisions.js";
 import { type CopyLine, type MergeInput, readCopy, type SessionCopy } from "./session-copy.js";
 
 /** Thrown when two copies are not copies of one session (their header ids differ). */
@@ -85,12 +90,13 @@ function toChain(copy: SessionCopy): ChainLine[] {
     if (line.kind === "entry" && line.record) {
       const t = Date.parse(String(line.record.timestamp));
       if (!Number.isNaN(t)) ms = t;
-      return { key: `e${canonicalJson(line.record)}`, ms, tier: 0, record: line.record };
+      const key = `e${canonicalJson(line.record)}`;
+      return { key, rank: identityText(line.record), ms, tier: 0, record: line.record };
     }
     const raw = line.raw.toString("latin1");
     const n = seen.get(raw) ?? 0;
     seen.set(raw, n + 1);
-    return { key: `o${n}:${raw}`, ms, tier: 1 };
+    return { key: `o${n}:${raw}`, rank: raw, ms, tier: 1 };
   });
 }
 
