@@ -35,6 +35,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   export: async () => (await import("./commands/export.js")).registerExport,
   search: async () => (await import("./commands/search.js")).registerSearch,
   index: async () => (await import("./commands/index-command.js")).registerIndex,
+  sync: async () => (await import("./commands/sync.js")).registerSync,
 };
 
 /**

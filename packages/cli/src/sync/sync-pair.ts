@@ -1,0 +1,205 @@
+/**
+ * Syncing one session between two roots: both files end up holding the merge of both copies
+ * (core's `mergeSessions`), a copy missing on one side is created there. Under our writer lock
+ * on both files (taken in path order, so two syncs never wait on each other in a circle); a
+ * live lock held elsewhere (a pi on our engine, another sync) is waited for briefly, then the
+ * session is skipped with one line. A file that changes while it is synced is merged again.
+ */
+
+import { dirname } from "node:path";
+import {
+  InvalidSessionError,
+  type MergeResult,
+  mergeSessions,
+  type RenamedEntry,
+  SessionLockedError,
+  SessionMismatchError,
+} from "@pi-sessions/core";
+import { acquireLock, ensureDir, type Lock } from "@pi-sessions/core/internal";
+import { oneLine } from "../io/errors.js";
+import {
+  changeFor,
+  closeSnapshot,
+  commitFile,
+  type FileChange,
+  FileMovedError,
+  type FileSnapshot,
+  readSnapshot,
+} from "./session-file.js";
+
+/** What the sync did (or, dry, would do) to one session. */
+export interface PairResult {
+  /** `--<cwd>--/<file>.jsonl`, the same under both roots. */
+  readonly session: string;
+  readonly status: "up-to-date" | "synced" | "would-sync" | "skipped" | "failed";
+  /** What happened to each side's file. */
+  readonly a?: FileChange;
+  readonly b?: FileChange;
+  /** Entries each side received from the other. */
+  readonly toA?: number;
+  readonly toB?: number;
+  /** Colliding ids re-minted (SPEC §14 M2). */
+  readonly renamed?: readonly RenamedEntry[];
+  /** Where pi continues after the sync (the merged file's last entry). */
+  readonly leafId?: string | null;
+  /** Why it was skipped or failed. */
+  readonly message?: string;
+}
+
+/** Options of {@link syncPair}. */
+export interface PairOptions {
+  readonly dryRun: boolean;
+  /** How long to wait for a lock held elsewhere before skipping (ms). */
+  readonly lockWaitMs: number;
+}
+
+/** How often a session that keeps changing under the sync is merged again before giving up. */
+const ATTEMPTS = 8;
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** Takes our lock on `path`, waiting up to `waitMs` for a live holder (else its error). */
+export async function lockWithin(path: string, waitMs: number): Promise<Lock | SessionLockedError> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    try {
+      ensureDir(dirname(path));
+      return acquireLock(path);
+    } catch (error) {
+      if (!(error instanceof SessionLockedError)) throw error;
+      if (Date.now() >= until) return error;
+      await sleep(50);
+    }
+  }
+}
+
+/** The merge of the copies that exist: `a`, `b`, and the old contents seen after a replace. */
+function mergeAll(a: FileSnapshot, b: FileSnapshot, late: readonly Buffer[]): MergeResult | Buffer {
+  const copies = [a.bytes, b.bytes, ...late].filter((x): x is Buffer => x !== undefined);
+  if (copies.length === 1) return copies[0] as Buffer;
+  let result = mergeSessions(copies[0] as Buffer, copies[1] as Buffer);
+  const renamed = [...result.report.renamed];
+  for (const extra of copies.slice(2)) {
+    result = mergeSessions(result.bytes, extra);
+    renamed.push(...result.report.renamed);
+  }
+  return { ...result, report: { ...result.report, renamed } };
+}
+
+/** The result line of a merge (or a copy) of `a` and `b`. */
+function resultOf(
+  session: string,
+  status: PairResult["status"],
+  a: FileChange,
+  b: FileChange,
+  merged: MergeResult | Buffer,
+): PairResult {
+  if (Buffer.isBuffer(merged)) {
+    return {
+      session,
+      status: a === "unchanged" && b === "unchanged" ? "up-to-date" : status,
+      a,
+      b,
+    };
+  }
+  const { entries, renamed, leafId } = merged.report;
+  const done = a === "unchanged" && b === "unchanged";
+  return {
+    session,
+    status: done ? "up-to-date" : status,
+    a,
+    b,
+    toA: entries.b,
+    toB: entries.a,
+    renamed,
+    leafId,
+  };
+}
+
+/** Why a pair cannot be merged, as a result; rethrows what is not about the copies. */
+function failure(session: string, error: unknown): PairResult {
+  if (error instanceof InvalidSessionError || error instanceof SessionMismatchError) {
+    return { session, status: "failed", message: oneLine(error) };
+  }
+  throw error;
+}
+
+/** Syncs the session at `pathA` and `pathB` (at least one exists). */
+export async function syncPair(
+  session: string,
+  pathA: string,
+  pathB: string,
+  options: PairOptions,
+): Promise<PairResult> {
+  if (options.dryRun) {
+    const [a, b] = [readSnapshot(pathA), readSnapshot(pathB)];
+    try {
+      const merged = mergeAll(a, b, []);
+      const bytes = Buffer.isBuffer(merged) ? merged : merged.bytes;
+      return resultOf(session, "would-sync", changeFor(a, bytes), changeFor(b, bytes), merged);
+    } catch (error) {
+      return failure(session, error);
+    } finally {
+      closeSnapshot(a);
+      closeSnapshot(b);
+    }
+  }
+  const locks: Lock[] = [];
+  try {
+    for (const path of [pathA, pathB].sort()) {
+      const lock = await lockWithin(path, options.lockWaitMs);
+      if (lock instanceof SessionLockedError) {
+        return { session, status: "skipped", message: oneLine(lock) };
+      }
+      locks.push(lock);
+    }
+    return syncLocked(session, pathA, pathB);
+  } finally {
+    for (const lock of locks) lock.release();
+  }
+}
+
+/** The sync itself, both locks held: read, merge, write each side; again if a file moved. */
+function syncLocked(session: string, pathA: string, pathB: string): PairResult {
+  const late: Buffer[] = [];
+  let changes: { a?: FileChange; b?: FileChange } = {};
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const a = readSnapshot(pathA);
+    const b = readSnapshot(pathB);
+    try {
+      const merged = mergeAll(a, b, late);
+      const bytes = Buffer.isBuffer(merged) ? merged : merged.bytes;
+      const ca = commitFile(a, bytes);
+      changes = { ...changes, a: worse(changes.a, ca.change) };
+      const cb = commitFile(b, bytes);
+      changes = { ...changes, b: worse(changes.b, cb.change) };
+      const seen = [a.bytes && ca.late, b.bytes && cb.late].filter((x): x is Buffer => !!x);
+      if (seen.length === 0) {
+        return resultOf(
+          session,
+          "synced",
+          changes.a ?? "unchanged",
+          changes.b ?? "unchanged",
+          merged,
+        );
+      }
+      // A writer appended to a file's old inode during its replace: merge those lines in too.
+      if (ca.late && a.bytes) late.push(Buffer.concat([a.bytes, ca.late]));
+      if (cb.late && b.bytes) late.push(Buffer.concat([b.bytes, cb.late]));
+    } catch (error) {
+      if (!(error instanceof FileMovedError)) return failure(session, error);
+    } finally {
+      closeSnapshot(a);
+      closeSnapshot(b);
+    }
+  }
+  const message = `kept changing while it was synced (${ATTEMPTS} attempts); run sync again`;
+  return { session, status: "failed", message };
+}
+
+/** The bigger of two changes to one file over several attempts. */
+function worse(before: FileChange | undefined, now: FileChange): FileChange {
+  const order: FileChange[] = ["unchanged", "appended", "created", "replaced"];
+  if (before === undefined) return now;
+  return order.indexOf(now) > order.indexOf(before) ? now : before;
+}
