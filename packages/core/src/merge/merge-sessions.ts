@@ -40,17 +40,19 @@ export interface MergeOptions {
 
 /** One line of the merged session. */
 export interface MergedLine {
+  /** The header, an entry (a record with a string id), or a line kept as it is. */
   readonly kind: "header" | "entry" | "opaque";
   /** The copy it came from (`both`: each copy has it). */
   readonly origin: LineOrigin;
   /** The entry or header record (absent for an opaque line). */
-  readonly record?: JsonRecord;
+  readonly record?: Readonly<Record<string, unknown>>;
   /** The line's bytes without `\n`: as read, or the record serialised anew if it changed. */
   readonly bytes: Buffer;
 }
 
 /** What a merge did. */
 export interface MergeReport {
+  /** The header id both copies share. */
   readonly sessionId: string;
   /** Entries in the result, and how many came from only `a`, only `b`, or both. */
   readonly entries: {
@@ -69,8 +71,9 @@ export interface MergeReport {
   readonly header: { readonly from: "a" | "b"; readonly differed: boolean };
   /** The last entry: where pi continues after loading the merged file. */
   readonly leafId: string | null;
-  /** Whether the result is exactly `a`'s bytes, exactly `b`'s. */
+  /** Whether the result is exactly `a`'s bytes. */
   readonly sameAsA: boolean;
+  /** Whether the result is exactly `b`'s bytes. */
   readonly sameAsB: boolean;
 }
 
@@ -78,7 +81,9 @@ export interface MergeReport {
 export interface MergeResult {
   /** The merged file: every line followed by `\n` (or a copy's exact bytes, when it had all). */
   readonly bytes: Buffer;
+  /** The merged file line by line, each with the copy it came from. */
   readonly lines: readonly MergedLine[];
+  /** What the merge did. */
   readonly report: MergeReport;
 }
 
