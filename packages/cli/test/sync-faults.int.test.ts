@@ -14,8 +14,12 @@ import { tempDir } from "@pi-sessions/test-utils";
 import { type DivergedCopies, divergedCopiesArb } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { binCommand, runBin } from "./helpers/run-bin.js";
+import { noProgress, syncFolders } from "../src/index.js";
+import { runBin } from "./helpers/run-bin.js";
 import { entryIds, filesUnder, sessionPath, writeSession } from "./helpers/sync-roots.js";
+
+const SESSIONS = 12;
+const KILLS = 8;
 
 /** Sessions diverged on two machines: each written under its root. */
 function divergedRoots(count: number, seed: number) {
@@ -62,16 +66,38 @@ function expectComplete(roots: ReturnType<typeof divergedRoots>, extra: readonly
   for (const id of extra) expect(all.has(id), id).toBe(true);
 }
 
-/** Starts `pi-sessions sync A B`; resolves its exit code or signal. */
-function startSync(args: readonly string[]) {
-  const child = spawn(process.execPath, [...binCommand(), "sync", ...args], { stdio: "ignore" });
+const TSX = ["--conditions=@pi-sessions/source", "--import", import.meta.resolve("tsx")];
+const helper = (name: string) => fileURLToPath(new URL(`./helpers/${name}`, import.meta.url));
+
+/** A sync child (`helpers/sync-child.ts`), started and loaded; `go()` starts its sync. */
+async function syncChild(rootA: string, rootB: string) {
+  const child = spawn(process.execPath, [...TSX, helper("sync-child.ts"), rootA, rootB], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const lines: string[] = [];
+  const waiters: (() => void)[] = [];
+  let carry = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    const parts = (carry + chunk).split("\n");
+    carry = parts.pop() ?? "";
+    lines.push(...parts);
+    for (const wake of waiters.splice(0)) wake();
+  });
   const done = new Promise<number | string>((resolve) =>
     child.on("close", (code, signal) => resolve(code ?? String(signal))),
   );
-  return { child, done };
+  /** Resolves once the child printed `count` lines (or ended). */
+  const printed = async (count: number) => {
+    let ended = false;
+    void done.then(() => {
+      ended = true;
+      for (const wake of waiters.splice(0)) wake();
+    });
+    while (lines.length < count && !ended) await new Promise<void>((wake) => waiters.push(wake));
+  };
+  await printed(1);
+  return { child, done, printed, go: () => child.stdin.write("go\n") };
 }
-
-const APPENDER = fileURLToPath(new URL("./helpers/pi-appender.ts", import.meta.url));
 
 describe("sync under faults (SPEC §14 M4)", () => {
   it("a pi process appending while syncs run loses nothing", async () => {
@@ -79,53 +105,63 @@ describe("sync under faults (SPEC §14 M4)", () => {
     const rel = roots.originals[0]?.rel as string;
     const appender = spawn(
       process.execPath,
-      [
-        "--conditions=@pi-sessions/source",
-        "--import",
-        import.meta.resolve("tsx"),
-        APPENDER,
-        join(roots.rootA, rel),
-        "80",
-        "25",
-      ],
+      [...TSX, helper("pi-appender.ts"), join(roots.rootA, rel), "150", "10"],
       { stdio: ["ignore", "pipe", "inherit"] },
     );
     let printed = "";
     appender.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       printed += chunk;
     });
-    const finished = new Promise((resolve) => appender.on("close", resolve));
+    let running = true;
+    const finished = new Promise((resolve) => appender.on("close", resolve)).then(() => {
+      running = false;
+    });
+    // Syncs in this process, back to back, for as long as pi appends.
     let syncs = 0;
-    for (let running = true; running; ) {
-      const r = await runBin(["sync", roots.rootA, roots.rootB]);
-      expect(r.code, r.stdout + r.stderr).toBe(0);
+    let during = 0;
+    while (running) {
+      const [r] = await syncFolders(
+        roots.rootA,
+        roots.rootB,
+        { dryRun: false, lockWaitMs: 5000 },
+        noProgress,
+      );
+      expect(r?.status, r?.message).not.toBe("failed");
+      if (printed.length > 0 && running) during++;
       syncs++;
-      running = await Promise.race([finished.then(() => false), Promise.resolve(true)]);
+      // A sync that finds no lock to wait for never leaves the microtask queue: let the child's
+      // output and exit events in.
+      await new Promise((next) => setImmediate(next));
     }
-    expect(syncs).toBeGreaterThan(1);
+    await finished;
+    expect(during).toBeGreaterThan(2);
     expect((await runBin(["sync", roots.rootA, roots.rootB])).code).toBe(0);
     const appended = printed.trim().split("\n");
-    expect(appended).toHaveLength(80);
+    expect(appended).toHaveLength(150);
     expectComplete(roots, appended);
     expectValidRoot(roots.rootA);
   });
 
-  it("a sync killed at random moments leaves valid sessions; the next sync completes", async () => {
-    const roots = divergedRoots(6, 5);
-    // Moments across a run: before, during and after its reads and writes (start-up included).
-    const delays = fc.sample(fc.integer({ min: 200, max: 4000 }), { numRuns: 6, seed: 9 });
-    for (const delay of delays) {
-      const run = startSync([roots.rootA, roots.rootB]);
-      setTimeout(() => run.child.kill("SIGKILL"), delay);
+  it(`a sync killed at random moments leaves valid sessions; the next sync completes (${KILLS} kills)`, async () => {
+    const roots = divergedRoots(SESSIONS, 5);
+    // A moment in the middle of the work: after a random number of sessions, plus up to 20 ms.
+    const moments = fc.sample(fc.tuple(fc.nat(SESSIONS - 1), fc.nat(20)), {
+      numRuns: KILLS,
+      seed: 9,
+    });
+    for (const [after, ms] of moments) {
+      const run = await syncChild(roots.rootA, roots.rootB);
+      run.go();
+      await run.printed(1 + after);
+      await new Promise((wait) => setTimeout(wait, ms));
+      run.child.kill("SIGKILL");
       await run.done;
       for (const root of [roots.rootA, roots.rootB]) expectValidRoot(root);
       for (const { rel, a, b } of roots.originals) {
-        expect(new Set(entryIds(readFileSync(join(roots.rootA, rel))))).toSatisfy(
-          (ids: Set<string>) => [...a].every((id) => ids.has(id)),
-        );
-        expect(new Set(entryIds(readFileSync(join(roots.rootB, rel))))).toSatisfy(
-          (ids: Set<string>) => [...b].every((id) => ids.has(id)),
-        );
+        const idsA = new Set(entryIds(readFileSync(join(roots.rootA, rel))));
+        const idsB = new Set(entryIds(readFileSync(join(roots.rootB, rel))));
+        for (const id of a) expect(idsA.has(id), `${rel}: ${id}`).toBe(true);
+        for (const id of b) expect(idsB.has(id), `${rel}: ${id}`).toBe(true);
       }
     }
     const r = await runBin(["sync", roots.rootA, roots.rootB]);
@@ -140,11 +176,11 @@ describe("sync under faults (SPEC §14 M4)", () => {
   });
 
   it("two syncs at once lose no entry", async () => {
-    const roots = divergedRoots(4, 21);
-    const [one, two] = [
-      startSync([roots.rootA, roots.rootB]),
-      startSync([roots.rootB, roots.rootA]),
-    ];
+    const roots = divergedRoots(SESSIONS, 21);
+    const one = await syncChild(roots.rootA, roots.rootB);
+    const two = await syncChild(roots.rootB, roots.rootA);
+    one.go();
+    two.go();
     expect([await one.done, await two.done]).toEqual([0, 0]);
     expectComplete(roots);
   });

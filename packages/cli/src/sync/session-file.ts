@@ -32,8 +32,11 @@ export interface FileSnapshot {
   readonly path: string;
   /** `undefined` when the file does not exist. */
   readonly bytes: Buffer | undefined;
+  /** The inode the bytes were read from (0 when missing). */
   readonly ino: number;
+  /** The number of bytes read: the size the file must still have when it is replaced. */
   readonly size: number;
+  /** Permission bits, kept by a replace. */
   readonly mode: number;
   /** The open file the bytes were read from, kept to see appends to the replaced inode. */
   readonly fd: number | undefined;
@@ -44,7 +47,10 @@ export type FileChange = "unchanged" | "appended" | "replaced" | "created";
 
 /** The file changed between the read and the write: merge again. */
 export class FileMovedError extends Error {
-  constructor(readonly path: string) {
+  constructor(
+    /** The file that changed. */
+    readonly path: string,
+  ) {
     super(`${path} changed while it was being synced`);
     this.name = "FileMovedError";
   }

@@ -31,12 +31,15 @@ import {
 export interface PairResult {
   /** `--<cwd>--/<file>.jsonl`, the same under both roots. */
   readonly session: string;
+  /** `synced`/`would-sync`: a side changed (or would); `up-to-date`: neither needed to. */
   readonly status: "up-to-date" | "synced" | "would-sync" | "skipped" | "failed";
-  /** What happened to each side's file. */
+  /** What happened to the first side's file. */
   readonly a?: FileChange;
+  /** What happened to the second side's file (or the server's log). */
   readonly b?: FileChange;
-  /** Entries each side received from the other. */
+  /** Entries the first side received from the second. */
   readonly toA?: number;
+  /** Entries the second side received from the first. */
   readonly toB?: number;
   /** Colliding ids re-minted (SPEC §14 M2). */
   readonly renamed?: readonly RenamedEntry[];
@@ -48,6 +51,7 @@ export interface PairResult {
 
 /** Options of {@link syncPair}. */
 export interface PairOptions {
+  /** Read both sides and say what would change; write nothing, take no lock. */
   readonly dryRun: boolean;
   /** How long to wait for a lock held elsewhere before skipping (ms). */
   readonly lockWaitMs: number;

@@ -19,7 +19,7 @@ import {
   type SessionHeader,
   SessionLockedError,
 } from "@pi-sessions/core";
-import { encodeCwd, sessionFileName } from "@pi-sessions/core/internal";
+import { encodeResolvedCwd, sessionFileName } from "@pi-sessions/core/internal";
 import { PostgresSessionStore, SessionLeasedError } from "@pi-sessions/store-postgres";
 import { oneLine } from "../io/errors.js";
 import type { Progress } from "../io/progress.js";
@@ -100,7 +100,8 @@ class SessionSync {
   async pull(): Promise<PairResult> {
     const bytes = await this.store.exportBytes(this.id);
     const header = headerOf(bytes) as SessionHeader;
-    const rel = `${encodeCwd(header.cwd ?? "")}/${sessionFileName(header.timestamp, header.id)}`;
+    // The header's cwd is the resolved one pi wrote: encoded as it is, not resolved again here.
+    const rel = `${encodeResolvedCwd(header.cwd ?? "")}/${sessionFileName(header.timestamp, header.id)}`;
     return this.writeFolder(rel, async () => ({ bytes, change: "unchanged" as const }));
   }
 

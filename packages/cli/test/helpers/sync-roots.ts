@@ -6,11 +6,11 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseSessionEntries, type SessionHeader } from "@pi-sessions/core";
+import { encodeResolvedCwd, sessionFileName } from "@pi-sessions/core/internal";
 
 /** Where pi keeps a session of this header under a root (relative path). */
 export function sessionPath(header: SessionHeader): string {
-  const dir = `--${header.cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`;
-  return `${dir}/${header.timestamp.replace(/[:.]/g, "-")}_${header.id}.jsonl`;
+  return `${encodeResolvedCwd(header.cwd)}/${sessionFileName(header.timestamp, header.id)}`;
 }
 
 /** Writes `text` at `rel` under `root`. */
