@@ -6,7 +6,7 @@
  */
 
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadText, systemEnv } from "@pi-sessions/core/internal";
@@ -100,45 +100,58 @@ async function syncChild(rootA: string, rootB: string) {
 }
 
 describe("sync under faults (SPEC §14 M4)", () => {
-  it("a pi process appending while syncs run loses nothing", async () => {
+  it("a pi process appending while syncs replace its file loses nothing", async () => {
     const roots = divergedRoots(1, 11);
     const rel = roots.originals[0]?.rel as string;
     const appender = spawn(
       process.execPath,
       [...TSX, helper("pi-appender.ts"), join(roots.rootA, rel), "150", "10"],
-      { stdio: ["ignore", "pipe", "inherit"] },
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+      },
     );
     let printed = "";
     appender.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       printed += chunk;
     });
     let running = true;
-    const finished = new Promise((resolve) => appender.on("close", resolve)).then(() => {
+    appender.on("close", () => {
       running = false;
     });
-    // Syncs in this process, back to back, for as long as pi appends.
-    let syncs = 0;
+    // The other machine's clock runs 5 s behind: each of its entries sorts before pi's latest,
+    // so the merged file is not pi's file plus lines, and pi's file is replaced, again and again.
+    const other: string[] = [];
+    let replaced = 0;
     let during = 0;
     while (running) {
+      const pathB = join(roots.rootB, rel);
+      const parentId = entryIds(readFileSync(pathB)).at(-1) ?? null;
+      const id = `b${other.length.toString(16).padStart(7, "0")}`;
+      const timestamp = new Date(Date.now() - 5000).toISOString();
+      appendFileSync(
+        pathB,
+        `${JSON.stringify({ type: "custom", customType: "other-machine", id, parentId, timestamp })}\n`,
+      );
+      other.push(id);
       const [r] = await syncFolders(
         roots.rootA,
         roots.rootB,
         { dryRun: false, lockWaitMs: 5000 },
         noProgress,
       );
-      expect(r?.status, r?.message).not.toBe("failed");
-      if (printed.length > 0 && running) during++;
-      syncs++;
-      // A sync that finds no lock to wait for never leaves the microtask queue: let the child's
-      // output and exit events in.
+      expect(r?.status, r?.message).toBe("synced");
+      if (r?.a === "replaced" && printed.length > 0 && running) during++;
+      if (r?.a === "replaced") replaced++;
+      // A sync that finds no lock to wait for never leaves the microtask queue: let the
+      // child's output and exit events in.
       await new Promise((next) => setImmediate(next));
     }
-    await finished;
     expect(during).toBeGreaterThan(2);
+    expect(replaced).toBeGreaterThanOrEqual(during);
     expect((await runBin(["sync", roots.rootA, roots.rootB])).code).toBe(0);
     const appended = printed.trim().split("\n");
     expect(appended).toHaveLength(150);
-    expectComplete(roots, appended);
+    expectComplete(roots, [...appended, ...other]);
     expectValidRoot(roots.rootA);
   });
 

@@ -6,10 +6,11 @@
  * - when the merged content only adds lines after the file's bytes, they are appended
  *   (O_APPEND, one write, fsync): a line pi appends meanwhile lands before ours, never lost;
  * - otherwise the file is replaced atomically (temp file, fsync, rename, directory fsync; the
- *   temp name never ends in `.jsonl`), but only if its inode and size are still what was read
- *   just before the rename (compare and swap: else the caller merges again). The old inode
- *   stays open, so a line appended to it between that check and the rename is found after
- *   the rename and merged in by the caller;
+ *   temp name never ends in `.jsonl`), but only if, just before the rename, it is still the
+ *   inode that was read and no shorter (compare and swap: else the caller merges again). It may
+ *   have grown: pi appends to the path, and what it appended to the old inode up to the rename
+ *   is read back through the descriptor the snapshot keeps open ({@link grownSince}) and
+ *   merged in by the caller, which watches that descriptor until its sync is done;
  * - a missing file is created exclusively (never over one that appeared meanwhile).
  */
 
@@ -99,7 +100,12 @@ export function changeFor(snapshot: FileSnapshot, merged: Buffer): FileChange {
   return extends_ ? "appended" : "replaced";
 }
 
-/** Throws {@link FileMovedError} unless `path` still has the snapshot's inode and size. */
+/** Whether a file that was read as `snapshot` is still that file, possibly appended to. */
+function unmoved(snapshot: FileSnapshot, now: { ino: number; size: number }): boolean {
+  return now.ino === snapshot.ino && now.size >= snapshot.size;
+}
+
+/** Throws {@link FileMovedError} unless `path` is still the snapshot's file (grown or not). */
 function checkUnmoved(snapshot: FileSnapshot): void {
   let now: { ino: number; size: number };
   try {
@@ -107,21 +113,26 @@ function checkUnmoved(snapshot: FileSnapshot): void {
   } catch {
     throw new FileMovedError(snapshot.path);
   }
-  if (now.ino !== snapshot.ino || now.size !== snapshot.size)
-    throw new FileMovedError(snapshot.path);
+  if (!unmoved(snapshot, now)) throw new FileMovedError(snapshot.path);
 }
 
 /**
- * Brings the file of `snapshot` to `merged`. Returns the change, and the bytes a writer
- * appended to the old inode after the last check of a replace (to merge in: usually none).
- * Throws {@link FileMovedError} when the file changed since the snapshot (merge again).
+ * The whole content of the snapshot's file (by its open descriptor, so after a replace: the old
+ * inode) when it holds more than `known` bytes, else undefined.
  */
-export function commitFile(
-  snapshot: FileSnapshot,
-  merged: Buffer,
-): { change: FileChange; late?: Buffer } {
+export function grownSince(snapshot: FileSnapshot, known: number): Buffer | undefined {
+  if (snapshot.fd === undefined || fstatSync(snapshot.fd).size <= known) return undefined;
+  return readFrom(snapshot.fd, 0);
+}
+
+/**
+ * Brings the file of `snapshot` to `merged` and returns the change. After a replace, lines a
+ * writer appended meanwhile are in the old inode: see {@link grownSince}. Throws
+ * {@link FileMovedError} when the file is no longer the one read (merge again).
+ */
+export function commitFile(snapshot: FileSnapshot, merged: Buffer): FileChange {
   const change = changeFor(snapshot, merged);
-  if (change === "unchanged") return { change };
+  if (change === "unchanged") return change;
   if (change === "created") {
     mkdirSync(dirname(snapshot.path), { recursive: true, mode: 0o700 });
     try {
@@ -131,21 +142,20 @@ export function commitFile(
         throw new FileMovedError(snapshot.path);
       throw error;
     }
-    return { change };
+    return change;
   }
   if (change === "appended") {
     const fd = openSync(snapshot.path, constants.O_WRONLY | constants.O_APPEND);
     try {
-      const stat = fstatSync(fd);
-      if (stat.ino !== snapshot.ino || stat.size !== snapshot.size)
-        throw new FileMovedError(snapshot.path);
+      // Grown since the read: pi appended; ours go after its lines (their parents are earlier).
+      if (!unmoved(snapshot, fstatSync(fd))) throw new FileMovedError(snapshot.path);
       const tail = merged.subarray(snapshot.size);
       for (let at = 0; at < tail.length; ) at += writeSync(fd, tail, at, tail.length - at);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
-    return { change };
+    return change;
   }
   // The check runs right before the rename, after the temp file is written and fsynced.
   const fs = {
@@ -156,6 +166,5 @@ export function commitFile(
     },
   };
   writeFileAtomic(snapshot.path, merged, { mode: snapshot.mode, fs });
-  const late = snapshot.fd === undefined ? undefined : readFrom(snapshot.fd, snapshot.size);
-  return late && late.length > 0 ? { change, late } : { change };
+  return change;
 }

@@ -24,6 +24,7 @@ import {
   type FileChange,
   FileMovedError,
   type FileSnapshot,
+  grownSince,
   readSnapshot,
 } from "./session-file.js";
 
@@ -60,7 +61,8 @@ export interface PairOptions {
 /** How often a session that keeps changing under the sync is merged again before giving up. */
 const ATTEMPTS = 8;
 
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+/** Resolves after `ms`. */
+export const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** Takes our lock on `path`, waiting up to `waitMs` for a live holder (else its error). */
 export async function lockWithin(path: string, waitMs: number): Promise<Lock | SessionLockedError> {
@@ -77,9 +79,9 @@ export async function lockWithin(path: string, waitMs: number): Promise<Lock | S
   }
 }
 
-/** The merge of the copies that exist: `a`, `b`, and the old contents seen after a replace. */
-function mergeAll(a: FileSnapshot, b: FileSnapshot, late: readonly Buffer[]): MergeResult | Buffer {
-  const copies = [a.bytes, b.bytes, ...late].filter((x): x is Buffer => x !== undefined);
+/** The merge of the copies that exist (one alone is the result as it is). */
+function mergeAll(a: FileSnapshot, b: FileSnapshot): MergeResult | Buffer {
+  const copies = [a.bytes, b.bytes].filter((x): x is Buffer => x !== undefined);
   if (copies.length === 1) return copies[0] as Buffer;
   let result = mergeSessions(copies[0] as Buffer, copies[1] as Buffer);
   const renamed = [...result.report.renamed];
@@ -94,8 +96,8 @@ function mergeAll(a: FileSnapshot, b: FileSnapshot, late: readonly Buffer[]): Me
 function resultOf(
   session: string,
   status: PairResult["status"],
-  a: FileChange,
-  b: FileChange,
+  a: FileChange = "unchanged",
+  b: FileChange = "unchanged",
   merged: MergeResult | Buffer,
 ): PairResult {
   if (Buffer.isBuffer(merged)) {
@@ -138,7 +140,7 @@ export async function syncPair(
   if (options.dryRun) {
     const [a, b] = [readSnapshot(pathA), readSnapshot(pathB)];
     try {
-      const merged = mergeAll(a, b, []);
+      const merged = mergeAll(a, b);
       const bytes = Buffer.isBuffer(merged) ? merged : merged.bytes;
       return resultOf(session, "would-sync", changeFor(a, bytes), changeFor(b, bytes), merged);
     } catch (error) {
@@ -157,48 +159,84 @@ export async function syncPair(
       }
       locks.push(lock);
     }
-    return syncLocked(session, pathA, pathB);
+    return await syncLocked(session, pathA, pathB);
   } finally {
     for (const lock of locks) lock.release();
   }
 }
 
-/** The sync itself, both locks held: read, merge, write each side; again if a file moved. */
-function syncLocked(session: string, pathA: string, pathB: string): PairResult {
-  const late: Buffer[] = [];
-  let changes: { a?: FileChange; b?: FileChange } = {};
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const a = readSnapshot(pathA);
-    const b = readSnapshot(pathB);
-    try {
-      const merged = mergeAll(a, b, late);
-      const bytes = Buffer.isBuffer(merged) ? merged : merged.bytes;
-      const ca = commitFile(a, bytes);
-      changes = { ...changes, a: worse(changes.a, ca.change) };
-      const cb = commitFile(b, bytes);
-      changes = { ...changes, b: worse(changes.b, cb.change) };
-      const seen = [a.bytes && ca.late, b.bytes && cb.late].filter((x): x is Buffer => !!x);
-      if (seen.length === 0) {
-        return resultOf(
-          session,
-          "synced",
-          changes.a ?? "unchanged",
-          changes.b ?? "unchanged",
-          merged,
-        );
+/**
+ * How long a replaced file's old inode is watched after the last write: a pi process that
+ * opened the path just before the rename writes its line there a moment later.
+ */
+export const SETTLE_MS = 20;
+
+/**
+ * The sync itself, both locks held: read, merge, write each side; a file that moved is merged
+ * again. A replaced file may have been appended to up to the rename (and a moment after, by a
+ * pi process that opened the path just before it): its old inode stays open, and what it
+ * gained is appended to both sides ({@link catchUp}) — appended, not merged into another
+ * replace, which a writer appending faster than a replace takes could keep racing forever.
+ */
+async function syncLocked(session: string, pathA: string, pathB: string): Promise<PairResult> {
+  const watched: FileSnapshot[] = []; // replaced files, their old inodes still open
+  try {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const sides = [readSnapshot(pathA), readSnapshot(pathB)] as const;
+      try {
+        const merged = mergeAll(sides[0], sides[1]);
+        const bytes = Buffer.isBuffer(merged) ? merged : merged.bytes;
+        const [a, b] = sides.map((side) => {
+          const change = commitFile(side, bytes);
+          if (change === "replaced") watched.push(side);
+          return change;
+        }) as [FileChange, FileChange];
+        if (watched.length > 0) {
+          await sleep(SETTLE_MS);
+          catchUp(
+            [pathA, pathB],
+            watched.flatMap((side) => grownSince(side, side.size) ?? []),
+          );
+        }
+        return resultOf(session, "synced", a, b, merged);
+      } catch (error) {
+        if (!(error instanceof FileMovedError)) return failure(session, error);
+      } finally {
+        for (const side of sides) if (!watched.includes(side)) closeSnapshot(side);
       }
-      // A writer appended to a file's old inode during its replace: merge those lines in too.
-      if (ca.late && a.bytes) late.push(Buffer.concat([a.bytes, ca.late]));
-      if (cb.late && b.bytes) late.push(Buffer.concat([b.bytes, cb.late]));
-    } catch (error) {
-      if (!(error instanceof FileMovedError)) return failure(session, error);
-    } finally {
-      closeSnapshot(a);
-      closeSnapshot(b);
     }
+  } finally {
+    for (const side of watched) closeSnapshot(side);
   }
   const message = `kept changing while it was synced (${ATTEMPTS} attempts); run sync again`;
   return { session, status: "failed", message };
+}
+
+/**
+ * Appends to each file the lines of `olds` (old contents of replaced files) that it lacks, in
+ * their order, without a rename (so no further old inode): the end of a sync that writers kept
+ * racing. A line may then follow a child pi appended meanwhile; pi and our loader build the
+ * tree by id either way, and the next sync orders them.
+ */
+export function catchUp(paths: readonly string[], olds: readonly Buffer[]): void {
+  for (const path of paths) {
+    for (const old of olds) {
+      const side = readSnapshot(path);
+      try {
+        if (side.bytes === undefined) continue;
+        const missing = mergeSessions(side.bytes, old, { collisions: "keep-a" }).lines.filter(
+          (l) => l.origin === "b",
+        );
+        if (missing.length === 0) continue;
+        const tail = Buffer.concat(missing.flatMap((l) => [l.bytes, Buffer.from("\n")]));
+        const lead =
+          side.bytes.length > 0 && side.bytes.at(-1) !== 0x0a ? Buffer.from("\n") : Buffer.alloc(0);
+        commitFile(side, Buffer.concat([side.bytes, lead, tail]));
+      } finally {
+        closeSnapshot(side);
+      }
+    }
+  }
 }
 
 /** The bigger of two changes to one file over several attempts. */

@@ -29,12 +29,18 @@ import {
   commitFile,
   type FileChange,
   FileMovedError,
+  grownSince,
   readSnapshot,
 } from "./session-file.js";
 import { sessionsUnder } from "./sync-folders.js";
-import { lockWithin, type PairOptions, type PairResult } from "./sync-pair.js";
-
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+import {
+  catchUp,
+  lockWithin,
+  type PairOptions,
+  type PairResult,
+  SETTLE_MS,
+  sleep,
+} from "./sync-pair.js";
 
 /** The header of session bytes, or undefined when they hold none. */
 function headerOf(bytes: Buffer): SessionHeader | undefined {
@@ -188,9 +194,15 @@ class SessionSync {
         const snap = readSnapshot(path);
         try {
           const { bytes, change: server, merged } = await step(snap.bytes);
-          const folder = this.options.dryRun
-            ? changeFor(snap, bytes)
-            : commitFile(snap, bytes).change;
+          const folder = this.options.dryRun ? changeFor(snap, bytes) : commitFile(snap, bytes);
+          if (folder === "replaced") {
+            // Lines pi appended to the old file up to the rename: kept (the next sync pushes them).
+            await sleep(SETTLE_MS);
+            catchUp(
+              [path],
+              [grownSince(snap, snap.size)].filter((x): x is Buffer => !!x),
+            );
+          }
           const done = folder === "unchanged" && server === "unchanged";
           const status = done ? "up-to-date" : this.options.dryRun ? "would-sync" : "synced";
           const counts = merged

@@ -5,7 +5,6 @@
  * the merge is a union of two logs. Pure: text or bytes in, bytes and a report out.
  */
 
-import type { JsonRecord } from "../format/parse.js";
 import { canonicalJson } from "./canonical-json.js";
 import { type ChainLine, interleaveChains, type LineOrigin } from "./chain-order.js";
 import {
