@@ -238,10 +238,3 @@ export function catchUp(paths: readonly string[], olds: readonly Buffer[]): void
     }
   }
 }
-
-/** The bigger of two changes to one file over several attempts. */
-function worse(before: FileChange | undefined, now: FileChange): FileChange {
-  const order: FileChange[] = ["unchanged", "appended", "created", "replaced"];
-  if (before === undefined) return now;
-  return order.indexOf(now) > order.indexOf(before) ? now : before;
-}
