@@ -17,10 +17,12 @@ import type { JsonRecord } from "../format/parse.js";
 
 /** A line of one copy, ready to be ordered. */
 export interface ChainLine {
-  /** The same line in both copies has the same key: an entry's canonical JSON, or raw bytes. */
-  readonly key: string;
-  /** What orders lines of equal time: content that no rename changes (then `key`). */
-  readonly rank: string;
+  /** The same line in both copies has the same key (an interned `keyText`). */
+  readonly key: number;
+  /** An entry's canonical JSON, or its bytes when both copies have them; an opaque line's bytes. */
+  readonly keyText: string;
+  /** What orders lines of equal time: content that no rename changes (then `key`); lazy. */
+  readonly rank: () => string;
   /** Entry time in ms (a damaged line takes the time of the line before it). */
   readonly ms: number;
   /** 0 for entries, 1 for opaque lines: an opaque line stays after the entry it followed. */
@@ -36,13 +38,14 @@ export type LineOrigin = "a" | "b" | "both";
 function compareLines(x: ChainLine, y: ChainLine): number {
   if (x.ms !== y.ms) return x.ms < y.ms ? -1 : 1;
   if (x.tier !== y.tier) return x.tier - y.tier;
-  if (x.rank !== y.rank) return x.rank < y.rank ? -1 : 1;
-  return x.key < y.key ? -1 : x.key > y.key ? 1 : 0;
+  const [rx, ry] = [x.rank(), y.rank()];
+  if (rx !== ry) return rx < ry ? -1 : 1;
+  return x.keyText < y.keyText ? -1 : x.keyText > y.keyText ? 1 : 0;
 }
 
 /** Position of each key in a chain (its first occurrence). */
-function positions(chain: readonly ChainLine[]): Map<string, number> {
-  const at = new Map<string, number>();
+function positions(chain: readonly ChainLine[]): Map<number, number> {
+  const at = new Map<number, number>();
   for (let i = chain.length - 1; i >= 0; i--) at.set((chain[i] as ChainLine).key, i);
   return at;
 }
@@ -58,7 +61,7 @@ export function interleaveChains(
   const inA = positions(a);
   const inB = positions(b);
   // Every entry of the union by id: a child waits until each entry with its parent's id is out.
-  const byId = new Map<string, string[]>();
+  const byId = new Map<string, number[]>();
   for (const line of [...a, ...b]) {
     const id = line.record?.id;
     if (typeof id !== "string") continue;
@@ -67,7 +70,7 @@ export function interleaveChains(
     byId.set(id, keys);
   }
   const out: { line: ChainLine; origin: LineOrigin }[] = [];
-  const emitted = new Set<string>();
+  const emitted = new Set<number>();
   let ia = 0;
   let ib = 0;
   const parentOut = (line: ChainLine): boolean => {
@@ -76,7 +79,7 @@ export function interleaveChains(
     return (byId.get(parent) ?? []).every((key) => emitted.has(key) || key === line.key);
   };
   // A head of one chain may go once the other chain has nothing it puts before that line.
-  const mayGo = (line: ChainLine, other: Map<string, number>, otherAt: number): boolean => {
+  const mayGo = (line: ChainLine, other: Map<number, number>, otherAt: number): boolean => {
     const at = other.get(line.key);
     return (at === undefined || at <= otherAt) && parentOut(line);
   };

@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import type { JsonRecord } from "../format/parse.js";
 import { referenceFieldsOf, renameReferences } from "../schema/entry-references.js";
 import { canonicalJson } from "./canonical-json.js";
-import type { SessionCopy } from "./session-copy.js";
+import { type CopyLine, rawText, type SessionCopy } from "./session-copy.js";
 
 /** One entry that got a fresh id in a merge. */
 export interface RenamedEntry {
@@ -40,22 +40,27 @@ export function identityText(record: JsonRecord): string {
   return canonicalJson(rest);
 }
 
-/** The canonical texts of each id's versions in one copy, and the version each id resolves to. */
-function versionsOf(copy: SessionCopy) {
-  const byId = new Map<string, Set<string>>();
-  const lookup = new Map<string, string>();
-  const records = new Map<string, JsonRecord>();
+/** Each id's entry lines in one copy, in file order. */
+function linesById(copy: SessionCopy): Map<string, CopyLine[]> {
+  const byId = new Map<string, CopyLine[]>();
   for (const line of copy.lines) {
     if (line.kind !== "entry" || !line.record) continue;
     const id = line.record.id as string;
-    const text = canonicalJson(line.record);
-    const set = byId.get(id) ?? new Set<string>();
-    byId.set(id, set.add(text));
-    records.set(text, line.record);
-    // Lookups go to the last entry with an id (W15), so references do too.
-    lookup.set(id, text);
+    const lines = byId.get(id);
+    if (lines) lines.push(line);
+    else byId.set(id, [line]);
   }
-  return { byId, lookup, records };
+  return byId;
+}
+
+/** A line's text for a quick check: the bytes as read, or its record as written anew. */
+function quickText(line: CopyLine): string {
+  return line.changed ? JSON.stringify(line.record) : rawText(line);
+}
+
+/** The canonical texts of lines' records (the same JSON value gives the same text). */
+function versions(lines: readonly CopyLine[] | undefined): Set<string> {
+  return new Set((lines ?? []).map((l) => canonicalJson(l.record)));
 }
 
 /** Whether every element of `small` is in `big`. */
@@ -87,17 +92,25 @@ function freshId(
   }
 }
 
-/** Ids both copies use with version sets neither of which holds the other's. */
-function collidingIds(va: Versions, vb: Versions): string[] {
-  const ids = [...va.byId.keys()].filter((id) => vb.byId.has(id)).sort();
-  return ids.filter((id) => {
-    const sa = va.byId.get(id) as Set<string>;
-    const sb = vb.byId.get(id) as Set<string>;
-    return !within(sa, sb) && !within(sb, sa);
-  });
+/**
+ * Ids both copies use with version sets neither of which holds the other's, with those sets.
+ * Most ids are the same lines in both copies, told by their bytes; only the rest are compared
+ * as JSON values (canonical texts cost far more than a byte compare).
+ */
+function collidingIds(la: Map<string, CopyLine[]>, lb: Map<string, CopyLine[]>) {
+  const out = new Map<string, { sa: Set<string>; sb: Set<string> }>();
+  for (const [id, linesA] of la) {
+    const linesB = lb.get(id);
+    if (!linesB) continue;
+    const qa = new Set(linesA.map(quickText));
+    const qb = new Set(linesB.map(quickText));
+    if (within(qa, qb) || within(qb, qa)) continue;
+    const sa = versions(linesA);
+    const sb = versions(linesB);
+    if (!within(sa, sb) && !within(sb, sa)) out.set(id, { sa, sb });
+  }
+  return new Map([...out].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
 }
-
-type Versions = ReturnType<typeof versionsOf>;
 
 /**
  * Renames the colliding versions in both copies, in place (their records and `changed` flags),
@@ -111,49 +124,58 @@ export function renameCollisions(a: SessionCopy, b: SessionCopy, rule: Collision
   const renamed: RenamedEntry[] = [];
   const assigned = new Set<string>();
   for (;;) {
-    const va = versionsOf(a);
-    const vb = versionsOf(b);
-    const colliding = collidingIds(va, vb);
-    if (colliding.length === 0) return renamed;
+    const la = linesById(a);
+    const lb = linesById(b);
+    const colliding = collidingIds(la, lb);
+    if (colliding.size === 0) return renamed;
     const records = (id: string) =>
-      [...(va.byId.get(id) ?? []), ...(vb.byId.get(id) ?? [])].map(
-        (text) => (va.records.get(text) ?? vb.records.get(text)) as JsonRecord,
-      );
-    const distinct = colliding.filter((id) => new Set(records(id).map(identityText)).size > 1);
-    const owners = (id: string) => records(id);
+      [...(la.get(id) ?? []), ...(lb.get(id) ?? [])].map((l) => l.record as JsonRecord);
+    const byText = new Map<string, JsonRecord>();
+    for (const id of colliding.keys()) for (const r of records(id)) byText.set(canonicalJson(r), r);
+    const distinct = [...colliding.keys()].filter(
+      (id) => new Set(records(id).map(identityText)).size > 1,
+    );
     const renames = new Map<string, string>(); // canonical text of a version → its fresh id
-    for (const id of distinct.length > 0 ? distinct : colliding) {
-      const sa = va.byId.get(id) as Set<string>;
-      const sb = vb.byId.get(id) as Set<string>;
+    for (const id of distinct.length > 0 ? distinct : colliding.keys()) {
+      const { sa, sb } = colliding.get(id) as { sa: Set<string>; sb: Set<string> };
       const all = [...new Set([...sa, ...sb])].sort();
       const keep = rule === "keep-a" ? sa : new Set(all.slice(0, 1));
       for (const text of all) {
         if (keep.has(text)) continue;
-        const record = (va.records.get(text) ?? vb.records.get(text)) as JsonRecord;
-        const to = freshId(id, record, owners, assigned);
+        const to = freshId(id, byText.get(text) as JsonRecord, records, assigned);
         assigned.add(to);
         renames.set(text, to);
         renamed.push({ from: id, to, copy: sa.has(text) ? (sb.has(text) ? "both" : "a") : "b" });
       }
     }
-    applyRenames(a, va.lookup, renames);
-    applyRenames(b, vb.lookup, renames);
+    const ids = new Set(renamed.map((r) => r.from));
+    applyRenames(a, la, ids, renames);
+    applyRenames(b, lb, ids, renames);
   }
 }
 
-/** Gives each renamed version its id and points the copy's references at its lookup's version. */
+/**
+ * Gives each renamed version its id and points the copy's references at the version its lookup
+ * of the id gives (the last line with it, W15). Only ids in `ids` can be renamed.
+ */
 function applyRenames(
   copy: SessionCopy,
-  lookup: ReadonlyMap<string, string>,
+  byId: ReadonlyMap<string, readonly CopyLine[]>,
+  ids: ReadonlySet<string>,
   renames: ReadonlyMap<string, string>,
 ): void {
-  const target = (id: string): string | undefined => {
-    const text = lookup.get(id);
-    return text === undefined ? undefined : renames.get(text);
-  };
+  // Resolved before any line changes: a reference names the version as the copy was read.
+  const targets = new Map<string, string>();
+  for (const id of ids) {
+    const last = byId.get(id)?.at(-1);
+    const to = last ? renames.get(canonicalJson(last.record)) : undefined;
+    if (to !== undefined) targets.set(id, to);
+  }
+  const target = (id: string): string | undefined => targets.get(id);
   for (const line of copy.lines) {
     if (line.kind !== "entry" || !line.record) continue;
-    const own = renames.get(canonicalJson(line.record));
+    const id = line.record.id as string;
+    const own = ids.has(id) ? renames.get(canonicalJson(line.record)) : undefined;
     let record = renameReferences(line.record, target);
     if (own !== undefined) record = { ...record, id: own };
     if (record !== line.record) {

@@ -13,7 +13,13 @@ import {
   type RenamedEntry,
   renameCollisions,
 } from "./id-collisions.js";
-import { type CopyLine, type MergeInput, readCopy, type SessionCopy } from "./session-copy.js";
+import {
+  type CopyLine,
+  type MergeInput,
+  rawText,
+  readCopy,
+  type SessionCopy,
+} from "./session-copy.js";
 
 /** Thrown when two copies are not copies of one session (their header ids differ). */
 export class SessionMismatchError extends Error {
@@ -86,22 +92,52 @@ export interface MergeResult {
   readonly report: MergeReport;
 }
 
+/** Numbers for key texts, shared by both copies: the maps and sets of the merge hash each once. */
+class Keys {
+  private readonly numbers = new Map<string, number>();
+  of(text: string): number {
+    const known = this.numbers.get(text);
+    if (known !== undefined) return known;
+    const n = this.numbers.size;
+    this.numbers.set(text, n);
+    return n;
+  }
+}
+
 /** An entry's or opaque line's chain form; `occurrence` tells repeated opaque lines apart. */
-function toChain(copy: SessionCopy): ChainLine[] {
+function toChain(copy: SessionCopy, otherRaw: ReadonlySet<string>, keys: Keys): ChainLine[] {
   const seen = new Map<string, number>();
   let ms = Number.NEGATIVE_INFINITY;
   return copy.lines.map((line): ChainLine => {
     if (line.kind === "entry" && line.record) {
-      const t = Date.parse(String(line.record.timestamp));
+      const record = line.record;
+      const t = Date.parse(String(record.timestamp));
       if (!Number.isNaN(t)) ms = t;
-      const key = `e${canonicalJson(line.record)}`;
-      return { key, rank: identityText(line.record), ms, tier: 0, record: line.record };
+      // The same bytes in both copies are the same entry; only the rest are compared as JSON
+      // values (their canonical text costs far more than the bytes).
+      const raw = line.changed ? undefined : rawText(line);
+      const keyText =
+        raw !== undefined && otherRaw.has(raw) ? `r${raw}` : `e${canonicalJson(record)}`;
+      let rank: string | undefined;
+      const rankOf = () => {
+        rank ??= identityText(record);
+        return rank;
+      };
+      return { key: keys.of(keyText), keyText, rank: rankOf, ms, tier: 0, record };
     }
-    const raw = line.raw.toString("latin1");
+    const raw = rawText(line);
     const n = seen.get(raw) ?? 0;
     seen.set(raw, n + 1);
-    return { key: `o${n}:${raw}`, rank: raw, ms, tier: 1 };
+    const keyText = `o${n}:${raw}`;
+    return { key: keys.of(keyText), keyText, rank: () => raw, ms, tier: 1 };
   });
+}
+
+/** The bytes of a copy's entry lines that are as read, for the quick "same line" check. */
+function unchangedRaw(copy: SessionCopy): Set<string> {
+  const out = new Set<string>();
+  for (const l of copy.lines) if (l.kind === "entry" && !l.changed) out.add(rawText(l));
+  return out;
 }
 
 /** The bytes of a line: as read, or its record serialised if migration or a rename changed it. */
@@ -135,8 +171,9 @@ export function mergeSessions(
   const cb = readCopy(b, "b");
   if (ca.sessionId !== cb.sessionId) throw new SessionMismatchError(ca.sessionId, cb.sessionId);
   const renamed = renameCollisions(ca, cb, options.collisions ?? "symmetric");
-  const chainA = toChain(ca);
-  const chainB = toChain(cb);
+  const keys = new Keys();
+  const chainA = toChain(ca, unchangedRaw(cb), keys);
+  const chainB = toChain(cb, unchangedRaw(ca), keys);
   const keysA = new Set(chainA.map((l) => l.key));
   const keysB = new Set(chainB.map((l) => l.key));
   const rawOf = (c: SessionCopy) => new Set(c.beforeHeader.map((l) => l.raw.toString("latin1")));
@@ -158,7 +195,7 @@ export function mergeSessions(
           : undefined;
   let lines: MergedLine[];
   if (whole) {
-    const origin = (key: string): LineOrigin =>
+    const origin = (key: number): LineOrigin =>
       keysA.has(key) && keysB.has(key) ? "both" : whole === ca ? "a" : "b";
     const chain = whole === ca ? chainA : chainB;
     lines = [
@@ -167,7 +204,7 @@ export function mergeSessions(
       ...whole.lines.map((l, i) => lineOf(l, origin((chain[i] as ChainLine).key))),
     ];
   } else {
-    const lineByKey = new Map<string, CopyLine>();
+    const lineByKey = new Map<number, CopyLine>();
     for (const [chain, copy] of [
       [chainB, cb],
       [chainA, ca],

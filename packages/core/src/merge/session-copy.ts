@@ -31,6 +31,14 @@ export interface CopyLine {
   record?: JsonRecord;
   /** Whether `record` differs from what `raw` says (migrated or renamed): written anew. */
   changed: boolean;
+  /** `raw` as latin1 text (one character per byte), once it was needed. */
+  text?: string;
+}
+
+/** A line's bytes as latin1 text: a string key that tells any two byte sequences apart. */
+export function rawText(line: CopyLine): string {
+  line.text ??= line.raw.toString("latin1");
+  return line.text;
 }
 
 /** A parsed copy. */
