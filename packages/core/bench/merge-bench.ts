@@ -2,7 +2,7 @@
  * Merge benchmark: `mergeSessions` on two copies of one generated session that diverged for
  * the last tenth of its entries (each copy appended its own), and on a copy and its own grown
  * copy, against a floor measured in the same process: split both copies into lines and
- * `JSON.parse` every line (what any merge must at least read). CPU time per call (median of
+ * `JSON.parse` every line (what any merge must at least read). Wall time per call (median of
  * the samples) and the ratio to the floor; the merged result is checked to hold every entry.
  *
  *   node --conditions=@pi-sessions/source --import tsx packages/core/bench/merge-bench.ts
@@ -43,7 +43,7 @@ function parseBoth(a: string, b: string): number {
 }
 
 console.log(
-  "merge of two copies (90 % common), CPU ms per call, median; floor = split + JSON.parse both",
+  "merge of two copies (90 % common), wall time per call, median; floor = split + JSON.parse both",
 );
 console.log("entries   case        merge ms   floor ms   ratio   samples");
 for (const size of [1_000, 10_000, 30_000]) {
