@@ -44,6 +44,8 @@ export * from "./store/atomic-write.js";
 export * from "./store/delete.js";
 export * from "./store/discovery.js";
 export * from "./store/listing.js";
+export * from "./store/listing-answer.js";
+export * from "./store/listing-folds.js";
 export * from "./store/listing-cache.js";
 export * from "./store/lock.js";
 export * from "./store/memory-store.js";

@@ -47,10 +47,10 @@ import { isDeepStrictEqual } from "node:util";
 import { SessionManager } from "@pi-sessions/core";
 import { defaultSessionInfoCache } from "@pi-sessions/core/internal";
 import { REFERENCE_SESSION_MODULE } from "@pi-sessions/test-utils/reference";
-import Database from "better-sqlite3";
 import { flagValue, numberFlag } from "../../core/bench/flags.js";
 import { messagePool, sessionTemplates } from "../../core/bench/generate.js";
 import { openSessionIndex } from "../src/index.js";
+import { openSqlite } from "../src/sqlite.js";
 import { writeFloorMs } from "./floors.js";
 import { searchSection } from "./search-section.js";
 import { CLI_MAIN, freshLs, freshRefWall, listingFloorWallMs, ms } from "./spawn-runs.js";
@@ -204,8 +204,10 @@ async function main(): Promise<void> {
     }
     const refMs = median(refRuns);
     // A second, read-only connection to look at what was built.
-    const look = new Database(file, { readonly: true });
-    const entries = (look.prepare("SELECT count(*) AS n FROM entries").get() as { n: number }).n;
+    const look = openSqlite(file, { readOnly: true });
+    const entries = (
+      look.prepare("SELECT count(*) AS n FROM entries").get() as unknown as { n: number }
+    ).n;
     console.log(
       `${files} sessions in ${projects} project dirs, ${(bytes / 2 ** 20).toFixed(0)} MiB, ${entries.toLocaleString("en")} entries (${root})`,
     );

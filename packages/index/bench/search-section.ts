@@ -15,9 +15,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { userMessage } from "@pi-sessions/test-utils/pi-messages";
-import type { Database } from "better-sqlite3";
 import { createRng, type Rng } from "../../core/bench/generate.js";
 import type { SessionIndex } from "../src/index.js";
+import type { Database } from "../src/sqlite.js";
 
 const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 
@@ -92,14 +92,18 @@ export async function searchSection(
   const rng = createRng(99);
   const vocabulary = [
     ...new Set(
-      (look.prepare("SELECT text FROM entry_text LIMIT 2000").all() as { text: string }[]).flatMap(
-        (r) => r.text.match(/[a-z]{4,}/g) ?? [],
-      ),
+      (
+        look.prepare("SELECT text FROM entry_text LIMIT 2000").all() as unknown as {
+          text: string;
+        }[]
+      ).flatMap((r) => r.text.match(/[a-z]{4,}/g) ?? []),
     ),
   ];
   const rareEntries = writeRareSessions(join(root, "--rare--"), vocabulary, rng);
   await index.sync(root);
-  const entries = (look.prepare("SELECT count(*) AS n FROM entries").get() as { n: number }).n;
+  const entries = (
+    look.prepare("SELECT count(*) AS n FROM entries").get() as unknown as { n: number }
+  ).n;
   const frequent = (words: number) =>
     Array.from({ length: words }, () => rng.pick(vocabulary)).join(" ");
   const rare = (words: number) => {

@@ -9,7 +9,6 @@
  */
 
 import { spawnSync } from "node:child_process";
-import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { REFERENCE_SESSION_MODULE } from "@pi-sessions/test-utils/reference";
 
@@ -78,17 +77,14 @@ export function freshLs(file: string, agentDir: string, sessions: number): numbe
  * printed `sessions` sessions and every file's stat vouched for its row (as in a warm `ls`).
  */
 export function listingFloorWallMs(indexFile: string, root: string, sessions: number): number {
-  const addon = createRequire(import.meta.url).resolve("better-sqlite3");
   const script = `${COMPILE_CACHE}
-import { createRequire } from "node:module";
+import { DatabaseSync } from "node:sqlite";
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-const Database = createRequire(import.meta.url)(${JSON.stringify(addon)});
-const db = new Database(${JSON.stringify(indexFile)}, { readonly: true });
-const rows = new Map(
-  db.prepare("SELECT path, settled, dev, ino, size, mtime_ms, ctime_ms, answer FROM files")
-    .raw(true).all().map((r) => [r[0], r]),
-);
+const db = new DatabaseSync(${JSON.stringify(indexFile)}, { readOnly: true });
+const query = db.prepare("SELECT path, settled, dev, ino, size, mtime_ms, ctime_ms, answer FROM files");
+query.setReturnArrays(true);
+const rows = new Map(query.all().map((r) => [r[0], r]));
 const root = ${JSON.stringify(root)};
 const files = [];
 for (const dir of readdirSync(root, { withFileTypes: true })) {
@@ -120,7 +116,8 @@ process.stderr.write(vouched + "/" + files.length);`;
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.NODE_OPTIONS;
   const start = process.hrtime.bigint();
-  const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+  // Node's one warning that SQLite is experimental is silenced, as the CLI's bin does.
+  const run = spawnSync(process.execPath, ["--no-warnings", "--input-type=module", "-e", script], {
     env,
     encoding: "utf8",
     maxBuffer: 1 << 30,

@@ -74,3 +74,51 @@ export function readBytes(fd: number, position: number, length: number): Buffer 
   }
   return buffer.subarray(0, got);
 }
+
+/** Where {@link readWholeLines} stopped: the end of the last complete line and its start. */
+export interface WholeLines {
+  /** File offset just after the last `\n` read (`from` when none). */
+  readonly end: number;
+  /** Where the last complete line starts (`end` when there is none). */
+  readonly lastStart: number;
+}
+
+/**
+ * Hands the text of the complete lines of `[from, to)` to `onText` in chunks (stopping when it
+ * returns false), without noting where each line starts: a listing that stores no records
+ * needs only where the last one does.
+ */
+export function readWholeLines(
+  fd: number,
+  from: number,
+  to: number,
+  onText: (text: string) => boolean,
+): WholeLines {
+  let buffer = Buffer.allocUnsafe(Math.max(1, Math.min(CHUNK_BYTES, to - from)));
+  let filled = 0;
+  let base = from; // always the start of a line
+  let end = from;
+  let lastStart = from;
+  while (base + filled < to) {
+    if (filled === buffer.length) {
+      const bigger = Buffer.allocUnsafe(buffer.length * 2);
+      buffer.copy(bigger, 0, 0, filled);
+      buffer = bigger;
+    }
+    const want = Math.min(buffer.length - filled, to - base - filled);
+    const n = readSync(fd, buffer, filled, want, base + filled);
+    if (n === 0) break;
+    filled += n;
+    const last = buffer.lastIndexOf(10, filled - 1);
+    if (last < 0) continue;
+    const before = last === 0 ? -1 : buffer.lastIndexOf(10, last - 1);
+    lastStart = base + before + 1;
+    end = base + last + 1;
+    const going = onText(buffer.toString("utf8", 0, last + 1));
+    if (!going) break;
+    buffer.copy(buffer, 0, last + 1, filled);
+    filled -= last + 1;
+    base = end;
+  }
+  return { end, lastStart: end === from ? from : lastStart };
+}
