@@ -256,6 +256,7 @@ export class SessionIndex {
       return undefined; // the full sync meets the same trouble and says what it did
     }
     if (check.lost || check.pending.length * 10 > check.files) return undefined;
+    for (const dir of check.unreadable) this.unreadable.add(dir);
     let listed = 0;
     if (check.pending.length > 0) {
       // The listing's own per-file step for each pending file, in a scope that holds no row, so
@@ -288,15 +289,20 @@ export class SessionIndex {
 
   /**
    * Searches the transcripts under `filters.dir` (default: pi's sessions root), after bringing
-   * the index up to date with them, so no hit points at text a file no longer holds. Throws
-   * `SearchQueryError` for a query without words.
+   * the index up to date with them (their records too: after a first listing stored only the
+   * listing, the first search reads each file once more, telling `onProgress`), so no hit
+   * points at text a file no longer holds. Throws `SearchQueryError` for a query without words.
    */
-  async search(query: string, filters: SearchFilters = {}): Promise<SearchHit[]> {
+  async search(
+    query: string,
+    filters: SearchFilters = {},
+    onProgress?: SessionListProgress,
+  ): Promise<SearchHit[]> {
     ftsQuery(query); // a bad query fails before any work
     const root = filters.dir === undefined ? getSessionsRoot() : resolveSessionDir(filters.dir);
     if (filters.refresh !== false) {
       this.fellBack = false;
-      await this.sync(root);
+      await this.sync(root, onProgress);
       // A sync that could not write leaves rows the files may no longer back (a deleted
       // session's text): searching them would return what the files no longer say.
       if (this.fellBack) {

@@ -60,6 +60,8 @@ export interface StatCheck {
   readonly pending: readonly string[];
   /** Whether a row a sync covers has no file any more (a full sync drops it). */
   readonly lost: boolean;
+  /** Folders holding covered rows whose files could not be looked at (the rows are kept). */
+  readonly unreadable: readonly string[];
 }
 
 /**
@@ -86,6 +88,12 @@ export function statCheck(db: Database, root: string): StatCheck {
     else sessions += row.session;
   }
   let lost = false;
-  for (const path of rows.keys()) lost ||= coveredBySync(root, dirname(path)) && knownGone(path);
-  return { files: files.length, sessions, pending, lost };
+  const unreadable = new Set<string>();
+  for (const path of rows.keys()) {
+    const dir = dirname(path);
+    if (!coveredBySync(root, dir)) continue;
+    if (knownGone(path)) lost = true;
+    else unreadable.add(dir);
+  }
+  return { files: files.length, sessions, pending, lost, unreadable: [...unreadable].sort() };
 }
