@@ -15,7 +15,7 @@ import type { SessionEntry } from "@pi-sessions/core";
 import { JsonlScanner, type JsonRecord } from "@pi-sessions/core/internal";
 import { type EntryFields, entryFields } from "../src/entry-fields.js";
 import { entryValues, INSERT_ENTRY } from "../src/entry-recorder.js";
-import { foldText, freshFolds, INDEX_RULES, saveFolds } from "../src/fold-state.js";
+import { foldText, freshFolds, indexRules, saveFolds } from "../src/fold-state.js";
 import { createEntryIndexes, dropEntryIndexes, prepareSchema } from "../src/schema.js";
 import { openSqlite } from "../src/sqlite.js";
 import { UsageFold } from "../src/usage-fold.js";
@@ -112,7 +112,7 @@ export function writeFloorMs(root: string, file: string): number {
             lines,
             size - 100,
             read.lastHash,
-            INDEX_RULES,
+            indexRules(),
             read.state,
             `floor-${id}`,
             "/floor",

@@ -16,7 +16,7 @@ import {
   type Folds,
   foldText,
   freshFolds,
-  INDEX_RULES,
+  indexRules,
   resumeFolds,
   saveFolds,
 } from "./fold-state.js";
@@ -173,7 +173,7 @@ export class FileIndexer {
       last_start: lastStart,
       last_hash: last === null ? null : hashLine(last),
       stopped: at.stopped ? 1 : 0,
-      rules: INDEX_RULES,
+      rules: indexRules(),
       folds: saved,
       filled: at.depth,
       settled: 0,

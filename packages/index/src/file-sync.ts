@@ -13,7 +13,7 @@
 import { readSync, type Stats } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import { DEPTH, type Depth, FileIndexer, finishAnswer, hashLine } from "./file-index.js";
-import { INDEX_RULES, resumeFolds } from "./fold-state.js";
+import { indexRules, resumeFolds } from "./fold-state.js";
 import { withRegularFile } from "./open-file.js";
 import { DEFAULT_SETTLE_MS, settleOf } from "./settled.js";
 import type { FileRow, Settle, Statements } from "./statements.js";
@@ -40,7 +40,7 @@ function lastLineIntact(fd: number, stats: Stats, row: FileRow): boolean {
 
 /** Whether the row was made under this code's rules, for this very file (device and inode). */
 function sameRulesAndFile(stats: Stats, row: FileRow): boolean {
-  return row.rules === INDEX_RULES && row.dev === stats.dev && row.ino === stats.ino;
+  return row.rules === indexRules() && row.dev === stats.dev && row.ino === stats.ino;
 }
 
 /** Whether `row` describes the open file as it is now (SPEC §14 F1): nothing to do. */

@@ -13,7 +13,7 @@
  */
 
 import type { Stats } from "node:fs";
-import { INDEX_RULES } from "./fold-state.js";
+import { indexRules } from "./fold-state.js";
 import { type Database, inTransaction } from "./sqlite.js";
 import type { FileRow, ListedRow, Settle, Statements } from "./statements.js";
 import { decodeAnswer, type FileAnswer } from "./stored-answer.js";
@@ -43,7 +43,7 @@ export type RowStamp = Pick<
 export function vouchedByStat(row: RowStamp, stamp: FullStamp): boolean {
   return (
     row.settled === 1 &&
-    row.rules === INDEX_RULES &&
+    row.rules === indexRules() &&
     row.ctime_ms === stamp.ctimeMs &&
     row.mtime_ms === stamp.mtimeMs &&
     row.size === stamp.size &&

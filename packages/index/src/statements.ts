@@ -28,7 +28,7 @@ export interface ListedRow {
   readonly settled: number;
   /** The file's answer at the row's stamp (core's `encodeListingAnswer`), torn tail and all. */
   readonly answer: string | null;
-  /** The rules (`INDEX_RULES`) the row's folds and answer were made under. */
+  /** The rules (`indexRules()`) the row's folds and answer were made under. */
   readonly rules: string;
   /** How much the row holds (`DEPTH`): 0 its listing, 1 and its text, 2 and every record. */
   readonly filled: number;

@@ -40,15 +40,17 @@ type Stored = { readonly i: StoredInfo; readonly s: SessionShape } | null;
 const ANSWER_VERSION = 1;
 
 /**
- * The rules a stored answer was made under: this encoding's version and the versions of the
+ * The rules a stored answer is made under: this encoding's version and the versions of the
  * info and shape folds that made the answer. A store keeps it beside the answer and reuses
- * the answer only under the same key.
+ * the answer only under the same key. Read from the codecs at each call, so it follows them.
  */
-export const LISTING_ANSWER_RULES = foldRulesKey([
-  { name: "listing-answer", version: ANSWER_VERSION },
-  sessionInfoCodec,
-  sessionShapeCodec,
-]);
+export function listingAnswerRules(): string {
+  return foldRulesKey([
+    { name: "listing-answer", version: ANSWER_VERSION },
+    sessionInfoCodec,
+    sessionShapeCodec,
+  ]);
+}
 
 const time = (date: Date): number | null => {
   const ms = date.getTime();
