@@ -142,6 +142,20 @@ function row(name: string, runs: readonly number[], refMs: number): void {
   );
 }
 
+/** Like {@link row}, with the ratio the other way: this run's cost over the reference's. */
+function costRow(name: string, runs: readonly number[], refMs: number): void {
+  const m = median(runs);
+  const each = runs.map((r) => r.toFixed(1)).join(" / ");
+  console.log(
+    `${name.padEnd(58)}${`${m.toFixed(1)} ms`.padStart(12)}${`${(m / refMs).toFixed(2)}x ref`.padStart(11)}   ${each}`,
+  );
+}
+
+/** A word of a transcript to search for: its first word of four letters or more. */
+function firstWord(text: string): string {
+  return text.match(/[a-z]{4,}/)?.[0] ?? "the";
+}
+
 /** Appends `n` user/assistant entries to a session file, chained after its last entry. */
 function grow(path: string, n: number, salt: number): void {
   const pool = messagePool(8, salt);
@@ -179,28 +193,51 @@ async function main(): Promise<void> {
   try {
     const bytes = generate(root, files, kb, projects);
     const ref = (await import(REFERENCE_SESSION_MODULE.href)) as RefModule;
-    // Each round: the reference's listAll, then a build into an empty index file (the last
-    // one is kept for the rest), alternating so that both see the same machine load.
+    // Each round, alternating so that every side sees the same machine load: the reference's
+    // listAll; a user's first `ls` (the listing, shapes, no text) into an empty index, then the
+    // first search after it (which reads every file once more for its records and text); pi's
+    // first `/resume` (listAll with the text) into an empty index; and a build of everything
+    // from nothing (`sync`: records and search text too). The last build is kept for the rest.
     const refRuns: number[] = [];
     const buildRuns: number[] = [];
     // CPU time (user + system) of the same runs: on a busy machine it says what the work
     // costs when the wall-clock figures mostly say how long the process waited for a core.
     const refCpu: number[] = [];
     const buildCpu: number[] = [];
-    let index = openSessionIndex({ file });
+    const first = { ls: [] as number[], lsCpu: [] as number[], all: [] as number[] };
+    const firstAllCpu: number[] = [];
+    const firstSearch: number[] = [];
+    const firstSearchCpu: number[] = [];
+    const word = firstWord((await direct())[0]?.allMessagesText ?? "");
+    const emptyIndex = () => {
+      for (const suffix of ["", "-wal", "-shm"]) rmSync(`${file}${suffix}`, { force: true });
+      return openSessionIndex({ file });
+    };
+    let index = emptyIndex();
     for (let r = 0; r < rounds; r++) {
       const listed = await timed(() => ref.SessionManager.listAll());
       refRuns.push(listed.ms);
       refCpu.push(listed.cpuMs);
-      if (r > 0) {
-        index.close();
-        for (const suffix of ["", "-wal", "-shm"]) rmSync(`${file}${suffix}`, { force: true });
-        index = openSessionIndex({ file });
-      }
-      const build = await timed(() => index.listAll());
+      index.close();
+      index = emptyIndex();
+      const ls = await timed(() => index.listProjects(root, { withShape: true, withText: false }));
+      first.ls.push(ls.ms);
+      first.lsCpu.push(ls.cpuMs);
+      const searched = await timed(() => index.search(word, { dir: root }));
+      firstSearch.push(searched.ms);
+      firstSearchCpu.push(searched.cpuMs);
+      index.close();
+      index = emptyIndex();
+      const all = await timed(() => index.listAll());
+      first.all.push(all.ms);
+      firstAllCpu.push(all.cpuMs);
+      same &&= isDeepStrictEqual(all.value, await direct());
+      index.close();
+      index = emptyIndex();
+      const build = await timed(() => index.sync(root));
       buildRuns.push(build.ms);
       buildCpu.push(build.cpuMs);
-      same &&= isDeepStrictEqual(build.value, await direct());
+      same &&= isDeepStrictEqual(await index.listAll(), await direct());
     }
     const refMs = median(refRuns);
     // A second, read-only connection to look at what was built.
@@ -215,9 +252,16 @@ async function main(): Promise<void> {
       `\n${"".padEnd(58)}${"median".padStart(12)}${"ref/this".padStart(9)}   each run (ms)`,
     );
     row("reference listAll(), same process", refRuns, refMs);
-    row("index built from nothing (one listAll into an empty index)", buildRuns, refMs);
-    row("  CPU time: reference listAll()", refCpu, median(refCpu));
-    row("  CPU time: index built from nothing", buildCpu, median(refCpu));
+    const refCpuMs = median(refCpu);
+    row("  CPU time: reference listAll()", refCpu, refCpuMs);
+    costRow("first `ls` into an empty index (listing only)", first.ls, refMs);
+    costRow("  CPU time", first.lsCpu, refCpuMs);
+    costRow("first listAll() with text (pi's first /resume)", first.all, refMs);
+    costRow("  CPU time", firstAllCpu, refCpuMs);
+    costRow(`the search right after the first \`ls\` ("${word}")`, firstSearch, refMs);
+    costRow("  CPU time", firstSearchCpu, refCpuMs);
+    costRow("everything from nothing (sync: records, search text)", buildRuns, refMs);
+    costRow("  CPU time", buildCpu, refCpuMs);
     // Once: at the full size it takes about as long as a build.
     const floor = writeFloorMs(root, join(agentDir, "floor.sqlite"));
     row("  floor: the same rows by bare SQLite inserts, no parse", [floor], refMs);

@@ -18,6 +18,7 @@ import { userMessage } from "@pi-sessions/test-utils/pi-messages";
 import { createRng, type Rng } from "../../core/bench/generate.js";
 import type { SessionIndex } from "../src/index.js";
 import type { Database } from "../src/sqlite.js";
+import { statCheck } from "../src/stat-check.js";
 
 const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 
@@ -110,6 +111,17 @@ export async function searchSection(
     const entry = rng.pick(rareEntries);
     return (words === 1 ? [entry[0]] : [entry[0], entry[3], entry[4]]).join(" ");
   };
+  // The floor of a search with the sync: the stat check alone (walk, one query, a stat per
+  // file), on the same rows, in the same run.
+  const checks: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const start = process.hrtime.bigint();
+    statCheck(look, root);
+    checks.push(ms(start));
+  }
+  console.log(
+    `the stat check alone (walk, one query, a stat per file): p50 ${percentile(checks, 0.5).toFixed(1)} ms, p95 ${percentile(checks, 0.95).toFixed(1)} ms (20 runs); target for a search with the sync: p95 ≤ ${(percentile(checks, 0.95) + 60).toFixed(1)} ms`,
+  );
   for (const [kind, make] of [
     ["frequent", frequent],
     ["rare", rare],
