@@ -77,8 +77,11 @@ export class FileIndexer {
     };
   }
 
-  /** The row alone, from the file's start: the listing's folds, answer and (maybe) text. */
-  listing(fd: number, stats: Stats, depth: Depth): Indexed {
+  /**
+   * The row alone, from the file's start: the listing's folds, answer and (maybe) text; written
+   * over row `reuse` (one without records) when given.
+   */
+  listing(fd: number, stats: Stats, depth: Depth, reuse?: number): Indexed {
     const folds = freshFolds();
     const scanner = new JsonlScanner(folds.shape);
     let stopped = false;
@@ -86,7 +89,7 @@ export class FileIndexer {
       stopped = !scanner.push(text);
       return !stopped;
     });
-    return this.write(fd, stats, undefined, {
+    return this.write(fd, stats, reuse, {
       folds,
       committed: read.end,
       lastStart: read.lastStart,
@@ -99,8 +102,10 @@ export class FileIndexer {
   /**
    * Every record after the row's committed bytes (all of them without a row), with the folds
    * resumed at the row's saved state: the row, the records, their text and the usage state.
+   * Without a row, `reuse` names a row without records to write over: deleting a row costs a
+   * look for its records, a scan of them all while a build runs without the `entries` indexes.
    */
-  records(fd: number, stats: Stats, row: FileRow | undefined): Indexed {
+  records(fd: number, stats: Stats, row: FileRow | undefined, reuse?: number): Indexed {
     const text = row === undefined ? "" : (this.st.textOf.get(row.id)?.all_text ?? "");
     const resumed = row && resumeFolds(row.folds, text, this.storedIds(row.id, row.lines));
     if (row !== undefined && resumed === undefined) {
@@ -109,7 +114,7 @@ export class FileIndexer {
       return this.records(fd, stats, undefined);
     }
     const folds = resumed ?? freshFolds();
-    const fileId = row?.id ?? this.insertEmpty(stats);
+    const fileId = row?.id ?? reuse ?? this.insertEmpty(stats);
     const base = { committed: row?.committed ?? 0, lines: row?.lines ?? 0 };
     const usage = new UsageFold(this.batch.db, fileId, row !== undefined);
     const recorder = new EntryRecorder(this.batch.db, fileId, folds, base.lines, usage);

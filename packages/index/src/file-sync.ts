@@ -176,14 +176,16 @@ export class FileSync {
       return this.indexer.records(fd, stats, row);
     }
     this.kind = "indexed";
-    if (row !== undefined) this.st.deleteFile.run(row.id);
+    // A row without records is written over (nothing of it is kept); one with them goes.
+    const reuse = row !== undefined && row.filled !== DEPTH.full ? row.id : undefined;
+    if (row !== undefined && reuse === undefined) this.st.deleteFile.run(row.id);
     // A row that held records keeps them; one that grew is read in full now, so its next
     // appends are caught up from their last line rather than read again from the start.
     const grew = row !== undefined && stats.size > row.size;
     const depth = row?.filled === DEPTH.full || grew ? DEPTH.full : wanted;
     return depth === DEPTH.full
-      ? this.indexer.records(fd, stats, undefined)
-      : this.indexer.listing(fd, stats, depth);
+      ? this.indexer.records(fd, stats, undefined, reuse)
+      : this.indexer.listing(fd, stats, depth, reuse);
   }
 
   /** The joined text the row holds. */

@@ -28,6 +28,8 @@ export class IndexInfoCache extends SessionInfoCache {
   readonly counts = zeroCounts();
   /** Of the unchanged files, how many their stat alone vouched for (none was opened). */
   statOnly = 0;
+  /** How many files the listing looked up (sessions or not). */
+  lookups = 0;
   /** Rows found settled during the listing, written after it (see {@link settleRows}). */
   readonly settles: Settle[] = [];
 
@@ -57,6 +59,7 @@ export class IndexInfoCache extends SessionInfoCache {
   }
 
   override get(path: string, stamp?: FileStamp, withShape = false): SessionInfo | null {
+    this.lookups++;
     const prefix = this.prefix;
     this.rows ??= new Map(
       prefix === null

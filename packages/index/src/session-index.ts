@@ -58,6 +58,7 @@ export class SessionIndex {
   /** How many files the listings since opening found in each state. */
   readonly counts: SyncCounts = zeroCounts();
   private statOnlyCount = 0;
+  private lookupCount = 0;
   /** Whether a listing since it was last cleared read the files because the index failed. */
   private fellBack = false;
   /** Folders the last sync's listings could not look into (their rows were kept). */
@@ -172,6 +173,7 @@ export class SessionIndex {
         cache.batch.commit();
         settleRows(this.db, this.st, cache.settles, this.busyTimeoutMs);
         this.statOnlyCount += cache.statOnly;
+        this.lookupCount += cache.lookups;
         const pruned = pruneGone(this.db, this.st, cache, scope);
         this.counts.gone += pruned.dropped;
         for (const dir of pruned.unreadable) this.unreadable.add(dir);
@@ -356,6 +358,14 @@ export class SessionIndex {
     }
     this.db = openDatabase(this.file, this.busyTimeoutMs).db;
     this.st = new Statements(this.db);
+  }
+
+  /**
+   * How many `*.jsonl` files the listings since opening met, sessions or not: beside a listing's
+   * length, how many files it left out (no valid header first), without walking the folder again.
+   */
+  get filesMet(): number {
+    return this.lookupCount;
   }
 
   /** Of the `unchanged` files since opening, how many their stat alone vouched for (unopened). */
