@@ -30,16 +30,7 @@
  */
 
 import { execFileSync } from "node:child_process";
-import {
-  appendFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  rmSync,
-  utimesSync,
-  writeFileSync,
-} from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -48,10 +39,11 @@ import { SessionManager } from "@pi-sessions/core";
 import { defaultSessionInfoCache } from "@pi-sessions/core/internal";
 import { REFERENCE_SESSION_MODULE } from "@pi-sessions/test-utils/reference";
 import { flagValue, numberFlag } from "../../core/bench/flags.js";
-import { messagePool, sessionTemplates } from "../../core/bench/generate.js";
+import { messagePool } from "../../core/bench/generate.js";
 import { openSessionIndex } from "../src/index.js";
 import { openSqlite } from "../src/sqlite.js";
 import { writeFloorMs } from "./floors.js";
+import { generate } from "./generate-folder.js";
 import { searchSection } from "./search-section.js";
 import { CLI_MAIN, freshLs, freshRefWall, listingFloorWallMs, ms } from "./spawn-runs.js";
 
@@ -74,29 +66,6 @@ const median = (values: readonly number[]) => percentile(values, 0.5);
 function percentile(values: readonly number[], p: number): number {
   const s = [...values].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0;
-}
-
-/** Writes the folder as pi lays it out, from core's template pool; returns the bytes. */
-function generate(root: string, files: number, kb: number, projects: number): number {
-  const templates = sessionTemplates(kb);
-  for (let p = 0; p < projects; p++) mkdirSync(join(root, `--work-p${p}--`));
-  let total = 0;
-  for (let i = 0; i < files; i++) {
-    const t = templates[i % templates.length];
-    if (t === undefined) continue;
-    const header = {
-      ...t.head,
-      id: `0197idx-${String(i).padStart(6, "0")}`,
-      cwd: `/work/p${i % projects}`,
-    };
-    const text = JSON.stringify(header) + t.body;
-    const path = join(root, `--work-p${i % projects}--`, `s${String(i).padStart(6, "0")}.jsonl`);
-    writeFileSync(path, text);
-    const mtime = 1_735_000_000 + i * 60;
-    utimesSync(path, mtime, mtime);
-    total += Buffer.byteLength(text);
-  }
-  return total;
 }
 
 /** Child mode: one listing in this fresh process; prints `{ms, count}`. */

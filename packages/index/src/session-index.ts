@@ -39,6 +39,7 @@ import {
   openDatabase,
   removeIndexFile,
 } from "./open-database.js";
+import { type QuickListing, quickListing } from "./quick-listing.js";
 import { resetSchema } from "./schema.js";
 import { ftsQuery, type SearchFilters, type SearchHit, searchIndex } from "./search.js";
 import { type IndexedSession, openIndexedSession, StaleLineError } from "./session-query.js";
@@ -205,6 +206,37 @@ export class SessionIndex {
       if (!(again instanceof IndexUnavailableError) && !isSqliteError(again)) throw again;
       this.notice(`index ${this.file}: ${describe(again)}`);
       return false;
+    }
+  }
+
+  /**
+   * `ls --all`'s listing: core's `listAllSessions(root)` and `listSessionsInDir(root)` with
+   * shapes and without text, as plain summaries in the same order, from the stored answers
+   * checked by one stat per file (`quick-listing.ts`). `undefined` when the index failed: the
+   * caller runs those listings, which say what happened and read the files.
+   */
+  listAllSummaries(
+    root: string,
+    onProgress?: (done: number, total: number) => void,
+  ): QuickListing | undefined {
+    try {
+      const listed = quickListing(
+        this.db,
+        this.st,
+        root,
+        this.settleMs,
+        this.busyTimeoutMs,
+        onProgress,
+      );
+      for (const [kind, n] of Object.entries(listed.counts)) {
+        this.counts[kind as keyof SyncCounts] += n;
+      }
+      this.statOnlyCount += listed.statOnly;
+      this.lookupCount += listed.files;
+      return listed;
+    } catch (error) {
+      if (!isSqliteError(error)) throw error;
+      return undefined;
     }
   }
 

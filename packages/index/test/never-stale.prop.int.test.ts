@@ -4,7 +4,8 @@
  * kept, the last line so rewritten, a rename over a file, a deletion, a `touch`, a new file),
  * the index's answers are the files' own: its listings equal core's direct read, its search
  * finds exactly the entries whose text holds the word, and a session through the index
- * (`tree`, `context`) equals a full read of the file.
+ * (`tree`, `context`) equals a full read of the file; and `ls --all`'s summaries equal core's
+ * listing, settled rows answered by their stat included.
  */
 
 import { readFileSync } from "node:fs";
@@ -16,7 +17,12 @@ import {
   type SessionTreeNode,
   treeOf,
 } from "@pi-sessions/core";
-import { isJsonRecord, isValidHeader, listAllSessions } from "@pi-sessions/core/internal";
+import {
+  isJsonRecord,
+  isValidHeader,
+  listAllSessions,
+  type ShapedSessionInfo,
+} from "@pi-sessions/core/internal";
 import { fcOptions, tempDir } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { expect, test } from "vitest";
@@ -60,6 +66,23 @@ function expectedHits(sessionPaths: readonly string[], word: string): string[] {
   return hits.sort();
 }
 
+/** A listed info as `listAllSummaries` gives it (plain values, no text). */
+function summaryOf(info: ShapedSessionInfo) {
+  const time = (date: Date) => (Number.isNaN(date.getTime()) ? null : date.getTime());
+  return {
+    path: info.path,
+    id: info.id,
+    cwd: info.cwd,
+    name: info.name ?? null,
+    parentSessionPath: info.parentSessionPath ?? null,
+    created: time(info.created),
+    modified: time(info.modified),
+    messageCount: info.messageCount,
+    firstMessage: info.firstMessage,
+    shape: info.shape,
+  };
+}
+
 /** Ids (with labels) of a tree in pre-order. */
 function flatten(roots: readonly SessionTreeNode[]): string[] {
   const out: string[] = [];
@@ -76,6 +99,10 @@ function flatten(roots: readonly SessionTreeNode[]): string[] {
 /** Every answer of the index equals what the files say now. */
 async function answersAreTheFiles(index: SessionIndex, root: string): Promise<void> {
   const direct = await listAllSessions(root, { cache: null, withShape: true });
+  // `ls --all`'s summaries first (they must not lean on what a listing below just stored).
+  const quick = index.listAllSummaries(root);
+  expect(quick?.nested).toEqual(direct.map(summaryOf));
+  expect(quick?.flat).toEqual([]);
   expect(await index.listProjects(root, { withShape: true })).toEqual(direct);
   const paths = direct.map((info) => info.path);
   // A word of the transcripts: the most frequent one, so that most rounds search for hits.

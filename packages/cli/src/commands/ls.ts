@@ -18,7 +18,7 @@ import {
   withCommonOptions,
 } from "../io/runtime.js";
 import { sessionFilesIn } from "../io/session-files.js";
-import { indexLister } from "../session/index-lister.js";
+import { indexLister, indexRowsOfAll } from "../session/index-lister.js";
 import {
   directLister,
   type ListScope,
@@ -112,6 +112,17 @@ async function runLs(runtime: CliRuntime, options: LsOptions): Promise<void> {
   // How many files the listing met, when the index counted them (else the folder is walked).
   let met: number | undefined;
   const rows = await withIndex(ctx, options.index, async (index) => {
+    if (index !== undefined && scope.all) {
+      const quick = indexRowsOfAll(
+        index,
+        ctx.sessionsRoot,
+        progressOn(ctx.io.stderr, "reading sessions"),
+      );
+      if (quick !== undefined) {
+        met = quick.files;
+        return quick.rows;
+      }
+    }
     const before = index?.filesMet;
     const listed = await listSessionRows(
       ctx.sessionsRoot,
