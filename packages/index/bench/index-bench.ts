@@ -45,7 +45,7 @@ import { openSqlite } from "../src/sqlite.js";
 import { writeFloorMs } from "./floors.js";
 import { generate } from "./generate-folder.js";
 import { searchSection } from "./search-section.js";
-import { CLI_MAIN, freshLs, freshRefWall, listingFloorWallMs, ms } from "./spawn-runs.js";
+import { CLI_MAIN, freshLs, freshRefWall, listingFloor, ms, type SpawnCost } from "./spawn-runs.js";
 
 interface RefModule {
   SessionManager: { listAll(): Promise<{ path: string }[]> };
@@ -111,12 +111,12 @@ function row(name: string, runs: readonly number[], refMs: number): void {
   );
 }
 
-/** Like {@link row}, with the ratio the other way: this run's cost over the reference's. */
-function costRow(name: string, runs: readonly number[], refMs: number): void {
+/** Like {@link row}, with the ratio the other way: this run's cost over the baseline's. */
+function costRow(name: string, runs: readonly number[], baseMs: number, base = "ref"): void {
   const m = median(runs);
   const each = runs.map((r) => r.toFixed(1)).join(" / ");
   console.log(
-    `${name.padEnd(58)}${`${m.toFixed(1)} ms`.padStart(12)}${`${(m / refMs).toFixed(2)}x ref`.padStart(11)}   ${each}`,
+    `${name.padEnd(58)}${`${m.toFixed(1)} ms`.padStart(12)}${`${(m / baseMs).toFixed(2)}x ${base}`.padStart(13)}   ${each}`,
   );
 }
 
@@ -253,20 +253,43 @@ async function main(): Promise<void> {
     row("index listAll() (full SessionInfo), fresh process, warm", freshText, median(freshRef));
     row("index listing as ls reads it (no text), fresh process, warm", freshRows, median(freshRef));
     if (existsSync(CLI_MAIN)) {
-      const refWall: number[] = [];
-      const lsWall: number[] = [];
-      const floorWall: number[] = [];
+      const refSpawn: SpawnCost[] = [];
+      const firstLs: SpawnCost[] = [];
+      const lsSpawn: SpawnCost[] = [];
+      const floorSpawn: SpawnCost[] = [];
+      // A user's first `ls --all`, each into an empty index of its own, beside the reference.
+      const firstFile = join(agentDir, "first.sqlite");
+      for (let r = 0; r < rounds; r++) {
+        for (const suffix of ["", "-wal", "-shm"]) rmSync(`${firstFile}${suffix}`, { force: true });
+        refSpawn.push(freshRefWall(agentDir, files));
+        firstLs.push(freshLs(firstFile, agentDir, files));
+      }
       // One unmeasured run first: it settles the rows of files written moments ago.
       freshLs(file, agentDir, files);
       for (let r = 0; r < Math.max(5, rounds); r++) {
-        refWall.push(freshRefWall(agentDir, files));
-        lsWall.push(freshLs(file, agentDir, files));
-        floorWall.push(listingFloorWallMs(file, root, files));
+        refSpawn.push(freshRefWall(agentDir, files));
+        lsSpawn.push(freshLs(file, agentDir, files));
+        floorSpawn.push(listingFloor(file, root, files));
       }
-      const refMedian = median(refWall);
-      row("reference listAll(), fresh process, spawn to exit", refWall, refMedian);
-      row("pi-sessions ls --all (dist, index warm), spawn to exit", lsWall, refMedian);
-      row("  floor: rows read, files stated, printed (spawn to exit)", floorWall, refMedian);
+      const wall = (runs: SpawnCost[]) => runs.map((c) => c.wallMs);
+      const cpu = (runs: SpawnCost[]) => runs.map((c) => c.cpuMs);
+      const refWall = median(wall(refSpawn));
+      const refCpu = median(cpu(refSpawn));
+      row("reference listAll(), fresh process, spawn to exit", wall(refSpawn), refWall);
+      row("  CPU time", cpu(refSpawn), refCpu);
+      costRow("first `pi-sessions ls --all`, empty index, spawn to exit", wall(firstLs), refWall);
+      costRow("  CPU time", cpu(firstLs), refCpu);
+      row("pi-sessions ls --all (dist, index warm), spawn to exit", wall(lsSpawn), refWall);
+      row("  floor: rows read, files stated, printed (spawn to exit)", wall(floorSpawn), refWall);
+      const floorWall = median(wall(floorSpawn));
+      const floorCpu = median(cpu(floorSpawn));
+      costRow("  warm ls --all against its floor, wall", wall(lsSpawn), floorWall, "floor");
+      costRow("  warm ls --all CPU against the floor's CPU", cpu(lsSpawn), floorCpu, "floor");
+      console.log(
+        `  floor CPU: median ${floorCpu.toFixed(1)} ms (${cpu(floorSpawn)
+          .map((c) => c.toFixed(1))
+          .join(" / ")})`,
+      );
     } else {
       console.log(`(no ${CLI_MAIN}: build the CLI to measure \`pi-sessions ls --all\`)`);
     }
