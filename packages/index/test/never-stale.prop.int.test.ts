@@ -10,13 +10,7 @@
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  buildSessionProjection,
-  readSession,
-  replayState,
-  type SessionTreeNode,
-  treeOf,
-} from "@pi-sessions/core";
+import { buildSessionProjection, readSession, replayState, treeOf } from "@pi-sessions/core";
 import {
   isJsonRecord,
   isValidHeader,
@@ -29,6 +23,7 @@ import { expect, test } from "vitest";
 import { entryFields } from "../src/entry-fields.js";
 import { openSessionIndex, type SessionIndex } from "../src/index.js";
 import { applyStep, fileTextArb, stepArb, writeFolder } from "./folder-arbitraries.js";
+import { flatten } from "./tree-ids.js";
 
 /** The words of a text as the search table splits and folds them (`unicode61`, no accents). */
 function tokens(text: string): Set<string> {
@@ -81,19 +76,6 @@ function summaryOf(info: ShapedSessionInfo) {
     firstMessage: info.firstMessage,
     shape: info.shape,
   };
-}
-
-/** Ids (with labels) of a tree in pre-order. */
-function flatten(roots: readonly SessionTreeNode[]): string[] {
-  const out: string[] = [];
-  const stack = [...roots].reverse();
-  while (stack.length > 0) {
-    const node = stack.pop() as SessionTreeNode;
-    out.push(`${node.entry.id}${node.label === undefined ? "" : `[${node.label}]`}`);
-    for (let i = node.children.length - 1; i >= 0; i--)
-      stack.push(node.children[i] as SessionTreeNode);
-  }
-  return out;
 }
 
 /** Every answer of the index equals what the files say now. */
