@@ -6,19 +6,25 @@
  */
 
 import { spawnSync } from "node:child_process";
+import { chmodSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "@pi-sessions/test-utils";
 import { describe, expect, it } from "vitest";
 import { copyCorpus } from "./helpers/fixtures.js";
 import { binCommand, CLI_DIR } from "./helpers/run-bin.js";
 
-/** Runs the CLI, killed after 60 s: a hang fails the test instead of stalling it. */
-function run(args: readonly string[], env: NodeJS.ProcessEnv) {
+/**
+ * Runs the CLI, killed after 60 s: a hang fails the test instead of stalling it. `asUser`: as
+ * a user folder modes apply to (root reads any folder: as root, the child runs as `nobody`).
+ */
+function run(args: readonly string[], env: NodeJS.ProcessEnv, asUser = false) {
+  const nobody = asUser && process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
   const result = spawnSync(process.execPath, [...binCommand(), ...args], {
     cwd: CLI_DIR,
     env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, ...env },
     encoding: "utf8",
     timeout: 60_000,
+    ...nobody,
   });
   expect(result.error, `pi-sessions ${args.join(" ")}`).toBeUndefined();
   return result;
@@ -78,5 +84,42 @@ describe("a FIFO, a socket and a device named *.jsonl in the sessions folder", (
     const usage = same(["usage", "--all", "--json"]);
     expect(usage.b.status).toBe(usage.a.status);
     expect(usage.b.stdout.length).toBeGreaterThan(0);
+  });
+});
+
+describe("a sessions folder that cannot be read", () => {
+  it("index keeps what it holds of it, names it on stderr and exits 2", () => {
+    const parent = tempDir();
+    chmodSync(parent, 0o755);
+    const root = join(parent, "sessions");
+    const copied = copyCorpus(root);
+    spawnSync("chmod", ["-R", "a+rwX", root]);
+    const dir = tempDir();
+    chmodSync(dir, 0o777);
+    const env = { PI_SESSIONS_INDEX: join(dir, "index.sqlite") };
+    const first = run(["index", "--dir", root, "--json"], env, true);
+    expect(first.status, first.stderr).toBe(0);
+    const sessions = (JSON.parse(first.stdout) as { sessions: number }).sessions;
+    const project = join(Object.values(copied)[0] as string, "..");
+    chmodSync(project, 0o000);
+    try {
+      const blocked = run(["index", "--dir", root, "--json"], env, true);
+      expect(blocked.status).toBe(2);
+      expect(blocked.stderr.trim()).toBe(
+        `pi-sessions: cannot read ${project}; what the index holds of it is kept as it was`,
+      );
+      expect(JSON.parse(blocked.stdout)).toMatchObject({ counts: { gone: 0 } });
+      chmodSync(root, 0o000);
+      const rootBlocked = run(["index", "--dir", root], env, true);
+      expect(rootBlocked.status).toBe(2);
+      expect(rootBlocked.stderr).toContain(`pi-sessions: cannot read ${root};`);
+    } finally {
+      chmodSync(root, 0o755);
+      chmodSync(project, 0o755);
+    }
+    // Readable again: nothing was lost meanwhile.
+    const again = run(["index", "--dir", root, "--json"], env, true);
+    expect(again.status).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ sessions, counts: { gone: 0, indexed: 0 } });
   });
 });
