@@ -35,16 +35,16 @@ const COLUMNS = `session_id, seq, line, ${KEY_COLUMNS}, info_texts`;
 
 let runs = 0;
 
-/**
- * `writers` connections insert `appends` rows between them, one per statement and commit;
- * returns each insert's latency in ms.
- */
-export async function rawFloor(
+/** A floor: `writers` insert `appends` rows between them into the floor's table of `s`. */
+export type Floor = (
   pool: pg.Pool,
   s: string,
   writers: number,
   appends: number,
-): Promise<number[]> {
+) => Promise<number[]>;
+
+/** One connection per writer, one row per statement and commit; each insert's latency in ms. */
+export const rawFloor: Floor = async (pool, s, writers, appends) => {
   const run = runs++;
   const each = Math.ceil(appends / writers);
   const latencies: number[] = [];
@@ -64,18 +64,13 @@ export async function rawFloor(
     }),
   );
   return latencies;
-}
+};
 
 /**
  * The same rows, `writers` at a time in one statement and one commit, one such commit after
  * another: what the server needs at least for W appends, however they are grouped.
  */
-export async function batchFloor(
-  pool: pg.Pool,
-  s: string,
-  writers: number,
-  appends: number,
-): Promise<number[]> {
+export const batchFloor: Floor = async (pool, s, writers, appends) => {
   const run = runs++;
   const rounds = Math.ceil(appends / writers);
   const latencies: number[] = [];
@@ -101,4 +96,4 @@ export async function batchFloor(
     for (let w = 0; w < writers; w++) latencies.push(ms);
   }
   return latencies;
-}
+};
