@@ -8,20 +8,22 @@
  * - `jsonl`: a new valid pi session file (fresh id, `parentSession` = the source), the way pi
  *   forks (`--tree`) or branches off (one branch) a session.
  *
- * Output goes to stdout, or to `-o FILE` (written atomically; never over the source). With
- * `--json`, stdout gets `{ format, scope, session, leafId, entries, output?, content? }`:
+ * Output goes to stdout, or to `-o FILE`: a new file atomically, an existing one only with
+ * `--force` and never a session, a FIFO or device by writing into it (see `output-target.ts`).
+ * With `--json`, stdout gets `{ format, scope, session, leafId, entries, output?, content? }`:
  * `content` is the export when there is no `-o`, `output` the file written otherwise.
  */
 import { resolve } from "node:path";
 import { systemEnv } from "@pi-sessions/core";
-import { serializeRecords, writeFileAtomic } from "@pi-sessions/core/internal";
+import { serializeRecords } from "@pi-sessions/core/internal";
 import { type Command, Option } from "commander";
 import { renderHtmlPage } from "../export/html-page.js";
 import { jsonlExportRecords } from "../export/jsonl.js";
 import { renderMarkdownTranscript } from "../export/markdown.js";
+import { outputTargetOf, writeOutput } from "../export/output-target.js";
 import { type SessionView, viewOf } from "../export/session-view.js";
-import { oneLine, usageError } from "../io/errors.js";
 import { type CliRuntime, type CommonOptions, withCommonOptions } from "../io/runtime.js";
+import { jsonForTerminal } from "../io/terminal-text.js";
 import { resolveEntryRef } from "../session/entry-ref.js";
 import { loadSession } from "../session/load-session.js";
 import { resolveSessionArg } from "../session/resolve-session.js";
@@ -35,6 +37,7 @@ interface ExportOptions extends CommonOptions {
   leaf?: string;
   tree?: boolean;
   output?: string;
+  force?: boolean;
 }
 
 /** The export's text and how many entries it holds. */
@@ -96,10 +99,14 @@ export function registerExport(program: Command, runtime: CliRuntime): void {
       )
       .option("--leaf <id>", "export the branch ending at this entry (id or unique prefix)")
       .option("--tree", "export every branch of the session, not just one")
-      .option("-o, --output <file>", "write to this file instead of stdout"),
+      .option(
+        "-o, --output <file>",
+        "write to this file (or FIFO, device, /dev/stdout) instead of stdout",
+      )
+      .option("--force", "with -o, replace an existing file (never a session file)"),
   ).action((session: string, options: ExportOptions) => {
     const ctx = runtime.context(options);
-    const s = viewOf(loadSession(resolveSessionArg(ctx, session)));
+    const s = viewOf(loadSession(resolveSessionArg(ctx, session), undefined, ctx.readOptions));
     // An id or a unique prefix, resolved as `tree` and `context` do (same messages, same codes).
     const leafId = options.leaf !== undefined ? resolveEntryRef(s, options.leaf).id : s.leafId;
     if (s.diagnostics.length > 0) {
@@ -110,23 +117,31 @@ export function registerExport(program: Command, runtime: CliRuntime): void {
     const scope = options.tree ? "tree" : "branch";
     const { content, entries } = render(s, options.format, scope, leafId, ctx.io.cwd);
     const output = options.output === undefined ? undefined : resolve(ctx.io.cwd, options.output);
-    if (output !== undefined) {
-      if (output === s.path)
-        throw usageError(`refusing to overwrite the session itself: ${output}`);
-      try {
-        writeFileAtomic(output, content);
-      } catch (error) {
-        throw usageError(`cannot write ${output}: ${oneLine(error)}`);
-      }
+    // Decided before writing: what is at the path says how (or whether) to write it.
+    const target =
+      output === undefined ? undefined : outputTargetOf(output, s.path, options.force === true);
+    if (target !== undefined) {
+      writeOutput(target, content, {
+        // `-o /dev/stdout` is stdout itself (in order with the rest), `/dev/stderr` stderr.
+        write: (fd, text) => {
+          if (fd === 1) ctx.writeData(text);
+          else if (fd === 2) ctx.io.stderr.write(text);
+          return fd === 1 || fd === 2;
+        },
+      });
     }
     const report = { format: options.format, scope, session: s.path, leafId, entries };
     if (ctx.json) {
       ctx.printJson(output === undefined ? { ...report, content } : { ...report, output });
-    } else if (output === undefined) {
-      ctx.io.stdout.write(content);
+    } else if (target === undefined) {
+      // JSON Lines are data: escaped where a terminal would act, the same records all the same.
+      ctx.writeData(options.format === "jsonl" ? jsonForTerminal(content) : content);
     } else {
       const what = scope === "tree" ? "whole tree" : `branch to ${leafId ?? "(none)"}`;
-      ctx.out(`wrote ${entries} entries (${what}) as ${options.format} to ${output}`);
+      const line = `wrote ${entries} entries (${what}) as ${options.format} to ${target.path}`;
+      // Written into a pipe, device or descriptor (`-o /dev/stdout`): the note must not join it.
+      if (target.kind === "stream" || target.kind === "descriptor") ctx.err(line);
+      else ctx.out(line);
     }
   });
 }

@@ -16,6 +16,7 @@ import {
   type CommonOptions,
   withCommonOptions,
 } from "../io/runtime.js";
+import { reportUnreadable, sessionFilesOf } from "../io/session-files.js";
 
 /** Options of `index`. */
 interface IndexOptions extends CommonOptions {
@@ -35,17 +36,20 @@ async function runIndex(runtime: CliRuntime, options: IndexOptions): Promise<voi
   const ctx = runtime.context(options);
   if (options.rebuild && options.verify) throw usageError("give either --rebuild or --verify");
   if (options.index === false) throw usageError("`index` needs an index file (drop --no-index)");
+  // What the index cannot look at is said, never taken for "no sessions" (a root: exit 2 first).
+  const { problems } = sessionFilesOf(ctx.sessionsRoot);
   const index = openIndexFor(ctx, options.index);
   if (index === undefined) {
     runtime.exit(ExitCode.usage);
     return;
   }
   try {
-    if (options.verify) verify(ctx, runtime, index);
+    if (options.verify) verify(ctx, runtime, index, problems.length);
     else await sync(ctx, index, options.rebuild === true);
   } finally {
     index.close();
   }
+  reportUnreadable(ctx, problems);
 }
 
 async function sync(ctx: CommandContext, index: SessionIndex, rebuild: boolean): Promise<void> {
@@ -64,12 +68,17 @@ async function sync(ctx: CommandContext, index: SessionIndex, rebuild: boolean):
   );
 }
 
-function verify(ctx: CommandContext, runtime: CliRuntime, index: SessionIndex): void {
+function verify(
+  ctx: CommandContext,
+  runtime: CliRuntime,
+  index: SessionIndex,
+  unreadable: number,
+): void {
   const report = index.verify(ctx.sessionsRoot);
   if (ctx.json) ctx.printJson({ file: index.file, root: ctx.sessionsRoot, ...report });
   else {
     ctx.out(
-      `index ${index.file}: ${plural(report.files, "file")}, ${report.fresh} up to date, ${report.stale} changed since, ${report.missing} not indexed, ${report.orphaned} of deleted files; ${report.ok ? "no problems" : plural(report.problems.length, "problem")}`,
+      `index ${index.file}: ${plural(report.files, "file")}, ${report.fresh} up to date, ${report.stale} changed since, ${report.missing} not indexed, ${report.orphaned} of deleted files; ${report.ok ? (unreadable > 0 ? `no problems in what could be read, ${unreadable} could not be read` : "no problems") : plural(report.problems.length, "problem")}`,
     );
     for (const p of report.problems) ctx.out(`  ${p.path}: ${p.problem}`);
   }

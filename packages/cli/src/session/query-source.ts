@@ -9,6 +9,7 @@
 
 import {
   branchOf,
+  type ReadSessionOptions,
   replayState,
   type SessionEntry,
   type SessionState,
@@ -65,9 +66,9 @@ export interface SourceTree {
 const pathIds = (state: SessionState, leafId: string | null) =>
   new Set(branchOf(state, leafId).map((e) => e.id));
 
-/** The source of a session read from the whole file. */
-export function fileSource(path: string): QuerySource {
-  const session: LoadedSession = loadSession(path);
+/** The source of a session read from the whole file (`options`: the line bound). */
+export function fileSource(path: string, options: ReadSessionOptions = {}): QuerySource {
+  const session: LoadedSession = loadSession(path, undefined, options);
   return {
     facts: factsOf(session),
     leafId: session.state.leafId,
@@ -166,7 +167,7 @@ export function withQuerySource<T>(
   use: (source: QuerySource) => T,
 ): T {
   const index = openIndexFor(ctx, option);
-  if (index === undefined) return use(fileSource(path));
+  if (index === undefined) return use(fileSource(path, ctx.readOptions));
   let indexed: IndexedSession | null = null;
   try {
     try {
@@ -175,14 +176,14 @@ export function withQuerySource<T>(
       // A file the index cannot open (unreadable, gone): the full read says why.
       if (!isIndexTrouble(error)) throw error;
     }
-    if (indexed === null) return use(fileSource(path));
+    if (indexed === null) return use(fileSource(path, ctx.readOptions));
     try {
       return use(indexSource(indexed));
     } catch (error) {
-      if (error instanceof FileNeeded) return use(fileSource(path));
+      if (error instanceof FileNeeded) return use(fileSource(path, ctx.readOptions));
       if (!isIndexTrouble(error)) throw error;
       ctx.err(`pi-sessions: index could not read ${path} (${error.message}); reading the file`);
-      return use(fileSource(path));
+      return use(fileSource(path, ctx.readOptions));
     }
   } finally {
     indexed?.close();
