@@ -3,31 +3,56 @@
  * file never named `*.jsonl`), an existing file (refused without --force, replaced keeping its
  * mode with it), a pi session (refused even with --force), the source itself, a symlink to a
  * file (the file is replaced, the link stays), a FIFO and a symlink to one (written into, as a
- * redirect would), /dev/null (stays a device), /dev/stdout to a pipe and to a redirected file
- * (the content lands there, the note goes to stderr), and what cannot take an export (a
- * directory, a socket, a dangling symlink): one line, exit 2, nothing touched.
+ * redirect would), a null device (stays a device), stdout by each of its names, to a pipe and
+ * to a redirected file (the content lands there, the note goes to stderr), and what cannot
+ * take an export (a directory, a socket, a dangling symlink): one line, exit 2, nothing
+ * touched. No test writes at a system path as root (see `nullDevice`).
  */
 
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import {
   chmodSync,
   closeSync,
+  constants,
   existsSync,
   lstatSync,
   openSync,
   readdirSync,
   readFileSync,
+  readSync,
   statSync,
   symlinkSync,
   watch,
   writeFileSync,
 } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { makeFifo, makeSocket } from "@pi-sessions/test-utils/messy-files";
+import { isRoot, makeFifo, makeSocket } from "@pi-sessions/test-utils/messy-files";
 import { beforeEach, describe, expect, it } from "vitest";
 import { type TempRoot, tempRoot, writeDemoSession } from "./export-fixtures.js";
 import { binCommand, CLI_DIR, runBin } from "./helpers/run-bin.js";
+
+/**
+ * A character device to write to. As root, a private one (`mknod`, the numbers of /dev/null)
+ * in the scratch directory: a regression that renamed over its target must never get to
+ * replace the system's /dev/null, as `-o` once did. Without root, /dev/null itself, which such
+ * a regression could not replace (no write permission on /dev).
+ */
+function nullDevice(dir: string): string {
+  if (!isRoot()) return "/dev/null";
+  const path = join(dir, "null");
+  execFileSync("mknod", [path, "c", "1", "3"]);
+  return path;
+}
+
+/**
+ * Names of this process's stdout. As root, none under /dev itself (see {@link nullDevice}): a
+ * path in /proc cannot be renamed over, nor can our own symlink harm anyone; without root,
+ * /dev/stdout too.
+ */
+function stdoutNames(link: string): string[] {
+  const names = ["/dev/fd/1", "/proc/self/fd/1", link];
+  return isRoot() ? names : [...names, "/dev/stdout"];
+}
 
 let tmp: TempRoot;
 let source: string;
@@ -43,6 +68,42 @@ beforeEach(async () => {
 });
 
 const wrote = /^wrote \d+ entries \(branch to \w+\) as md to /;
+
+/**
+ * Reads what is written into `fifo` while `running` runs: its read end is open (non-blocking)
+ * before the writer starts and drained until the writer is done, so a writer that never opens
+ * the FIFO (a rename over it, as `-o` once did) gives "" instead of a reader waiting forever.
+ */
+async function readFifoWhile<T>(
+  fifo: string,
+  running: Promise<T>,
+): Promise<{ result: Promise<T>; text: string }> {
+  const fd = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+  const chunks: Buffer[] = [];
+  const drain = () => {
+    const buffer = Buffer.alloc(64 * 1024);
+    for (;;) {
+      let n: number;
+      try {
+        n = readSync(fd, buffer, 0, buffer.length, null);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "EAGAIN") return;
+        throw error;
+      }
+      if (n === 0) return;
+      chunks.push(Buffer.from(buffer.subarray(0, n)));
+    }
+  };
+  const timer = setInterval(drain, 10);
+  try {
+    await running;
+  } finally {
+    clearInterval(timer);
+    drain();
+    closeSync(fd);
+  }
+  return { result: running, text: Buffer.concat(chunks).toString("utf8") };
+}
 
 describe("export -o to files", () => {
   it("a new path appears complete; no name but the target ends in .jsonl meanwhile", async () => {
@@ -118,10 +179,10 @@ describe("export -o into pipes and devices", () => {
     const link = join(tmp.scratch, "to-pipe.md");
     symlinkSync(fifo, link);
     for (const target of [fifo, link]) {
-      const reading = readFile(fifo, "utf8");
-      const r = await runBin(["export", source, "-o", target]);
+      const { result, text } = await readFifoWhile(fifo, runBin(["export", source, "-o", target]));
+      const r = await result;
       expect(r.code, r.stderr).toBe(0);
-      expect(await reading).toBe(expected);
+      expect(text).toBe(expected);
       expect(r.stdout).toBe("");
       expect(r.stderr).toMatch(wrote);
       expect(lstatSync(fifo).isFIFO()).toBe(true);
@@ -129,32 +190,35 @@ describe("export -o into pipes and devices", () => {
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
   });
 
-  it("/dev/null takes it and stays a character device", async () => {
-    const r = await runBin(["export", source, "-o", "/dev/null"]);
+  it("a null device takes it and stays a character device", async () => {
+    const device = nullDevice(tmp.scratch);
+    const r = await runBin(["export", source, "-o", device]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(wrote);
-    expect(lstatSync("/dev/null").isCharacterDevice()).toBe(true);
+    expect(lstatSync(device).isCharacterDevice()).toBe(true);
   });
 
-  it("/dev/stdout writes into the pipe that is stdout; the note goes to stderr", async () => {
-    const r = await runBin(["export", source, "-o", "/dev/stdout"]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toBe(expected);
-    expect(r.stderr).toMatch(wrote);
+  it("stdout by every name (/dev/fd/1, /proc/self/fd/1, a symlink to it, /dev/stdout) gets it; the note goes to stderr", async () => {
+    const link = join(tmp.scratch, "stdout");
+    symlinkSync("/proc/self/fd/1", link);
+    for (const target of stdoutNames(link)) {
+      const r = await runBin(["export", source, "-o", target]);
+      expect(r.code, `${target}: ${r.stderr}`).toBe(0);
+      expect(r.stdout, target).toBe(expected);
+      expect(r.stderr, target).toMatch(wrote);
+    }
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
   });
 
-  it("/dev/stdout redirected to an existing file writes into it (no --force: it is a descriptor)", async () => {
+  it("stdout redirected to an existing file gets it (no --force: it is a descriptor)", async () => {
     const out = join(tmp.scratch, "redirected.md");
     writeFileSync(out, "");
     const fd = openSync(out, "a");
     const code = await new Promise<number | null>((resolve, reject) => {
       const child = spawn(
         process.execPath,
-        [...binCommand(), "export", source, "-o", "/dev/stdout"],
-        {
-          cwd: CLI_DIR,
-          stdio: ["ignore", fd, "ignore"],
-        },
+        [...binCommand(), "export", source, "-o", "/proc/self/fd/1"],
+        { cwd: CLI_DIR, stdio: ["ignore", fd, "ignore"] },
       );
       child.on("error", reject);
       child.on("close", resolve);

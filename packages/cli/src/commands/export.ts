@@ -25,7 +25,7 @@ import { type SessionView, viewOf } from "../export/session-view.js";
 import { type CliRuntime, type CommonOptions, withCommonOptions } from "../io/runtime.js";
 import { jsonForTerminal } from "../io/terminal-text.js";
 import { resolveEntryRef } from "../session/entry-ref.js";
-import { loadSession } from "../session/load-session.js";
+import { loadSession, longLineNotes } from "../session/load-session.js";
 import { resolveSessionArg } from "../session/resolve-session.js";
 
 /** Export formats. */
@@ -109,6 +109,7 @@ export function registerExport(program: Command, runtime: CliRuntime): void {
     const s = viewOf(loadSession(resolveSessionArg(ctx, session), undefined, ctx.readOptions));
     // An id or a unique prefix, resolved as `tree` and `context` do (same messages, same codes).
     const leafId = options.leaf !== undefined ? resolveEntryRef(s, options.leaf).id : s.leafId;
+    for (const note of longLineNotes(s.path, s.diagnostics)) ctx.err(note);
     if (s.diagnostics.length > 0) {
       ctx.err(
         `note: ${s.path}: ${s.diagnostics.length} problem(s) while reading; intact entries exported (see pi-sessions check)`,

@@ -36,7 +36,7 @@ import {
 } from "../io/runtime.js";
 import { reportUnreadable, sessionFilesOf } from "../io/session-files.js";
 import { resolveEntryId } from "../session/entry-ref.js";
-import { loadSession, NotASessionError } from "../session/load-session.js";
+import { loadSession, longLineNotes, NotASessionError } from "../session/load-session.js";
 import { type QuerySource, withQuerySource } from "../session/query-source.js";
 import { resolveSessionArg } from "../session/resolve-session.js";
 import type { SessionFacts } from "../session/session-header.js";
@@ -131,6 +131,7 @@ function sessionUsage(
   const { facts } = source;
   // Said before a bad --leaf fails; a file read through the index has no problems to say.
   warnDamage(ctx, facts.path, source.diagnostics);
+  for (const note of source.notes) ctx.err(note);
   // Resolved here (an id or a unique prefix, as `tree` and `context` take it) rather than by
   // catching the plugins' error, so the message names the file and the exit code matches.
   const leaf =
@@ -209,6 +210,7 @@ function usageOfAll(ctx: CommandContext, by: UsageGrouping | undefined): number 
     try {
       const s = loadSession(path, undefined, ctx.readOptions);
       warnDamage(ctx, s.path, s.diagnostics.length);
+      for (const note of longLineNotes(s.path, s.diagnostics)) ctx.err(note);
       // Only entries with usage matter to the sums; dropping the rest keeps memory flat
       // over thousands of files.
       sessions.push({ path, header: s.header, entries: usageEntries(s.entries) });

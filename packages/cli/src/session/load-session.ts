@@ -113,3 +113,24 @@ export function countLeaves(entries: readonly SessionEntry[]): number {
   }
   return leaves;
 }
+
+/**
+ * One stderr line per line a bounded read left unread (`line-too-long`): which line, how big,
+ * and that its entry is missing from what the command shows, so a bounded answer never
+ * passes for the whole file.
+ */
+export function longLineNotes(
+  path: string,
+  diagnostics: readonly {
+    readonly kind: string;
+    readonly line?: number;
+    readonly message: string;
+  }[],
+): string[] {
+  return diagnostics
+    .filter((d) => d.kind === "line-too-long")
+    .map(
+      (d) =>
+        `pi-sessions: ${path}: line ${d.line ?? "?"}: ${d.message}; its entry is left out here (PI_SESSIONS_MAX_LINE_BYTES raises the bound)`,
+    );
+}

@@ -21,7 +21,7 @@ import { type IndexOption, openIndexFor } from "../io/index-access.js";
 import type { CommandContext } from "../io/runtime.js";
 import { type EntryIds, idsOf } from "./entry-ref.js";
 import { entrySummary } from "./entry-summary.js";
-import { type LoadedSession, loadSession } from "./load-session.js";
+import { type LoadedSession, loadSession, longLineNotes } from "./load-session.js";
 import { problemsOf } from "./problems.js";
 import { factsOf, type SessionFacts } from "./session-header.js";
 
@@ -36,6 +36,8 @@ export interface QuerySource {
   readonly problems: number;
   /** Core's load diagnostics (what `usage` warns about). */
   readonly diagnostics: number;
+  /** Lines the read left unread (over the line bound), one stderr line each to print. */
+  readonly notes: readonly string[];
   /** Core's tree down to `depth` levels (all without it), with what `treeRows` asks. */
   tree(leafId: string | null, depth: number | undefined): SourceTree;
   /** Entries that give core's context builder, from `leafId`, what the whole file gives. */
@@ -75,6 +77,7 @@ export function fileSource(path: string, options: ReadSessionOptions = {}): Quer
     ids: idsOf(session),
     problems: problemsOf(session).length,
     diagnostics: session.diagnostics.length,
+    notes: longLineNotes(path, session.diagnostics),
     tree: (leafId) => ({
       roots: treeOf(session.state),
       onPath: pathIds(session.state, leafId),
@@ -106,6 +109,7 @@ function indexSource(indexed: IndexedSession): QuerySource {
     ids: { has: (id) => indexed.hasId(id), startingWith: (p) => indexed.idsStartingWith(p) },
     problems: 0,
     diagnostics: 0,
+    notes: [],
     tree: (leafId, depth) =>
       depth === undefined ? wholeTree(indexed, leafId) : topOfTree(indexed, leafId, depth),
     contextEntries: (leafId) => indexed.contextPath(leafId),
