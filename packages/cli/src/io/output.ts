@@ -57,9 +57,17 @@ export function formatCount(n: number): string {
 
 /**
  * Cuts text to `max` characters on one line: newlines and runs of whitespace become one space,
- * and an ellipsis marks the cut.
+ * and an ellipsis marks the cut. Costs O(`max`), not O(text): flattening a prefix gives a
+ * prefix of the whole text's flattening, so when a prefix of `2 * max + 16` characters already
+ * flattens to more than `max`, the cut falls inside it (a 30 MB message is never copied whole
+ * to show 80 characters of it).
  */
 export function truncate(text: string, max: number): string {
+  const head = 2 * max + 16;
+  if (max > 1 && text.length > head) {
+    const start = text.slice(0, head).replace(/\s+/g, " ").trim();
+    if (start.length > max) return `${start.slice(0, max - 1)}…`;
+  }
   const flat = text.replace(/\s+/g, " ").trim();
   if (flat.length <= max) return flat;
   return max <= 1 ? flat.slice(0, max) : `${flat.slice(0, max - 1)}…`;

@@ -13,7 +13,7 @@ import { randomBytes } from "node:crypto";
 import type { CliIo, OutputStream } from "./io.js";
 import { terminalSafe } from "./terminal-text.js";
 
-/** SGR open and close codes of the styles the commands use (as picocolors spells them). */
+/** SGR open and close codes of the styles the commands use. */
 const STYLES = {
   bold: [1, 22],
   dim: [2, 22],
