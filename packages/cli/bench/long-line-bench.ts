@@ -23,6 +23,12 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } fro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import {
+  assistantMessage,
+  textBlock,
+  usageRecord,
+  userMessage,
+} from "@pi-sessions/test-utils/pi-messages";
 import { numberFlag } from "../../core/bench/flags.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../src/io/line-limit.js";
 
@@ -35,49 +41,28 @@ const keep = process.argv.includes("--keep");
 const cliDir = fileURLToPath(new URL("..", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "pi-sessions-long-line-"));
 
+const at = (s: number) => `2026-01-01T00:00:0${s}.000Z`;
+const usage = usageRecord({ input: 1, output: 1, cacheRead: 0, cacheWrite: 0 });
+/** A message entry line. */
+const entry = (id: string, parentId: string | null, message: unknown, s: number) =>
+  `${JSON.stringify({ type: "message", id, parentId, timestamp: at(s), message })}\n`;
+const assistant = (id: string, parentId: string, text: string, s: number) =>
+  entry(id, parentId, assistantMessage({ content: [textBlock(text)], usage, timestamp: s }), s);
+
 /** Writes a session whose third entry is a user message of `textBytes` bytes of text. */
 function writeSession(name: string, textBytes: number): string {
   const path = join(dir, name);
   const fd = openSync(path, "w");
-  const line = (record: unknown) => writeSync(fd, `${JSON.stringify(record)}\n`);
-  const at = (s: number) => `2026-01-01T00:00:0${s}.000Z`;
-  line({
+  const header = {
     type: "session",
     version: 3,
     id: "0long000-0000-4000-8000-000000000000",
     timestamp: at(0),
     cwd: "/bench",
-  });
-  line({
-    type: "message",
-    id: "u1",
-    parentId: null,
-    timestamp: at(1),
-    message: { role: "user", content: "Read this file.", timestamp: 1 },
-  });
-  line({
-    type: "message",
-    id: "a1",
-    parentId: "u1",
-    timestamp: at(2),
-    message: {
-      role: "assistant",
-      content: [{ type: "text", text: "Paste it." }],
-      api: "a",
-      provider: "p",
-      model: "m",
-      usage: {
-        input: 1,
-        output: 1,
-        cacheRead: 0,
-        cacheWrite: 0,
-        totalTokens: 2,
-        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-      },
-      stopReason: "stop",
-      timestamp: 2,
-    },
-  });
+  };
+  writeSync(fd, `${JSON.stringify(header)}\n`);
+  writeSync(fd, entry("u1", null, userMessage("Read this file.", 1), 1));
+  writeSync(fd, assistant("a1", "u1", "Paste it.", 2));
   // The huge message, written in 1 MiB pieces: the generator never holds it as one string.
   writeSync(
     fd,
@@ -86,29 +71,7 @@ function writeSession(name: string, textBytes: number): string {
   const piece = Buffer.alloc(MB, "lorem ipsum ");
   for (let left = textBytes; left > 0; left -= MB) writeSync(fd, piece, 0, Math.min(MB, left));
   writeSync(fd, '","timestamp":3}}\n');
-  line({
-    type: "message",
-    id: "a2",
-    parentId: "big",
-    timestamp: at(4),
-    message: {
-      role: "assistant",
-      content: [{ type: "text", text: "Read." }],
-      api: "a",
-      provider: "p",
-      model: "m",
-      usage: {
-        input: 1,
-        output: 1,
-        cacheRead: 0,
-        cacheWrite: 0,
-        totalTokens: 2,
-        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-      },
-      stopReason: "stop",
-      timestamp: 4,
-    },
-  });
+  writeSync(fd, assistant("a2", "big", "Read.", 4));
   closeSync(fd);
   return path;
 }

@@ -9,44 +9,33 @@
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempDir } from "@pi-sessions/test-utils";
+import {
+  assistantMessage,
+  tempDir,
+  textBlock,
+  usageRecord,
+  userMessage,
+} from "@pi-sessions/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runBin } from "./helpers/run-bin.js";
 
 const at = (s: number) => `2026-01-01T00:00:0${s}.000Z`;
-const usage = {
-  input: 1,
-  output: 1,
-  cacheRead: 0,
-  cacheWrite: 0,
-  totalTokens: 2,
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
-const assistant = (id: string, parentId: string, text: string, s: number) =>
-  JSON.stringify({
-    type: "message",
-    id,
-    parentId,
-    timestamp: at(s),
-    message: {
-      role: "assistant",
-      content: [{ type: "text", text }],
-      api: "a",
-      provider: "p",
-      model: "m",
-      usage,
-      stopReason: "stop",
-      timestamp: s,
-    },
-  });
+/** A message entry line. */
+const entry = (id: string, parentId: string | null, message: unknown, s: number) =>
+  JSON.stringify({ type: "message", id, parentId, timestamp: at(s), message });
 const user = (id: string, parentId: string | null, text: string, s: number) =>
-  JSON.stringify({
-    type: "message",
+  entry(id, parentId, userMessage(text, s), s);
+const assistant = (id: string, parentId: string, text: string, s: number) =>
+  entry(
     id,
     parentId,
-    timestamp: at(s),
-    message: { role: "user", content: text, timestamp: s },
-  });
+    assistantMessage({
+      content: [textBlock(text)],
+      usage: usageRecord({ input: 1, output: 1, cacheRead: 0, cacheWrite: 0 }),
+      timestamp: s,
+    }),
+    s,
+  );
 
 const BOUND = 4096;
 const LONG = user("big00000", "a1000000", `pasted: ${"lorem ipsum ".repeat(6000)}`, 3);
