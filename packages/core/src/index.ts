@@ -92,7 +92,7 @@ export { memoryStore } from "./store/memory-store.js";
 export { getDefaultSessionDir } from "./store/paths.js";
 export { type QueuedWrite, queuedSink } from "./store/queued-sink.js";
 export { type ReadSessionOptions, readSession, type SessionOnDisk } from "./store/read-session.js";
-export { NotRegularFileError } from "./store/regular-file.js";
+export { type FileKind, NotRegularFileError } from "./store/regular-file.js";
 export type {
   OpenedSession,
   SessionSink,

@@ -27,8 +27,10 @@ export function isDirectory(path: string): boolean {
 }
 
 /** What reporting needs of a command's context (stderr and the exit code). */
-interface Reporter {
+export interface Reporter {
+  /** Writes a line to stderr. */
   err(line: string): void;
+  /** Raises the exit code. */
   exit(code: typeof ExitCode.usage): void;
 }
 

@@ -14,7 +14,7 @@ import type { CliIo, OutputStream } from "./io.js";
 import { terminalSafe } from "./terminal-text.js";
 
 /** SGR open and close codes of the styles the commands use. */
-const STYLES = {
+const STYLES: { readonly [K in keyof Colors]: readonly [number, number] } = {
   bold: [1, 22],
   dim: [2, 22],
   inverse: [7, 27],
@@ -23,10 +23,42 @@ const STYLES = {
   yellow: [33, 39],
   magenta: [35, 39],
   cyan: [36, 39],
-} as const;
+};
 
 /** Colour functions; identity functions when colours are off. */
-export type Colors = { readonly [K in keyof typeof STYLES]: (text: string) => string };
+export interface Colors {
+  /** Headers, the path to the leaf. */
+  readonly bold: (text: string) => string;
+  /** What is less important: ids, paths, other branches. */
+  readonly dim: (text: string) => string;
+  /** The leaf marker. */
+  readonly inverse: (text: string) => string;
+  /** Bad files. */
+  readonly red: (text: string) => string;
+  /** Good news: ok, repaired, labels. */
+  readonly green: (text: string) => string;
+  /** Problem kinds, compactions. */
+  readonly yellow: (text: string) => string;
+  /** Branch summaries. */
+  readonly magenta: (text: string) => string;
+  /** Session names. */
+  readonly cyan: (text: string) => string;
+}
+
+/** Each style's function, made from its SGR codes. */
+function stylesBy(make: (codes: readonly [number, number]) => (text: string) => string): Colors {
+  const { bold, dim, inverse, red, green, yellow, magenta, cyan } = STYLES;
+  return {
+    bold: make(bold),
+    dim: make(dim),
+    inverse: make(inverse),
+    red: make(red),
+    green: make(green),
+    yellow: make(yellow),
+    magenta: make(magenta),
+    cyan: make(cyan),
+  };
+}
 
 /** A stream whose every write is made terminal-safe, with a line-at-a-time form. */
 export interface TerminalStream extends OutputStream {
@@ -40,7 +72,9 @@ export interface TerminalStream extends OutputStream {
 
 /** The process surface with terminal-safe streams (what commands see). */
 export interface TerminalIo extends CliIo {
+  /** stdout, every line made terminal-safe. */
   readonly stdout: TerminalStream;
+  /** stderr, every line made terminal-safe. */
   readonly stderr: TerminalStream;
 }
 
@@ -56,13 +90,14 @@ export function rawStream(stream: OutputStream): OutputStream {
 
 /** Colours, and the writer that applies them, for one run of the program. */
 export class Terminal {
+  /** The styles to wrap text in (their markers become SGR codes when written). */
   readonly colors: Colors;
   private readonly marker: RegExp | undefined;
 
   constructor(colorsOn: boolean) {
     if (!colorsOn) {
       const same = (text: string) => text;
-      this.colors = Object.fromEntries(Object.keys(STYLES).map((k) => [k, same])) as Colors;
+      this.colors = stylesBy(() => same);
       return;
     }
     // Private-use brackets around the nonce: the writer's safety rule leaves all of it as is.
@@ -75,9 +110,7 @@ export class Terminal {
       // A nested style that closes with the same code (bold inside dim) reopens ours after it.
       return (text: string) => `${o}${text.includes(c) ? text.split(c).join(c + o) : text}${c}`;
     };
-    this.colors = Object.fromEntries(
-      Object.entries(STYLES).map(([k, codes]) => [k, style(codes)]),
-    ) as Colors;
+    this.colors = stylesBy(style);
   }
 
   /** One line (or a piece of one) made safe, then our colour markers turned into SGR codes. */

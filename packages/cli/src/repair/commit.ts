@@ -38,8 +38,11 @@ export function backupPathFor(path: string, now: Date): string {
 
 /** What a rewrite keeps of the file it replaces: its exact mode, owner and group. */
 export interface KeptAttributes {
+  /** Permission bits (with set-id and sticky bits): `stat().mode & 0o7777`. */
   readonly mode: number;
+  /** Owner. */
   readonly uid: number;
+  /** Group. */
   readonly gid: number;
 }
 

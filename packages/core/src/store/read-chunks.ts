@@ -9,7 +9,9 @@ import { openRegularFile } from "./regular-file.js";
  * `JsonlScanner.skipLine` does) and returns false to stop the read.
  */
 export interface LongLineBound {
+  /** The most bytes a line may have to be read. */
   readonly maxBytes: number;
+  /** Told each longer line's size (and whether a `\n` ended it); false stops the read. */
   onLongLine(bytes: number, endsWithNewline: boolean): boolean;
 }
 

@@ -35,16 +35,16 @@ export function fileTypeOf(stats: FileKind): string {
 
 /** Thrown instead of opening a path that is not a regular file (after symlinks are followed). */
 export class NotRegularFileError extends Error {
+  /** The path that was not opened. */
+  readonly path: string;
   /** Why, without the path: `a FIFO (named pipe), not a regular file`. */
   readonly reason: string;
 
-  constructor(
-    readonly path: string,
-    stats: FileKind,
-  ) {
+  constructor(path: string, stats: FileKind) {
     const reason = `${fileTypeOf(stats)}, not a regular file`;
     super(`${path}: ${reason}`);
     this.name = "NotRegularFileError";
+    this.path = path;
     this.reason = reason;
   }
 }

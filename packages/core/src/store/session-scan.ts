@@ -14,6 +14,7 @@ import { errorCode } from "./store-fs.js";
 
 /** Something a scan could not read or will not open, with the reason in words. */
 export interface PathProblem {
+  /** The folder or file. */
   readonly path: string;
   /** The fs error code (`EACCES`, `ELOOP`, `ENOENT` for a dangling link), or `ENOTREG`. */
   readonly code: string;
