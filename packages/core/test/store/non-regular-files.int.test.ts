@@ -11,6 +11,7 @@ import type { Server } from "node:net";
 import { join } from "node:path";
 import { makeDevice, makeFifo, makeSocket, watchFifos } from "@pi-sessions/test-utils/messy-files";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SessionManager } from "../../src/session-manager.js";
 import { findMostRecentSession, jsonlPaths, readHeader } from "../../src/store/discovery.js";
 import { listAllSessions, listSessions } from "../../src/store/listing.js";
 import { readSession, readSessionFile } from "../../src/store/read-session.js";
@@ -71,6 +72,10 @@ describe("read paths refuse what is not a regular file, without opening it", () 
         expect(() => readSessionFile(path, undefined as never), kind).toThrow(NotRegularFileError);
         expect(() => readRegularFile(path), kind).toThrow(NotRegularFileError);
       }
+    });
+    // The writing open too: `SessionManager.open` of a FIFO is refused, never waited on.
+    await neverOpensFifo(() => {
+      expect(() => SessionManager.open(odd.fifo as string, project)).toThrow(NotRegularFileError);
     });
     expect(() => readSession(odd.fifo as string)).toThrow(
       /FIFO \(named pipe\), not a regular file/,
