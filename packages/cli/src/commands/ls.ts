@@ -114,7 +114,7 @@ function scanOf(
   ctx: CommandContext,
   scope: ListScope,
 ): { files: string[]; problems: PathProblem[] } {
-  if (scope.all) return sessionFilesOf(ctx.sessionsRoot);
+  if (scope.all) return sessionFilesOf(ctx.sessionsRoot, false);
   const top = scanSessionDir(ctx.sessionsRoot);
   if (top.rootProblem !== undefined) {
     throw usageError(`cannot read ${ctx.sessionsRoot}: ${top.rootProblem.reason}`);

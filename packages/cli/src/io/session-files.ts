@@ -47,13 +47,15 @@ export function reportUnreadable(ctx: Reporter, problems: readonly PathProblem[]
 }
 
 /**
- * The session files of `root`, sorted by path; throws exit 2 when the root itself cannot be
- * listed. The problems met are returned, not yet reported (commands say them where they fit).
+ * The session files of `root`, sorted by path unless `sorted` is false (a count needs no order,
+ * and sorting 10,000 paths costs more than the count); throws exit 2 when the root itself
+ * cannot be listed. The problems met are returned, not yet reported (commands say them where
+ * they fit).
  */
-export function sessionFilesOf(root: string): SessionFileScan {
+export function sessionFilesOf(root: string, sorted = true): SessionFileScan {
   const scan = scanSessionFiles(root);
   if (scan.rootProblem !== undefined) {
     throw usageError(`cannot read ${root}: ${scan.rootProblem.reason}`);
   }
-  return { files: scan.files.sort(), problems: scan.problems };
+  return { files: sorted ? scan.files.sort() : scan.files, problems: scan.problems };
 }
