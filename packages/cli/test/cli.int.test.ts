@@ -97,7 +97,17 @@ describe("exit codes and reasons", () => {
   it("--help and --version exit 0 and list every command", async () => {
     const help = await runBin(["--help"]);
     expect(help.code).toBe(0);
-    for (const command of ["ls", "tree", "context", "check", "migrate", "usage", "export"]) {
+    for (const command of [
+      "ls",
+      "tree",
+      "context",
+      "check",
+      "migrate",
+      "usage",
+      "export",
+      "redact",
+      "sync",
+    ]) {
       expect(help.stdout).toMatch(new RegExp(`^  ${command} `, "m"));
     }
     const version = await runBin(["--version"]);
@@ -191,6 +201,7 @@ describe("--json on every command", () => {
       ["migrate", root, "--dry-run"],
       ["usage", "01a22a6a"],
       ["export", "01a22a6a", "--format", "md"],
+      ["sync", root, tempDir(), "--dry-run"],
     ];
     for (const args of commands) {
       const r = await runBin([...args, "--dir", root, "--json"]);

@@ -11,7 +11,7 @@
 
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import type { Server } from "node:net";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { tempDir } from "@pi-sessions/test-utils";
 import { makeDevice, makeFifo, makeSocket, watchFifos } from "@pi-sessions/test-utils/messy-files";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -147,6 +147,24 @@ describe("commands that scan the tree", () => {
       expect(r.code, `${command}: ${r.stderr}`).toBe(0);
       expect(r.stderr, command).toBe("");
     }
+  });
+});
+
+describe("sync", () => {
+  it("copies the sessions to another root and fails each odd entry in one line (exit 1)", async () => {
+    const other = tempDir();
+    const r = await run(["sync", root, other]);
+    expect(r.code, r.stderr).toBe(1);
+    const failed = r.stdout.split("\n").filter((l) => l.startsWith("failed"));
+    expect(failed).toHaveLength(odd.size);
+    for (const { path, reason } of odd.values()) {
+      const rel = relative(root, path);
+      expect(
+        failed.filter((l) => l.includes(`${rel}:`)),
+        rel,
+      ).toEqual([expect.stringMatching(new RegExp(`cannot read ${reason.source}`))]);
+    }
+    expect(readFileSync(join(other, relative(root, good)))).toEqual(readFileSync(good));
   });
 });
 

@@ -8,6 +8,10 @@
  * - `jsonl`: a new valid pi session file (fresh id, `parentSession` = the source), the way pi
  *   forks (`--tree`) or branches off (one branch) a session.
  *
+ * `--redact` exports the session as `pi-sessions redact` leaves it (`@pi-sessions/redact`): every
+ * secret a placeholder, in every format; `--redact-paths`, `--redact-config` as `redact`'s
+ * `--paths`, `--config`. The report goes to stderr.
+ *
  * Output goes to stdout, or to `-o FILE`: a new file atomically, an existing one only with
  * `--force` and never a session, a FIFO or device by writing into it (see `output-target.ts`).
  * With `--json`, stdout gets `{ format, scope, session, leafId, entries, output?, content? }`:
@@ -16,6 +20,7 @@
 import { resolve } from "node:path";
 import { systemEnv } from "@pi-sessions/core";
 import { serializeRecords } from "@pi-sessions/core/internal";
+import { formatReport } from "@pi-sessions/redact";
 import { type Command, Option } from "commander";
 import { renderHtmlPage } from "../export/html-page.js";
 import { jsonlExportRecords } from "../export/jsonl.js";
@@ -24,6 +29,7 @@ import { outputTargetOf, writeOutput } from "../export/output-target.js";
 import { type SessionView, viewOf } from "../export/session-view.js";
 import { type CliRuntime, type CommonOptions, withCommonOptions } from "../io/runtime.js";
 import { jsonForTerminal } from "../io/terminal-text.js";
+import { loadRedacted, redactOptionsOf } from "../redact/redact-input.js";
 import { resolveEntryRef } from "../session/entry-ref.js";
 import { loadSession, longLineNotes } from "../session/load-session.js";
 import { resolveSessionArg } from "../session/resolve-session.js";
@@ -38,6 +44,9 @@ interface ExportOptions extends CommonOptions {
   tree?: boolean;
   output?: string;
   force?: boolean;
+  redact?: boolean;
+  redactPaths?: boolean;
+  redactConfig?: string;
 }
 
 /** The export's text and how many entries it holds. */
@@ -103,10 +112,22 @@ export function registerExport(program: Command, runtime: CliRuntime): void {
         "-o, --output <file>",
         "write to this file (or FIFO, device, /dev/stdout) instead of stdout",
       )
-      .option("--force", "with -o, replace an existing file (never a session file)"),
-  ).action((session: string, options: ExportOptions) => {
+      .option("--force", "with -o, replace an existing file (never a session file)")
+      .option("--redact", "replace secrets with placeholders first (as `redact` does)")
+      .option("--redact-paths", "with --redact, also the working and home directories")
+      .option("--redact-config <file>", "with --redact, a redaction config file"),
+  ).action(async (session: string, options: ExportOptions) => {
     const ctx = runtime.context(options);
-    const s = viewOf(loadSession(resolveSessionArg(ctx, session), undefined, ctx.readOptions));
+    const path = resolveSessionArg(ctx, session);
+    const redacting =
+      options.redact === true || options.redactPaths === true || options.redactConfig !== undefined;
+    const redacted = redacting
+      ? await loadRedacted(
+          path,
+          redactOptionsOf({ paths: options.redactPaths, config: options.redactConfig }),
+        )
+      : undefined;
+    const s = viewOf(redacted?.loaded ?? loadSession(path, undefined, ctx.readOptions));
     // An id or a unique prefix, resolved as `tree` and `context` do (same messages, same codes).
     const leafId = options.leaf !== undefined ? resolveEntryRef(s, options.leaf).id : s.leafId;
     for (const note of longLineNotes(s.path, s.diagnostics)) ctx.err(note);
@@ -116,7 +137,14 @@ export function registerExport(program: Command, runtime: CliRuntime): void {
       );
     }
     const scope = options.tree ? "tree" : "branch";
-    const { content, entries } = render(s, options.format, scope, leafId, ctx.io.cwd);
+    const rendered = render(s, options.format, scope, leafId, ctx.io.cwd);
+    // What the renderers add beside the session (its file path, `parentSession`) gets this
+    // file's placeholders too.
+    const content =
+      redacted === undefined ? rendered.content : redacted.redaction.redactText(rendered.content);
+    const { entries } = rendered;
+    if (redacted !== undefined && !ctx.json)
+      ctx.io.stderr.write(formatReport(redacted.redaction.report, s.path));
     const output = options.output === undefined ? undefined : resolve(ctx.io.cwd, options.output);
     // Decided before writing: what is at the path says how (or whether) to write it.
     const target =
@@ -131,7 +159,14 @@ export function registerExport(program: Command, runtime: CliRuntime): void {
         },
       });
     }
-    const report = { format: options.format, scope, session: s.path, leafId, entries };
+    const report = {
+      format: options.format,
+      scope,
+      session: s.path,
+      leafId,
+      entries,
+      ...(redacted === undefined ? {} : { redaction: redacted.redaction.report }),
+    };
     if (ctx.json) {
       ctx.printJson(output === undefined ? { ...report, content } : { ...report, output });
     } else if (target === undefined) {

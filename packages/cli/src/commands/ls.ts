@@ -19,7 +19,7 @@ import {
   withCommonOptions,
 } from "../io/runtime.js";
 import { reportUnreadable, sessionFilesOf } from "../io/session-files.js";
-import { indexLister } from "../session/index-lister.js";
+import { indexLister, indexRowsOfAll } from "../session/index-lister.js";
 import {
   directLister,
   type ListScope,
@@ -107,8 +107,9 @@ export function cwdOption(ctx: CommandContext, cwd: string | undefined): string 
 }
 
 /**
- * What `ls` lists from, as core's walk sees it: the whole root for `--all`, else the files in
- * the root and in the cwd's own directory. Throws exit 2 when the root cannot be read.
+ * What `ls` lists from, as core's walk sees it: the whole root for `--all` (unsorted: only
+ * counted), else the files in the root and in the cwd's own directory. Throws exit 2 when the
+ * root cannot be read.
  */
 function scanOf(
   ctx: CommandContext,
@@ -128,16 +129,33 @@ async function runLs(runtime: CliRuntime, options: LsOptions): Promise<void> {
   const ctx = runtime.context(options);
   const scope: ListScope =
     options.all === true ? { all: true } : { all: false, cwd: cwdOption(ctx, options.cwd) };
-  // Looked at first: a root that cannot be read is exit 2, not "no sessions".
+  // Looked at first: a root that cannot be read is exit 2, not "no sessions"; what cannot be
+  // read below it is said after the listing.
   const scan = scanOf(ctx, scope);
-  const rows = await withIndex(ctx, options.index, (index) =>
-    listSessionRows(
+  // How many files the listing met, when the index counted them (else the scan's count).
+  let met: number | undefined;
+  const rows = await withIndex(ctx, options.index, async (index) => {
+    if (index !== undefined && scope.all) {
+      const quick = indexRowsOfAll(
+        index,
+        ctx.sessionsRoot,
+        progressOn(ctx.io.stderr, "reading sessions"),
+      );
+      if (quick !== undefined) {
+        met = quick.files;
+        return quick.rows;
+      }
+    }
+    const before = index?.filesMet;
+    const listed = await listSessionRows(
       ctx.sessionsRoot,
       scope,
       progressOn(ctx.io.stderr, "reading sessions"),
       index === undefined ? directLister : indexLister(index),
-    ),
-  );
+    );
+    if (index !== undefined && before !== undefined) met = index.filesMet - before;
+    return listed;
+  });
   if (ctx.json) {
     ctx.printJson(rows);
   } else if (rows.length > 0) {
@@ -148,7 +166,10 @@ async function runLs(runtime: CliRuntime, options: LsOptions): Promise<void> {
   reportUnreadable(ctx, scan.problems);
   if (scope.all) {
     // Files the listing dropped (no valid header first) would otherwise vanish silently (W16).
-    const skipped = scan.files.length - rows.length;
+    // The index counted the files it met; without it (or when it gave up and the files were
+    // read directly, counting nothing) the scan's count of regular `*.jsonl` files stands.
+    const files = met !== undefined && met > 0 && met >= rows.length ? met : scan.files.length;
+    const skipped = files - rows.length;
     if (skipped > 0) {
       ctx.err(
         `pi-sessions: ${skipped} .jsonl file${skipped === 1 ? " is" : "s are"} not readable as sessions; run \`pi-sessions check\` to see why`,

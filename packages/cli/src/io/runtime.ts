@@ -13,6 +13,7 @@ import { lineLimitOf } from "./line-limit.js";
 import { colorEnabled, writeJson } from "./output.js";
 import { isDirectory } from "./session-files.js";
 import { type Colors, Terminal, type TerminalIo } from "./terminal-output.js";
+import { terminalSafeText } from "./terminal-text.js";
 
 /** The options {@link withCommonOptions} adds to every command. */
 export interface CommonOptions {
@@ -79,8 +80,10 @@ export interface CommandContext {
   /** Writes a value as JSON to stdout: exact, its strings escaped where a terminal would act. */
   printJson(value: unknown): void;
   /**
-   * Writes an export's content to stdout as it is (Markdown and HTML renderers make their
-   * text safe themselves; JSON Lines goes through `jsonForTerminal`).
+   * Writes data (an export's content, a redacted session) to stdout: exactly as it is into a
+   * pipe or a file; on a terminal made safe as multi-line text (`terminalSafeText`: newlines
+   * and tabs stay). Markdown and HTML renderers make their text safe themselves, and JSON Lines
+   * exports go through `jsonForTerminal`, so those are safe either way.
    */
   writeData(content: string): void;
   /** Raises the exit code to at least `code` (a problem said on stderr, the command goes on). */
@@ -154,7 +157,8 @@ export class CliRuntime {
       err: (line = "") => io.stderr.writeLine(line),
       printJson: (value) => writeJson(this.rawIo, value),
       writeData: (content) => {
-        this.rawIo.stdout.write(content);
+        const stdout = this.rawIo.stdout;
+        stdout.write(stdout.isTTY === true ? terminalSafeText(content) : content);
       },
       exit: (code) => this.exit(code),
     };
