@@ -100,12 +100,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       // Help and version end with code 0; commander already printed its own one-line reason.
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
+    // Through the terminal-safe stream: a reason may echo an argument or a file's content.
     if (error instanceof CliError) {
-      io.stderr.write(`pi-sessions: ${oneLine(error)}\n`);
+      runtime.io.stderr.writeLine(`pi-sessions: ${oneLine(error)}`);
       return Math.max(runtime.exitCode, error.exitCode);
     }
     // Anything else is unreadable input we did not foresee: say what, don't dump a stack.
-    io.stderr.write(`pi-sessions: ${oneLine(error)}\n`);
+    runtime.io.stderr.writeLine(`pi-sessions: ${oneLine(error)}`);
     return ExitCode.usage;
   }
 }

@@ -108,7 +108,8 @@ export { SessionLockedError } from "./store/lock.js";
 export { memoryStore } from "./store/memory-store.js";
 export { getDefaultSessionDir } from "./store/paths.js";
 export { type QueuedWrite, queuedSink } from "./store/queued-sink.js";
-export { readSession, type SessionOnDisk } from "./store/read-session.js";
+export { type ReadSessionOptions, readSession, type SessionOnDisk } from "./store/read-session.js";
+export { type FileKind, NotRegularFileError } from "./store/regular-file.js";
 export type {
   OpenedSession,
   SessionSink,

@@ -96,7 +96,9 @@ export function registerRedact(program: Command, runtime: CliRuntime): void {
       ctx.printJson({ session: path, ...written, report });
       return;
     }
-    if (output === undefined) ctx.io.stdout.write(result.text);
+    // Data, not text: exact into a pipe or file (damaged lines byte for byte), made safe only
+    // on a terminal (`writeData`); the line writer would re-spell what it must keep.
+    if (output === undefined) ctx.writeData(result.text);
     ctx.io.stderr.write(formatReport(report, path));
     if (output !== undefined) ctx.err(`wrote ${output}`);
   });

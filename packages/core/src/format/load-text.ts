@@ -149,6 +149,15 @@ export class SessionLoader implements JsonlVisitor {
     this.scanner.push(text);
   }
 
+  /**
+   * Ends a line the reader skipped unread, longer than its `limit` (see
+   * {@link JsonlScanner.skipLine}); it counts as input, so a file of one such line is not empty.
+   */
+  skipLine(bytes: number, limit: number, endsWithNewline: boolean): boolean {
+    this.length += 1;
+    return this.scanner.skipLine(bytes, limit, endsWithNewline);
+  }
+
   issue(issue: LineIssue): boolean {
     if (this.legacy !== undefined) return this.legacy.issue(issue);
     if (this.split.header === null) this.beforeHeader.push(issue);

@@ -13,11 +13,18 @@ export type JsonRecord = Record<string, unknown>;
 
 /** A line that is kept but is not a record. */
 export interface LineIssue {
-  /** Not JSON at all, or JSON but not an object ([Fix] W6: R1.6 kept `42` or `[1]` as an entry). */
-  readonly kind: "invalid-json" | "not-an-object";
+  /**
+   * Not JSON at all, or JSON but not an object ([Fix] W6: R1.6 kept `42` or `[1]` as an entry),
+   * or longer than a reader's line bound (only read-only readers set one: see
+   * {@link JsonlScanner.skipLine}).
+   */
+  readonly kind: "invalid-json" | "not-an-object" | "line-too-long";
   /** 1-based line number in the text. */
   readonly line: number;
-  /** The whole line as read, without its `\n` (a `\r` stays), never cut. */
+  /**
+   * The whole line as read, without its `\n` (a `\r` stays), never cut; empty for a
+   * `line-too-long` line, which was never read (so such a document must not be written back).
+   */
   readonly raw: string;
   /** Why it failed: the `JSON.parse` error, or the JSON type that was found. */
   readonly message: string;
@@ -85,6 +92,21 @@ export class JsonlScanner {
   /** Lines seen so far, blank ones included: the number of the last line handled. */
   get lineCount(): number {
     return this.line;
+  }
+
+  /**
+   * Ends the line in progress without parsing it: the reader found it longer than `limit`
+   * bytes (`bytes` in all) and skipped the rest of it. The part already pushed is dropped, the
+   * line is counted, and the visitor gets a `line-too-long` issue, so a line's cost stays
+   * bounded whatever its length.
+   */
+  skipLine(bytes: number, limit: number, endsWithNewline: boolean): boolean {
+    if (this.stopped) return false;
+    this.carry = "";
+    this.lastCode = endsWithNewline ? NEWLINE : -1;
+    const line = ++this.line;
+    const message = `line of ${bytes} bytes is longer than the ${limit}-byte limit of this reader; not read`;
+    return this.keepGoing(this.visitor.issue({ kind: "line-too-long", line, raw: "", message }));
   }
 
   private handle(raw: string): boolean {

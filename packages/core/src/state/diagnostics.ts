@@ -5,6 +5,7 @@ import { logTreeSource, treeIndex } from "./tree.js";
 export type LoadDiagnosticKind =
   | "invalid-json"
   | "not-an-object"
+  | "line-too-long"
   | "invalid-entry"
   | "extra-header"
   | "duplicate-id"

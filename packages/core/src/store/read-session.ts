@@ -1,4 +1,3 @@
-import { fstatSync } from "node:fs";
 import { type SessionEnv, systemEnv } from "../env/env.js";
 import { InvalidSessionError, type LoadedText, SessionLoader } from "../format/load-text.js";
 import { describeNotASession } from "../format/record-rules.js";
@@ -20,13 +19,29 @@ export type SessionFileRead =
 
 const CHUNK_BYTES = 4 * 1024 * 1024;
 
+/** Options of the read-only readers ({@link readSession}, {@link readSessionFile}). */
+export interface ReadSessionOptions {
+  /**
+   * Lines longer than this many bytes are not read: each becomes a `line-too-long` diagnostic
+   * with its size, so one huge line costs a reader at most about this much text (default: no
+   * bound, as a writing load must keep every line). Only for loads that never write back.
+   */
+  readonly maxLineBytes?: number;
+}
+
 /**
  * Reads a session file without writing anything (W13), in one pass (see {@link SessionLoader}).
- * Throws `InvalidSessionError` when the file is not a session, and fs errors but a missing file.
+ * Throws `InvalidSessionError` when the file is not a session, `NotRegularFileError` (unopened)
+ * when it is a FIFO, socket, device or directory, and fs errors but a missing file.
  */
-export function readSessionFile(path: string, env: SessionEnv, label = path): SessionFileRead {
+export function readSessionFile(
+  path: string,
+  env: SessionEnv,
+  label = path,
+  options: ReadSessionOptions = {},
+): SessionFileRead {
   try {
-    return readExisting(path, env, label);
+    return readExisting(path, env, label, options);
   } catch (error) {
     if (errorCode(error) === "ENOENT") return { kind: "missing" };
     throw error;
@@ -34,16 +49,36 @@ export function readSessionFile(path: string, env: SessionEnv, label = path): Se
 }
 
 /** {@link readSessionFile} of a file that must exist (else the fs error, `ENOENT`). */
-function readExisting(path: string, env: SessionEnv, label = path): SessionFileRead {
-  return withFile(path, (fd): SessionFileRead => {
-    const size = fstatSync(fd).size;
+function readExisting(
+  path: string,
+  env: SessionEnv,
+  label: string,
+  options: ReadSessionOptions,
+): SessionFileRead {
+  return withFile(path, (fd, stats): SessionFileRead => {
+    const size = stats.size;
     if (size === 0) return { kind: "empty" };
     const loader = new SessionLoader(env, label);
     const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size));
-    const read = readText(fd, buffer, (text) => {
-      loader.push(text);
-      return true;
-    });
+    const maxBytes = options.maxLineBytes;
+    const long =
+      maxBytes === undefined
+        ? undefined
+        : {
+            maxBytes,
+            onLongLine: (bytes: number, newline: boolean) =>
+              loader.skipLine(bytes, maxBytes, newline),
+          };
+    const read = readText(
+      fd,
+      buffer,
+      (text) => {
+        loader.push(text);
+        return true;
+      },
+      Number.POSITIVE_INFINITY,
+      long,
+    );
     return { kind: "loaded", loaded: loader.finish(), size: read.bytes };
   });
 }
@@ -72,10 +107,16 @@ export interface SessionOnDisk {
  * Opens a session file read-only (W13): unlike `SessionManager.open`, it neither rewrites a
  * legacy file nor initialises an empty one. A legacy file's entries get ids from `env` (seed
  * it for the same ids on every run). Throws `InvalidSessionError` when the file is empty
- * (`kind: "empty"`) or not a session, and the fs error (`ENOENT` if missing) otherwise.
+ * (`kind: "empty"`) or not a session, `NotRegularFileError` when it is not a regular file, and
+ * the fs error (`ENOENT` if missing) otherwise. `options.maxLineBytes` bounds what one line
+ * may cost (see {@link ReadSessionOptions}).
  */
-export function readSession(path: string, env: SessionEnv = systemEnv): SessionOnDisk {
-  const read = readExisting(path, env);
+export function readSession(
+  path: string,
+  env: SessionEnv = systemEnv,
+  options: ReadSessionOptions = {},
+): SessionOnDisk {
+  const read = readExisting(path, env, path, options);
   if (read.kind !== "loaded") {
     const reason = describeNotASession({ kind: "empty" });
     throw new InvalidSessionError(`Session file is empty: ${path}`, reason, "empty");
