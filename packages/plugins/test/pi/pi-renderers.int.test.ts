@@ -24,6 +24,7 @@ import {
 } from "../../node_modules/@earendil-works/pi-coding-agent/dist/modes/interactive/theme/theme.js";
 import { createRegistry, type RenderFormat, renderEntry } from "../../src/index.js";
 import { markdownThemeOf } from "../../src/pi/index.js";
+import { terminalText } from "../markdown-renderers.js";
 import { type TodoHost, todoExtension, todoPlugin } from "./pi-fixtures.js";
 
 const WIDTH = 100;
@@ -123,4 +124,25 @@ describe.each(["pi", "ours"] as const)("renderers in pi over %s's SessionManager
       ]);
     },
   );
+
+  it("show escaped titles as typed: URLs, brackets, links and math (pi's Markdown)", async () => {
+    const { s } = await start(side, "markdown");
+    const titles = [
+      "See https://example.com/a_b_c",
+      "Keep [draft] status",
+      "Follow [the guide](https://example.com/guide)",
+      "Costs $a$ and \\[x\\]",
+    ];
+    for (const title of titles) await s.prompt(`/add ${title}`);
+    const runner = s.session().extensionRunner;
+    const adds = s
+      .session()
+      .sessionManager.getBranch()
+      .filter((e): e is CustomEntry => e.type === "custom" && e.customType === "t-add")
+      .slice(1);
+    const drawn = adds.map((entry) =>
+      terminalText(runner.getEntryRenderer("t-add")?.(entry, hints, theme)?.render(WIDTH) ?? []),
+    );
+    expect(drawn).toEqual(titles.map((title) => `todo: ${title}`));
+  });
 });
