@@ -9,22 +9,25 @@
  *   relabelled `v: 2` and written; it is refused before pi writes anything, as a raw append
  *   through our SessionManager is.
  */
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { ExtensionFactory } from "@earendil-works/pi-coding-agent";
-import { SessionManager } from "@earendil-works/pi-coding-agent";
 import {
   SessionManager as CoreSessionManager,
   EntryRejectedError,
   type SessionEntry,
 } from "@pi-sessions/core";
-import { tempDir } from "@pi-sessions/test-utils";
-import { createPiSdk, type PiSdk } from "@pi-sessions/test-utils/pi-sdk";
-import { type ManagerSide, useSessionManager } from "@pi-sessions/test-utils/pi-switch";
+import type { PiSdk } from "@pi-sessions/test-utils/pi-sdk";
+import type { ManagerSide } from "@pi-sessions/test-utils/pi-switch";
 import { afterEach, describe, expect, it } from "vitest";
 import { foldBranchState, installPlugins } from "../../src/index.js";
 import { installPiPlugin } from "../../src/pi/index.js";
-import { type TodoHost, type TodoState, todoAdd, todoNote, todoPlugin } from "./pi-fixtures.js";
+import {
+  startTodoSdk,
+  type TodoHost,
+  type TodoState,
+  todoAdd,
+  todoNote,
+  todoPlugin,
+} from "./pi-fixtures.js";
 
 let sdk: PiSdk | undefined;
 afterEach(async () => {
@@ -70,18 +73,9 @@ function earlyReader(hosts: TodoHost[], seen: Early[]): ExtensionFactory {
 }
 
 async function start(side: ManagerSide, extension: (hosts: TodoHost[]) => ExtensionFactory) {
-  useSessionManager(side, CoreSessionManager);
-  const root = tempDir("pi-plugins-guards-");
-  const cwd = join(root, "work");
-  mkdirSync(cwd, { recursive: true });
-  const hosts: TodoHost[] = [];
-  sdk = await createPiSdk({
-    cwd,
-    agentDir: join(root, "agent"),
-    sessionManager: SessionManager.create(cwd, join(root, "sessions")),
-    extensions: [extension(hosts)],
-  });
-  return { s: sdk, host: () => hosts[hosts.length - 1] as TodoHost };
+  const started = await startTodoSdk(side, extension, true);
+  sdk = started.sdk;
+  return { s: started.sdk, host: started.host };
 }
 
 describe.each(["pi", "ours"] as const)("the pi host over %s's SessionManager", (side) => {

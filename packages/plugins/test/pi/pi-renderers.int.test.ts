@@ -5,18 +5,10 @@
  * a renderer that throws yields `undefined` (pi's default) and is kept in `failures()`.
  */
 
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import {
-  type CustomEntry,
-  type CustomMessageEntry,
-  SessionManager,
-} from "@earendil-works/pi-coding-agent";
+import type { CustomEntry, CustomMessageEntry } from "@earendil-works/pi-coding-agent";
 import { Markdown } from "@earendil-works/pi-tui";
-import { SessionManager as CoreSessionManager } from "@pi-sessions/core";
-import { tempDir } from "@pi-sessions/test-utils";
-import { createPiSdk, type PiSdk } from "@pi-sessions/test-utils/pi-sdk";
-import { type ManagerSide, useSessionManager } from "@pi-sessions/test-utils/pi-switch";
+import type { PiSdk } from "@pi-sessions/test-utils/pi-sdk";
+import type { ManagerSide } from "@pi-sessions/test-utils/pi-switch";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   initTheme,
@@ -25,7 +17,7 @@ import {
 import { createRegistry, type RenderFormat, renderEntry } from "../../src/index.js";
 import { markdownThemeOf } from "../../src/pi/index.js";
 import { terminalText } from "../markdown-renderers.js";
-import { type TodoHost, todoExtension, todoPlugin } from "./pi-fixtures.js";
+import { startTodoSdk, todoExtension, todoPlugin } from "./pi-fixtures.js";
 
 const WIDTH = 100;
 const hints = { expanded: false, outputPad: 1, keyText: () => "", keyHint: () => "" };
@@ -46,22 +38,13 @@ afterEach(async () => {
 beforeAll(() => initTheme("dark", false));
 
 async function start(side: ManagerSide, format: RenderFormat) {
-  useSessionManager(side, CoreSessionManager);
-  const root = tempDir("pi-plugins-render-");
-  const cwd = join(root, "work");
-  mkdirSync(cwd, { recursive: true });
-  const hosts: TodoHost[] = [];
-  sdk = await createPiSdk({
-    cwd,
-    agentDir: join(root, "agent"),
-    sessionManager: SessionManager.inMemory(cwd),
-    extensions: [todoExtension(hosts, { format })],
-  });
+  const started = await startTodoSdk(side, (hosts) => todoExtension(hosts, { format }));
+  sdk = started.sdk;
   await sdk.prompt("/add render *me*");
   await sdk.prompt("/done render *me*");
   await sdk.prompt("/done boom");
   await sdk.prompt("/note all <b>good</b>");
-  return { s: sdk, host: hosts[hosts.length - 1] as TodoHost };
+  return { s: sdk, host: started.host() };
 }
 
 const headlessRenderers = createRegistry([todoPlugin]).renderers();

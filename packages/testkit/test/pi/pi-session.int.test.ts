@@ -84,7 +84,12 @@ describe.each(["pi", "ours"] as const)("startPiSession over %s's SessionManager"
     await pi.prompt("one");
     await pi.prompt("two");
     await pi.session().compact();
-    expect(pi.manager().getEntries().some((e) => e.type === "compaction")).toBe(true);
+    expect(
+      pi
+        .manager()
+        .getEntries()
+        .some((e) => e.type === "compaction"),
+    ).toBe(true);
   });
 });
 
