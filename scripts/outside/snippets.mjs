@@ -8,11 +8,13 @@
 //   <!-- snippet: file NAME -->          written as NAME beside the file's other snippets (a
 //                                        module they import, e.g. `./todo-plugin.js`); compiled
 //   <!-- snippet: vitest -->             a test file, run by vitest (with the pi hook loaded)
+//   <!-- snippet: uses PATH… -->         compiled and run with these repository files beside it
+//                                        (an example's own module it imports)
 //   <!-- snippet: output -->             before a fenced `text` block: the preceding snippet's
 //                                        stdout, compared line by line (trailing spaces aside)
 import { readFileSync } from "node:fs";
 
-const FENCE = /^(`{3,}|~{3,})\s*([\w-]*)\s*$/;
+const FENCE = /^(\s*)(`{3,}|~{3,})\s*([\w-]*)\s*$/;
 const CODE_LANGS = new Map([
   ["ts", "ts"],
   ["typescript", "ts"],
@@ -46,13 +48,17 @@ export function extractSnippets(markdown, source = "") {
   for (let i = 0; i < lines.length; i++) {
     const open = FENCE.exec(lines[i]);
     if (!open) continue;
+    // A fence inside a list item is indented; its body loses that indentation.
+    const [, indent, fence, info] = open;
+    const closes = (line) => line.trim().startsWith(fence) && line.trim().replace(/[`~]/g, "") === "";
     let close = i + 1;
-    while (close < lines.length && !(lines[close].trim().startsWith(open[1]) && lines[close].trim().replace(/[`~]/g, "") === "")) {
-      close++;
-    }
-    const body = lines.slice(i + 1, close).join("\n");
+    while (close < lines.length && !closes(lines[close])) close++;
+    const body = lines
+      .slice(i + 1, close)
+      .map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line.trimStart()))
+      .join("\n");
     const marker = markerBefore(lines, i);
-    const lang = open[2].toLowerCase();
+    const lang = info.toLowerCase();
     const where = `${source}:${i + 1}`;
     if (marker === "output") {
       const last = out[out.length - 1];
@@ -67,6 +73,7 @@ export function extractSnippets(markdown, source = "") {
         last.code += `\n${body}`;
       } else if (marker === "vitest") out.push({ ...snippet, kind: "vitest" });
       else if (marker.startsWith("file ")) out.push({ ...snippet, kind: "file", name: marker.slice(5).trim() });
+      else if (marker.startsWith("uses ")) out.push({ ...snippet, uses: marker.slice(5).trim().split(/\s+/) });
       else if (marker.startsWith("partial")) {
         const [first, ...rest] = marker.split("\n");
         const reason = /\((.*)\)/.exec(first)?.[1];
