@@ -27,8 +27,15 @@ import {
 } from "./outside/project.mjs";
 import { packAll } from "./pack-all.mjs";
 
+// pi 1.6.0, which the snippets and examples run, needs Node ≥ 22.19 (as our packages do).
+const [major, minor] = process.versions.node.split(".").map(Number);
+if (major < 22 || (major === 22 && minor < 19)) {
+  console.error(`check-packages: needs Node >= 22.19, this is ${process.version}: run it as pnpm test:dist`);
+  process.exit(1);
+}
 const started = Date.now();
-const step = (what) => console.log(`[check-packages ${((Date.now() - started) / 1000).toFixed(1)}s] ${what}`);
+const step = (what) =>
+  console.log(`[check-packages ${((Date.now() - started) / 1000).toFixed(1)}s] ${what}`);
 const { values } = parseArgs({ options: { reuse: { type: "string" } } });
 const reuse = values.reuse !== undefined && existsSync(join(values.reuse, "project/node_modules"));
 const tmp = reuse ? resolve(values.reuse) : mkdtempSync(join(tmpdir(), "pi-sessions-outside-"));
@@ -58,13 +65,23 @@ try {
   if (problems.length > 0) throw new Error(`snippets:\n${problems.join("\n\n")}`);
 
   step("vitest: the snippets that are tests, and the pi-todo and testkit-exporter examples");
-  run(join(project, "node_modules/.bin/vitest"), ["run"], project, "vitest", { FC_RUNS: process.env.FC_RUNS ?? "30" });
+  run(join(project, "node_modules/.bin/vitest"), ["run"], project, "vitest", {
+    FC_RUNS: process.env.FC_RUNS ?? "30",
+  });
 
   step("the CLI's bin, and no @pi-sessions/source condition reaches an outside consumer");
-  execFileSync(join(project, "node_modules/.bin/pi-sessions"), ["--help"], { cwd: project, stdio: "ignore" });
+  execFileSync(join(project, "node_modules/.bin/pi-sessions"), ["--help"], {
+    cwd: project,
+    stdio: "ignore",
+  });
   const names = packed.map((p) => JSON.stringify(p.name)).join(", ");
   const probe = `for (const n of [${names}]) { const url = import.meta.resolve(n); if (!url.includes("/dist/")) throw new Error(n + " resolved to " + url); await import(n); }`;
-  run(process.execPath, ["--conditions=@pi-sessions/source", "--input-type=module", "-e", probe], project, "importing with the source condition");
+  run(
+    process.execPath,
+    ["--conditions=@pi-sessions/source", "--input-type=module", "-e", probe],
+    project,
+    "importing with the source condition",
+  );
   step("passed");
 } catch (error) {
   failed = true;

@@ -26,7 +26,10 @@ export function publicPackages() {
   return readdirSync(dir)
     .map((name) => join(dir, name))
     .filter((path) => existsSync(join(path, "package.json")))
-    .map((path) => ({ dir: path, manifest: JSON.parse(readFileSync(join(path, "package.json"), "utf8")) }))
+    .map((path) => ({
+      dir: path,
+      manifest: JSON.parse(readFileSync(join(path, "package.json"), "utf8")),
+    }))
     .filter((p) => p.manifest.private !== true)
     .sort((a, b) => a.manifest.name.localeCompare(b.manifest.name));
 }
@@ -45,7 +48,9 @@ export function packAll(out) {
   return publicPackages().map(({ dir, manifest }) => {
     const built = manifest.exports?.["."]?.import ?? manifest.main;
     if (!built || !existsSync(join(dir, built))) {
-      throw new Error(`${manifest.name} is not built (${built} missing): run pnpm build, or pnpm pack:all`);
+      throw new Error(
+        `${manifest.name} is not built (${built} missing): run pnpm build, or pnpm pack:all`,
+      );
     }
     execFileSync("pnpm", ["pack", "--pack-destination", out], {
       cwd: dir,

@@ -52,23 +52,42 @@ function manifestProblems(p, packed, files, floor) {
   if (JSON.stringify(packed.exports ?? {}).includes("@pi-sessions/source")) {
     out.push("exports keep the @pi-sessions/source condition");
   }
-  for (const field of ["exports", "types", "engines", "license", "repository", "sideEffects", "files"]) {
+  for (const field of [
+    "exports",
+    "types",
+    "engines",
+    "license",
+    "repository",
+    "sideEffects",
+    "files",
+  ]) {
     if (packed[field] === undefined) out.push(`package.json has no "${field}"`);
   }
-  if (packed.engines?.node !== floor) out.push(`engines.node is ${packed.engines?.node}, the README says ${floor}`);
+  if (packed.engines?.node !== floor)
+    out.push(`engines.node is ${packed.engines?.node}, the README says ${floor}`);
   const root = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
   const dir = posix.relative(ROOT.replaceAll("\\", "/"), p.dir.replaceAll("\\", "/"));
   if (packed.repository?.url !== root.repository?.url || packed.repository?.directory !== dir) {
     out.push(`repository is not the root's url with directory "${dir}"`);
   }
-  for (const target of [...targets(packed.exports), packed.main, packed.types, ...Object.values(packed.bin ?? {})]) {
+  for (const target of [
+    ...targets(packed.exports),
+    packed.main,
+    packed.types,
+    ...Object.values(packed.bin ?? {}),
+  ]) {
     if (typeof target !== "string") continue;
-    if (!files.includes(posix.normalize(target))) out.push(`${target} (named in package.json) is not in the tarball`);
+    if (!files.includes(posix.normalize(target)))
+      out.push(`${target} (named in package.json) is not in the tarball`);
   }
   // The workspace manifest says the same as the packed one, minus the source condition.
   const strip = (e) =>
     typeof e === "object" && e !== null
-      ? Object.fromEntries(Object.entries(e).filter(([k]) => k !== "@pi-sessions/source").map(([k, v]) => [k, strip(v)]))
+      ? Object.fromEntries(
+          Object.entries(e)
+            .filter(([k]) => k !== "@pi-sessions/source")
+            .map(([k, v]) => [k, strip(v)]),
+        )
       : e;
   if (JSON.stringify(strip(p.manifest.exports)) !== JSON.stringify(packed.exports)) {
     out.push("publishConfig.exports is not exports without the @pi-sessions/source condition");
@@ -77,7 +96,7 @@ function manifestProblems(p, packed, files, floor) {
 }
 
 /** Links in shipped Markdown: relative ones inside the tarball, repository ones to real files. */
-function linkProblems(p, tarball, files, repoUrl) {
+function linkProblems(tarball, files, repoUrl) {
   const out = [];
   const web = repoUrl.replace(/^git\+/, "").replace(/\.git$/, "");
   for (const md of files.filter((f) => f.endsWith(".md"))) {
@@ -87,14 +106,16 @@ function linkProblems(p, tarball, files, repoUrl) {
       if (target === "" || /^mailto:/.test(target)) continue;
       if (target.startsWith(`${web}/`)) {
         const path = target.slice(web.length).replace(/^\/(tree|blob)\/main\//, "");
-        if (!existsSync(join(ROOT, path))) out.push(`${md} links to ${link}, which the repository lacks`);
+        if (!existsSync(join(ROOT, path)))
+          out.push(`${md} links to ${link}, which the repository lacks`);
       } else if (!/^[a-z]+:/.test(target)) {
         const resolved = posix.normalize(posix.join(posix.dirname(md), target));
         const inside = files.includes(resolved) || files.some((f) => f.startsWith(`${resolved}/`));
         if (!inside) out.push(`${md} links to ${link}, which is not in the tarball`);
       }
     }
-    if (/\b(SPEC|DESIGN) (§|W\d)/.test(text)) out.push(`${md} refers to SPEC or DESIGN, which is not shipped`);
+    if (/\b(SPEC|DESIGN) (§|W\d)/.test(text))
+      out.push(`${md} refers to SPEC or DESIGN, which is not shipped`);
   }
   return out;
 }
@@ -110,18 +131,31 @@ export function tarballProblems(p, floor) {
   for (const needed of ["package.json", "README.md", "LICENSE"]) {
     if (!files.includes(needed)) out.push(`${needed} is not in the tarball`);
   }
-  if (readFileSync(join(p.dir, "LICENSE"), "utf8") !== readFileSync(join(ROOT, "LICENSE"), "utf8")) {
+  if (
+    readFileSync(join(p.dir, "LICENSE"), "utf8") !== readFileSync(join(ROOT, "LICENSE"), "utf8")
+  ) {
     out.push("LICENSE differs from the repository's");
   }
   for (const f of files) if (NEVER.some((re) => re.test(f))) out.push(`${f} should not be packed`);
-  const npm = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: p.dir, encoding: "utf8" }));
+  const npm = JSON.parse(
+    execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+      cwd: p.dir,
+      encoding: "utf8",
+    }),
+  );
   const npmFiles = npm[0].files.map((f) => f.path).sort();
   const ours = [...files].sort();
   if (JSON.stringify(npmFiles) !== JSON.stringify(ours)) {
-    const only = (a, b) => a.filter((x) => !b.includes(x)).slice(0, 5).join(", ");
-    out.push(`npm pack --dry-run lists other files: only npm ${only(npmFiles, ours)}; only pnpm ${only(ours, npmFiles)}`);
+    const only = (a, b) =>
+      a
+        .filter((x) => !b.includes(x))
+        .slice(0, 5)
+        .join(", ");
+    out.push(
+      `npm pack --dry-run lists other files: only npm ${only(npmFiles, ours)}; only pnpm ${only(ours, npmFiles)}`,
+    );
   }
   out.push(...manifestProblems(p, packed, files, floor));
-  out.push(...linkProblems(p, p.tarball, files, packed.repository?.url ?? ""));
+  out.push(...linkProblems(p.tarball, files, packed.repository?.url ?? ""));
   return out.map((problem) => `${p.name}: ${problem}`);
 }

@@ -34,7 +34,8 @@ export function externalDependencies() {
 /** Runs a command, output shown; throws with `what` when it fails. */
 export function run(cmd, args, cwd, what, env = {}) {
   const r = spawnSync(cmd, args, { cwd, stdio: "inherit", env: { ...process.env, ...env } });
-  if (r.status !== 0) throw new Error(`${what} failed (${cmd} ${args.join(" ")}: exit ${r.status})`);
+  if (r.status !== 0)
+    throw new Error(`${what} failed (${cmd} ${args.join(" ")}: exit ${r.status})`);
 }
 
 /** Makes the project in `dir` and installs the tarballs and the externals with one npm install. */
@@ -111,6 +112,7 @@ export function writeTsconfig(dir) {
   const tsconfig = {
     compilerOptions: {
       target: "ES2022",
+      lib: ["ES2023"],
       module: "NodeNext",
       moduleResolution: "NodeNext",
       strict: true,
@@ -157,11 +159,21 @@ const trimLines = (text) =>
 export function runSnippet(dir, snippet) {
   const cwd = join(dir, "runs", snippet.file.replace(/[^A-Za-z0-9]+/g, "-"));
   mkdirSync(cwd, { recursive: true });
-  const file = join(dir, "out", "snippets", snippet.file.replace(/\.(ts|mjs)$/, (_m, e) => (e === "ts" ? ".js" : ".mjs")));
+  const file = join(
+    dir,
+    "out",
+    "snippets",
+    snippet.file.replace(/\.(ts|mjs)$/, (_m, e) => (e === "ts" ? ".js" : ".mjs")),
+  );
   const r = spawnSync(process.execPath, [file], {
     cwd,
     encoding: "utf8",
-    env: { ...process.env, HOME: cwd, PI_CODING_AGENT_DIR: join(cwd, ".pi", "agent"), FC_RUNS: "20" },
+    env: {
+      ...process.env,
+      HOME: cwd,
+      PI_CODING_AGENT_DIR: join(cwd, ".pi", "agent"),
+      FC_RUNS: "20",
+    },
   });
   if (r.status !== 0) return `${snippet.source}: exited ${r.status}\n${r.stdout}${r.stderr}`;
   if (snippet.output !== undefined && trimLines(r.stdout) !== trimLines(snippet.output)) {

@@ -35,7 +35,9 @@ function markerBefore(lines, at) {
     .join("\n")
     .replace(/^[\s\S]*?<!--/, "")
     .replace(/-->\s*$/, "");
-  return text.trim().startsWith("snippet:") ? text.trim().slice("snippet:".length).trim() : undefined;
+  return text.trim().startsWith("snippet:")
+    ? text.trim().slice("snippet:".length).trim()
+    : undefined;
 }
 
 /**
@@ -50,7 +52,8 @@ export function extractSnippets(markdown, source = "") {
     if (!open) continue;
     // A fence inside a list item is indented; its body loses that indentation.
     const [, indent, fence, info] = open;
-    const closes = (line) => line.trim().startsWith(fence) && line.trim().replace(/[`~]/g, "") === "";
+    const closes = (line) =>
+      line.trim().startsWith(fence) && line.trim().replace(/[`~]/g, "") === "";
     let close = i + 1;
     while (close < lines.length && !closes(lines[close])) close++;
     const body = lines
@@ -62,7 +65,8 @@ export function extractSnippets(markdown, source = "") {
     const where = `${source}:${i + 1}`;
     if (marker === "output") {
       const last = out[out.length - 1];
-      if (!last || last.kind !== "run") throw new Error(`${where}: an output block follows no runnable snippet`);
+      if (last?.kind !== "run")
+        throw new Error(`${where}: an output block follows no runnable snippet`);
       last.output = body;
     } else if (CODE_LANGS.has(lang)) {
       const snippet = { kind: "run", ext: CODE_LANGS.get(lang), code: body, line: i + 1 };
@@ -72,12 +76,15 @@ export function extractSnippets(markdown, source = "") {
         if (!last) throw new Error(`${where}: "continues" but no snippet before it`);
         last.code += `\n${body}`;
       } else if (marker === "vitest") out.push({ ...snippet, kind: "vitest" });
-      else if (marker.startsWith("file ")) out.push({ ...snippet, kind: "file", name: marker.slice(5).trim() });
-      else if (marker.startsWith("uses ")) out.push({ ...snippet, uses: marker.slice(5).trim().split(/\s+/) });
+      else if (marker.startsWith("file "))
+        out.push({ ...snippet, kind: "file", name: marker.slice(5).trim() });
+      else if (marker.startsWith("uses "))
+        out.push({ ...snippet, uses: marker.slice(5).trim().split(/\s+/) });
       else if (marker.startsWith("partial")) {
         const [first, ...rest] = marker.split("\n");
         const reason = /\((.*)\)/.exec(first)?.[1];
-        if (!reason) throw new Error(`${where}: a partial snippet says why: <!-- snippet: partial (why) -->`);
+        if (!reason)
+          throw new Error(`${where}: a partial snippet says why: <!-- snippet: partial (why) -->`);
         out.push({ ...snippet, kind: "partial", reason, prelude: rest.join("\n") });
       } else throw new Error(`${where}: unknown snippet marker "${marker}"`);
     } else if (marker !== undefined) {
