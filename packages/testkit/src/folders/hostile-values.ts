@@ -27,7 +27,7 @@ export const HOSTILE_VALUES = {
     'An exact duplicate of a line, right after it (a write repeated, e.g. after a retry). By default both copies count in the whole tree of that file, as every line of `getEntries()` is a record (the rule of `@pi-sessions/plugins`); a tool that counts one API call once asks the oracle for `duplicateLines: "once"`. The branch counts the entry once either way.',
   "line-separators":
     "U+2028 and U+2029 inside a string, written raw as `JSON.stringify` writes them. Lines split on `\\n` only.",
-  bom: "A byte-order mark at the start of the file. Usage: its records still count (a reader that trims it, as `loadEntriesFromFile` does, reads them all). Listing: a BOM right before the header makes that line no JSON, so the file has no header and is dropped (SPEC §2.2).",
+  bom: "A byte-order mark at the start of the file. Usage: its records still count (a reader that trims it, as `loadEntriesFromFile` does, reads them all). Listing: a BOM right before the header makes that line no JSON, so the file has no header and is dropped, as pi's listing drops it.",
   "long-lines":
     "A line far longer than common read buffers (default 100,000 characters). Nothing is cut or dropped.",
   collisions:

@@ -22,6 +22,7 @@ export interface ReaderPaths {
 export interface CommandRun {
   /** The exit code (one of `exitCodes`). */
   readonly code: number;
+  /** What the command wrote to stderr. */
   readonly stderr: string;
 }
 
