@@ -495,7 +495,7 @@ export class SessionManager {
 
   /**
    * The one append path (SPEC §5.1), after `catchUp` (run earlier by writes that read the state).
-   * The entry kept is its line's JSON value (memory equals disk, SPEC invariant 3; the caller
+   * The entry kept is its line's JSON value (memory equals disk, SPEC §0.1 item 3; the caller
    * keeps no reference into our state, W20). `arg` spares the hot append a closure; a parent
    * other than the leaf (`null`: a new root) moves the leaf there first.
    */
