@@ -30,7 +30,9 @@ import { packAll } from "./pack-all.mjs";
 // pi 1.6.0, which the snippets and examples run, needs Node ≥ 22.19 (as our packages do).
 const [major, minor] = process.versions.node.split(".").map(Number);
 if (major < 22 || (major === 22 && minor < 19)) {
-  console.error(`check-packages: needs Node >= 22.19, this is ${process.version}: run it as pnpm test:dist`);
+  console.error(
+    `check-packages: needs Node >= 22.19, this is ${process.version}: run it as pnpm test:dist`,
+  );
   process.exit(1);
 }
 const started = Date.now();

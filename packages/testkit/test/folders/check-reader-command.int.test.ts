@@ -168,13 +168,17 @@ const sameCount = (n: number, folder: SessionFolder) => n === usageOracle(folder
 
 describe("checkReader's report", () => {
   it("counts its shrinks, and the folder written out with writeFolder fails the reader again", async () => {
-    const report = await checkReader(sumEverything, sameCount, {
-      numRuns: 200,
-      seed: 7,
-      log: false,
-    });
+    let calls = 0;
+    const counted = (root: string) => {
+      calls++;
+      return sumEverything(root);
+    };
+    const report = await checkReader(counted, sameCount, { numRuns: 200, seed: 7, log: false });
     expect(report.failed).toBe(true);
     expect(report.numShrinks).toBeGreaterThan(0);
+    // numRuns counts the folders generated until the failure, not the shrinking steps.
+    expect(report.numRuns).toBeLessThan(200);
+    expect(calls).toBeGreaterThan(report.numRuns + report.numShrinks);
     expect(report.shrinkStopped).toBe(false);
     expect(report.text).toContain(`shrunk ${report.numShrinks} time(s)`);
     expect(report.text).toContain("writeFolder(report.folder, dir)");

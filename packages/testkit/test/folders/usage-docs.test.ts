@@ -62,9 +62,15 @@ const CASES = [
 
 describe("the README's usage rules", () => {
   it("has one row per kind of record, and usageSourceOf agrees with each", () => {
-    expect(rows.slice(1).map((r) => r.split("|")[1]?.trim().split(/ \(|, /)[0])).toEqual(
-      CASES.map((c) => c.row),
-    );
+    expect(
+      rows.slice(1).map(
+        (r) =>
+          r
+            .split("|")[1]
+            ?.trim()
+            .split(/ \(|, /)[0],
+      ),
+    ).toEqual(CASES.map((c) => c.row));
     for (const c of CASES) {
       const row = rows.find((r) => r.includes(`| ${c.row}`)) as string;
       const source = usageSourceOf(c.record);
