@@ -5,6 +5,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { ROOT } from "../pack-all.mjs";
+import { USER_COMPILER_OPTIONS } from "../user-compiler-options.mjs";
 import { snippetsOfFile } from "./snippets.mjs";
 
 const manifest = (path) => JSON.parse(readFileSync(join(ROOT, path, "package.json"), "utf8"));
@@ -111,15 +112,9 @@ export function copyExamples(dir) {
 export function writeTsconfig(dir) {
   const tsconfig = {
     compilerOptions: {
-      target: "ES2022",
-      lib: ["ES2023"],
-      module: "NodeNext",
-      moduleResolution: "NodeNext",
-      strict: true,
-      skipLibCheck: true,
+      ...USER_COMPILER_OPTIONS,
       allowJs: true,
       checkJs: true,
-      types: ["node"],
       outDir: "out",
       rootDir: ".",
     },

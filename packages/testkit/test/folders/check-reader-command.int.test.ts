@@ -6,17 +6,12 @@
  * `shrinkTimeLimitMs`, says when it cut a line, and its folder written out with `writeFolder`
  * fails the reader again.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { tempDir } from "@pi-sessions/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  checkReader,
-  type SessionFolder,
-  usageOracle,
-  usageSourceOf,
-  writeFolder,
-} from "../../src/index.js";
+import { checkReader, type SessionFolder, writeFolder } from "../../src/index.js";
+import { sameRecordCount as sameCount, sumEverything } from "./naive-readers.js";
 
 /** A script that prints `{ root, args, home, agentDir, files, marker }` as JSON. */
 function probeScript(): string {
@@ -147,24 +142,6 @@ describe("checkReader's command form", () => {
     expect(strict.error).toMatch(/exit 1; exitCodes 0/);
   });
 });
-
-/** Sums every usage record of every file: copies count twice. */
-function sumEverything(root: string): number {
-  let records = 0;
-  for (const dir of readdirSync(root)) {
-    for (const name of readdirSync(join(root, dir))) {
-      for (const line of readFileSync(join(root, dir, name), "utf8").split("\n")) {
-        try {
-          if (usageSourceOf(JSON.parse(line))) records++;
-        } catch {
-          // not a record
-        }
-      }
-    }
-  }
-  return records;
-}
-const sameCount = (n: number, folder: SessionFolder) => n === usageOracle(folder).total.records;
 
 describe("checkReader's report", () => {
   it("counts its shrinks, and the folder written out with writeFolder fails the reader again", async () => {
