@@ -49,7 +49,11 @@ describe("odd values catch real readers' bugs", () => {
           .filter((e) => usageSourceOf(e))
           .map((e) => e.id),
       ).size;
-    const options = { log: false, folder: { derived: [], damaged: false, legacy: false } } as const;
+    const options = {
+      log: false,
+      shrinkTimeLimitMs: Number.POSITIVE_INFINITY,
+      folder: { derived: [], damaged: false, legacy: false },
+    } as const;
     const clean = await checkReader(byIdAlone, countsOnce, { ...options, numRuns: 30 });
     expect(clean.failed).toBe(false);
     const report = await checkReader(byIdAlone, countsOnce, {
@@ -77,6 +81,7 @@ describe("odd values catch real readers' bugs", () => {
     const report = await checkReader(int53, countsOnce, {
       numRuns: 200,
       log: false,
+      shrinkTimeLimitMs: Number.POSITIVE_INFINITY,
       folder: { derived: [], values: ["big-integers"] },
     });
     expect(report.failed).toBe(true);
@@ -92,6 +97,7 @@ describe("odd values catch real readers' bugs", () => {
     const report = await checkReader(transcript, (html) => !/<script>|<img /.test(html), {
       numRuns: 200,
       log: false,
+      shrinkTimeLimitMs: Number.POSITIVE_INFINITY,
       folder: { values: ["html-text"] },
     });
     expect(report.failed).toBe(true);
@@ -120,7 +126,12 @@ describe("session ids in a folder", () => {
     const report = await checkReader(
       (root) => readdirSync(root).length,
       (_n, folder) => folder.files.filter((f) => f.kind !== "copy").length < 3,
-      { numRuns: 300, log: false, folder: { minSessions: 1, maxSessions: 4 } },
+      {
+        numRuns: 300,
+        log: false,
+        shrinkTimeLimitMs: Number.POSITIVE_INFINITY,
+        folder: { minSessions: 1, maxSessions: 4 },
+      },
     );
     expect(report.failed).toBe(true);
     const ids = ownIds(report.folder as SessionFolder);
