@@ -1,8 +1,8 @@
 // Bundles the built command line into `dist/bin/` (one entry point plus a chunk per command)
 // so a fresh process loads a few files instead of some three hundred modules: `--version` drops
 // from about 150 to 70 ms, and every command saves the same. Commands stay lazy (esbuild's
-// splitting keeps each `import()` of a command module a chunk of its own). better-sqlite3 stays
-// outside: it is a native addon, loaded from `node_modules` as the index package loads it.
+// splitting keeps each `import()` of a command module a chunk of its own). SQLite is Node's own
+// `node:sqlite`, which the platform setting leaves outside the bundle.
 import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -21,7 +21,6 @@ await build({
   format: "esm",
   platform: "node",
   target: "node22",
-  external: ["better-sqlite3"],
   // Bundled CommonJS dependencies (commander) call `require` for Node's own modules.
   banner: {
     js: "import { createRequire as __piSessionsRequire } from 'node:module'; const require = __piSessionsRequire(import.meta.url);",

@@ -31,3 +31,6 @@ export * from "./session/resolve-session.js";
 export * from "./session/session-rows.js";
 export * from "./session/targets.js";
 export * from "./session/tree-view.js";
+export type { FileChange } from "./sync/session-file.js";
+export { sessionsUnder, syncFolders } from "./sync/sync-folders.js";
+export { type PairOptions, type PairResult, syncPair } from "./sync/sync-pair.js";

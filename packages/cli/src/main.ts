@@ -5,7 +5,10 @@
  */
 
 import { processIo } from "./io/io.js";
+import { silenceSqliteExperimentalWarning } from "./io/sqlite-warning.js";
 import { runCli } from "./program.js";
+
+silenceSqliteExperimentalWarning();
 
 // `pi-sessions ls | head`: the reader went away; stop quietly, as Unix tools do, rather than
 // dying with an EPIPE stack trace.

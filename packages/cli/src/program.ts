@@ -36,6 +36,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   redact: async () => (await import("./commands/redact.js")).registerRedact,
   search: async () => (await import("./commands/search.js")).registerSearch,
   index: async () => (await import("./commands/index-command.js")).registerIndex,
+  sync: async () => (await import("./commands/sync.js")).registerSync,
 };
 
 /**

@@ -106,6 +106,7 @@ describe("exit codes and reasons", () => {
       "usage",
       "export",
       "redact",
+      "sync",
     ]) {
       expect(help.stdout).toMatch(new RegExp(`^  ${command} `, "m"));
     }
@@ -200,6 +201,7 @@ describe("--json on every command", () => {
       ["migrate", root, "--dry-run"],
       ["usage", "01a22a6a"],
       ["export", "01a22a6a", "--format", "md"],
+      ["sync", root, tempDir(), "--dry-run"],
     ];
     for (const args of commands) {
       const r = await runBin([...args, "--dir", root, "--json"]);

@@ -7,7 +7,14 @@
  * written.
  */
 
-import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { runCli } from "@pi-sessions/cli";
 import { tempDir } from "@pi-sessions/test-utils";
@@ -99,15 +106,24 @@ describe("ls through the index", () => {
     ]);
   });
 
-  it("a damaged index file: one line saying it is rebuilt, the same rows", async () => {
+  it("an --index file that is not an index (garbage, a session, notes): left as it is, one line, the same rows", async () => {
     const { root } = folder();
-    const file = join(tempDir(), "index.sqlite");
-    writeFileSync(file, "this is not a database, just garbage ".repeat(200));
-    const r = await lsJson(["--dir", root, "--index", file]);
-    expect(r.rows).toEqual((await lsJson(["--dir", root, "--no-index"])).rows);
-    expect(r.stderr.trim().split("\n")).toEqual([
-      expect.stringMatching(/^pi-sessions: index .* was damaged .*rebuilt/),
-    ]);
+    const session = join(root, readdirSync(root)[0] as string);
+    const notes = join(tempDir(), "notes.txt");
+    writeFileSync(notes, "this is not a database, just notes ".repeat(200));
+    const sessionFile = join(session, readdirSync(session)[0] as string);
+    for (const file of [notes, sessionFile]) {
+      const before = readFileSync(file);
+      const r = await lsJson(["--dir", root, "--index", file]);
+      expect(r.rows).toEqual((await lsJson(["--dir", root, "--no-index"])).rows);
+      expect(r.stderr.trim().split("\n")).toEqual([
+        expect.stringMatching(
+          /^pi-sessions: index unavailable \(.* is not a pi-sessions index \(not a SQLite file\); it is left as it is\); reading the session files directly$/,
+        ),
+      ]);
+      expect(readFileSync(file).equals(before)).toBe(true);
+      expect(existsSync(`${file}-wal`) || existsSync(`${file}-shm`)).toBe(false);
+    }
   });
 });
 

@@ -18,6 +18,17 @@ export { CURRENT_SESSION_VERSION } from "./format/record-rules.js";
 export { EntryNotFoundError } from "./manager/entry-builders.js";
 export type { EntryRejection, EntryValidator } from "./manager/entry-validation.js";
 export { EntryRejectedError } from "./manager/entry-validation.js";
+export type { LineOrigin } from "./merge/chain-order.js";
+export type { CollisionRule, RenamedEntry } from "./merge/id-collisions.js";
+export {
+  type MergedLine,
+  type MergeOptions,
+  type MergeReport,
+  type MergeResult,
+  mergeSessions,
+  SessionMismatchError,
+} from "./merge/merge-sessions.js";
+export type { MergeInput } from "./merge/session-copy.js";
 export type { ContextRole, LabelsRole, LeafView, SessionNameRole } from "./projections/builtins.js";
 export { branchOf, labelOfId, nameOf, replayState, treeOf } from "./projections/builtins.js";
 export {
@@ -35,6 +46,12 @@ export { labelsOfRecords, type ResolvedLabel } from "./projections/labels.js";
 export type { ContentBlock } from "./schema/codecs/content-blocks.js";
 export { decodeEntry, decodeRecord, recordIssues } from "./schema/codecs/decode.js";
 export { formatSchemaIssue, type SchemaIssue } from "./schema/codecs/issues.js";
+export {
+  ENTRY_REFERENCES,
+  PARENT_REFERENCE,
+  referenceFieldsOf,
+  renameReferences,
+} from "./schema/entry-references.js";
 export type {
   AgentMessage,
   AssistantMessage,

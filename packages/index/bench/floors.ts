@@ -13,11 +13,11 @@ import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { SessionEntry } from "@pi-sessions/core";
 import { JsonlScanner, type JsonRecord } from "@pi-sessions/core/internal";
-import Database from "better-sqlite3";
 import { type EntryFields, entryFields } from "../src/entry-fields.js";
 import { entryValues, INSERT_ENTRY } from "../src/entry-recorder.js";
-import { EMPTY_STATE, foldState, foldText, resumeFolds } from "../src/fold-state.js";
+import { foldText, freshFolds, indexRules, saveFolds } from "../src/fold-state.js";
 import { createEntryIndexes, dropEntryIndexes, prepareSchema } from "../src/schema.js";
+import { openSqlite } from "../src/sqlite.js";
 import { UsageFold } from "../src/usage-fold.js";
 import { MAX_FILES, MAX_MS } from "../src/write-batch.js";
 
@@ -33,7 +33,7 @@ interface ReadSession {
 /** Reads and folds one session file as a build does (not timed). */
 function readSession(path: string): ReadSession {
   const content = readFileSync(path, "utf8");
-  const folds = resumeFolds(EMPTY_STATE, "", { hasId: () => false, hasParent: () => false });
+  const folds = freshFolds();
   const records: { record: JsonRecord; fields: EntryFields }[] = [];
   const scanner = new JsonlScanner({
     record: (record: JsonRecord, line: number, raw: string) => {
@@ -50,7 +50,7 @@ function readSession(path: string): ReadSession {
   const last = content.slice(content.lastIndexOf("\n", end - 1) + 1, end + 1);
   return {
     records,
-    state: JSON.stringify(foldState(folds)),
+    state: saveFolds(folds),
     text: foldText(folds),
     lastHash: createHash("sha1").update(last).digest(),
   };
@@ -62,15 +62,15 @@ function readSession(path: string): ReadSession {
  */
 export function writeFloorMs(root: string, file: string): number {
   for (const suffix of ["", "-wal", "-shm"]) rmSync(`${file}${suffix}`, { force: true });
-  const db = new Database(file);
+  const db = openSqlite(file, { timeout: 5000 });
   try {
     prepareSchema(db, 5000);
     const entry = db.prepare(INSERT_ENTRY);
     const text = db.prepare("INSERT INTO entry_text (rowid, text) VALUES (?, ?)");
     const fileRow = db.prepare(
       `INSERT INTO files (id, path, dir, dev, ino, size, mtime_ms, ctime_ms, committed, lines,
-         last_start, last_hash, stopped, state, settled, session_id, cwd)
-       VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, 0, ?, ?)`,
+         last_start, last_hash, stopped, rules, folds, filled, settled, session_id, cwd)
+       VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, 2, 0, ?, ?)`,
     );
     const fileText = db.prepare("INSERT INTO file_text (file_id, all_text) VALUES (?, ?)");
     let spent = 0;
@@ -112,6 +112,7 @@ export function writeFloorMs(root: string, file: string): number {
             lines,
             size - 100,
             read.lastHash,
+            indexRules(),
             read.state,
             `floor-${id}`,
             "/floor",
@@ -122,10 +123,10 @@ export function writeFloorMs(root: string, file: string): number {
             // each record 100 bytes, its parent the line before it.
             const parentLine = f.parentId === null ? null : i + 1;
             const place = { rowid: r, fileId: id, line: i + 2, offset: 100 * (i + 1), length: 99 };
-            entry.run(entryValues({ ...place, parentLine }, f));
+            entry.run(...(entryValues({ ...place, parentLine }, f) as never[]));
             if (f.text !== "") text.run(r, f.text);
           });
-          fileText.run(id, read.text);
+          fileText.run(id, Buffer.from(read.text));
           usage.write();
         });
         inBatch++;

@@ -30,16 +30,7 @@
  */
 
 import { execFileSync } from "node:child_process";
-import {
-  appendFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  rmSync,
-  utimesSync,
-  writeFileSync,
-} from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -47,13 +38,14 @@ import { isDeepStrictEqual } from "node:util";
 import { SessionManager } from "@pi-sessions/core";
 import { defaultSessionInfoCache } from "@pi-sessions/core/internal";
 import { REFERENCE_SESSION_MODULE } from "@pi-sessions/test-utils/reference";
-import Database from "better-sqlite3";
 import { flagValue, numberFlag } from "../../core/bench/flags.js";
-import { messagePool, sessionTemplates } from "../../core/bench/generate.js";
+import { messagePool } from "../../core/bench/generate.js";
 import { openSessionIndex } from "../src/index.js";
+import { openSqlite } from "../src/sqlite.js";
 import { writeFloorMs } from "./floors.js";
+import { generate } from "./generate-folder.js";
 import { searchSection } from "./search-section.js";
-import { CLI_MAIN, freshLs, freshRefWall, listingFloorWallMs, ms } from "./spawn-runs.js";
+import { CLI_MAIN, freshLs, freshRefWall, listingFloor, ms, type SpawnCost } from "./spawn-runs.js";
 
 interface RefModule {
   SessionManager: { listAll(): Promise<{ path: string }[]> };
@@ -74,29 +66,6 @@ const median = (values: readonly number[]) => percentile(values, 0.5);
 function percentile(values: readonly number[], p: number): number {
   const s = [...values].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0;
-}
-
-/** Writes the folder as pi lays it out, from core's template pool; returns the bytes. */
-function generate(root: string, files: number, kb: number, projects: number): number {
-  const templates = sessionTemplates(kb);
-  for (let p = 0; p < projects; p++) mkdirSync(join(root, `--work-p${p}--`));
-  let total = 0;
-  for (let i = 0; i < files; i++) {
-    const t = templates[i % templates.length];
-    if (t === undefined) continue;
-    const header = {
-      ...t.head,
-      id: `0197idx-${String(i).padStart(6, "0")}`,
-      cwd: `/work/p${i % projects}`,
-    };
-    const text = JSON.stringify(header) + t.body;
-    const path = join(root, `--work-p${i % projects}--`, `s${String(i).padStart(6, "0")}.jsonl`);
-    writeFileSync(path, text);
-    const mtime = 1_735_000_000 + i * 60;
-    utimesSync(path, mtime, mtime);
-    total += Buffer.byteLength(text);
-  }
-  return total;
 }
 
 /** Child mode: one listing in this fresh process; prints `{ms, count}`. */
@@ -142,6 +111,20 @@ function row(name: string, runs: readonly number[], refMs: number): void {
   );
 }
 
+/** Like {@link row}, with the ratio the other way: this run's cost over the baseline's. */
+function costRow(name: string, runs: readonly number[], baseMs: number, base = "ref"): void {
+  const m = median(runs);
+  const each = runs.map((r) => r.toFixed(1)).join(" / ");
+  console.log(
+    `${name.padEnd(58)}${`${m.toFixed(1)} ms`.padStart(12)}${`${(m / baseMs).toFixed(2)}x ${base}`.padStart(13)}   ${each}`,
+  );
+}
+
+/** A word of a transcript to search for: its first word of four letters or more. */
+function firstWord(text: string): string {
+  return text.match(/[a-z]{4,}/)?.[0] ?? "the";
+}
+
 /** Appends `n` user/assistant entries to a session file, chained after its last entry. */
 function grow(path: string, n: number, salt: number): void {
   const pool = messagePool(8, salt);
@@ -179,33 +162,58 @@ async function main(): Promise<void> {
   try {
     const bytes = generate(root, files, kb, projects);
     const ref = (await import(REFERENCE_SESSION_MODULE.href)) as RefModule;
-    // Each round: the reference's listAll, then a build into an empty index file (the last
-    // one is kept for the rest), alternating so that both see the same machine load.
+    // Each round, alternating so that every side sees the same machine load: the reference's
+    // listAll; a user's first `ls` (the listing, shapes, no text) into an empty index, then the
+    // first search after it (which reads every file once more for its records and text); pi's
+    // first `/resume` (listAll with the text) into an empty index; and a build of everything
+    // from nothing (`sync`: records and search text too). The last build is kept for the rest.
     const refRuns: number[] = [];
     const buildRuns: number[] = [];
     // CPU time (user + system) of the same runs: on a busy machine it says what the work
     // costs when the wall-clock figures mostly say how long the process waited for a core.
     const refCpu: number[] = [];
     const buildCpu: number[] = [];
-    let index = openSessionIndex({ file });
+    const first = { ls: [] as number[], lsCpu: [] as number[], all: [] as number[] };
+    const firstAllCpu: number[] = [];
+    const firstSearch: number[] = [];
+    const firstSearchCpu: number[] = [];
+    const word = firstWord((await direct())[0]?.allMessagesText ?? "");
+    const emptyIndex = () => {
+      for (const suffix of ["", "-wal", "-shm"]) rmSync(`${file}${suffix}`, { force: true });
+      return openSessionIndex({ file });
+    };
+    let index = emptyIndex();
     for (let r = 0; r < rounds; r++) {
       const listed = await timed(() => ref.SessionManager.listAll());
       refRuns.push(listed.ms);
       refCpu.push(listed.cpuMs);
-      if (r > 0) {
-        index.close();
-        for (const suffix of ["", "-wal", "-shm"]) rmSync(`${file}${suffix}`, { force: true });
-        index = openSessionIndex({ file });
-      }
-      const build = await timed(() => index.listAll());
+      index.close();
+      index = emptyIndex();
+      const ls = await timed(() => index.listProjects(root, { withShape: true, withText: false }));
+      first.ls.push(ls.ms);
+      first.lsCpu.push(ls.cpuMs);
+      const searched = await timed(() => index.search(word, { dir: root }));
+      firstSearch.push(searched.ms);
+      firstSearchCpu.push(searched.cpuMs);
+      index.close();
+      index = emptyIndex();
+      const all = await timed(() => index.listAll());
+      first.all.push(all.ms);
+      firstAllCpu.push(all.cpuMs);
+      same &&= isDeepStrictEqual(all.value, await direct());
+      index.close();
+      index = emptyIndex();
+      const build = await timed(() => index.sync(root));
       buildRuns.push(build.ms);
       buildCpu.push(build.cpuMs);
-      same &&= isDeepStrictEqual(build.value, await direct());
+      same &&= isDeepStrictEqual(await index.listAll(), await direct());
     }
     const refMs = median(refRuns);
     // A second, read-only connection to look at what was built.
-    const look = new Database(file, { readonly: true });
-    const entries = (look.prepare("SELECT count(*) AS n FROM entries").get() as { n: number }).n;
+    const look = openSqlite(file, { readOnly: true });
+    const entries = (
+      look.prepare("SELECT count(*) AS n FROM entries").get() as unknown as { n: number }
+    ).n;
     console.log(
       `${files} sessions in ${projects} project dirs, ${(bytes / 2 ** 20).toFixed(0)} MiB, ${entries.toLocaleString("en")} entries (${root})`,
     );
@@ -213,9 +221,16 @@ async function main(): Promise<void> {
       `\n${"".padEnd(58)}${"median".padStart(12)}${"ref/this".padStart(9)}   each run (ms)`,
     );
     row("reference listAll(), same process", refRuns, refMs);
-    row("index built from nothing (one listAll into an empty index)", buildRuns, refMs);
-    row("  CPU time: reference listAll()", refCpu, median(refCpu));
-    row("  CPU time: index built from nothing", buildCpu, median(refCpu));
+    const refCpuMs = median(refCpu);
+    row("  CPU time: reference listAll()", refCpu, refCpuMs);
+    costRow("first `ls` into an empty index (listing only)", first.ls, refMs);
+    costRow("  CPU time", first.lsCpu, refCpuMs);
+    costRow("first listAll() with text (pi's first /resume)", first.all, refMs);
+    costRow("  CPU time", firstAllCpu, refCpuMs);
+    costRow(`the search right after the first \`ls\` ("${word}")`, firstSearch, refMs);
+    costRow("  CPU time", firstSearchCpu, refCpuMs);
+    costRow("everything from nothing (sync: records, search text)", buildRuns, refMs);
+    costRow("  CPU time", buildCpu, refCpuMs);
     // Once: at the full size it takes about as long as a build.
     const floor = writeFloorMs(root, join(agentDir, "floor.sqlite"));
     row("  floor: the same rows by bare SQLite inserts, no parse", [floor], refMs);
@@ -238,20 +253,43 @@ async function main(): Promise<void> {
     row("index listAll() (full SessionInfo), fresh process, warm", freshText, median(freshRef));
     row("index listing as ls reads it (no text), fresh process, warm", freshRows, median(freshRef));
     if (existsSync(CLI_MAIN)) {
-      const refWall: number[] = [];
-      const lsWall: number[] = [];
-      const floorWall: number[] = [];
+      const refSpawn: SpawnCost[] = [];
+      const firstLs: SpawnCost[] = [];
+      const lsSpawn: SpawnCost[] = [];
+      const floorSpawn: SpawnCost[] = [];
+      // A user's first `ls --all`, each into an empty index of its own, beside the reference.
+      const firstFile = join(agentDir, "first.sqlite");
+      for (let r = 0; r < rounds; r++) {
+        for (const suffix of ["", "-wal", "-shm"]) rmSync(`${firstFile}${suffix}`, { force: true });
+        refSpawn.push(freshRefWall(agentDir, files));
+        firstLs.push(freshLs(firstFile, agentDir, files));
+      }
       // One unmeasured run first: it settles the rows of files written moments ago.
       freshLs(file, agentDir, files);
       for (let r = 0; r < Math.max(5, rounds); r++) {
-        refWall.push(freshRefWall(agentDir, files));
-        lsWall.push(freshLs(file, agentDir, files));
-        floorWall.push(listingFloorWallMs(file, root, files));
+        refSpawn.push(freshRefWall(agentDir, files));
+        lsSpawn.push(freshLs(file, agentDir, files));
+        floorSpawn.push(listingFloor(file, root, files));
       }
-      const refMedian = median(refWall);
-      row("reference listAll(), fresh process, spawn to exit", refWall, refMedian);
-      row("pi-sessions ls --all (dist, index warm), spawn to exit", lsWall, refMedian);
-      row("  floor: rows read, files stated, printed (spawn to exit)", floorWall, refMedian);
+      const wall = (runs: SpawnCost[]) => runs.map((c) => c.wallMs);
+      const cpu = (runs: SpawnCost[]) => runs.map((c) => c.cpuMs);
+      const refWall = median(wall(refSpawn));
+      const refCpu = median(cpu(refSpawn));
+      row("reference listAll(), fresh process, spawn to exit", wall(refSpawn), refWall);
+      row("  CPU time", cpu(refSpawn), refCpu);
+      costRow("first `pi-sessions ls --all`, empty index, spawn to exit", wall(firstLs), refWall);
+      costRow("  CPU time", cpu(firstLs), refCpu);
+      row("pi-sessions ls --all (dist, index warm), spawn to exit", wall(lsSpawn), refWall);
+      row("  floor: rows read, files stated, printed (spawn to exit)", wall(floorSpawn), refWall);
+      const floorWall = median(wall(floorSpawn));
+      const floorCpu = median(cpu(floorSpawn));
+      costRow("  warm ls --all against its floor, wall", wall(lsSpawn), floorWall, "floor");
+      costRow("  warm ls --all CPU against the floor's CPU", cpu(lsSpawn), floorCpu, "floor");
+      console.log(
+        `  floor CPU: median ${floorCpu.toFixed(1)} ms (${cpu(floorSpawn)
+          .map((c) => c.toFixed(1))
+          .join(" / ")})`,
+      );
     } else {
       console.log(`(no ${CLI_MAIN}: build the CLI to measure \`pi-sessions ls --all\`)`);
     }

@@ -9,12 +9,50 @@
  */
 
 import { spawnSync } from "node:child_process";
-import { createRequire } from "node:module";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { REFERENCE_SESSION_MODULE } from "@pi-sessions/test-utils/reference";
 
 /** Milliseconds since `start` (a `process.hrtime.bigint()`). */
 export const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
+
+/** What a spawn cost: from spawn to exit, and the child's CPU time (user + system). */
+export interface SpawnCost {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+}
+
+/** Where each child writes its CPU time at exit (read by {@link spawnCost}). */
+const CPU_FILE = join(mkdtempSync(join(tmpdir(), "pi-sessions-bench-cpu-")), "cpu");
+
+/**
+ * Loaded first into every measured child (`--import`): at exit it writes the process's CPU
+ * time (user + system, all threads, start-up included) to `PI_BENCH_CPU_FILE`. The same few
+ * lines run in every child, so they cost every side alike.
+ */
+const CPU_PRELOAD = `data:text/javascript,${encodeURIComponent(
+  `import { writeFileSync } from "node:fs";
+process.on("exit", () => {
+  const u = process.cpuUsage();
+  writeFileSync(process.env.PI_BENCH_CPU_FILE, String((u.user + u.system) / 1000));
+});`,
+)}`;
+
+/** Spawns `node args`, timed; returns its run and its cost. */
+function spawnCost(args: readonly string[], env: NodeJS.ProcessEnv) {
+  rmSync(CPU_FILE, { force: true });
+  const start = process.hrtime.bigint();
+  const run = spawnSync(process.execPath, ["--import", CPU_PRELOAD, ...args], {
+    env: { ...env, PI_BENCH_CPU_FILE: CPU_FILE },
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+  });
+  const wallMs = ms(start);
+  const cpuMs = existsSync(CPU_FILE) ? Number(readFileSync(CPU_FILE, "utf8")) : Number.NaN;
+  return { run, cost: { wallMs, cpuMs } };
+}
 
 /** The first line of each plain `node` script: what `bin/pi-sessions.mjs` does first. */
 const COMPILE_CACHE = `(await import("node:module")).enableCompileCache?.();`;
@@ -23,23 +61,18 @@ const COMPILE_CACHE = `(await import("node:module")).enableCompileCache?.();`;
  * The reference's `listAll()` in a fresh plain `node` that loads nothing else, from spawn to
  * exit: what a command built on it would pay at the least.
  */
-export function freshRefWall(agentDir: string, sessions: number): number {
+export function freshRefWall(agentDir: string, sessions: number): SpawnCost {
   const script = `${COMPILE_CACHE}
 const { SessionManager } = await import(${JSON.stringify(REFERENCE_SESSION_MODULE.href)});
 const list = await SessionManager.listAll();
 process.stdout.write(String(list.length));`;
   const env: NodeJS.ProcessEnv = { ...process.env, PI_CODING_AGENT_DIR: agentDir };
   delete env.NODE_OPTIONS;
-  const start = process.hrtime.bigint();
-  const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
-    env,
-    encoding: "utf8",
-  });
-  const wallMs = ms(start);
+  const { run, cost } = spawnCost(["--input-type=module", "-e", script], env);
   if (run.status !== 0 || run.stdout !== String(sessions)) {
     throw new Error(`reference listAll: exit ${run.status}: ${run.stderr.slice(0, 500)}`);
   }
-  return wallMs;
+  return cost;
 }
 
 /** The installed command (`pnpm --filter @pi-sessions/cli build` bundles what it runs). */
@@ -49,26 +82,20 @@ export const CLI_MAIN = fileURLToPath(new URL("../../cli/bin/pi-sessions.mjs", i
  * `pi-sessions ls --all` in a fresh plain `node`, from spawn to exit, its table read through a
  * pipe; fails unless it exits 0 and prints one table line (and one cwd line) per session.
  */
-export function freshLs(file: string, agentDir: string, sessions: number): number {
+export function freshLs(file: string, agentDir: string, sessions: number): SpawnCost {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PI_CODING_AGENT_DIR: agentDir,
     PI_SESSIONS_INDEX: file,
   };
   delete env.NODE_OPTIONS;
-  const start = process.hrtime.bigint();
-  const run = spawnSync(process.execPath, [CLI_MAIN, "ls", "--all"], {
-    env,
-    encoding: "utf8",
-    maxBuffer: 1 << 30,
-  });
-  const wallMs = ms(start);
+  const { run, cost } = spawnCost([CLI_MAIN, "ls", "--all"], env);
   const lines = run.stdout.split("\n").length;
   // A header, two lines per session, the summary, and the final newline's empty string.
   if (run.status !== 0 || lines !== 2 * sessions + 3) {
     throw new Error(`ls --all: exit ${run.status}, ${lines} lines: ${run.stderr.slice(0, 500)}`);
   }
-  return wallMs;
+  return cost;
 }
 
 /**
@@ -77,18 +104,15 @@ export function freshLs(file: string, agentDir: string, sessions: number): numbe
  * settled rule, decodes each answer, sorts and prints a line per session; fails unless it
  * printed `sessions` sessions and every file's stat vouched for its row (as in a warm `ls`).
  */
-export function listingFloorWallMs(indexFile: string, root: string, sessions: number): number {
-  const addon = createRequire(import.meta.url).resolve("better-sqlite3");
+export function listingFloor(indexFile: string, root: string, sessions: number): SpawnCost {
   const script = `${COMPILE_CACHE}
-import { createRequire } from "node:module";
+import { DatabaseSync } from "node:sqlite";
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-const Database = createRequire(import.meta.url)(${JSON.stringify(addon)});
-const db = new Database(${JSON.stringify(indexFile)}, { readonly: true });
-const rows = new Map(
-  db.prepare("SELECT path, settled, dev, ino, size, mtime_ms, ctime_ms, answer FROM files")
-    .raw(true).all().map((r) => [r[0], r]),
-);
+const db = new DatabaseSync(${JSON.stringify(indexFile)}, { readOnly: true });
+const query = db.prepare("SELECT path, settled, dev, ino, size, mtime_ms, ctime_ms, answer FROM files");
+query.setReturnArrays(true);
+const rows = new Map(query.all().map((r) => [r[0], r]));
 const root = ${JSON.stringify(root)};
 const files = [];
 for (const dir of readdirSync(root, { withFileTypes: true })) {
@@ -119,18 +143,13 @@ process.stdout.write(lines.join("\\n") + "\\n");
 process.stderr.write(vouched + "/" + files.length);`;
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.NODE_OPTIONS;
-  const start = process.hrtime.bigint();
-  const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
-    env,
-    encoding: "utf8",
-    maxBuffer: 1 << 30,
-  });
-  const wallMs = ms(start);
+  // Node's one warning that SQLite is experimental is silenced, as the CLI does.
+  const { run, cost } = spawnCost(["--no-warnings", "--input-type=module", "-e", script], env);
   const printed = run.stdout.split("\n").length - 1;
   if (run.status !== 0 || printed !== 2 * sessions || run.stderr !== `${sessions}/${sessions}`) {
     throw new Error(
       `listing floor: exit ${run.status}, ${printed} lines, ${run.stderr.slice(0, 500)}`,
     );
   }
-  return wallMs;
+  return cost;
 }

@@ -12,10 +12,10 @@
 
 import type { SessionEntry } from "@pi-sessions/core";
 import type { JsonRecord, LineIssue } from "@pi-sessions/core/internal";
-import type { Database, Statement } from "better-sqlite3";
 import { type EntryFields, entryFields } from "./entry-fields.js";
 import type { Folds } from "./fold-state.js";
 import type { LineChunk } from "./line-chunks.js";
+import { type Database, prepare, prepareArrays, type Statement } from "./sqlite.js";
 import type { UsageFold } from "./usage-fold.js";
 
 /** The statement that writes one `entries` row, its values in {@link entryValues}' order. */
@@ -23,6 +23,14 @@ export const INSERT_ENTRY = `INSERT INTO entries (rowid, file_id, line, offset, 
     parent_id, parent_line, type, role, timestamp, time_ms, provider, model, input, output,
     cache_read, cache_write, total_tokens, cost)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+/**
+ * The text as the search table keeps it: a NUL becomes a space (SQLite's text functions, and
+ * node:sqlite's reading of text, stop at a NUL, so a snippet would end there).
+ */
+function searchable(text: string): string {
+  return text.includes("\0") ? text.replaceAll("\0", " ") : text;
+}
 
 /** Where a record is in its file: its rowid, file, line, byte place and parent's line. */
 export interface EntryPlace {
@@ -35,8 +43,8 @@ export interface EntryPlace {
 }
 
 /**
- * The values of one `entries` row for {@link INSERT_ENTRY}, positional (better-sqlite3 binds an
- * array's items in order): named parameters would cost a property lookup per value and row.
+ * The values of one `entries` row for {@link INSERT_ENTRY}, positional (spread into the
+ * statement's call): named parameters would cost a property lookup per value and row.
  */
 export function entryValues(place: EntryPlace, f: EntryFields): unknown[] {
   return [
@@ -68,7 +76,7 @@ interface EntryStatements {
   readonly maxRowid: Statement<[], { max: number | null }>;
   readonly entry: Statement<unknown[]>;
   readonly text: Statement<[number, string]>;
-  readonly lineOf: Statement<[number, string, number], number>;
+  readonly lineOf: Statement<[number, string, number], [number | null]>;
 }
 
 const prepared = new WeakMap<Database, EntryStatements>();
@@ -77,14 +85,13 @@ function statementsOf(db: Database): EntryStatements {
   let st = prepared.get(db);
   if (st === undefined) {
     st = {
-      maxRowid: db.prepare("SELECT max(rowid) AS max FROM entries"),
-      entry: db.prepare(INSERT_ENTRY),
-      text: db.prepare("INSERT INTO entry_text (rowid, text) VALUES (?, ?)"),
-      lineOf: db
-        .prepare<[number, string, number], number>(
-          "SELECT max(line) FROM entries WHERE file_id = ? AND id = ? AND line <= ?",
-        )
-        .pluck(true),
+      maxRowid: prepare(db, "SELECT max(rowid) AS max FROM entries"),
+      entry: prepare(db, INSERT_ENTRY),
+      text: prepare(db, "INSERT INTO entry_text (rowid, text) VALUES (?, ?)"),
+      lineOf: prepareArrays(
+        db,
+        "SELECT max(line) FROM entries WHERE file_id = ? AND id = ? AND line <= ?",
+      ),
     };
     prepared.set(db, st);
   }
@@ -124,14 +131,14 @@ export class EntryRecorder {
   }
 
   record(record: JsonRecord, line: number, raw: string): boolean {
-    const wasHeader = this.folds.info.header === null;
+    const wasHeader = !this.folds.info.hasHeader;
     if (this.folds.shape.record(record, line, raw) === false) {
       this.stopped = true;
       return false;
     }
     if (wasHeader) return true;
     this.store(record, line);
-    if (this.folds.shape.irregularity === undefined) this.usage.apply(record as SessionEntry);
+    if (this.folds.shape.regularSoFar) this.usage.apply(record as SessionEntry);
     else this.usage.drop();
     return true;
   }
@@ -153,8 +160,8 @@ export class EntryRecorder {
     const parentLine = f.parentId === null ? null : this.parentLine(f.parentId, at);
     const length = next - offset - 1;
     const place = { rowid, fileId: this.fileId, line: at, offset, length, parentLine };
-    this.st.entry.run(entryValues(place, f));
-    if (f.text !== "") this.st.text.run(rowid, f.text);
+    this.st.entry.run(...entryValues(place, f));
+    if (f.text !== "") this.st.text.run(rowid, searchable(f.text));
   }
 
   /**
@@ -167,6 +174,6 @@ export class EntryRecorder {
     // A file new to the index has nothing stored to look in (and a build from nothing runs
     // without the id index such a lookup needs).
     if (this.baseLines === 0) return null;
-    return this.st.lineOf.get(this.fileId, parentId, this.baseLines) ?? null;
+    return this.st.lineOf.get(this.fileId, parentId, this.baseLines)?.[0] ?? null;
   }
 }

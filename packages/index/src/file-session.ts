@@ -5,10 +5,10 @@
 
 import type { SessionEntry, SessionHeader } from "@pi-sessions/core";
 import { USAGE_TOTALS_PROJECTION_NAME } from "@pi-sessions/plugins";
-import type { Database } from "better-sqlite3";
 import { coreTreeTop, type TreeTop } from "./core-tree-top.js";
 import type { IndexedSession, UsageSession } from "./indexed-session.js";
 import { type LineReader, type QueryRow, RowQueries, StaleLineError } from "./session-rows.js";
+import type { Database } from "./sqlite.js";
 import { needsRecord, needsTreeRecord, standIn } from "./stand-ins.js";
 import { treeTop } from "./tree-top.js";
 import { savedUsage } from "./usage-fold.js";

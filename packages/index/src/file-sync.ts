@@ -1,25 +1,23 @@
 /**
  * Brings one session file's rows up to date and answers its `SessionInfo` (and shape) as core's
- * listing would from the file itself. An unchanged file costs one `fstat` and a hash of its last
- * indexed line; a grown one is read from its last indexed line on, once that line is found
- * unchanged; a shrunk, replaced or rewritten one is indexed again from the start. Only complete
- * lines are committed: a torn last line is folded into the answer but left for the next run.
- * Files are only ever opened for reading. A settled row's stat alone can vouch for it too
- * (`settled.ts`); a file found to match its row while long unchanged is settled here.
+ * listing would from the file itself. The rule (SPEC §14 F1): a row answers for its file only
+ * while the file has the row's device, inode, size, mtime and ctime and its last indexed line
+ * is unchanged; a file that grew (same device and inode, last indexed line unchanged) is read
+ * from that line on; any other change (a shrink, another inode, a changed mtime or ctime
+ * without growth: a rewrite in place, a `touch`) indexes it again from the start, as does a row
+ * made under other rules (SPEC §14 F2). A settled row's stat alone can vouch for it too
+ * (`settled.ts`); a file found to match its row while long unchanged is settled here. Files
+ * are only ever opened for reading, and only when they are regular files (`open-file.ts`).
  */
 
-import { createHash } from "node:crypto";
-import { closeSync, fstatSync, openSync, readSync, type Stats } from "node:fs";
-import { dirname } from "node:path";
+import { readSync, type Stats } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
-import { JsonlScanner, type JsonRecord } from "@pi-sessions/core/internal";
-import { EntryRecorder } from "./entry-recorder.js";
-import { EMPTY_STATE, type FoldState, foldState, foldText, resumeFolds } from "./fold-state.js";
-import { readBytes, readLineChunks } from "./line-chunks.js";
-import { DEFAULT_SETTLE_MS, settleOf, trustedAnswer } from "./settled.js";
+import { DEPTH, type Depth, FileIndexer, finishAnswer, hashLine } from "./file-index.js";
+import { indexRules, resumeFolds } from "./fold-state.js";
+import { withRegularFile } from "./open-file.js";
+import { DEFAULT_SETTLE_MS, settleOf } from "./settled.js";
 import type { FileRow, Settle, Statements } from "./statements.js";
-import type { Answered, FileAnswer } from "./stored-answer.js";
-import { UsageFold } from "./usage-fold.js";
+import { type Answered, decodeAnswer, type FileAnswer } from "./stored-answer.js";
 import type { WriteBatch } from "./write-batch.js";
 
 export type { FileAnswer } from "./stored-answer.js";
@@ -27,115 +25,132 @@ export type { FileAnswer } from "./stored-answer.js";
 /** What a sync did to the index, for progress reports and tests. */
 export type SyncKind = "unchanged" | "caught-up" | "indexed" | "gone";
 
-const hash = (bytes: Buffer): Buffer => createHash("sha1").update(bytes).digest();
-
 /** Where the last indexed line is read back for its hash (one buffer: the reads are sync). */
 let scratch = Buffer.allocUnsafe(64 * 1024);
 
-/** Whether `row` still describes the start of the open file: same file, last line unchanged. */
-function resumable(fd: number, stats: Stats, row: FileRow): boolean {
-  if (row.dev !== stats.dev || row.ino !== stats.ino || stats.size < row.committed) return false;
+/** Whether the row's last indexed line is still in the open file, byte for byte. */
+function lastLineIntact(fd: number, stats: Stats, row: FileRow): boolean {
+  if (stats.size < row.committed) return false;
   if (row.last_hash === null) return true;
   const length = row.committed - row.last_start;
   if (scratch.length < length) scratch = Buffer.allocUnsafe(Math.max(length, 2 * scratch.length));
   const n = readSync(fd, scratch, 0, length, row.last_start);
-  return n === length && hash(scratch.subarray(0, length)).equals(row.last_hash);
+  return n === length && hashLine(scratch.subarray(0, length)).equals(row.last_hash);
 }
 
-/**
- * Runs `use` on the file open for reading, closing it after; `gone()` when it cannot be opened
- * or is not a regular file (both ways a listing says it is no session).
- */
-function withOpenFile<T>(path: string, gone: () => T, use: (fd: number, stats: Stats) => T): T {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch {
-    return gone();
-  }
-  try {
-    const stats = fstatSync(fd);
-    return stats.isFile() ? use(fd, stats) : gone();
-  } finally {
-    closeSync(fd);
-  }
+/** Whether the row was made under this code's rules, for this very file (device and inode). */
+function sameRulesAndFile(stats: Stats, row: FileRow): boolean {
+  return row.rules === indexRules() && row.dev === stats.dev && row.ino === stats.ino;
 }
 
-/** Whether `row` describes the open file as it is now: nothing to read but a torn tail. */
+/** Whether `row` describes the open file as it is now (SPEC §14 F1): nothing to do. */
 function isFresh(fd: number, stats: Stats, row: FileRow): boolean {
-  return row.size === stats.size && row.mtime_ms === stats.mtimeMs && resumable(fd, stats, row);
+  return (
+    sameRulesAndFile(stats, row) &&
+    row.size === stats.size &&
+    row.mtime_ms === stats.mtimeMs &&
+    row.ctime_ms === stats.ctimeMs &&
+    lastLineIntact(fd, stats, row)
+  );
+}
+
+/** Whether the file only grew since `row` (with its records) was written: read on from there. */
+function onlyGrew(fd: number, stats: Stats, row: FileRow): boolean {
+  return (
+    row.filled === DEPTH.full &&
+    sameRulesAndFile(stats, row) &&
+    stats.size > row.size &&
+    lastLineIntact(fd, stats, row)
+  );
+}
+
+/** Whether a fresh row answers what is asked: it holds at least `wanted`. */
+function usable(fd: number, stats: Stats, row: FileRow, wanted: Depth): boolean {
+  return row.filled >= wanted && isFresh(fd, stats, row);
 }
 
 /** What {@link FileSync.peek} found without writing: the row's answer if it is fresh. */
 export type Peek =
   | { readonly state: "missing" | "stale" | "gone" }
-  | { readonly state: "fresh"; readonly answer: FileAnswer | null; readonly fileId: number };
+  | {
+      readonly state: "fresh";
+      readonly answer: FileAnswer | null;
+      readonly fileId: number;
+      /** How much the row holds (`DEPTH`): without its text, the answer's text is `""`. */
+      readonly filled: number;
+    };
 
-/** A sync of one open file; `withText` loads the info's joined message text. */
+/** A sync of one file to at least `depth` (`DEPTH`; the text is added when a listing wants it). */
 export class FileSync {
   kind: SyncKind = "unchanged";
   /** Set by {@link run} when the row may now answer by stat alone (written after the listing). */
   settle: Settle | undefined;
+  private readonly indexer: FileIndexer;
 
   constructor(
     private readonly st: Statements,
     private readonly path: string,
     private readonly batch: WriteBatch,
     private readonly settleMs = DEFAULT_SETTLE_MS,
-  ) {}
+    private readonly depth: Depth = DEPTH.full,
+  ) {
+    this.indexer = new FileIndexer(st, path, batch);
+  }
 
   /**
    * The file's answer after bringing its rows up to date; `null` when it is gone, not a regular
    * file, or not a session (its first record is not a valid header), as core's listing says.
+   * `noRow`: the caller knows the index has no row for it.
    */
-  run(withText: boolean, withShape: boolean, known?: FileRow | null): FileAnswer | null {
+  run(withText: boolean, withShape: boolean, noRow = false): FileAnswer | null {
     // Taken before the stat: every change after this moment gets a later ctime.
     const checkedAt = Date.now();
-    return withOpenFile(
+    const wanted = Math.max(this.depth, withText ? DEPTH.text : DEPTH.listing) as Depth;
+    return withRegularFile(
       this.path,
       () => this.gone(),
       (fd, stats) => {
-        // `known`: the row as read with its neighbours at the listing's start (null: none).
-        let row = known === undefined ? this.st.fileByPath.get(this.path) : (known ?? undefined);
-        if (row === undefined || !isFresh(fd, stats, row)) {
-          row = this.batch.write(() => this.update(fd, stats));
+        let row = noRow ? undefined : this.st.fileByPath.get(this.path);
+        let answer: Answered | null | undefined;
+        if (row === undefined || !usable(fd, stats, row, wanted)) {
+          ({ row, answer } = this.batch.write(() => this.update(fd, stats, wanted)));
         }
-        const answer = this.answer(fd, stats, row as FileRow, withText);
-        this.settle = settleOf(row as FileRow, stats, checkedAt, this.settleMs, answer);
-        if (answer === null || withShape) return answer;
-        return { info: answer.info };
+        answer ??= this.answer(fd, stats, row, withText);
+        this.settle = settleOf(row, stats, checkedAt, this.settleMs);
+        if (answer === null) return null;
+        const info = withText ? answer.info : { ...answer.info, allMessagesText: "" };
+        return withShape ? { info, shape: answer.shape } : { info };
       },
     );
   }
 
   /**
    * The row's answer when it is fresh, without writing anything (for `verify`): the stored
-   * answer when the file's stat vouches for it (it is what listings give), else the folds'.
-   * A stored answer that differs from the folds' comes with theirs as `disagreeing`.
+   * answer (it is what listings give), beside the folds' when they can give one. A stored
+   * answer that differs from the folds' comes with theirs as `disagreeing`.
    */
   peek(): Peek {
-    return withOpenFile(
+    return withRegularFile(
       this.path,
       (): Peek => ({ state: "gone" }),
       (fd, stats) => {
         const row = this.st.fileByPath.get(this.path);
         if (row === undefined) return { state: "missing" };
         if (!isFresh(fd, stats, row)) return { state: "stale" };
-        const folded = this.answer(fd, stats, row, true);
-        const stored = trustedAnswer(row, stats, this.path, true, undefined);
         const fresh = (answer: FileAnswer | null): Peek => ({
           state: "fresh",
           answer,
           fileId: row.id,
+          filled: row.filled,
         });
-        if (stored === undefined) return fresh(folded);
-        // The stored answer has no text of its own: it would come from the column the folds read.
-        const text = folded?.info.allMessagesText ?? "";
-        const shown = stored && { ...stored, info: { ...stored.info, allMessagesText: text } };
-        if (isDeepStrictEqual(shown, folded)) return fresh(folded);
-        // They differ, so `folded` is an answer where `shown` is none, or both are answers.
-        if (shown === null) return fresh({ ...(folded as FileAnswer), disagreeing: null });
-        return fresh({ ...shown, disagreeing: folded });
+        const text = row.filled === DEPTH.listing ? "" : this.textOf(row);
+        const stored =
+          row.answer === null ? undefined : decodeAnswer(row.answer, this.path, text, true);
+        const folded = this.folded(fd, stats, row, text);
+        if (folded === undefined) return fresh(stored ?? null);
+        if (stored === undefined || isDeepStrictEqual(stored, folded)) return fresh(folded);
+        if (stored === null) return fresh({ ...(folded as FileAnswer), disagreeing: null });
+        return fresh({ ...stored, disagreeing: folded });
       },
     );
   }
@@ -151,121 +166,64 @@ export class FileSync {
   }
 
   /** Re-reads the row under the write lock (another process may have synced meanwhile). */
-  private update(fd: number, stats: Stats): FileRow {
+  private update(fd: number, stats: Stats, wanted: Depth) {
     const row = this.st.fileByPath.get(this.path);
-    if (row !== undefined && resumable(fd, stats, row)) {
-      if (isFresh(fd, stats, row)) return row;
+    if (row !== undefined && usable(fd, stats, row, wanted)) {
+      return { row, answer: undefined };
+    }
+    if (row !== undefined && onlyGrew(fd, stats, row)) {
       this.kind = "caught-up";
-      return this.catchUp(fd, stats, row, JSON.parse(row.state) as FoldState);
+      return this.indexer.records(fd, stats, row);
     }
     this.kind = "indexed";
-    if (row !== undefined) this.st.deleteFile.run(row.id);
-    return this.catchUp(fd, stats, undefined, EMPTY_STATE);
+    // A row without records is written over (nothing of it is kept); one with them goes.
+    const reuse = row !== undefined && row.filled !== DEPTH.full ? row.id : undefined;
+    if (row !== undefined && reuse === undefined) this.st.deleteFile.run(row.id);
+    // A row that held records keeps them; one that grew is read in full now, so its next
+    // appends are caught up from their last line rather than read again from the start.
+    const grew = row !== undefined && stats.size > row.size;
+    const depth = row?.filled === DEPTH.full || grew ? DEPTH.full : wanted;
+    return depth === DEPTH.full
+      ? this.indexer.records(fd, stats, undefined, reuse)
+      : this.indexer.listing(fd, stats, depth, reuse);
   }
 
-  /** Folds and stores the complete lines after the row's committed bytes; writes the row. */
-  private catchUp(fd: number, stats: Stats, row: FileRow | undefined, state: FoldState): FileRow {
-    const fileId = row?.id ?? this.insertEmpty(stats);
-    const base = row ?? (this.st.fileByPath.get(this.path) as FileRow);
-    const text = row === undefined ? "" : (this.st.textOf.get(fileId)?.all_text ?? "");
-    const folds = resumeFolds(state, text, this.storedIds(fileId, base.lines));
-    const usage = new UsageFold(this.batch.db, fileId, row !== undefined);
-    const recorder = new EntryRecorder(this.batch.db, fileId, folds, base.lines, usage);
-    const scanner = new JsonlScanner(recorder);
-    let lastStart = base.last_start;
-    let committed = base.committed;
-    let lines = base.lines;
-    if (row?.stopped !== 1) {
-      readLineChunks(fd, base.committed, stats.size, (chunk) => {
-        recorder.at(chunk, scanner.lineCount);
-        const going = scanner.push(chunk.text);
-        lastStart = chunk.starts.at(-1) ?? lastStart;
-        committed = chunk.end;
-        lines += chunk.starts.length;
-        return going;
-      });
-    }
-    const stopped = row?.stopped === 1 || recorder.stopped ? 1 : 0;
-    const header = folds.info.header as unknown as JsonRecord | null;
-    const last = committed > lastStart ? readBytes(fd, lastStart, committed - lastStart) : null;
-    const update = {
-      id: fileId,
-      path: this.path,
-      dir: dirname(this.path),
-      dev: stats.dev,
-      ino: stats.ino,
-      size: stats.size,
-      mtime_ms: stats.mtimeMs,
-      ctime_ms: stats.ctimeMs,
-      committed,
-      lines,
-      last_start: lastStart,
-      last_hash: last === null ? null : hash(last),
-      stopped,
-      state: JSON.stringify(foldState(folds)),
-      settled: 0,
-      answer: null,
-      all_text: foldText(folds),
-      session_id: typeof header?.id === "string" ? header.id : null,
-      cwd: typeof header?.cwd === "string" ? header.cwd : null,
-    } as const;
-    this.st.updateFile.run(update);
-    usage.write();
-    return { ...update, last_hash: update.last_hash };
+  /** The joined text the row holds. */
+  private textOf(row: FileRow): string {
+    return this.st.textOf.get(row.id)?.all_text ?? "";
   }
 
-  private insertEmpty(stats: Stats): number {
-    const empty = {
-      path: this.path,
-      dir: dirname(this.path),
-      dev: stats.dev,
-      ino: stats.ino,
-      size: 0,
-      mtime_ms: 0,
-      ctime_ms: 0,
-      committed: 0,
-      lines: 0,
-      last_start: 0,
-      last_hash: null,
-      stopped: 0,
-      state: JSON.stringify(EMPTY_STATE),
-      settled: 0,
-      answer: null,
-      all_text: "",
-      session_id: null,
-      cwd: null,
-    } as const;
-    this.st.insertFile.run(empty);
-    return (this.st.fileByPath.get(this.path) as FileRow).id;
-  }
-
-  private storedIds(fileId: number, lines: number) {
-    return {
-      hasId: (id: string) => this.st.hasId.get(fileId, id, lines) !== undefined,
-      hasParent: (id: string) => this.st.hasParent.get(fileId, id, lines) !== undefined,
-    };
-  }
-
-  /** The answer from the row with its shape, the torn remainder (if any) folded in unstored. */
+  /**
+   * A fresh row's answer: its stored one when that holds what is asked (a row with records
+   * keeps the text of its committed lines, a listing's row the whole answer's), else its
+   * folds' (`folded`); with the text when `withText`.
+   */
   private answer(fd: number, stats: Stats, row: FileRow, withText: boolean): Answered | null {
-    if (row.stopped === 1) return null;
-    const text = withText ? (this.st.textOf.get(row.id)?.all_text ?? "") : "";
-    const folds = resumeFolds(
-      JSON.parse(row.state) as FoldState,
-      text,
-      this.storedIds(row.id, row.lines),
-    );
-    const scanner = new JsonlScanner(folds.shape);
-    const torn = stats.size > row.committed;
-    if (torn) {
-      scanner.push(readBytes(fd, row.committed, stats.size - row.committed).toString("utf8"));
+    const wholeText = row.filled === DEPTH.text || row.committed === row.size;
+    if (row.answer !== null && (!withText || wholeText)) {
+      const text = withText ? this.textOf(row) : "";
+      return decodeAnswer(row.answer, this.path, text, true) as Answered | null;
     }
-    if (!scanner.end()) return null;
-    const info = folds.info.finish(this.path, stats.mtime);
-    if (info === null) return null;
-    if (!withText) info.allMessagesText = "";
-    // The committed part ends with a newline; a remainder never holds one.
-    const endsWithNewline = !torn && row.committed > 0;
-    return { info, shape: folds.shape.finish(endsWithNewline, stats.size) };
+    const folded = this.folded(fd, stats, row, withText ? this.textOf(row) : "");
+    if (folded === undefined) throw new Error(`${this.path}: the index row has no answer`);
+    return folded;
+  }
+
+  /**
+   * The answer of the row's saved folds with the torn tail folded in; `undefined` when they
+   * cannot give one: a row without its records cannot answer a resumed fold's questions about
+   * earlier ids, so only a row without a torn tail, or with records, is folded on.
+   */
+  private folded(
+    fd: number,
+    stats: Stats,
+    row: FileRow,
+    text: string,
+  ): Answered | null | undefined {
+    if (row.stopped === 1) return null;
+    if (row.filled !== DEPTH.full && row.committed !== stats.size) return undefined;
+    const folds = resumeFolds(row.folds, text, this.indexer.storedIds(row.id, row.lines));
+    if (folds === undefined) return undefined;
+    return finishAnswer(fd, stats, this.path, row.committed, folds);
   }
 }

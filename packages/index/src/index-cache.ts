@@ -8,9 +8,10 @@
 import { statSync } from "node:fs";
 import type { SessionInfo } from "@pi-sessions/core";
 import { type FileStamp, SessionInfoCache, type SessionShape } from "@pi-sessions/core/internal";
-import type { Database } from "better-sqlite3";
+import type { Depth } from "./file-index.js";
 import { type FileAnswer, FileSync, type SyncKind } from "./file-sync.js";
 import { type FullStamp, trustedAnswer } from "./settled.js";
+import type { Database } from "./sqlite.js";
 import type { ListedRow, Settle, Statements } from "./statements.js";
 import { WriteBatch } from "./write-batch.js";
 
@@ -27,6 +28,8 @@ export class IndexInfoCache extends SessionInfoCache {
   readonly counts = zeroCounts();
   /** Of the unchanged files, how many their stat alone vouched for (none was opened). */
   statOnly = 0;
+  /** How many files the listing looked up (sessions or not). */
+  lookups = 0;
   /** Rows found settled during the listing, written after it (see {@link settleRows}). */
   readonly settles: Settle[] = [];
 
@@ -48,12 +51,15 @@ export class IndexInfoCache extends SessionInfoCache {
     private readonly prefix: string | null,
     /** How old a file's last change must be before its stat alone vouches for its row. */
     private readonly settleMs: number,
+    /** How much a file's row is to hold after its lookup (`DEPTH`). */
+    private readonly depth: Depth,
   ) {
     super(0);
     this.batch = new WriteBatch(db);
   }
 
   override get(path: string, stamp?: FileStamp, withShape = false): SessionInfo | null {
+    this.lookups++;
     const prefix = this.prefix;
     this.rows ??= new Map(
       prefix === null
@@ -67,11 +73,11 @@ export class IndexInfoCache extends SessionInfoCache {
       this.statOnly++;
       this.counts.unchanged++;
     } else {
-      const sync = new FileSync(this.st, path, this.batch, this.settleMs);
+      const sync = new FileSync(this.st, path, this.batch, this.settleMs, this.depth);
       // No row where the up-front read looked: none to look up again; a row: read in full,
       // with what only a sync needs.
       const none = row === undefined && prefix !== null && path.startsWith(prefix);
-      answer = sync.run(this.withText, withShape, none ? null : undefined);
+      answer = sync.run(this.withText, withShape, none);
       this.batch.maybeCommit();
       this.counts[sync.kind]++;
       if (sync.settle !== undefined) this.settles.push(sync.settle);
@@ -91,7 +97,7 @@ export class IndexInfoCache extends SessionInfoCache {
     stamp: FileStamp | undefined,
     withShape: boolean,
   ): FileAnswer | null | undefined {
-    if (row.settled !== 1) return undefined;
+    if (row.settled !== 1 || row.filled < this.depth) return undefined;
     let now: FullStamp | undefined;
     if (stamp?.dev !== undefined && stamp.ctimeMs !== undefined) {
       now = stamp as FullStamp;

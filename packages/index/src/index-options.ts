@@ -42,6 +42,12 @@ export interface SessionIndexOptions {
 export interface IndexListingOptions extends Omit<ListingOptions, "cache"> {
   /** Load each info's `allMessagesText` (default true); when false it is `""`. */
   readonly withText?: boolean;
+  /**
+   * Also store every record of each file read and its search text, as a search needs them
+   * (default false: a listing stores each file's listing answer alone, about what reading the
+   * files costs anyway, and the first `search`, `sync` or `session` fills in the records).
+   */
+  readonly records?: boolean;
 }
 
 /** Options of {@link SessionIndex.listDir}. */

@@ -18,6 +18,7 @@ export type {
 } from "./index-options.js";
 export { defaultIndexFile, INDEX_FILE_ENV, INDEX_FILE_NAME } from "./location.js";
 export { IndexUnavailableError } from "./open-database.js";
+export type { ListedSummary, QuickListing } from "./quick-listing.js";
 export type { SearchFilters, SearchHit } from "./search.js";
 export { ftsQuery, SearchQueryError } from "./search.js";
 export { sessionFilesIn, sessionFilesUnder } from "./session-files.js";

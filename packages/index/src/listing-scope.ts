@@ -3,11 +3,12 @@
  * it did not meet can be dropped as gone) and that drop itself.
  */
 
+import { lstatSync } from "node:fs";
 import { dirname } from "node:path";
-import type { Database } from "better-sqlite3";
 import type { IndexInfoCache } from "./index-cache.js";
 import type { Scope } from "./index-options.js";
 import { isProjectDir } from "./session-files.js";
+import { type Database, inTransaction, prepare } from "./sqlite.js";
 import type { Statements } from "./statements.js";
 
 /** The scope of one directory's listing. */
@@ -26,9 +27,10 @@ export function projectsScope(db: Database, root: string): Scope {
     inScope: (rowDir) => isProjectDir(root, rowDir),
     prefix,
     stored: () =>
-      db
-        .prepare("SELECT id, path FROM files WHERE dir > ? AND dir < ?")
-        .all(prefix, `${prefix}\u{10ffff}`) as { id: number; path: string }[],
+      prepare<[string, string], { id: number; path: string }>(
+        db,
+        "SELECT id, path FROM files WHERE dir > ? AND dir < ?",
+      ).all(prefix, `${prefix}\u{10ffff}`),
   };
 }
 
@@ -36,23 +38,51 @@ export function projectsScope(db: Database, root: string): Scope {
 export const NO_SCOPE: Scope = { inScope: () => false, prefix: null, stored: () => [] };
 
 /**
- * Drops the rows of files under a listed scope that the listing did not meet (deleted): those
- * left of the rows it read up front (with maybe a few beside the scope, which `inScope` leaves
- * alone), or all the scope's when it met no file and read none. Returns how many it dropped.
+ * Whether the file at `path` is known to be gone: its name no longer exists in a folder that
+ * could be read. A file the walk did not meet because its folder could not be read (no
+ * permission, an I/O error) is not known to be gone: its rows stay.
+ */
+export function knownGone(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) === undefined;
+  } catch (error) {
+    // ENOTDIR: the folder itself was replaced by a file, so the name is gone too.
+    return (error as NodeJS.ErrnoException).code === "ENOTDIR";
+  }
+}
+
+/** What {@link pruneGone} did: rows dropped, and the folders it could not look into. */
+export interface Pruned {
+  readonly dropped: number;
+  /** Folders holding indexed files that could not be looked at (their rows are kept). */
+  readonly unreadable: readonly string[];
+}
+
+/**
+ * Drops the rows of files under a listed scope that the listing did not meet and that are
+ * gone (see {@link knownGone}): those left of the rows it read up front (with maybe a few
+ * beside the scope, which `inScope` leaves alone), or all the scope's when it met no file and
+ * read none. A row of a file that could not be looked at is kept, and its folder reported.
  */
 export function pruneGone(
   db: Database,
   st: Statements,
   cache: IndexInfoCache,
   scope: Scope,
-): number {
+): Pruned {
   const rows = cache.rows?.values() ?? scope.stored();
   const gone: number[] = [];
-  for (const row of rows) if (scope.inScope(dirname(row.path))) gone.push(row.id);
-  if (gone.length > 0) {
-    db.transaction(() => {
-      for (const id of gone) st.deleteFile.run(id);
-    })();
+  const unreadable = new Set<string>();
+  for (const row of rows) {
+    const dir = dirname(row.path);
+    if (!scope.inScope(dir)) continue;
+    if (knownGone(row.path)) gone.push(row.id);
+    else unreadable.add(dir);
   }
-  return gone.length;
+  if (gone.length > 0) {
+    inTransaction(db, () => {
+      for (const id of gone) st.deleteFile.run(id);
+    });
+  }
+  return { dropped: gone.length, unreadable: [...unreadable].sort() };
 }

@@ -1,16 +1,17 @@
 /**
- * Opening the index file. better-sqlite3 is loaded here, on first use, rather than imported at
- * module load: a machine where the native addon does not load can still import this package,
- * and a caller (the CLI) falls back to reading the files with one line saying why.
+ * Opening the index file. An index only ever holds what the session files say, so a damaged
+ * one may be deleted and made anew, but only a file proven to be an index of ours: `--index
+ * FILE` or `PI_SESSIONS_INDEX` may name anything (a session, a notes file, a device), and a
+ * read command must never delete or overwrite what it did not make (`index-file-proof.ts`).
  */
 
 import { mkdirSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname } from "node:path";
-import type BetterSqlite3 from "better-sqlite3";
+import { type IndexFileProof, proveIndexFile } from "./index-file-proof.js";
 import { prepareSchema } from "./schema.js";
+import { type Database, isSqliteError, openSqlite, primaryCode, SQLITE } from "./sqlite.js";
 
-/** The index cannot be used: the addon does not load, or the file cannot be opened or made. */
+/** The index cannot be used: SQLite does not load, or the file cannot be opened, made or used. */
 export class IndexUnavailableError extends Error {
   override readonly name = "IndexUnavailableError";
   constructor(message: string, options?: { cause?: unknown }) {
@@ -18,61 +19,58 @@ export class IndexUnavailableError extends Error {
   }
 }
 
-type DatabaseConstructor = typeof BetterSqlite3;
-let driver: DatabaseConstructor | undefined;
-
-function loadDriver(): DatabaseConstructor {
-  if (driver !== undefined) return driver;
-  try {
-    driver = createRequire(import.meta.url)("better-sqlite3") as DatabaseConstructor;
-    return driver;
-  } catch (error) {
-    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
-    throw new IndexUnavailableError(
-      `the SQLite addon does not load in Node ${process.version} (${reason}); run \`node scripts/ensure-addon.mjs\` in @pi-sessions/index`,
-      { cause: error },
-    );
-  }
-}
-
-/** SQLite result codes that mean the file is not a usable index (its contents are lost). */
-const DAMAGED = new Set(["SQLITE_CORRUPT", "SQLITE_NOTADB", "SQLITE_CORRUPT_VTAB"]);
-
 /** Whether an error says the index file's contents are damaged (rebuilding it helps). */
 export function isDamagedIndex(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && (DAMAGED.has(code) || code.startsWith("SQLITE_CORRUPT"));
+  const code = primaryCode(error);
+  return code === SQLITE.CORRUPT || code === SQLITE.NOTADB;
 }
 
-/** Removes an index file with its WAL and shared-memory files. */
+/**
+ * Removes an index file with its WAL and shared-memory files, once it is proven to be ours;
+ * otherwise leaves all three as they are and throws {@link IndexUnavailableError}.
+ */
 export function removeIndexFile(file: string): void {
+  const proof = proveIndexFile(file);
+  if (proof.kind === "foreign") throw refusal(file, proof);
   for (const suffix of ["", "-wal", "-shm"]) rmSync(`${file}${suffix}`, { force: true });
+}
+
+/** The one line saying why a file is left alone. */
+function refusal(file: string, proof: Extract<IndexFileProof, { kind: "foreign" }>) {
+  return new IndexUnavailableError(
+    `${file} is not a pi-sessions index (${proof.reason}); it is left as it is`,
+  );
 }
 
 /** What {@link openDatabase} did besides opening. */
 export interface Opened {
-  readonly db: BetterSqlite3.Database;
-  /** Set when the file was damaged and was replaced by an empty index. */
+  readonly db: Database;
+  /** Set when the file was a damaged index of ours and was replaced by an empty one. */
   readonly rebuiltBecause?: string;
 }
 
 /**
- * Opens (creating it and its directory, owner-only) the index at `file`. A file that is not a
- * usable index is removed and made anew: it only ever holds what the session files say.
+ * Opens (creating it and its directory, owner-only) the index at `file`. A file that is not
+ * ours is refused before SQLite writes a byte to it; a damaged index of ours is removed and
+ * made anew.
  */
 export function openDatabase(file: string, busyTimeoutMs: number): Opened {
-  const Database = loadDriver();
-  try {
-    if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  } catch (error) {
-    throw new IndexUnavailableError(`cannot create the index directory of ${file}`, {
-      cause: error,
-    });
-  }
-  const attempt = (): BetterSqlite3.Database => {
-    const db = new Database(file, { timeout: busyTimeoutMs });
+  const memory = file === ":memory:";
+  if (!memory) {
+    const proof = proveIndexFile(file);
+    if (proof.kind === "foreign") throw refusal(file, proof);
     try {
-      prepareSchema(db, busyTimeoutMs);
+      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    } catch (error) {
+      throw new IndexUnavailableError(`cannot create the index directory of ${file}`, {
+        cause: error,
+      });
+    }
+  }
+  const attempt = (): Database => {
+    const db = openSqlite(file, { timeout: busyTimeoutMs });
+    try {
+      prepareSchema(db, busyTimeoutMs, { memory });
       return db;
     } catch (error) {
       db.close();
@@ -82,28 +80,28 @@ export function openDatabase(file: string, busyTimeoutMs: number): Opened {
   try {
     return { db: attempt() };
   } catch (error) {
-    if (!isDamagedIndex(error)) {
-      throw new IndexUnavailableError(`cannot open the index ${file}: ${String(error)}`, {
+    if (error instanceof IndexUnavailableError) throw error;
+    if (!isDamagedIndex(error) || memory) {
+      throw new IndexUnavailableError(`cannot open the index ${file}: ${describe(error)}`, {
         cause: error,
       });
     }
     removeIndexFile(file);
-    const reason = (error as Error).message;
+    const reason = describe(error);
     try {
       return { db: attempt(), rebuiltBecause: reason };
     } catch (again) {
-      throw new IndexUnavailableError(`cannot open the index ${file}: ${String(again)}`, {
+      throw new IndexUnavailableError(`cannot open the index ${file}: ${describe(again)}`, {
         cause: again,
       });
     }
   }
 }
 
-/** Whether an error comes from SQLite (better-sqlite3's `SqliteError`, with its code). */
-export function isSqliteError(error: unknown): error is Error & { code: string } {
-  return (
-    error instanceof Error &&
-    error.name === "SqliteError" &&
-    typeof (error as { code?: unknown }).code === "string"
-  );
+/** An error's message on one line. */
+export function describe(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split("\n")[0] ?? text;
 }
+
+export { isSqliteError };

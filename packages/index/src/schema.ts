@@ -1,26 +1,31 @@
 /**
- * The index's tables. One row per session file (its stamp, how far it is indexed, the saved
- * state of core's listing folds, its finished listing answer) with its joined message text
- * apart in `file_text` (a listing reads every file's row; the text, as long as the transcript,
- * would spread those rows over overflow pages) and the saved state of the plugins' usage totals
- * apart in `file_usage` (for the same reason), and one row per record (its place in the file,
- * its parent's line, and the columns queries use), with an FTS5 table over the records' text. The schema version lives in
- * SQLite's `user_version`: an index of another version is dropped and rebuilt, never migrated
- * (it holds nothing the files do not).
+ * The index's tables. One row per session file: its stamp, how far it is indexed, the saved
+ * states of core's listing folds with the versions of their rules (`rules`), its finished
+ * listing answer once settled, and whether its records are stored too (`filled`: a first
+ * listing stores only the listing, and a search or `index` fills in the records). Beside it,
+ * the joined message text in `file_text` and the saved states of other folds (the plugins'
+ * usage totals) in `file_folds`, each as the fold's own codec wrote it, with its name and
+ * version: a listing reads every file's row, and these, as long as the transcript, would
+ * spread those rows over overflow pages. One row per record (its place in the file, its
+ * parent's line, and the columns queries use), with an FTS5 table over the records' text.
+ * The schema version lives in SQLite's `user_version`: an index of another version is dropped
+ * and rebuilt, never migrated (it holds nothing the files do not). `application_id` marks the
+ * file as ours (`index-file-proof.ts`).
  */
 
-import type { Database } from "better-sqlite3";
+import { INDEX_APPLICATION_ID } from "./index-file-proof.js";
+import { type Database, inTransaction, isBusy, scalar } from "./sqlite.js";
 
 /** Bumped whenever a table changes: older index files are rebuilt from the sessions. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 const TABLES = `
 CREATE TABLE files (
   id INTEGER PRIMARY KEY,
   path TEXT NOT NULL UNIQUE,
   dir TEXT NOT NULL,
-  dev INTEGER NOT NULL,
-  ino INTEGER NOT NULL,
+  dev REAL NOT NULL,
+  ino REAL NOT NULL,
   size INTEGER NOT NULL,
   mtime_ms REAL NOT NULL,
   ctime_ms REAL NOT NULL,
@@ -29,20 +34,26 @@ CREATE TABLE files (
   last_start INTEGER NOT NULL,
   last_hash BLOB,
   stopped INTEGER NOT NULL,
-  state TEXT NOT NULL,
+  rules TEXT NOT NULL,
+  folds TEXT NOT NULL,
+  filled INTEGER NOT NULL,
   settled INTEGER NOT NULL,
   answer TEXT,
+  session INTEGER NOT NULL DEFAULT 0,
   session_id TEXT,
   cwd TEXT
 );
 CREATE TABLE file_text (
   file_id INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
-  all_text TEXT NOT NULL
+  all_text BLOB NOT NULL
 );
-CREATE TABLE file_usage (
-  file_id INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
-  state TEXT NOT NULL
-);
+CREATE TABLE file_folds (
+  file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  state TEXT NOT NULL,
+  PRIMARY KEY (file_id, name)
+) WITHOUT ROWID;
 CREATE INDEX files_dir ON files(dir);
 CREATE INDEX files_session ON files(session_id);
 CREATE TABLE entries (
@@ -95,12 +106,11 @@ export function dropEntryIndexes(db: Database): void {
 
 /** Whether both `entries` indexes exist. */
 function hasEntryIndexes(db: Database): boolean {
-  const row = db
-    .prepare(
-      "SELECT count(*) AS n FROM sqlite_master WHERE type = 'index' AND name IN ('entries_id', 'entries_parent')",
-    )
-    .get() as { n: number };
-  return row.n === 2;
+  const n = scalar(
+    db,
+    "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN ('entries_id', 'entries_parent')",
+  );
+  return n === 2;
 }
 
 /** What {@link pause} waits on: nothing ever wakes it, so each wait lasts its time. */
@@ -117,21 +127,25 @@ const pause = (ms: number) => Atomics.wait(sleeper, 0, 0, ms);
  * before (a file that cannot be WAL stays in its mode; errors are the caller's).
  */
 function useWal(db: Database, timeoutMs: number): void {
-  // An in-memory index (tests) has no file to turn.
-  if (db.memory) return;
   const until = performance.now() + timeoutMs;
   for (;;) {
     try {
-      if (String(db.pragma("journal_mode", { simple: true })).toLowerCase() === "wal") return;
-      db.pragma("journal_mode = WAL");
+      if (String(scalar(db, "PRAGMA journal_mode")).toLowerCase() === "wal") return;
+      db.exec("PRAGMA journal_mode = WAL");
       return;
     } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      const busy = typeof code === "string" && code.startsWith("SQLITE_BUSY");
-      if (!busy || performance.now() >= until) throw error;
+      if (!isBusy(error) || performance.now() >= until) throw error;
     }
     pause(5);
   }
+}
+
+/** Options of {@link prepareSchema}. */
+export interface SchemaOptions {
+  /** An in-memory index (tests, `--no-index` searches): no file to turn to WAL. */
+  readonly memory?: boolean;
+  /** Drop every table and make them anew, even at this version. */
+  readonly reset?: boolean;
 }
 
 /**
@@ -139,28 +153,33 @@ function useWal(db: Database, timeoutMs: number): void {
  * writer; a busy timeout: a second writer waits instead of failing) and creates the tables
  * when the file is new or of another schema version.
  */
-export function prepareSchema(db: Database, busyTimeoutMs: number, reset = false): void {
-  db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(busyTimeoutMs))}`);
-  useWal(db, busyTimeoutMs);
+export function prepareSchema(
+  db: Database,
+  busyTimeoutMs: number,
+  { memory = false, reset = false }: SchemaOptions = {},
+): void {
+  db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.trunc(busyTimeoutMs))}`);
+  if (!memory) useWal(db, busyTimeoutMs);
   // A crash may lose the last commits but never corrupts the file; lost rows are re-indexed.
-  db.pragma("synchronous = NORMAL");
-  db.pragma("foreign_keys = ON");
+  db.exec("PRAGMA synchronous = NORMAL");
+  db.exec("PRAGMA foreign_keys = ON");
   // Index builds insert into several B-trees at once: a bigger page cache saves re-reads.
-  db.pragma("cache_size = -65536");
-  const version = () => db.pragma("user_version", { simple: true }) as number;
-  if (version() === SCHEMA_VERSION && !reset) {
+  db.exec("PRAGMA cache_size = -65536");
+  const current = () => scalar(db, "PRAGMA user_version") === SCHEMA_VERSION;
+  if (current() && !reset) {
     restoreEntryIndexes(db);
     return;
   }
-  db.transaction(() => {
+  inTransaction(db, () => {
     // Another process may have created the tables while this one waited for the lock.
-    if (version() === SCHEMA_VERSION && !reset) return;
-    for (const table of ["entries", "entry_text", "file_text", "file_usage", "files"])
+    if (current() && !reset) return;
+    for (const table of ["entries", "entry_text", "file_text", "file_usage", "file_folds", "files"])
       db.exec(`DROP TABLE IF EXISTS ${table}`);
     db.exec(TABLES);
     createEntryIndexes(db);
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
-  }).immediate();
+    db.exec(`PRAGMA application_id = ${INDEX_APPLICATION_ID}`);
+    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+  });
 }
 
 /**
@@ -171,13 +190,13 @@ export function prepareSchema(db: Database, busyTimeoutMs: number, reset = false
 function restoreEntryIndexes(db: Database): void {
   if (hasEntryIndexes(db)) return;
   try {
-    db.transaction(() => createEntryIndexes(db)).immediate();
+    inTransaction(db, () => createEntryIndexes(db));
   } catch {
     // Read-only or full: the queries work without the indexes.
   }
 }
 
 /** Drops every table and creates them empty, in one transaction. */
-export function resetSchema(db: Database, busyTimeoutMs: number): void {
-  prepareSchema(db, busyTimeoutMs, true);
+export function resetSchema(db: Database, busyTimeoutMs: number, memory = false): void {
+  prepareSchema(db, busyTimeoutMs, { memory, reset: true });
 }

@@ -5,8 +5,8 @@
  * that way, so it is ranked over a window of its newest matches by a BM25 without word weights.
  */
 
-import type { Database } from "better-sqlite3";
 import type { SearchFilters } from "./search-filters.js";
+import { type Database, prepare, prepareNamed } from "./sqlite.js";
 
 /**
  * How many matches a query may have and still be ranked by BM25 over all of them. FTS5's
@@ -161,18 +161,17 @@ function rankBroad(
   window: number,
   from = FROM,
 ): Ranked[] {
-  const rows = db
-    .prepare(
-      `SELECT entry_text.rowid, f.path, e.line,
+  const rows = prepareNamed<[number, string, number, number, number]>(
+    db,
+    `SELECT entry_text.rowid, f.path, e.line,
         length(highlight(entry_text, 0, char(1), '')) - length(entry_text.text),
         length(entry_text.text)
       ${from}
       WHERE entry_text MATCH @match AND ${where}
       ORDER BY entry_text.rowid DESC
       LIMIT @window`,
-    )
-    .raw()
-    .all({ ...params, window }) as [number, string, number, number, number][];
+    true,
+  ).all({ ...params, window });
   const meanLength = Math.max(1, rows.reduce((sum, r) => sum + r[4], 0) / (rows.length || 1));
   const scored = rows.map(([id, path, line, tf, length]) => ({
     id,
@@ -205,25 +204,23 @@ function rankExact(
     scored === undefined
       ? ""
       : "AND +entry_text.rowid IN (SELECT rowid FROM entry_text WHERE entry_text MATCH @match)";
-  return db
-    .prepare(
-      `SELECT entry_text.rowid AS id, bm25(entry_text) AS rank
+  return prepareNamed<Ranked>(
+    db,
+    `SELECT entry_text.rowid AS id, bm25(entry_text) AS rank
       ${FROM}
       WHERE entry_text MATCH @scored ${restrict} AND ${where}
       ORDER BY rank, f.path, e.line
       LIMIT @limit`,
-    )
-    .all({ ...params, limit, scored: scored ?? params.match }) as Ranked[];
+  ).all({ ...params, limit, scored: scored ?? params.match });
 }
 
 /** How many entries match `match`, counting no further than `cap`. */
 function countUpTo(db: Database, match: string, cap: number): number {
-  const row = db
-    .prepare(
-      "SELECT count(*) AS n FROM (SELECT 1 FROM entry_text WHERE entry_text MATCH ? LIMIT ?)",
-    )
-    .get(match, cap) as { n: number };
-  return row.n;
+  const row = prepare<[string, number], { n: number }>(
+    db,
+    "SELECT count(*) AS n FROM (SELECT 1 FROM entry_text WHERE entry_text MATCH ? LIMIT ?)",
+  ).get(match, cap);
+  return row?.n ?? 0;
 }
 
 /**
@@ -251,14 +248,11 @@ export function rankMatches(
   if (countUpTo(db, match, exactMax + 1) > exactMax) {
     const fewFiles =
       (filters.session !== undefined || filters.cwd !== undefined) &&
-      (
-        db
-          .prepare(
-            `SELECT count(*) AS n FROM (SELECT 1 FROM files f CROSS JOIN entries e ON e.file_id = f.id
+      (prepareNamed<{ n: number }>(
+        db,
+        `SELECT count(*) AS n FROM (SELECT 1 FROM files f CROSS JOIN entries e ON e.file_id = f.id
             WHERE ${fileWhere} LIMIT @cap)`,
-          )
-          .get({ ...params, cap: FILE_DRIVEN_MAX + 1 }) as { n: number }
-      ).n <= FILE_DRIVEN_MAX;
+      ).get({ ...params, cap: FILE_DRIVEN_MAX + 1 })?.n ?? 0) <= FILE_DRIVEN_MAX;
     if (fewFiles)
       return { best: rankBroad(db, where, all, limit, window, FROM_FILES), params: all };
     const best = rankBroad(db, where, all, limit, window);

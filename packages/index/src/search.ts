@@ -5,9 +5,9 @@
  */
 
 import { cwdMatches } from "@pi-sessions/core/internal";
-import type { Database } from "better-sqlite3";
 import type { SearchFilters } from "./search-filters.js";
 import { DEFAULT_SEARCH_LIMITS, rankMatches, type SearchLimits } from "./search-rank.js";
+import { type Database, inTransaction, prepareNamed, primaryCode, SQLITE } from "./sqlite.js";
 
 export type { SearchFilters } from "./search-filters.js";
 
@@ -76,45 +76,49 @@ export function searchIndex(
   try {
     // One read transaction: the page is made from the same rows (one WAL snapshot) the
     // ranking saw, whatever another process writes in between.
-    return db.transaction(() => {
-      const ranking = rankMatches(db, root, phrases, filters, limits, (cwd, wanted) =>
-        cwdMatches(cwd, wanted, false),
-      );
-      const best = ranking.best;
-      if (best.length === 0) return [];
-      // Snippets for the page only (a snippet in the ranking would be made for every
-      // candidate), from one more pass over the same candidates that stops at the last row of
-      // the page: looking each row up in the match list by itself costs a seek per word and
-      // index segment, a millisecond a row for common words.
-      const columns = `entry_text.rowid AS id, f.path AS path, f.session_id AS sessionId,
+    return inTransaction(
+      db,
+      () => {
+        const ranking = rankMatches(db, root, phrases, filters, limits, (cwd, wanted) =>
+          cwdMatches(cwd, wanted, false),
+        );
+        const best = ranking.best;
+        if (best.length === 0) return [];
+        // Snippets for the page only (a snippet in the ranking would be made for every
+        // candidate), from one more pass over the same candidates that stops at the last row of
+        // the page: looking each row up in the match list by itself costs a seek per word and
+        // index segment, a millisecond a row for common words.
+        const columns = `entry_text.rowid AS id, f.path AS path, f.session_id AS sessionId,
         coalesce(f.cwd, '') AS cwd, e.id AS entryId, e.line AS line, e.type AS type,
         e.role AS role, e.model AS model, e.timestamp AS timestamp,
         snippet(entry_text, 0, '[', ']', '…', ${SNIPPET_WORDS}) AS snippet`;
-      const page = "(SELECT value FROM json_each(@ids))";
-      const sql =
-        ranking.walk === undefined
-          ? `SELECT ${columns} FROM json_each(@ids) AS page
+        const page = "(SELECT value FROM json_each(@ids))";
+        const sql =
+          ranking.walk === undefined
+            ? `SELECT ${columns} FROM json_each(@ids) AS page
             CROSS JOIN entry_text ON entry_text.rowid = page.value
             CROSS JOIN entries e ON e.rowid = page.value
             CROSS JOIN files f ON f.id = e.file_id
             WHERE entry_text MATCH @match`
-          : `SELECT ${columns} ${ranking.walk}
+            : `SELECT ${columns} ${ranking.walk}
             AND entry_text MATCH @match AND +entry_text.rowid IN ${page}
             ${ranking.newestFirst === true ? "ORDER BY entry_text.rowid DESC" : ""}
             LIMIT @pageSize`;
-      const rows = db.prepare(sql).all({
-        ...ranking.params,
-        ids: JSON.stringify(best.map((b) => b.id)),
-        pageSize: best.length,
-      }) as (Omit<SearchHit, "rank"> & { id: number })[];
-      const byId = new Map(rows.map(({ id, ...hit }) => [id, hit]));
-      return best.flatMap(({ id, rank }) => {
-        const hit = byId.get(id);
-        return hit === undefined ? [] : [{ ...hit, rank }];
-      });
-    })();
+        const rows = prepareNamed<Omit<SearchHit, "rank"> & { id: number }>(db, sql).all({
+          ...ranking.params,
+          ids: JSON.stringify(best.map((b) => b.id)),
+          pageSize: best.length,
+        });
+        const byId = new Map(rows.map(({ id, ...hit }) => [id, hit]));
+        return best.flatMap(({ id, rank }) => {
+          const hit = byId.get(id);
+          return hit === undefined ? [] : [{ ...hit, rank }];
+        });
+      },
+      "DEFERRED",
+    );
   } catch (error) {
-    if ((error as { code?: string }).code === "SQLITE_ERROR" && /fts5/i.test(String(error))) {
+    if (primaryCode(error) === SQLITE.ERROR && /fts5/i.test(String(error))) {
       throw new SearchQueryError(`cannot search for ${JSON.stringify(query)}: ${String(error)}`);
     }
     throw error;

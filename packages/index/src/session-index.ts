@@ -20,7 +20,7 @@ import {
   type SessionInfoCache,
   samePath,
 } from "@pi-sessions/core/internal";
-import type { Database } from "better-sqlite3";
+import { DEPTH, type Depth } from "./file-index.js";
 import { IndexInfoCache, type SyncCounts, zeroCounts } from "./index-cache.js";
 import type {
   IndexDirListingOptions,
@@ -32,16 +32,19 @@ import type {
 import { dirScope, NO_SCOPE, projectsScope, pruneGone } from "./listing-scope.js";
 import { defaultIndexFile } from "./location.js";
 import {
+  describe,
   IndexUnavailableError,
   isDamagedIndex,
   isSqliteError,
   openDatabase,
   removeIndexFile,
 } from "./open-database.js";
+import { type QuickListing, quickListing } from "./quick-listing.js";
 import { resetSchema } from "./schema.js";
 import { ftsQuery, type SearchFilters, type SearchHit, searchIndex } from "./search.js";
 import { type IndexedSession, openIndexedSession, StaleLineError } from "./session-query.js";
 import { DEFAULT_SETTLE_MS, settleRows } from "./settled.js";
+import type { Database } from "./sqlite.js";
 import { type StatCheck, statCheck } from "./stat-check.js";
 import { Statements } from "./statements.js";
 import { type VerifyReport, verifyIndex } from "./verify.js";
@@ -56,8 +59,11 @@ export class SessionIndex {
   /** How many files the listings since opening found in each state. */
   readonly counts: SyncCounts = zeroCounts();
   private statOnlyCount = 0;
+  private lookupCount = 0;
   /** Whether a listing since it was last cleared read the files because the index failed. */
   private fellBack = false;
+  /** Folders the last sync's listings could not look into (their rows were kept). */
+  private readonly unreadable = new Set<string>();
 
   /** @internal Use {@link openSessionIndex}. */
   constructor(
@@ -149,24 +155,29 @@ export class SessionIndex {
   }
 
   /**
-   * Runs a listing through the index; on index trouble, rebuilds a damaged index and tries
-   * once more, else (or if that fails too) reads the files directly (`cache: null`). Either
-   * way the caller gets what the files say, and the notice callback hears what happened.
+   * Runs a listing through the index; on index trouble, rebuilds a damaged index (ours only)
+   * and tries once more, else (or if that fails too) reads the files directly (`cache: null`).
+   * Either way the caller gets what the files say, and the notice callback hears what happened.
    */
   private async guarded(
     listing: (cache: SessionInfoCache | null) => Promise<SessionInfo[]>,
     scope: Scope,
     options: IndexListingOptions,
   ): Promise<SessionInfo[]> {
+    const depth: Depth = options.records === true ? DEPTH.full : DEPTH.listing;
     for (let attempt = 0; attempt < 2; attempt++) {
       const withText = options.withText !== false;
-      const cache = new IndexInfoCache(this.db, this.st, withText, scope.prefix, this.settleMs);
+      const { db, st, settleMs } = this;
+      const cache = new IndexInfoCache(db, st, withText, scope.prefix, settleMs, depth);
       try {
         const result = await listing(cache);
         cache.batch.commit();
         settleRows(this.db, this.st, cache.settles, this.busyTimeoutMs);
         this.statOnlyCount += cache.statOnly;
-        this.counts.gone += pruneGone(this.db, this.st, cache, scope);
+        this.lookupCount += cache.lookups;
+        const pruned = pruneGone(this.db, this.st, cache, scope);
+        this.counts.gone += pruned.dropped;
+        for (const dir of pruned.unreadable) this.unreadable.add(dir);
         for (const [kind, n] of Object.entries(cache.counts)) {
           this.counts[kind as keyof SyncCounts] += n;
         }
@@ -174,15 +185,9 @@ export class SessionIndex {
       } catch (error) {
         cache.batch.rollback();
         if (!isSqliteError(error)) throw error; // an abort, or a bug: not the index's fault
-        if (attempt === 0 && isDamagedIndex(error)) {
-          this.notice(
-            `index ${this.file} is damaged (${error.message}); rebuilding it from the files`,
-          );
-          this.reopen(true);
-          continue;
-        }
+        if (attempt === 0 && isDamagedIndex(error) && this.reopenFresh(error)) continue;
         this.notice(
-          `index ${this.file} failed (${error.message}); read the session files directly`,
+          `index ${this.file} failed (${describe(error)}); read the session files directly`,
         );
         this.fellBack = true;
         break;
@@ -191,19 +196,71 @@ export class SessionIndex {
     return listing(null);
   }
 
+  /** Makes a damaged index anew, saying so; false (said too) when it is not provably ours. */
+  private reopenFresh(error: Error): boolean {
+    this.notice(`index ${this.file} is damaged (${describe(error)}); rebuilding it from the files`);
+    try {
+      this.reopen(true);
+      return true;
+    } catch (again) {
+      if (!(again instanceof IndexUnavailableError) && !isSqliteError(again)) throw again;
+      this.notice(`index ${this.file}: ${describe(again)}`);
+      return false;
+    }
+  }
+
+  /**
+   * `ls --all`'s listing: core's `listAllSessions(root)` and `listSessionsInDir(root)` with
+   * shapes and without text, as plain summaries in the same order, from the stored answers
+   * checked by one stat per file (`quick-listing.ts`). `undefined` when the index failed: the
+   * caller runs those listings, which say what happened and read the files.
+   */
+  listAllSummaries(
+    root: string,
+    onProgress?: (done: number, total: number) => void,
+  ): QuickListing | undefined {
+    try {
+      const listed = quickListing(
+        this.db,
+        this.st,
+        root,
+        this.settleMs,
+        this.busyTimeoutMs,
+        onProgress,
+      );
+      for (const [kind, n] of Object.entries(listed.counts)) {
+        this.counts[kind as keyof SyncCounts] += n;
+      }
+      this.statOnlyCount += listed.statOnly;
+      this.lookupCount += listed.files;
+      return listed;
+    } catch (error) {
+      if (!isSqliteError(error)) throw error;
+      return undefined;
+    }
+  }
+
   /**
    * Brings the index up to date with every session under `root` (default: pi's sessions root):
-   * its project directories and files lying in the root itself. Resolves how many sessions
-   * there are and what was done to the files. `onProgress` is told as a listing tells it.
+   * its project directories and files lying in the root itself, every record and its search
+   * text stored (a listing alone stores only the listing: see {@link listProjects}). Resolves
+   * how many sessions there are, what was done to the files, and the folders that could not be
+   * read (their rows are kept, not taken for deleted). `onProgress` is told as a listing tells
+   * it, over the files that had to be read.
    */
   async sync(
     root: string = getSessionsRoot(),
     onProgress?: SessionListProgress,
-  ): Promise<{ sessions: number; counts: SyncCounts }> {
+  ): Promise<{ sessions: number; counts: SyncCounts; unreadable: string[] }> {
     const before = { ...this.counts };
-    let sessions = onProgress === undefined ? await this.syncPending(root) : undefined;
+    this.unreadable.clear();
+    let sessions = await this.syncPending(root, onProgress);
     if (sessions === undefined) {
-      const options = { withText: false, ...(onProgress === undefined ? {} : { onProgress }) };
+      const options = {
+        withText: false,
+        records: true,
+        ...(onProgress === undefined ? {} : { onProgress }),
+      };
       const nested = await this.listProjects(root, options);
       const flat = await this.listInDir(root, options);
       sessions = nested.length + flat.length;
@@ -212,7 +269,7 @@ export class SessionIndex {
     for (const kind of Object.keys(counts) as (keyof SyncCounts)[]) {
       counts[kind] = this.counts[kind] - before[kind];
     }
-    return { sessions, counts };
+    return { sessions, counts, unreadable: [...this.unreadable] };
   }
 
   /**
@@ -221,7 +278,10 @@ export class SessionIndex {
    * (with more, a full listing costs about the same). Resolves how many sessions there are, or
    * undefined when the full sync must run.
    */
-  private async syncPending(root: string): Promise<number | undefined> {
+  private async syncPending(
+    root: string,
+    onProgress?: SessionListProgress,
+  ): Promise<number | undefined> {
     let check: StatCheck;
     try {
       check = statCheck(this.db, root);
@@ -230,16 +290,25 @@ export class SessionIndex {
       return undefined; // the full sync meets the same trouble and says what it did
     }
     if (check.lost || check.pending.length * 10 > check.files) return undefined;
+    for (const dir of check.unreadable) this.unreadable.add(dir);
     let listed = 0;
     if (check.pending.length > 0) {
       // The listing's own per-file step for each pending file, in a scope that holds no row, so
       // that nothing else is taken for gone.
+      const total = check.pending.length;
       const pending = async (cache: SessionInfoCache | null) =>
-        cache === null ? [] : check.pending.flatMap((path) => cache.get(path) ?? []);
+        cache === null
+          ? []
+          : check.pending.flatMap((path, i) => {
+              const info = cache.get(path) ?? [];
+              onProgress?.(i + 1, total);
+              return info;
+            });
       const db = this.db;
       const fellBackBefore = this.fellBack;
       this.fellBack = false;
-      listed = (await this.guarded(pending, NO_SCOPE, { withText: false })).length;
+      const options = { withText: false, records: true };
+      listed = (await this.guarded(pending, NO_SCOPE, options)).length;
       const failed = this.fellBack;
       this.fellBack = fellBackBefore;
       // The index was rebuilt (the vouched rows went with it) or failed: what the check found
@@ -254,15 +323,20 @@ export class SessionIndex {
 
   /**
    * Searches the transcripts under `filters.dir` (default: pi's sessions root), after bringing
-   * the index up to date with them, so no hit points at text a file no longer holds. Throws
-   * `SearchQueryError` for a query without words.
+   * the index up to date with them (their records too: after a first listing stored only the
+   * listing, the first search reads each file once more, telling `onProgress`), so no hit
+   * points at text a file no longer holds. Throws `SearchQueryError` for a query without words.
    */
-  async search(query: string, filters: SearchFilters = {}): Promise<SearchHit[]> {
+  async search(
+    query: string,
+    filters: SearchFilters = {},
+    onProgress?: SessionListProgress,
+  ): Promise<SearchHit[]> {
     ftsQuery(query); // a bad query fails before any work
     const root = filters.dir === undefined ? getSessionsRoot() : resolveSessionDir(filters.dir);
     if (filters.refresh !== false) {
       this.fellBack = false;
-      await this.sync(root);
+      await this.sync(root, onProgress);
       // A sync that could not write leaves rows the files may no longer back (a deleted
       // session's text): searching them would return what the files no longer say.
       if (this.fellBack) {
@@ -299,22 +373,31 @@ export class SessionIndex {
   async rebuild(
     root: string = getSessionsRoot(),
     onProgress?: SessionListProgress,
-  ): Promise<{ sessions: number; counts: SyncCounts }> {
-    resetSchema(this.db, this.busyTimeoutMs);
+  ): Promise<{ sessions: number; counts: SyncCounts; unreadable: string[] }> {
+    resetSchema(this.db, this.busyTimeoutMs, this.file === ":memory:");
     this.st = new Statements(this.db);
     return this.sync(resolveSessionDir(root), onProgress);
   }
 
   /** Closes and opens the connection again; `fresh` removes the file first. */
   private reopen(fresh: boolean): void {
+    // Proven ours (else it throws, leaving the connection as it is) before anything is removed.
+    if (fresh) removeIndexFile(this.file);
     try {
       this.db.close();
     } catch {
       // A broken connection may fail to close; it is dropped either way.
     }
-    if (fresh) removeIndexFile(this.file);
     this.db = openDatabase(this.file, this.busyTimeoutMs).db;
     this.st = new Statements(this.db);
+  }
+
+  /**
+   * How many `*.jsonl` files the listings since opening met, sessions or not: beside a listing's
+   * length, how many files it left out (no valid header first), without walking the folder again.
+   */
+  get filesMet(): number {
+    return this.lookupCount;
   }
 
   /** Of the `unchanged` files since opening, how many their stat alone vouched for (unopened). */

@@ -12,11 +12,11 @@
  */
 
 import type { SessionHeader } from "@pi-sessions/core";
-import type { Database } from "better-sqlite3";
 import { FileSession, type Span } from "./file-session.js";
 import { FileSync } from "./file-sync.js";
 import type { IndexedSession } from "./indexed-session.js";
 import { LineReader, type QueryRow, RowQueries, StaleLineError } from "./session-rows.js";
+import type { Database } from "./sqlite.js";
 import type { Statements } from "./statements.js";
 import { WriteBatch } from "./write-batch.js";
 

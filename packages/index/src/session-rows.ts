@@ -6,9 +6,10 @@
  * costs a few reads, not a thousand.
  */
 
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
 import type { SessionEntry } from "@pi-sessions/core";
-import type { Database, Statement } from "better-sqlite3";
+import { openRegular } from "./open-file.js";
+import { type Database, prepare, prepareArrays, type Statement } from "./sqlite.js";
 
 /** The columns of one `entries` row that the queries read. */
 export interface QueryRow {
@@ -84,32 +85,31 @@ export class RowQueries {
   private readonly path: Statement<[number, number, number], RawRow>;
 
   constructor(db: Database) {
-    this.span = db.prepare(
+    this.span = prepare(
+      db,
       "SELECT min(rowid) AS first, max(rowid) AS last FROM entries INDEXED BY entries_id WHERE file_id = ?",
     );
     const range = "FROM entries e WHERE e.rowid BETWEEN ? AND ? AND +e.file_id = ?";
-    this.all = db
-      .prepare<[number, number, number], RawRow>(`SELECT ${TREE_COLUMNS} ${range} ORDER BY e.rowid`)
-      .raw(true);
-    this.usage = db
-      .prepare<[number, number, number], RawRow>(
-        `SELECT ${USAGE_COLUMNS} ${range} AND ${USAGE_FILTER} ORDER BY e.rowid`,
-      )
-      .raw(true);
-    this.byId = db
-      .prepare<[number, string], RawRow>(
-        `SELECT ${COLUMNS} FROM entries e WHERE e.file_id = ? AND e.id = ?`,
-      )
-      .raw(true);
-    this.idsFrom = db
-      .prepare<[number, string], [number, string]>(
-        "SELECT rowid, id FROM entries WHERE file_id = ? AND id >= ? ORDER BY id",
-      )
-      .raw(true);
+    this.all = prepareArrays<[number, number, number], RawRow>(
+      db,
+      `SELECT ${TREE_COLUMNS} ${range} ORDER BY e.rowid`,
+    );
+    this.usage = prepareArrays<[number, number, number], RawRow>(
+      db,
+      `SELECT ${USAGE_COLUMNS} ${range} AND ${USAGE_FILTER} ORDER BY e.rowid`,
+    );
+    this.byId = prepareArrays<[number, string], RawRow>(
+      db,
+      `SELECT ${COLUMNS} FROM entries e WHERE e.file_id = ? AND e.id = ?`,
+    );
+    this.idsFrom = prepareArrays<[number, string], [number, string]>(
+      db,
+      "SELECT rowid, id FROM entries WHERE file_id = ? AND id >= ? ORDER BY id",
+    );
     // The path's rows leaf first; the path is joined first so each step is one index lookup.
-    this.path = db
-      .prepare<[number, number, number], RawRow>(
-        `WITH RECURSIVE p(rid, pid, depth) AS (
+    this.path = prepareArrays<[number, number, number], RawRow>(
+      db,
+      `WITH RECURSIVE p(rid, pid, depth) AS (
            SELECT rowid, parent_id, 0 FROM entries WHERE rowid = ?
            UNION ALL
            SELECT e.rowid, e.parent_id, p.depth + 1
@@ -117,8 +117,7 @@ export class RowQueries {
            LIMIT ?
          )
          SELECT ${COLUMNS} FROM p CROSS JOIN entries e ON e.rowid = p.rid ORDER BY p.depth DESC`,
-      )
-      .raw(true);
+    );
   }
 
   /** The first and last rowid of the file's rows (`null` without rows). */
@@ -186,8 +185,10 @@ export class LineReader {
     private readonly path: string,
     stamp: { readonly size: number; readonly mtimeMs: number; readonly ino: number },
   ) {
-    this.fd = openSync(path, "r");
-    const stats = fstatSync(this.fd);
+    const opened = openRegular(path);
+    if (opened === null) throw new StaleLineError(path, 0);
+    this.fd = opened.fd;
+    const stats = opened.stats;
     if (stats.size !== stamp.size || stats.mtimeMs !== stamp.mtimeMs || stats.ino !== stamp.ino) {
       closeSync(this.fd);
       throw new StaleLineError(path, 0);

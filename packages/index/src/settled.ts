@@ -13,9 +13,10 @@
  */
 
 import type { Stats } from "node:fs";
-import type { Database } from "better-sqlite3";
+import { indexRules } from "./fold-state.js";
+import { type Database, inTransaction } from "./sqlite.js";
 import type { FileRow, ListedRow, Settle, Statements } from "./statements.js";
-import { type Answered, decodeAnswer, encodeAnswer, type FileAnswer } from "./stored-answer.js";
+import { decodeAnswer, type FileAnswer } from "./stored-answer.js";
 
 /** How old a file's last change must be before its stat alone vouches for its row (ms). */
 export const DEFAULT_SETTLE_MS = 5000;
@@ -32,13 +33,17 @@ export interface FullStamp {
 /** What of a row its stat is compared with. */
 export type RowStamp = Pick<
   ListedRow,
-  "settled" | "dev" | "ino" | "size" | "mtime_ms" | "ctime_ms"
+  "settled" | "dev" | "ino" | "size" | "mtime_ms" | "ctime_ms" | "rules"
 >;
 
-/** Whether `stamp` (a stat of the file) vouches for the settled row: the rule above. */
+/**
+ * Whether `stamp` (a stat of the file) vouches for the settled row: the rule above, for a row
+ * made under the rules this code runs (SPEC §14 F2).
+ */
 export function vouchedByStat(row: RowStamp, stamp: FullStamp): boolean {
   return (
     row.settled === 1 &&
+    row.rules === indexRules() &&
     row.ctime_ms === stamp.ctimeMs &&
     row.mtime_ms === stamp.mtimeMs &&
     row.size === stamp.size &&
@@ -49,8 +54,8 @@ export function vouchedByStat(row: RowStamp, stamp: FullStamp): boolean {
 
 /**
  * The row's stored answer when `stamp` (a stat of the file) vouches for it; `undefined` when
- * it does not, or when the text is wanted (`text` given) but the file has a torn tail, whose
- * text is not stored. `text` reads the row's joined text.
+ * it does not, or when the text is wanted (`text` given) but the row has none or the file has
+ * a torn tail, whose text is not stored. `text` reads the row's joined text.
  */
 export function trustedAnswer(
   row: ListedRow,
@@ -60,7 +65,11 @@ export function trustedAnswer(
   text: (() => string) | undefined,
 ): FileAnswer | null | undefined {
   if (row.answer === null || !vouchedByStat(row, stamp)) return undefined;
-  if (text !== undefined && row.committed !== row.size) return undefined;
+  // A row with records keeps the text of its committed lines (not of a torn tail); a listing's
+  // row with text keeps its answer's; a listing's row alone keeps none.
+  if (text !== undefined) {
+    if (row.filled === 0 || (row.filled === 2 && row.committed !== row.size)) return undefined;
+  }
   return decodeAnswer(row.answer, path, text?.() ?? "", withShape);
 }
 
@@ -74,10 +83,9 @@ export function settleOf(
   stats: Stats,
   checkedAt: number,
   settleMs: number,
-  answer: Answered | null,
 ): Settle | undefined {
   if (!(checkedAt - stats.ctimeMs > settleMs)) return undefined;
-  if (row.settled === 1 && row.ctime_ms === stats.ctimeMs) return undefined;
+  if (row.settled === 1) return undefined;
   return {
     id: row.id,
     dev: stats.dev,
@@ -86,7 +94,7 @@ export function settleOf(
     mtime_ms: stats.mtimeMs,
     committed: row.committed,
     ctime_ms: stats.ctimeMs,
-    answer: encodeAnswer(answer),
+    rules: row.rules,
   };
 }
 
@@ -103,15 +111,15 @@ export function settleRows(
 ): void {
   if (settles.length === 0) return;
   try {
-    db.pragma("busy_timeout = 0");
-    db.transaction(() => {
+    db.exec("PRAGMA busy_timeout = 0");
+    inTransaction(db, () => {
       for (const settle of settles) st.settle.run(settle);
-    }).immediate();
+    });
   } catch {
     // Busy, read-only, full or damaged: the listing's answers are already right without it.
   } finally {
     try {
-      db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(busyTimeoutMs))}`);
+      db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.trunc(busyTimeoutMs))}`);
     } catch {
       // A broken connection is the next listing's to report.
     }

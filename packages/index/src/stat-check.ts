@@ -8,32 +8,33 @@
 
 import { statSync } from "node:fs";
 import { dirname } from "node:path";
-import type { Database, Statement } from "better-sqlite3";
+import { knownGone } from "./listing-scope.js";
 import { coveredBySync, sessionFilesIn } from "./session-files.js";
 import { type RowStamp, vouchedByStat } from "./settled.js";
+import { type Database, prepareArrays, type Statement } from "./sqlite.js";
 
 /** A row as the check reads it; `session` is 1 when its stored answer is a session's. */
 type StampRow = RowStamp & { readonly path: string; readonly session: number };
 
 /** A {@link StampRow} as the statement gives it. */
-type RawStamp = [string, number, number, number, number, number, number, number];
+type RawStamp = [string, number, number, number, number, number, number, number, string];
 
 /**
- * The statement of one connection. It gives arrays: an object per row made by the addon costs
- * a named property write per column, twice what the row itself costs to read.
+ * The statement of one connection. It gives arrays: an object per row made by SQLite's binding
+ * costs a named property write per column, twice what the row itself costs to read. A row
+ * counts as settled only when it holds its records (a search needs them).
  */
 const prepared = new WeakMap<Database, Statement<[string, string], RawStamp>>();
 
 function stampsOf(db: Database, prefix: string): StampRow[] {
   let st = prepared.get(db);
   if (st === undefined) {
-    st = db
-      .prepare<[string, string], RawStamp>(
-        `SELECT path, dev, ino, size, mtime_ms, ctime_ms,
-                settled AND answer IS NOT NULL AS settled, answer <> 'null' AS session
-         FROM files WHERE path > ? AND path < ?`,
-      )
-      .raw(true);
+    st = prepareArrays<[string, string], RawStamp>(
+      db,
+      `SELECT path, dev, ino, size, mtime_ms, ctime_ms,
+              settled AND answer IS NOT NULL AND filled = 2, session, rules
+       FROM files WHERE path > ? AND path < ?`,
+    );
     prepared.set(db, st);
   }
   return st.all(prefix, `${prefix}\u{10ffff}`).map((r) => ({
@@ -45,6 +46,7 @@ function stampsOf(db: Database, prefix: string): StampRow[] {
     ctime_ms: r[5],
     settled: r[6],
     session: r[7],
+    rules: r[8],
   }));
 }
 
@@ -58,6 +60,8 @@ export interface StatCheck {
   readonly pending: readonly string[];
   /** Whether a row a sync covers has no file any more (a full sync drops it). */
   readonly lost: boolean;
+  /** Folders holding covered rows whose files could not be looked at (the rows are kept). */
+  readonly unreadable: readonly string[];
 }
 
 /**
@@ -84,6 +88,12 @@ export function statCheck(db: Database, root: string): StatCheck {
     else sessions += row.session;
   }
   let lost = false;
-  for (const path of rows.keys()) lost ||= coveredBySync(root, dirname(path));
-  return { files: files.length, sessions, pending, lost };
+  const unreadable = new Set<string>();
+  for (const path of rows.keys()) {
+    const dir = dirname(path);
+    if (!coveredBySync(root, dir)) continue;
+    if (knownGone(path)) lost = true;
+    else unreadable.add(dir);
+  }
+  return { files: files.length, sessions, pending, lost, unreadable: [...unreadable].sort() };
 }

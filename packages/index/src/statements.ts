@@ -3,7 +3,7 @@
  * they read and write.
  */
 
-import type { Database, Statement } from "better-sqlite3";
+import { type Database, prepare, prepareArrays, type Statement } from "./sqlite.js";
 
 /**
  * What a listing reads of every row in its scope up front: enough to answer for a file its stat
@@ -26,8 +26,12 @@ export interface ListedRow {
    * still gives the same stamp, the row answers without the file being opened.
    */
   readonly settled: number;
-  /** The finished answer (`stored-answer.ts`) when `settled`, else `null`. */
+  /** The file's answer at the row's stamp (core's `encodeListingAnswer`), torn tail and all. */
   readonly answer: string | null;
+  /** The rules (`indexRules()`) the row's folds and answer were made under. */
+  readonly rules: string;
+  /** How much the row holds (`DEPTH`): 0 its listing, 1 and its text, 2 and every record. */
+  readonly filled: number;
 }
 
 /** A {@link ListedRow} as its statement reads it, in the interface's order. */
@@ -42,31 +46,69 @@ type RawListedRow = [
   number,
   number,
   string | null,
+  string,
+  number,
 ];
 
-/** A `files` row (the stamp, how far the file is indexed, and the folds' saved state). */
+/** A `files` row (the stamp, how far the file is indexed, and the folds' saved states). */
 export interface FileRow extends ListedRow {
   /** Lines (blank ones included) in those bytes. */
   readonly lines: number;
   /** Where the last complete line starts (`committed` when no line is indexed). */
   readonly last_start: number;
   /** SHA-1 of the bytes `[last_start, committed)`, `null` when no line is indexed. */
-  readonly last_hash: Buffer | null;
+  readonly last_hash: Uint8Array | null;
   /** 1 when core's info fold stopped: the first record is not a session header. */
   readonly stopped: number;
-  readonly state: string;
+  /** The listing folds' saved states (`fold-state.ts`), `""` when they could not be saved. */
+  readonly folds: string;
 }
 
 /** What is written for a file after a (re-)index. */
-export interface FileUpdate extends Omit<FileRow, "id" | "stopped" | "settled" | "answer"> {
+export interface FileUpdate
+  extends Omit<FileRow, "id" | "stopped" | "settled" | "answer" | "filled" | "last_hash"> {
+  readonly last_hash: Uint8Array | null;
+  readonly filled: 0 | 1 | 2;
   readonly dir: string;
   readonly stopped: 0 | 1;
   /** A (re-)index is never settled at once: the listing settles it when it may. */
   readonly settled: 0;
-  readonly answer: null;
-  readonly all_text: string;
+  /** The file's answer at this stamp (core's `encodeListingAnswer`). */
+  readonly answer: string | null;
+  /** 1 when `answer` is a session's. */
+  readonly session: 0 | 1;
   readonly session_id: string | null;
   readonly cwd: string | null;
+}
+
+const COLUMNS = [
+  "path",
+  "dir",
+  "dev",
+  "ino",
+  "size",
+  "mtime_ms",
+  "ctime_ms",
+  "committed",
+  "lines",
+  "last_start",
+  "last_hash",
+  "stopped",
+  "rules",
+  "folds",
+  "filled",
+  "settled",
+  "answer",
+  "session",
+  "session_id",
+  "cwd",
+] as const;
+
+/** The named values of {@link COLUMNS} (node:sqlite refuses a name the statement lacks). */
+function columnValues(update: FileUpdate): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const column of COLUMNS) values[column] = update[column];
+  return values;
 }
 
 /** The statements, bound to one connection. */
@@ -74,12 +116,14 @@ export class Statements {
   readonly fileByPath: Statement<[string], FileRow>;
   /** The rows whose path lies strictly between the two strings. */
   readonly filesBetween: { all(from: string, to: string): ListedRow[] };
-  readonly textOf: Statement<[number], { all_text: string }>;
-  readonly insertFile: Statement<[FileUpdate], void>;
-  /** Writes the row and its joined text (kept in `file_text`, away from the listing's reads). */
-  readonly updateFile: { run(update: FileUpdate & { id: number }): void };
+  /** The row's joined text, if it has one. */
+  readonly textOf: { get(id: number): { all_text: string } | undefined };
+  /** Writes a new row; resolves its id. */
+  readonly insertFile: { run(update: FileUpdate): number };
+  readonly updateFile: { run(id: number, update: FileUpdate): void };
+  /** Keeps the row's joined text (in `file_text`), or drops it (`null`). */
+  readonly setText: (id: number, text: string | null) => void;
   readonly deleteFile: Statement<[number], void>;
-  readonly clearEntries: Statement<[number], void>;
   readonly hasId: Statement<[number, string, number], unknown>;
   readonly hasParent: Statement<[number, string, number], unknown>;
   readonly pathsInDir: Statement<[string], { id: number; path: string }>;
@@ -87,17 +131,14 @@ export class Statements {
 
   constructor(db: Database) {
     const rowColumns = `id, path, dev, ino, size, mtime_ms, committed, lines, last_start,
-      last_hash, stopped, state, ctime_ms, settled, answer`;
-    this.fileByPath = db.prepare(`SELECT ${rowColumns} FROM files WHERE path = ?`);
-    // Not the folds' state and the hash: strings of every row for the few files opened.
-    // As arrays, made into objects here: an object per row made by the addon costs a named
-    // property write per column, more than reading the row.
-    const between = db
-      .prepare<[string, string], RawListedRow>(
-        `SELECT id, path, dev, ino, size, mtime_ms, committed, ctime_ms, settled, answer
-         FROM files WHERE path > ? AND path < ?`,
-      )
-      .raw(true);
+      last_hash, stopped, folds, filled, ctime_ms, settled, answer, rules`;
+    this.fileByPath = prepare(db, `SELECT ${rowColumns} FROM files WHERE path = ?`);
+    // Not the folds' states and the hash: strings of every row for the few files opened.
+    const between = prepareArrays<[string, string], RawListedRow>(
+      db,
+      `SELECT id, path, dev, ino, size, mtime_ms, committed, ctime_ms, settled, answer, rules,
+         filled FROM files WHERE path > ? AND path < ?`,
+    );
     this.filesBetween = {
       all: (from, to) =>
         between.all(from, to).map((r) => ({
@@ -111,52 +152,68 @@ export class Statements {
           ctime_ms: r[7],
           settled: r[8],
           answer: r[9],
+          rules: r[10],
+          filled: r[11],
         })),
     };
-    this.textOf = db.prepare("SELECT all_text FROM file_text WHERE file_id = ?");
-    const columns =
-      "path, dir, dev, ino, size, mtime_ms, ctime_ms, committed, lines, last_start, last_hash, stopped, state, settled, answer, session_id, cwd";
-    const values = columns
-      .split(", ")
-      .map((c) => `@${c}`)
-      .join(", ");
-    this.insertFile = db.prepare(`INSERT INTO files (${columns}) VALUES (${values})`);
-    const sets = columns
-      .split(", ")
-      .map((c) => `${c} = @${c}`)
-      .join(", ");
-    const updateRow = db.prepare<[FileUpdate & { id: number }], void>(
-      `UPDATE files SET ${sets} WHERE id = @id`,
+    // The text is kept as UTF-8 bytes: node:sqlite reads TEXT only up to a NUL, and a message
+    // may hold one.
+    const textOf = prepareArrays<[number], [Uint8Array]>(
+      db,
+      "SELECT all_text FROM file_text WHERE file_id = ?",
     );
-    const putText = db.prepare<[{ id: number; all_text: string }], void>(
-      `INSERT INTO file_text (file_id, all_text) VALUES (@id, @all_text)
-       ON CONFLICT (file_id) DO UPDATE SET all_text = excluded.all_text`,
-    );
-    this.updateFile = {
-      run(update) {
-        updateRow.run(update);
-        putText.run({ id: update.id, all_text: update.all_text });
+    this.textOf = {
+      get(id) {
+        const bytes = textOf.get(id)?.[0];
+        if (bytes === undefined) return undefined;
+        return { all_text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString() };
       },
     };
-    this.deleteFile = db.prepare("DELETE FROM files WHERE id = ?");
-    this.clearEntries = db.prepare("DELETE FROM entries WHERE file_id = ?");
-    this.hasId = db.prepare("SELECT 1 FROM entries WHERE file_id = ? AND id = ? AND line <= ?");
-    this.hasParent = db.prepare(
+    const names = COLUMNS.join(", ");
+    const values = COLUMNS.map((c) => `@${c}`).join(", ");
+    const insertRow = prepare<[Record<string, unknown>], void>(
+      db,
+      `INSERT INTO files (${names}) VALUES (${values})`,
+    );
+    this.insertFile = {
+      run: (update) => Number(insertRow.run(columnValues(update)).lastInsertRowid),
+    };
+    const sets = COLUMNS.map((c) => `${c} = @${c}`).join(", ");
+    const updateRow = prepare<[Record<string, unknown>], void>(
+      db,
+      `UPDATE files SET ${sets} WHERE id = @id`,
+    );
+    const putText = prepare<[number, Buffer], void>(
+      db,
+      `INSERT INTO file_text (file_id, all_text) VALUES (?, ?)
+       ON CONFLICT (file_id) DO UPDATE SET all_text = excluded.all_text`,
+    );
+    const dropText = prepare<[number], void>(db, "DELETE FROM file_text WHERE file_id = ?");
+    this.updateFile = { run: (id, update) => updateRow.run({ ...columnValues(update), id }) };
+    this.setText = (id, text) => {
+      if (text === null) dropText.run(id);
+      else putText.run(id, Buffer.from(text));
+    };
+    this.deleteFile = prepare(db, "DELETE FROM files WHERE id = ?");
+    this.hasId = prepare(db, "SELECT 1 FROM entries WHERE file_id = ? AND id = ? AND line <= ?");
+    this.hasParent = prepare(
+      db,
       "SELECT 1 FROM entries WHERE file_id = ? AND parent_id = ? AND line <= ?",
     );
-    this.pathsInDir = db.prepare("SELECT id, path FROM files WHERE dir = ?");
-    // Only while the row still describes the same file at the same size and mtime: another
-    // process may have caught it up (or indexed it anew) since it was checked.
-    this.settle = db.prepare(
-      `UPDATE files SET ctime_ms = @ctime_ms, settled = 1, answer = @answer
+    this.pathsInDir = prepare(db, "SELECT id, path FROM files WHERE dir = ?");
+    // Only while the row still describes the same file at the same size, mtime and ctime:
+    // another process may have caught it up (or indexed it anew) since it was checked.
+    this.settle = prepare(
+      db,
+      `UPDATE files SET settled = 1
        WHERE id = @id AND dev = @dev AND ino = @ino AND size = @size AND mtime_ms = @mtime_ms
-         AND committed = @committed`,
+         AND ctime_ms = @ctime_ms AND committed = @committed AND rules = @rules`,
     );
   }
 }
 
 /** A row found to answer for its file by stat alone from now on (see `FileSync`). */
-export interface Settle
-  extends Pick<ListedRow, "id" | "dev" | "ino" | "size" | "mtime_ms" | "committed" | "ctime_ms"> {
-  readonly answer: string;
-}
+export type Settle = Pick<
+  ListedRow,
+  "id" | "dev" | "ino" | "size" | "mtime_ms" | "committed" | "ctime_ms" | "rules"
+>;

@@ -1,11 +1,14 @@
 /**
- * A file's finished listing answer as one compact JSON text in its `files` row, so that a row
- * its file's stat vouches for answers without parsing the folds' state and finishing them
- * again. The transcript text is not in it (it is a column of its own, read only when wanted).
+ * A file's answer as the index hands it to a listing: core's {@link ListingAnswer} (kept in a
+ * row as core's codec writes it, `encodeListingAnswer`), with only the parts asked for.
  */
 
 import type { SessionInfo } from "@pi-sessions/core";
-import type { SessionShape } from "./fold-state.js";
+import {
+  decodeListingAnswer,
+  type ListingAnswer,
+  type SessionShape,
+} from "@pi-sessions/core/internal";
 
 /** A file's info as the listing gives it, with its shape when asked for. */
 export interface FileAnswer {
@@ -18,77 +21,17 @@ export interface FileAnswer {
   readonly disagreeing?: FileAnswer | null;
 }
 
-/** An answer with its shape, as `FileSync` works it out (what {@link encodeAnswer} stores). */
-export type Answered = { readonly info: SessionInfo; readonly shape: SessionShape };
+/** An answer with its shape, as `FileSync` works it out (what a row stores once settled). */
+export type Answered = ListingAnswer;
 
-/**
- * The info's fields in the order core's fold writes them (`ls --json` prints them in this
- * order), without `path` (the row's) and the text; `null` for an absent name or parent and for
- * an Invalid Date (JSON has no NaN).
- */
-type StoredInfo = [
-  id: string,
-  cwd: string,
-  name: string | null,
-  parentSessionPath: string | null,
-  created: number | null,
-  modified: number | null,
-  messageCount: number,
-  firstMessage: string,
-];
-
-/** What `files.answer` holds: the info and the shape, or `null` for a file that is no session. */
-type Stored = { readonly i: StoredInfo; readonly s: SessionShape } | null;
-
-const time = (date: Date): number | null => {
-  const ms = date.getTime();
-  return Number.isNaN(ms) ? null : ms;
-};
-
-/** The JSON text of a complete answer (its shape is required: any later listing may ask). */
-export function encodeAnswer(answer: Answered | null): string {
-  if (answer === null) return "null";
-  const { info, shape } = answer;
-  const stored: Stored = {
-    i: [
-      info.id,
-      info.cwd,
-      info.name ?? null,
-      info.parentSessionPath ?? null,
-      time(info.created),
-      time(info.modified),
-      info.messageCount,
-      info.firstMessage,
-    ],
-    s: shape,
-  };
-  return JSON.stringify(stored);
-}
-
-/**
- * The answer a stored text gives for `path`, built exactly as core's fold builds its info
- * (every key present, an absent name or parent as `undefined`); `text` is its joined text.
- */
+/** The answer a row's stored text gives for `path`, with its shape when `withShape`. */
 export function decodeAnswer(
-  json: string,
-  path: string,
   text: string,
+  path: string,
+  allMessagesText: string,
   withShape: boolean,
 ): FileAnswer | null {
-  const stored = JSON.parse(json) as Stored;
-  if (stored === null) return null;
-  const [id, cwd, name, parent, created, modified, messageCount, firstMessage] = stored.i;
-  const info: SessionInfo = {
-    path,
-    id,
-    cwd,
-    name: name ?? undefined,
-    parentSessionPath: parent ?? undefined,
-    created: new Date(created ?? Number.NaN),
-    modified: new Date(modified ?? Number.NaN),
-    messageCount,
-    firstMessage,
-    allMessagesText: text,
-  };
-  return withShape ? { info, shape: stored.s } : { info };
+  const answer = decodeListingAnswer(text, path, allMessagesText);
+  if (answer === null) return null;
+  return withShape ? answer : { info: answer.info };
 }

@@ -10,7 +10,6 @@
  */
 
 import type { SessionEntry } from "@pi-sessions/core";
-import type { Database, Statement } from "better-sqlite3";
 import {
   type LineReader,
   type QueryRow,
@@ -19,6 +18,7 @@ import {
   TREE_COLUMNS,
   toRow,
 } from "./session-rows.js";
+import { type Database, prepareArrays, type Statement } from "./sqlite.js";
 import { needsTreeRecord, standIn } from "./stand-ins.js";
 
 /** A file's rowid span. */
@@ -40,10 +40,10 @@ type LinkRow = [number, number, number];
 /** The statements of one connection's tree tops. */
 interface TopStatements {
   readonly links: Statement<[number, number, number], LinkRow>;
-  readonly parentLines: Statement<[number, number, number], number>;
+  readonly parentLines: Statement<[number, number, number], [number]>;
   readonly some: Statement<[string], RawRow>;
   readonly one: Statement<[number], RawRow>;
-  readonly lineOf: Statement<[number, string], number>;
+  readonly lineOf: Statement<[number, string], [number]>;
 }
 
 const prepared = new WeakMap<Database, TopStatements>();
@@ -53,26 +53,27 @@ function statementsOf(db: Database): TopStatements {
   if (st === undefined) {
     const range = "FROM entries e WHERE e.rowid BETWEEN ? AND ? AND +e.file_id = ?";
     st = {
-      links: db
-        .prepare<[number, number, number], LinkRow>(
-          `SELECT e.rowid, e.line, ${LINK} ${range} ORDER BY e.rowid`,
-        )
-        .raw(true),
-      parentLines: db
-        .prepare<[number, number, number], number>(`SELECT ${LINK} ${range} ORDER BY e.rowid`)
-        .pluck(true),
-      some: db
-        .prepare<[string], RawRow>(
-          `SELECT ${TREE_COLUMNS} FROM entries e
+      links: prepareArrays<[number, number, number], LinkRow>(
+        db,
+        `SELECT e.rowid, e.line, ${LINK} ${range} ORDER BY e.rowid`,
+      ),
+      parentLines: prepareArrays<[number, number, number], [number]>(
+        db,
+        `SELECT ${LINK} ${range} ORDER BY e.rowid`,
+      ),
+      some: prepareArrays<[string], RawRow>(
+        db,
+        `SELECT ${TREE_COLUMNS} FROM entries e
            WHERE e.rowid IN (SELECT value FROM json_each(?)) ORDER BY e.rowid`,
-        )
-        .raw(true),
-      one: db
-        .prepare<[number], RawRow>(`SELECT ${TREE_COLUMNS} FROM entries e WHERE e.rowid = ?`)
-        .raw(true),
-      lineOf: db
-        .prepare<[number, string], number>("SELECT line FROM entries WHERE file_id = ? AND id = ?")
-        .pluck(true),
+      ),
+      one: prepareArrays<[number], RawRow>(
+        db,
+        `SELECT ${TREE_COLUMNS} FROM entries e WHERE e.rowid = ?`,
+      ),
+      lineOf: prepareArrays<[number, string], [number]>(
+        db,
+        "SELECT line FROM entries WHERE file_id = ? AND id = ?",
+      ),
     };
     prepared.set(db, st);
   }
@@ -123,7 +124,7 @@ function linkColumns(st: TopStatements, fileId: number, span: Span, count: numbe
       n: parents.length,
       rowid: (i: number) => span.first + i,
       line: (i: number) => first[1] + i,
-      link: (i: number) => parents[i] as number,
+      link: (i: number) => (parents[i] as [number])[0],
     };
   }
   const rows = st.links.all(span.first, span.last, fileId);
@@ -236,7 +237,7 @@ export function treeTop(
     below: (position) => links.sizes[shown[position] as number] as number,
     pathIds: (leafId) => {
       const ids = new Set<string>();
-      const line = leafId === null ? undefined : st.lineOf.get(fileId, leafId);
+      const line = leafId === null ? undefined : st.lineOf.get(fileId, leafId)?.[0];
       let at = line == null ? -1 : positionOfLine(links.lines, line);
       for (; at >= 0; at = links.parents[at] as number) {
         const position = positionOf.get(at);

@@ -1,81 +1,52 @@
 /**
- * The plugins' usage-totals projection, folded while a file is indexed and its state kept per
- * file (`file_usage`), so that a session's usage is answered without reading every usage line
- * again: the whole-tree totals and the diagnostics are the state's, and only a branch the
- * state has not cached needs the records on the leaf's path. The fold is the plugins' own
- * (`usageTotals`): the index only saves and restores its state. Entries are folded only while
- * core's shape fold finds the file regular, and only a regular file's queries are answered, so
- * a state left beside a file a damaged line made irregular is never read.
+ * The plugins' usage-totals projection, folded while a file's records are indexed and its state
+ * kept per file in `file_folds` (name, rule version, state, as the plugins' codec writes it),
+ * so that a session's usage is answered without reading every usage line again: the whole-tree
+ * totals and the diagnostics are the state's, and only a branch the state has not cached needs
+ * the records on the leaf's path. The fold and its codec are the plugins' own (`usageTotals`,
+ * `usageTotalsCodec`): the index only keeps the text. Entries are folded only while core's
+ * shape fold finds the file regular, and only a regular file's queries are answered, so a
+ * state left beside a file a damaged line made irregular is never read.
  */
 
 import type { FoldContext, SessionEntry } from "@pi-sessions/core";
-import { type UsageDiagnostic, type UsageTotalsState, usageTotals } from "@pi-sessions/plugins";
-import type { Database, Statement } from "better-sqlite3";
+import { restoreFoldState, saveFoldState } from "@pi-sessions/core/internal";
+import { type UsageTotalsState, usageTotals, usageTotalsCodec } from "@pi-sessions/plugins";
+import { type Database, prepare, type Statement } from "./sqlite.js";
 
-/** The JSON kept in `file_usage.state`: the projection's state without its caches of queries. */
-interface SavedUsage {
-  readonly tree: UsageTotalsState["tree"];
-  readonly count: number;
-  readonly reusedIds: boolean;
-  readonly leaf: UsageTotalsState["leaf"] | null;
-  readonly diagnostics: readonly UsageDiagnostic[];
+/** The statements of one connection's saved fold states. */
+interface FoldStatements {
+  readonly get: Statement<[number, string], { name: string; version: number; state: string }>;
+  readonly put: Statement<[number, string, number, string], void>;
+  readonly drop: Statement<[number, string], void>;
 }
 
-/** The statements of one connection's usage states. */
-interface UsageStatements {
-  readonly get: Statement<[number], { state: string }>;
-  readonly put: Statement<[number, string], void>;
-  readonly drop: Statement<[number], void>;
-}
+const prepared = new WeakMap<Database, FoldStatements>();
 
-const prepared = new WeakMap<Database, UsageStatements>();
-
-function statementsOf(db: Database): UsageStatements {
+function statementsOf(db: Database): FoldStatements {
   let st = prepared.get(db);
   if (st === undefined) {
     st = {
-      get: db.prepare("SELECT state FROM file_usage WHERE file_id = ?"),
-      put: db.prepare(
-        `INSERT INTO file_usage (file_id, state) VALUES (?, ?)
-         ON CONFLICT (file_id) DO UPDATE SET state = excluded.state`,
+      get: prepare(
+        db,
+        "SELECT name, version, state FROM file_folds WHERE file_id = ? AND name = ?",
       ),
-      drop: db.prepare("DELETE FROM file_usage WHERE file_id = ?"),
+      put: prepare(
+        db,
+        `INSERT INTO file_folds (file_id, name, version, state) VALUES (?, ?, ?, ?)
+         ON CONFLICT (file_id, name) DO UPDATE SET version = excluded.version, state = excluded.state`,
+      ),
+      drop: prepare(db, "DELETE FROM file_folds WHERE file_id = ? AND name = ?"),
     };
     prepared.set(db, st);
   }
   return st;
 }
 
-/** The state saved as JSON, or `null` when JSON cannot hold it exactly (a sum overflowed). */
-function save(state: UsageTotalsState): string | null {
-  let exact = true;
-  const saved: SavedUsage = {
-    tree: state.tree,
-    count: state.count,
-    reusedIds: state.reusedIds,
-    leaf: state.leaf ?? null,
-    diagnostics: state.diagnosticLog.slice(0, state.diagnosticCount),
-  };
-  const json = JSON.stringify(saved, (_key, value: unknown) => {
-    // JSON writes ±Infinity and NaN as null: such a state is not kept rather than kept wrong.
-    if (typeof value === "number" && !Number.isFinite(value)) exact = false;
-    return value;
-  });
-  return exact ? json : null;
-}
-
-/** The projection's state as {@link save} wrote it, with empty query caches. */
-function restore(json: string): UsageTotalsState {
-  const saved = JSON.parse(json) as SavedUsage;
-  return {
-    tree: saved.tree,
-    count: saved.count,
-    reusedIds: saved.reusedIds,
-    leaf: saved.leaf ?? undefined,
-    memo: { folded: saved.count, last: undefined },
-    diagnosticLog: [...saved.diagnostics],
-    diagnosticCount: saved.diagnostics.length,
-  };
+/** The usage state saved for a file, if any under this rule version. */
+function restore(db: Database, fileId: number): UsageTotalsState | undefined {
+  const saved = statementsOf(db).get.get(fileId, usageTotalsCodec.name);
+  return restoreFoldState(usageTotalsCodec, saved);
 }
 
 /**
@@ -95,14 +66,13 @@ const REGULAR_CONTEXT: FoldContext = {
 export class UsageFold {
   private state: UsageTotalsState | null;
 
-  /** `resumed`: the file already has indexed lines (their state is read), else it is new. */
+  /** `resumed`: the file already has indexed records (their state is read), else it is new. */
   constructor(
     private readonly db: Database,
     private readonly fileId: number,
     resumed: boolean,
   ) {
-    const row = resumed ? statementsOf(db).get.get(fileId) : undefined;
-    this.state = resumed ? (row === undefined ? null : restore(row.state)) : usageTotals.init();
+    this.state = resumed ? (restore(db, fileId) ?? null) : usageTotals.init();
   }
 
   /** Folds the next entry (after the header) of a file the shape fold still finds regular. */
@@ -117,24 +87,23 @@ export class UsageFold {
 
   /** Writes the state (or its absence) for the lines committed with it. */
   write(): void {
-    const json = this.state === null ? null : save(this.state);
+    const saved = this.state === null ? null : saveFoldState(usageTotalsCodec, this.state);
     const st = statementsOf(this.db);
-    if (json === null) st.drop.run(this.fileId);
-    else st.put.run(this.fileId, json);
+    if (saved === null) st.drop.run(this.fileId, usageTotalsCodec.name);
+    else st.put.run(this.fileId, saved.name, saved.version, saved.state);
   }
 }
 
 /**
  * The usage state saved for a file whose rows are its `entries` entries, or `undefined` when
- * there is none for exactly those rows (the file is read for its usage records instead).
+ * there is none for exactly those rows under this rule version (the file's usage records are
+ * read instead).
  */
 export function savedUsage(
   db: Database,
   fileId: number,
   entries: number,
 ): UsageTotalsState | undefined {
-  const row = statementsOf(db).get.get(fileId);
-  if (row === undefined) return undefined;
-  const state = restore(row.state);
-  return state.count === entries ? state : undefined;
+  const state = restore(db, fileId);
+  return state?.count === entries ? state : undefined;
 }

@@ -6,13 +6,14 @@
  * the next listing catches them up.
  */
 
-import { closeSync, openSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import { readSessionInfoSync, type ShapedSessionInfo } from "@pi-sessions/core/internal";
-import type { Database } from "better-sqlite3";
+import { DEPTH } from "./file-index.js";
 import { FileSync } from "./file-sync.js";
 import { readBytes } from "./line-chunks.js";
+import { withRegularFile } from "./open-file.js";
 import { sessionFilesUnder } from "./session-files.js";
+import { type Database, prepare, prepareArrays } from "./sqlite.js";
 import type { Statements } from "./statements.js";
 import { WriteBatch } from "./write-batch.js";
 
@@ -50,11 +51,12 @@ interface StoredEntry {
 
 /** Problems of one fresh file's stored records: each must be the record at its offset. */
 function entryProblems(db: Database, path: string, fileId: number): VerifyProblem[] {
-  const rows = db
-    .prepare("SELECT line, offset, length, id, type FROM entries WHERE file_id = ? ORDER BY line")
-    .all(fileId) as StoredEntry[];
-  const fd = openSync(path, "r");
-  try {
+  const rows = prepare<[number], StoredEntry>(
+    db,
+    "SELECT line, offset, length, id, type FROM entries WHERE file_id = ? ORDER BY line",
+  ).all(fileId);
+  const gone = () => [{ path, problem: "the file is no longer a regular file" }];
+  return withRegularFile(path, gone, (fd) => {
     for (const row of rows) {
       let record: { id?: unknown; type?: unknown } | undefined;
       try {
@@ -68,10 +70,8 @@ function entryProblems(db: Database, path: string, fileId: number): VerifyProble
         ];
       }
     }
-  } finally {
-    closeSync(fd);
-  }
-  return [];
+    return [];
+  });
 }
 
 /** Checks the index's rows for the files under `root` against the files. */
@@ -82,8 +82,8 @@ export function verifyIndex(
   root: string,
 ): VerifyReport {
   const problems: VerifyProblem[] = [];
-  for (const row of db.pragma("quick_check") as { quick_check: string }[]) {
-    if (row.quick_check !== "ok") problems.push({ path: file, problem: row.quick_check });
+  for (const [result] of prepareArrays<[], [string]>(db, "PRAGMA quick_check").all()) {
+    if (result !== "ok") problems.push({ path: file, problem: result });
   }
   try {
     db.exec("INSERT INTO entry_text(entry_text) VALUES ('integrity-check')");
@@ -103,17 +103,20 @@ export function verifyIndex(
     const direct = readSessionInfoSync(path, true);
     // Core's read gives the shape inside the info; the index keeps the two apart.
     const { shape, ...info } = (direct?.info ?? {}) as ShapedSessionInfo;
+    // A row made by a listing alone holds no text: its answer's text is empty.
+    if (peek.filled === DEPTH.listing) info.allMessagesText = "";
     const expected = direct?.info ? { info, shape } : null;
     if (!isDeepStrictEqual(peek.answer, expected)) {
       problems.push({ path, problem: "the index's listing info differs from the file's" });
       continue;
     }
-    problems.push(...entryProblems(db, path, peek.fileId));
+    if (peek.filled === DEPTH.full) problems.push(...entryProblems(db, path, peek.fileId));
   }
   const onDisk = new Set(files);
-  const rows = db
-    .prepare("SELECT path FROM files WHERE path > ? AND path < ?")
-    .all(`${root}/`, `${root}/\u{10ffff}`) as { path: string }[];
+  const rows = prepare<[string, string], { path: string }>(
+    db,
+    "SELECT path FROM files WHERE path > ? AND path < ?",
+  ).all(`${root}/`, `${root}/\u{10ffff}`);
   const orphaned = rows.filter((r) => !onDisk.has(r.path)).length;
   return {
     files: files.length,

@@ -11,8 +11,8 @@
  * listing's first write, creates them.
  */
 
-import type { Database } from "better-sqlite3";
 import { createEntryIndexes, dropEntryIndexes } from "./schema.js";
+import { type Database, inTransaction, rollbackQuietly } from "./sqlite.js";
 
 /** Files per transaction at most. */
 export const MAX_FILES = 400;
@@ -66,16 +66,13 @@ export class WriteBatch {
   rollback(): void {
     if (this.open) {
       this.open = false;
-      try {
-        this.db.exec("ROLLBACK");
-      } catch {
-        // SQLite may already have rolled back (on SQLITE_FULL, for one).
-      }
+      // SQLite may already have rolled back (on SQLITE_FULL, for one).
+      rollbackQuietly(this.db);
     }
     if (this.building === true) {
       this.building = false;
       try {
-        this.db.transaction(() => createEntryIndexes(this.db)).immediate();
+        inTransaction(this.db, () => createEntryIndexes(this.db));
       } catch {
         // The next listing's first write creates them (see the file's comment).
       }

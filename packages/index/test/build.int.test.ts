@@ -2,16 +2,16 @@ import { appendFileSync, closeSync, mkdirSync, openSync, readSync, writeFileSync
 import { join } from "node:path";
 import type { JsonRecord } from "@pi-sessions/core/internal";
 import { tempDir } from "@pi-sessions/test-utils";
-import Database from "better-sqlite3";
 import { expect, test } from "vitest";
 import { entryFields } from "../src/entry-fields.js";
 import { openSessionIndex } from "../src/index.js";
 import { directListing, indexListing, sessionsFolder } from "./fault-helpers.js";
 import { sessionText } from "./session-text.js";
+import { openLook } from "./sqlite-look.js";
 
 /** The names of the `entries` indexes the index file holds now. */
 function entryIndexes(file: string): string[] {
-  const db = new Database(file, { readonly: true });
+  const db = openLook(file, { readonly: true });
   try {
     const rows = db
       .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'entries'")
@@ -39,7 +39,7 @@ interface StoredEntry {
 
 /** Every stored entry with its file and search text, in file order. */
 function storedEntries(file: string): StoredEntry[] {
-  const db = new Database(file, { readonly: true });
+  const db = openLook(file, { readonly: true });
   try {
     return db
       .prepare(
@@ -49,7 +49,7 @@ function storedEntries(file: string): StoredEntry[] {
          LEFT JOIN entry_text t ON t.rowid = e.rowid
          ORDER BY f.path, e.line`,
       )
-      .all() as StoredEntry[];
+      .all() as unknown as StoredEntry[];
   } finally {
     db.close();
   }
@@ -71,6 +71,7 @@ test("a build from nothing stores every entry where it is, with its columns and 
   const root = sessionsFolder();
   const file = join(tempDir(), "index.sqlite");
   const index = openSessionIndex({ file });
+  await index.sync(root);
   expect(await indexListing(index, root)).toEqual(await directListing(root));
   index.close();
   expect(entryIndexes(file)).toEqual(["entries_id", "entries_parent"]);
@@ -100,10 +101,10 @@ test("a build that did not finish (its indexes dropped) gets them back and a gro
   const root = sessionsFolder();
   const file = join(tempDir(), "index.sqlite");
   const first = openSessionIndex({ file });
-  await indexListing(first, root);
+  await first.sync(root);
   first.close();
   // What a build killed between its first and last transaction leaves: rows, no indexes.
-  const db = new Database(file);
+  const db = openLook(file);
   db.exec("DROP INDEX entries_id; DROP INDEX entries_parent;");
   db.close();
   appendFileSync(
@@ -134,9 +135,13 @@ test("a build aborted after some of its transactions committed puts the indexes 
   const stopLate = (loaded: number) => {
     if (loaded === 440) abort.abort(reason);
   };
-  await expect(index.listAll(dir, stopLate, abort.signal)).rejects.toBe(reason);
-  const partial = new Database(file, { readonly: true });
-  const files = (partial.prepare("SELECT count(*) AS n FROM files").get() as { n: number }).n;
+  await expect(
+    index.listInDir(dir, { records: true, onProgress: stopLate, signal: abort.signal }),
+  ).rejects.toBe(reason);
+  const partial = openLook(file, { readonly: true });
+  const files = (
+    partial.prepare("SELECT count(*) AS n FROM files WHERE filled = 2").get() as { n: number }
+  ).n;
   partial.close();
   expect(files).toBeGreaterThan(0);
   expect(files).toBeLessThan(450);

@@ -1,5 +1,13 @@
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { appendFileSync, chmodSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  chmodSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "@pi-sessions/test-utils";
 import { expect, test } from "vitest";
@@ -43,32 +51,47 @@ function pick<T>(record: Record<string, T>, key: string): Record<string, T> {
   return { [key]: record[key] as T };
 }
 
-for (const damage of ["truncated", "garbage"] as const) {
-  test(`the index file ${damage} mid-run: rebuilt, said in one line, listings equal a direct read`, async () => {
-    const root = sessionsFolder();
-    const before = snapshot(root);
-    const file = join(tempDir(), "index.sqlite");
-    const { index, notices } = open(file);
-    await indexListing(index, root);
-    index.close(); // the WAL is folded into the file, so the damage below hits the real pages
-    const reopened = open(file);
-    const size = statSync(file).size;
-    if (damage === "truncated") truncateSync(file, Math.floor(size / 3));
-    else writeFileSync(file, Buffer.alloc(size, 0x5a));
-    // The damage is met by a live connection (its cached pages may hide some of it) or, at the
-    // latest, by the next process: either way the answers are the files'.
-    expect(await indexListing(reopened.index, root)).toEqual(await directListing(root));
-    reopened.index.close();
-    const next = open(file);
-    expect(await indexListing(next.index, root)).toEqual(await directListing(root));
-    expect(next.index.verify(root).ok).toBe(true);
-    next.index.close();
-    const said = [...notices, ...reopened.notices, ...next.notices];
-    expect(said.length).toBeGreaterThan(0);
-    expect(said.every((m) => !m.includes("\n") && m.includes(file))).toBe(true);
-    expect(snapshot(root)).toEqual(before);
-  });
-}
+test("the index file truncated mid-run: rebuilt (it is provably ours), said in one line, listings equal a direct read", async () => {
+  const root = sessionsFolder();
+  const before = snapshot(root);
+  const file = join(tempDir(), "index.sqlite");
+  const { index, notices } = open(file);
+  await index.sync(root);
+  index.close(); // the WAL is folded into the file, so the damage below hits the real pages
+  const reopened = open(file);
+  truncateSync(file, Math.floor(statSync(file).size / 3));
+  // The damage is met by a live connection (its cached pages may hide some of it) or, at the
+  // latest, by the next process: either way the answers are the files'.
+  expect(await indexListing(reopened.index, root)).toEqual(await directListing(root));
+  reopened.index.close();
+  const next = open(file);
+  expect(await indexListing(next.index, root)).toEqual(await directListing(root));
+  expect(next.index.verify(root).ok).toBe(true);
+  next.index.close();
+  const said = [...notices, ...reopened.notices, ...next.notices];
+  expect(said.length).toBeGreaterThan(0);
+  expect(said.every((m) => !m.includes("\n") && m.includes(file))).toBe(true);
+  expect(snapshot(root)).toEqual(before);
+});
+
+test("the index file overwritten with garbage mid-run: no longer provably ours, so left as it is; listings equal a direct read", async () => {
+  const root = sessionsFolder();
+  const before = snapshot(root);
+  const file = join(tempDir(), "index.sqlite");
+  const { index } = open(file);
+  await index.sync(root);
+  index.close();
+  const reopened = open(file);
+  const garbage = Buffer.alloc(statSync(file).size, 0x5a);
+  writeFileSync(file, garbage);
+  expect(await indexListing(reopened.index, root)).toEqual(await directListing(root));
+  reopened.index.close();
+  expect(() => open(file)).toThrow(/not a pi-sessions index \(not a SQLite file\)/);
+  expect(readFileSync(file).equals(garbage)).toBe(true);
+  expect(reopened.notices.length).toBeGreaterThan(0);
+  expect(reopened.notices.every((m) => !m.includes("\n") && m.includes(file))).toBe(true);
+  expect(snapshot(root)).toEqual(before);
+});
 
 test("a pi process appending while the index reads (torn tails): the end state equals a direct read", async () => {
   const root = sessionsFolder();
@@ -188,6 +211,8 @@ test("the disk full (or the index unwritable) while it is written: said in one l
       chmodSync(file, 0o444);
     }
     const { index, notices } = open(file);
+    // A sync stores every record and its text: more than the disk holds.
+    await index.sync(root);
     expect(await indexListing(index, root)).toEqual(await directListing(root));
     expect(notices.some((m) => /full|readonly|read-only/i.test(m))).toBe(true);
     expect(notices.every((m) => !m.includes("\n"))).toBe(true);

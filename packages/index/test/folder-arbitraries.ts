@@ -54,6 +54,8 @@ export type Step =
   | { readonly kind: "truncate"; readonly file: number; readonly keep: number }
   | { readonly kind: "replace"; readonly file: number; readonly text: string }
   | { readonly kind: "same-stamp"; readonly file: number }
+  | { readonly kind: "same-stamp-middle"; readonly file: number }
+  | { readonly kind: "touch"; readonly file: number }
   | { readonly kind: "delete"; readonly file: number }
   | { readonly kind: "add"; readonly dir: number; readonly text: string };
 
@@ -79,6 +81,11 @@ export const stepArb: fc.Arbitrary<Step> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("same-stamp" as const), file: fc.nat() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant("same-stamp-middle" as const), file: fc.nat() }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("touch" as const), file: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("delete" as const), file: fc.nat() }) },
   {
     weight: 1,
@@ -144,10 +151,35 @@ export function applyStep(root: string, paths: string[], step: Step, n: number):
       utimesSync(path, seconds, seconds);
       return paths;
     }
+    case "same-stamp-middle": {
+      // An earlier line changed in place, the last line and the mtime kept: only the ctime tells.
+      const seconds = statSync(path).mtimeMs / 1000;
+      writeFileSync(path, sameLengthOtherEarlier(readFileSync(path, "utf8")));
+      utimesSync(path, seconds, seconds);
+      return paths;
+    }
+    case "touch":
+      stamp(path, n);
+      return paths;
     case "delete":
       rmSync(path);
       return paths.filter((p) => p !== path);
   }
+}
+
+/**
+ * The text with the characters of its last line but one changed (the header when there is no
+ * other), its byte length and its last line kept.
+ */
+function sameLengthOtherEarlier(text: string): string {
+  const lines = text.split("\n");
+  // The last line with content is the one kept; the one before it is changed.
+  let last = lines.length - 1;
+  while (last > 0 && lines[last] === "") last--;
+  const at = Math.max(0, last - 1);
+  if (at === last) return text;
+  lines[at] = (lines[at] as string).replace(/[a-z]/g, (c) => (c === "z" ? "y" : "z"));
+  return lines.join("\n");
 }
 
 /** The text with its last line's characters changed but its byte length kept. */

@@ -7,25 +7,22 @@
  */
 
 import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { tempDir } from "@pi-sessions/test-utils";
-import Database from "better-sqlite3";
 import { expect, test } from "vitest";
 import { openSessionIndex } from "../src/index.js";
-
-const addon = createRequire(import.meta.url).resolve("better-sqlite3");
+import { scalar } from "../src/sqlite.js";
+import { openLook } from "./sqlite-look.js";
 
 /**
  * A process that holds a write transaction on `file` (a new rollback-journal database) for
  * `ms`; resolves once it holds it, with a promise of its exit.
  */
 function holdWrite(file: string, ms: number): Promise<{ exited: Promise<number | null> }> {
-  const script = `import { createRequire } from "node:module";
-const Database = createRequire(import.meta.url)(${JSON.stringify(addon)});
-const db = new Database(${JSON.stringify(file)});
+  const script = `const { DatabaseSync } = process.getBuiltinModule("node:sqlite");
+const db = new DatabaseSync(${JSON.stringify(file)});
 db.exec("BEGIN IMMEDIATE");
-db.exec("CREATE TABLE other (a)");
+db.exec("CREATE TABLE files (a)");
 process.stdout.write("held\\n");
 setTimeout(() => { db.exec("COMMIT"); db.close(); }, ${ms});`;
   const child = spawn(process.execPath, ["--input-type=module", "-e", script]);
@@ -44,11 +41,11 @@ setTimeout(() => { db.exec("COMMIT"); db.close(); }, ${ms});`;
 test("an index file another process is writing while it is new opens once that write ends", async () => {
   const file = join(tempDir(), "index.sqlite");
   // A database file in the default (rollback) mode, as a first open leaves it for a moment.
-  new Database(file).close();
+  openLook(file).close();
   const { exited } = await holdWrite(file, 2000);
   // The write is still held as the index opens (else this would test nothing): a writer that
   // does not wait is turned away.
-  const probe = new Database(file, { timeout: 0 });
+  const probe = openLook(file, { timeout: 0 });
   expect(() => probe.exec("BEGIN IMMEDIATE")).toThrow(/locked|busy/i);
   probe.close();
   const notices: string[] = [];
@@ -58,8 +55,8 @@ test("an index file another process is writing while it is new opens once that w
     onNotice: (n) => notices.push(n),
   });
   try {
-    const db = new Database(file, { readonly: true });
-    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    const db = openLook(file, { readonly: true });
+    expect(scalar(db, "PRAGMA journal_mode")).toBe("wal");
     db.close();
     expect(index.verify(tempDir())).toMatchObject({ ok: true, files: 0 });
     expect(notices).toEqual([]);

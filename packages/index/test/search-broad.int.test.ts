@@ -1,12 +1,12 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "@pi-sessions/test-utils";
-import Database from "better-sqlite3";
 import { expect, test } from "vitest";
 import { openSessionIndex, type SearchFilters } from "../src/index.js";
 import { searchIndex } from "../src/search.js";
 import { BROAD_WINDOW, EXACT_RANK_MAX } from "../src/search-rank.js";
 import { sessionText, type Turn } from "./session-text.js";
+import { openLook } from "./sqlite-look.js";
 
 test("a query of more matches than are ranked exactly takes the best of its newest matches", async () => {
   const root = join(tempDir(), "sessions");
@@ -71,7 +71,7 @@ const EXACT = { exactMax: 1_000_000, window: 1, frequent: 1_000_000 };
 test("a broad ranking keeps every filter the exact one keeps", async () => {
   const { root, file, index } = twoSessions();
   await index.sync(root);
-  const db = new Database(file, { readonly: true });
+  const db = openLook(file, { readonly: true });
   const found = (filters: SearchFilters, limits: typeof BROAD) =>
     searchIndex(db, root, "penguin", { limit: 100, ...filters }, limits)
       .map((h) => `${h.sessionId}/${h.entryId}`)
@@ -101,7 +101,7 @@ test("a broad ranking keeps every filter the exact one keeps", async () => {
 test("a broad ranking looks at the newest matches that pass the filters, and never at removed files", async () => {
   const { root, b, file, index } = twoSessions();
   await index.sync(root);
-  const db = new Database(file, { readonly: true });
+  const db = openLook(file, { readonly: true });
   const newest = (role: string | null, n: number) =>
     (
       db
@@ -148,7 +148,7 @@ test("a broad ranking looks at the newest matches that pass the filters, and nev
 test("a query of few matches leaves its frequent words out of the score, not out of the matches", async () => {
   const { root, file, index } = twoSessions();
   await index.sync(root);
-  const db = new Database(file, { readonly: true });
+  const db = openLook(file, { readonly: true });
   // "penguin" is in all 16 entries, "walrus" in the 8 of one session: with 9 as the frequent
   // threshold only "walrus" is weighed; every hit still holds both words.
   const limits = { exactMax: 100, window: 1, frequent: 9 };

@@ -1,11 +1,11 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "@pi-sessions/test-utils";
-import Database from "better-sqlite3";
 import { expect, test } from "vitest";
 import { IndexUnavailableError, openSessionIndex } from "../src/index.js";
 import { sessionsFolder } from "./fault-helpers.js";
 import { sessionText } from "./session-text.js";
+import { openLook } from "./sqlite-look.js";
 
 test("a search whose catch-up cannot write refuses the stale rows instead of returning a deleted session", async () => {
   const root = sessionsFolder();
@@ -19,7 +19,7 @@ test("a search whose catch-up cannot write refuses the stale rows instead of ret
 
   rmSync(session);
   // Another process holds the index's write lock: the catch-up cannot drop the deleted file.
-  const other = new Database(file);
+  const other = openLook(file);
   other.exec("BEGIN EXCLUSIVE");
   try {
     await expect(index.search("zebra", { dir: root })).rejects.toBeInstanceOf(

@@ -6,31 +6,13 @@
 
 import { appendFileSync, copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  buildSessionProjection,
-  readSession,
-  replayState,
-  type SessionTreeNode,
-  treeOf,
-} from "@pi-sessions/core";
+import { buildSessionProjection, readSession, replayState, treeOf } from "@pi-sessions/core";
 import { corpusFile, fcOptions, tempDir } from "@pi-sessions/test-utils";
 import { sessionLogArb } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { openSessionIndex } from "../src/index.js";
-
-/** Ids (with labels) of a tree in pre-order. */
-function flatten(roots: readonly SessionTreeNode[]): string[] {
-  const out: string[] = [];
-  const stack = [...roots].reverse();
-  while (stack.length > 0) {
-    const node = stack.pop() as SessionTreeNode;
-    out.push(`${node.entry.id}${node.label === undefined ? "" : `[${node.label}]`}`);
-    for (let i = node.children.length - 1; i >= 0; i--)
-      stack.push(node.children[i] as SessionTreeNode);
-  }
-  return out;
-}
+import { flatten } from "./tree-ids.js";
 
 describe("a session through the index", () => {
   const PARAMS = fcOptions(40);

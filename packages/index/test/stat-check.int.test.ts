@@ -8,12 +8,12 @@
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "@pi-sessions/test-utils";
-import Database from "better-sqlite3";
 import { expect, test } from "vitest";
 import { IndexUnavailableError, openSessionIndex } from "../src/index.js";
 import { statCheck } from "../src/stat-check.js";
 import { directListing, sessionsFolder } from "./fault-helpers.js";
 import { sessionText } from "./session-text.js";
+import { openLook } from "./sqlite-look.js";
 
 /** Far above this machine's timestamp granule (the kernel's tick, a few ms on Linux). */
 const SETTLE_MS = 40;
@@ -52,7 +52,7 @@ test("a sync looks only at the files their stat does not vouch for", async () =>
     await settle();
     await settler.sync(root);
   };
-  const look = new Database(file, { readonly: true });
+  const look = openLook(file, { readonly: true });
   const check = () => statCheck(look, root);
   const pending = () =>
     check()
@@ -73,7 +73,7 @@ test("a sync looks only at the files their stat does not vouch for", async () =>
 
   // Nothing pending: every file unchanged, by stat alone.
   const statOnly = index.statOnly;
-  expect(await index.sync(root)).toEqual({ sessions, counts: counts(files) });
+  expect(await index.sync(root)).toEqual({ sessions, counts: counts(files), unreadable: [] });
   expect(index.statOnly - statOnly).toBe(files);
 
   // A row of a deeper directory (listed with --dir) is no file a sync of the root covers.
@@ -88,7 +88,11 @@ test("a sync looks only at the files their stat does not vouch for", async () =>
   expect(await hits("zebracorn")).toEqual([]);
   appendFileSync(small, userLine("z1", "e1", "zebracorn"));
   expect(pending()).toEqual(["--b--/small.jsonl"]);
-  expect(await index.sync(root)).toEqual({ sessions, counts: counts(files - 1, 1) });
+  expect(await index.sync(root)).toEqual({
+    sessions,
+    counts: counts(files - 1, 1),
+    unreadable: [],
+  });
   expect(await hits("zebracorn")).toEqual([`${small}:4`]);
   expect(pending()).toEqual(["--b--/small.jsonl"]); // caught up, not yet settled
   await settleRows();
@@ -99,7 +103,11 @@ test("a sync looks only at the files their stat does not vouch for", async () =>
   const added = join(root, "--a--", "added.jsonl");
   writeFileSync(added, sessionText("55555555", "/work/a", [{ user: "quokkanaut" }]));
   expect(pending()).toEqual(["--a--/added.jsonl"]);
-  expect(await index.sync(root)).toEqual({ sessions: sessions + 1, counts: counts(files, 0, 1) });
+  expect(await index.sync(root)).toEqual({
+    sessions: sessions + 1,
+    counts: counts(files, 0, 1),
+    unreadable: [],
+  });
   expect(await hits("quokkanaut")).toEqual([`${added}:2`]);
 
   // A deleted file: its row has no file any more, so the full sync runs and drops it.
@@ -107,7 +115,11 @@ test("a sync looks only at the files their stat does not vouch for", async () =>
   expect(check()).toMatchObject({ files: files + 1, pending: [], lost: false });
   rmSync(added);
   expect(check()).toMatchObject({ files, pending: [], lost: true });
-  expect(await index.sync(root)).toEqual({ sessions, counts: counts(files, 0, 0, 1) });
+  expect(await index.sync(root)).toEqual({
+    sessions,
+    counts: counts(files, 0, 0, 1),
+    unreadable: [],
+  });
   expect(await hits("quokkanaut")).toEqual([]);
   expect(check()).toMatchObject({ files, pending: [], lost: false });
   look.close();
@@ -124,7 +136,7 @@ test("when syncing the pending files fails, the full sync reads what the files s
   await index.sync(root);
   const sessions = (await directListing(root)).length;
   appendFileSync(join(root, "--b--", "small.jsonl"), userLine("z1", "e1", "wombatique"));
-  const lock = new Database(file);
+  const lock = openLook(file);
   expect(statCheck(lock, root)).toMatchObject({ files, lost: false });
   expect(statCheck(lock, root).pending).toHaveLength(1);
   // Another process holds the write lock longer than the index waits: its writes fail.

@@ -1,10 +1,10 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "@pi-sessions/test-utils";
-import Database from "better-sqlite3";
 import { expect, test } from "vitest";
 import { IndexUnavailableError, openSessionIndex } from "../src/index.js";
 import { directListing, indexListing, sessionsFolder, snapshot } from "./fault-helpers.js";
+import { openLook } from "./sqlite-look.js";
 
 test("verify finds an index that disagrees with the files; rebuild makes it agree again", async () => {
   const root = sessionsFolder();
@@ -16,6 +16,7 @@ test("verify finds an index that disagrees with the files; rebuild makes it agre
   expect(synced).toEqual({
     sessions: 4,
     counts: { indexed: 4, unchanged: 0, "caught-up": 0, gone: 0 },
+    unreadable: [],
   });
   expect(index.verify(root)).toEqual({
     files: 4,
@@ -29,12 +30,12 @@ test("verify finds an index that disagrees with the files; rebuild makes it agre
 
   // Rows that lie: an entry moved off its line, and a listing count changed.
   // A second connection, as another tool writing to the file would be.
-  const db = new Database(file);
+  const db = openLook(file);
   db.prepare(
     "UPDATE entries SET offset = offset + 1 WHERE rowid = (SELECT min(e.rowid) FROM entries e JOIN files f ON f.id = e.file_id WHERE f.path LIKE '%large.jsonl')",
   ).run();
   db.prepare(
-    "UPDATE files SET state = json_set(state, '$.info.messageCount', 999) WHERE path LIKE '%small.jsonl'",
+    "UPDATE files SET answer = json_set(answer, '$.i[6]', 999) WHERE path LIKE '%small.jsonl'",
   ).run();
   db.close();
   const report = index.verify(root);

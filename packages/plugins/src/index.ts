@@ -32,6 +32,7 @@ export type { RenderableSession } from "./render/session-index.js";
 export * from "./render/types.js";
 export * from "./usage/compute-usage.js";
 export * from "./usage/sessions-usage.js";
+export * from "./usage/usage-codec.js";
 export * from "./usage/usage-projection.js";
 export * from "./usage/usage-records.js";
 export * from "./usage/usage-sums.js";

@@ -17,6 +17,7 @@ export * from "./arbitraries/content.js";
 export type { StructuralSpec } from "./arbitraries/damage-structure.js";
 export * from "./arbitraries/damage-types.js";
 export * from "./arbitraries/damaged.js";
+export * from "./arbitraries/diverged.js";
 export * from "./arbitraries/entries.js";
 export * from "./arbitraries/entry-build.js";
 export * from "./arbitraries/entry-specs.js";

@@ -5,6 +5,7 @@
  * `$PI_SESSIONS_INDEX`, else `$XDG_CACHE_HOME/pi-sessions/` or `~/.cache/pi-sessions/`).
  */
 
+import { readdirSync } from "node:fs";
 import type { SessionIndex, SyncCounts } from "@pi-sessions/index";
 import type { Command } from "commander";
 import { ExitCode, usageError } from "../io/errors.js";
@@ -42,26 +43,48 @@ async function runIndex(runtime: CliRuntime, options: IndexOptions): Promise<voi
   }
   try {
     if (options.verify) verify(ctx, runtime, index);
-    else await sync(ctx, index, options.rebuild === true);
+    else await sync(ctx, runtime, index, options.rebuild === true);
   } finally {
     index.close();
   }
 }
 
-async function sync(ctx: CommandContext, index: SessionIndex, rebuild: boolean): Promise<void> {
+async function sync(
+  ctx: CommandContext,
+  runtime: CliRuntime,
+  index: SessionIndex,
+  rebuild: boolean,
+): Promise<void> {
   const progress = progressOn(ctx.io.stderr, rebuild ? "rebuilding index" : "indexing sessions");
   const onProgress = (done: number, total: number) => progress.update(done, total);
   const result = rebuild
     ? await index.rebuild(ctx.sessionsRoot, onProgress)
     : await index.sync(ctx.sessionsRoot, onProgress);
   progress.done();
+  // What could not be read is not taken for deleted: its rows are kept, and the run says so.
+  const unreadable = [...(rootUnreadable(ctx.sessionsRoot) ? [ctx.sessionsRoot] : [])];
+  for (const dir of result.unreadable) if (!unreadable.includes(dir)) unreadable.push(dir);
   if (ctx.json) {
     ctx.printJson({ file: index.file, root: ctx.sessionsRoot, rebuilt: rebuild, ...result });
-    return;
+  } else {
+    ctx.out(
+      `${rebuild ? "rebuilt" : "indexed"} ${plural(result.sessions, "session")} of ${ctx.sessionsRoot} in ${index.file}: ${countsLine(result.counts)}`,
+    );
   }
-  ctx.out(
-    `${rebuild ? "rebuilt" : "indexed"} ${plural(result.sessions, "session")} of ${ctx.sessionsRoot} in ${index.file}: ${countsLine(result.counts)}`,
-  );
+  for (const dir of unreadable) {
+    ctx.err(`pi-sessions: cannot read ${dir}; what the index holds of it is kept as it was`);
+  }
+  if (unreadable.length > 0) runtime.exit(ExitCode.usage);
+}
+
+/** Whether the sessions root exists but cannot be read (a missing one just has no sessions). */
+function rootUnreadable(root: string): boolean {
+  try {
+    readdirSync(root);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== "ENOENT";
+  }
 }
 
 function verify(ctx: CommandContext, runtime: CliRuntime, index: SessionIndex): void {

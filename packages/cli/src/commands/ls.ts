@@ -18,7 +18,7 @@ import {
   withCommonOptions,
 } from "../io/runtime.js";
 import { sessionFilesIn } from "../io/session-files.js";
-import { indexLister } from "../session/index-lister.js";
+import { indexLister, indexRowsOfAll } from "../session/index-lister.js";
 import {
   directLister,
   type ListScope,
@@ -109,14 +109,30 @@ async function runLs(runtime: CliRuntime, options: LsOptions): Promise<void> {
   const ctx = runtime.context(options);
   const scope: ListScope =
     options.all === true ? { all: true } : { all: false, cwd: cwdOption(ctx, options.cwd) };
-  const rows = await withIndex(ctx, options.index, (index) =>
-    listSessionRows(
+  // How many files the listing met, when the index counted them (else the folder is walked).
+  let met: number | undefined;
+  const rows = await withIndex(ctx, options.index, async (index) => {
+    if (index !== undefined && scope.all) {
+      const quick = indexRowsOfAll(
+        index,
+        ctx.sessionsRoot,
+        progressOn(ctx.io.stderr, "reading sessions"),
+      );
+      if (quick !== undefined) {
+        met = quick.files;
+        return quick.rows;
+      }
+    }
+    const before = index?.filesMet;
+    const listed = await listSessionRows(
       ctx.sessionsRoot,
       scope,
       progressOn(ctx.io.stderr, "reading sessions"),
       index === undefined ? directLister : indexLister(index),
-    ),
-  );
+    );
+    if (index !== undefined && before !== undefined) met = index.filesMet - before;
+    return listed;
+  });
   if (ctx.json) {
     ctx.printJson(rows);
   } else if (rows.length > 0) {
@@ -125,8 +141,14 @@ async function runLs(runtime: CliRuntime, options: LsOptions): Promise<void> {
   }
   if (scope.all) {
     // Files the listing dropped (no valid header first) would otherwise vanish silently (W16).
-    // Only counted, so the walk's order does not matter (sorting 10,000 paths would).
-    const skipped = sessionFilesIn(ctx.sessionsRoot).length - rows.length;
+    // The index counted the files it met; without it the folder is walked again, only counted
+    // (so its order does not matter: sorting 10,000 paths would).
+    // (A listing the index gave up on, read directly, counted nothing: walk then too.)
+    const files =
+      met !== undefined && met > 0 && met >= rows.length
+        ? met
+        : sessionFilesIn(ctx.sessionsRoot).length;
+    const skipped = files - rows.length;
     if (skipped > 0) {
       ctx.err(
         `pi-sessions: ${skipped} .jsonl file${skipped === 1 ? " is" : "s are"} not readable as sessions; run \`pi-sessions check\` to see why`,

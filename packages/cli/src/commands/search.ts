@@ -12,6 +12,7 @@ import { ExitCode, usageError } from "../io/errors.js";
 import { type IndexOption, MEMORY, withIndex } from "../io/index-access.js";
 import { formatDate, pad, truncate } from "../io/output.js";
 import { parseDate, parsePositiveInt } from "../io/parse-args.js";
+import { progressOn } from "../io/progress.js";
 import {
   type CliRuntime,
   type CommandContext,
@@ -74,11 +75,16 @@ async function runSearch(
   const filters = filtersOf(ctx, options);
   const search = async (index: SessionIndex | undefined) => {
     if (index !== undefined) {
+      // The first search after a first `ls` reads every session once more for its text: a bar
+      // on a terminal says how far it is.
+      const progress = progressOn(ctx.io.stderr, "indexing sessions for search");
       try {
-        return await index.search(query, filters);
+        return await index.search(query, filters, (done, total) => progress.update(done, total));
       } catch (error) {
         // The index could not catch up (its notice said so): its rows may be stale.
         if (!(error instanceof IndexUnavailableError)) throw error;
+      } finally {
+        progress.done();
       }
     }
     // No usable index file: index the sessions into memory for this one search.

@@ -16,6 +16,7 @@
  * the plugins' usage diagnostics (negative counts or costs, left out of the sums; with `--all`
  * each also has `path`); they are also printed to stderr, one `warning:` line each.
  */
+import { statSync } from "node:fs";
 import {
   computeSessionsUsageTotals,
   computeUsageTotals,
@@ -190,6 +191,15 @@ function modelRows(totals: UsageTotals): UsageRow[] {
     .sort((a, b) => b.totals.cost.total - a.totals.cost.total);
 }
 
+/** Whether `path` is (or links to) a regular file. */
+function isRegularFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return true; // gone or unreadable: the load says which, as before
+  }
+}
+
 /** `--all`: every session file under the root; returns the exit code. */
 function usageOfAll(ctx: CommandContext, by: UsageGrouping | undefined): number {
   const files = sessionFilesUnder(ctx.sessionsRoot);
@@ -198,6 +208,12 @@ function usageOfAll(ctx: CommandContext, by: UsageGrouping | undefined): number 
   const progress = progressOn(ctx.io.stderr, "reading sessions");
   for (const [i, path] of files.entries()) {
     progress.update(i, files.length);
+    // A FIFO, socket or device named `*.jsonl` is never opened: reading a FIFO waits forever.
+    if (!isRegularFile(path)) {
+      skipped.push(path);
+      ctx.err(`note: skipped ${path}: not a regular file`);
+      continue;
+    }
     try {
       const s = loadSession(path);
       warnDamage(ctx, s.path, s.diagnostics.length);

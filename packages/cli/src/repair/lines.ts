@@ -4,19 +4,11 @@
  * would alter — so nothing unparseable is ever lost or even re-spelled.
  */
 
+import { splitByteLines } from "@pi-sessions/core/internal";
+
 /** The bytes of each `\n`-separated line (without the `\n`); the last may be a fragment. */
 export function splitLines(bytes: Buffer): Buffer[] {
-  const lines: Buffer[] = [];
-  let start = 0;
-  for (;;) {
-    const nl = bytes.indexOf(0x0a, start);
-    if (nl === -1) break;
-    lines.push(bytes.subarray(start, nl));
-    start = nl + 1;
-  }
-  // After a final `\n` this is the empty "line" that `text.split("\n")` also yields.
-  lines.push(bytes.subarray(start));
-  return lines;
+  return splitByteLines(bytes); // one splitter for the repair and core's merge
 }
 
 /**

@@ -11,9 +11,11 @@ import { join } from "node:path";
 import type { SessionInfo } from "@pi-sessions/core";
 import {
   encodeCwd,
+  type ListingSummary,
   listAllSessions,
   listSessions,
   listSessionsInDir,
+  newestFirst,
   type SessionShape,
   type ShapedSessionInfo,
 } from "@pi-sessions/core/internal";
@@ -47,9 +49,9 @@ export interface SessionRow {
 /** Which sessions to list: all of them, or those of one working directory. */
 export type ListScope = { readonly all: true } | { readonly all: false; readonly cwd: string };
 
-/** Newest first; ties keep their order (the sort is stable). */
+/** Newest first; ties keep their order (the sort is stable): core's listing order. */
 function byModifiedDesc(a: { modified: Date }, b: { modified: Date }): number {
-  return b.modified.getTime() - a.modified.getTime();
+  return newestFirst(a.modified.getTime(), b.modified.getTime());
 }
 
 /** Options every listing of `ls` passes. */
@@ -131,6 +133,33 @@ export function rowOf(info: ShapedSessionInfo): SessionRow {
   if (!shape.regular) return fullRowOf(info);
   const { entries, branches, size } = shape;
   return { ...infoFields(info), entries, branches, size, problems: 0 };
+}
+
+/**
+ * A row from the index's summary of a session, without building its info first: what
+ * {@link rowOf} gives for the same answer (an irregular file gets {@link fullRowOf}).
+ */
+export function rowOfSummary(summary: ListingSummary & { readonly path: string }): SessionRow {
+  const info = {
+    path: summary.path,
+    id: summary.id,
+    cwd: summary.cwd,
+    name: summary.name ?? undefined,
+    parentSessionPath: summary.parentSessionPath ?? undefined,
+    created: new Date(summary.created ?? Number.NaN),
+    modified: new Date(summary.modified ?? Number.NaN),
+    messageCount: summary.messageCount,
+    firstMessage: summary.firstMessage,
+  };
+  const shape = summary.shape;
+  if (!shape.regular) return fullRowOf({ ...info, allMessagesText: "" });
+  return {
+    ...info,
+    entries: shape.entries,
+    branches: shape.branches,
+    size: shape.size,
+    problems: 0,
+  };
 }
 
 /** A row from an info and a full (read-only) load of the same file: the slow, exact path. */

@@ -58,6 +58,31 @@ export interface ListSessionsOptions extends ListingOptions {
   emptyCwdMatches?: boolean;
 }
 
+/**
+ * The final order of every listing, on `modified` in ms: newest first, ties keeping their
+ * order (the sort is stable). One definition, for core's listings and for any store that lists
+ * the same sessions from its own rows (an Invalid Date's `NaN` compares as core's does).
+ */
+export function newestFirst(aModifiedMs: number, bModifiedMs: number): number {
+  return bModifiedMs - aModifiedMs;
+}
+
+/** The candidate order of one directory's listing (`list`, `listAll(dir)`): names descending. */
+export function compareDirCandidates(a: { name: string }, b: { name: string }): number {
+  return b.name.localeCompare(a.name);
+}
+
+/**
+ * The candidate order of `listAll()` over every project directory: the file's mtime newest
+ * first, then names descending.
+ */
+export function compareRootCandidates(
+  a: { name: string; mtimeMs: number },
+  b: { name: string; mtimeMs: number },
+): number {
+  return b.mtimeMs - a.mtimeMs || b.name.localeCompare(a.name);
+}
+
 /** Sort key for partial snapshots; an Invalid Date sorts last rather than anywhere. */
 function modifiedKey(info: SessionInfo): number {
   const time = info.modified.getTime();
@@ -116,7 +141,7 @@ async function processCandidates(
     }
   }
   signal?.throwIfAborted();
-  return kept.sort((a, b) => b.modified.getTime() - a.modified.getTime());
+  return kept.sort((a, b) => newestFirst(a.modified.getTime(), b.modified.getTime()));
 }
 
 /**
@@ -135,7 +160,7 @@ export async function listSessions<O extends ListSessionsOptions = ListSessionsO
     wanted === undefined || cwdMatches(info.cwd, wanted, emptyCwdMatches);
   const candidates = jsonlPaths(dir)
     .map((path) => ({ path, name: basename(path) }))
-    .sort((a, b) => b.name.localeCompare(a.name));
+    .sort(compareDirCandidates);
   return (await processCandidates(candidates, filter, 10, options)) as Listed<O>[];
 }
 
@@ -165,9 +190,9 @@ async function rootCandidates(root: string): Promise<Candidate[]> {
     .flatMap((entry) => jsonlPaths(join(root, entry.name)))
     .flatMap((path) => {
       const stamp = statOrNull(path);
-      return stamp === null ? [] : [{ path, name: basename(path), stamp }];
+      return stamp === null ? [] : [{ path, name: basename(path), mtimeMs: stamp.mtimeMs, stamp }];
     })
-    .sort((a, b) => b.stamp.mtimeMs - a.stamp.mtimeMs || b.name.localeCompare(a.name));
+    .sort(compareRootCandidates);
 }
 
 /**

@@ -8,6 +8,7 @@ import { isJsonRecord, JsonlScanner, type JsonlVisitor, type JsonRecord } from "
 import { isValidHeader } from "../format/record-rules.js";
 import { sessionNameOf } from "../projections/session-name.js";
 import type { SessionHeader, SessionInfo } from "../schema/types.js";
+import { exactJson, type FoldCodec } from "./listing-folds.js";
 import { readOrNull, readText } from "./read-chunks.js";
 import { type SessionShape, SessionShapeFold } from "./session-shape.js";
 
@@ -26,8 +27,33 @@ export function messageText(content: unknown): string {
 }
 
 /**
+ * What {@link SessionInfoFold} must keep to go on folding a file's later lines: everything but
+ * its texts, which a store keeps apart (joined, as {@link SessionInfoFold.resume} takes them).
+ */
+export interface SessionInfoFoldState {
+  readonly header: SessionHeader | null;
+  readonly messageCount: number;
+  readonly lastActivity: number;
+  readonly firstMessage?: string;
+  /** The last `session_info` name as written (absent: none, or one without a name). */
+  readonly rawName?: unknown;
+}
+
+/**
+ * The info fold's rule version and state encoding (SPEC §14 F2). Bump `version` with any change
+ * to what {@link SessionInfoFold} folds or keeps: saved states of other versions are refolded.
+ */
+export const sessionInfoCodec: FoldCodec<SessionInfoFoldState> = {
+  name: "session-info",
+  version: 1,
+  encode: (state) => exactJson(state),
+  decode: (text) => JSON.parse(text) as SessionInfoFoldState,
+};
+
+/**
  * Folds a file's records into its info; stops at once if the first is not a valid header. Its
- * state is public so that a persisted index can save it and resume the fold at a file's tail.
+ * state can be saved ({@link SessionInfoFold.state}, {@link sessionInfoCodec}) so that a
+ * persisted index resumes the fold at a file's tail.
  */
 export class SessionInfoFold implements JsonlVisitor {
   header: SessionHeader | null = null;
@@ -36,6 +62,42 @@ export class SessionInfoFold implements JsonlVisitor {
   firstMessage: string | undefined;
   readonly texts: string[] = [];
   rawName: unknown;
+
+  /**
+   * The fold at a saved state; `text` is the joined message text of the lines folded so far
+   * (`""` when the caller does not want the text: the info then has only the later lines').
+   */
+  static resume(state: SessionInfoFoldState, text: string): SessionInfoFold {
+    const fold = new SessionInfoFold();
+    fold.header = state.header;
+    fold.messageCount = state.messageCount;
+    fold.lastActivity = state.lastActivity;
+    fold.firstMessage = state.firstMessage;
+    fold.rawName = state.rawName;
+    if (text !== "") fold.texts.push(text); // joined again with one space, as the fold joins
+    return fold;
+  }
+
+  /** The state to save (see {@link sessionInfoCodec}); the texts are {@link joinedText}. */
+  state(): SessionInfoFoldState {
+    return {
+      header: this.header,
+      messageCount: this.messageCount,
+      lastActivity: this.lastActivity,
+      ...(this.firstMessage === undefined ? {} : { firstMessage: this.firstMessage }),
+      ...(this.rawName === undefined ? {} : { rawName: this.rawName }),
+    };
+  }
+
+  /** Whether the header was folded (every later record is an entry line). */
+  get hasHeader(): boolean {
+    return this.header !== null;
+  }
+
+  /** The message texts folded so far, joined as the info joins them. */
+  joinedText(): string {
+    return this.texts.join(" ");
+  }
 
   record(record: JsonRecord): boolean {
     if (this.header === null) {

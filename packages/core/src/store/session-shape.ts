@@ -5,6 +5,7 @@
 
 import type { JsonlVisitor, JsonRecord, LineIssue } from "../format/parse.js";
 import { isCurrentHeader, recordKind } from "../format/record-rules.js";
+import type { FoldCodec } from "./listing-folds.js";
 
 /**
  * The first thing seen that makes a file not regular (a full load may report a problem or count
@@ -41,6 +42,65 @@ export type SessionShape =
     };
 
 /**
+ * What {@link SessionShapeFold} keeps to go on folding a file's later lines, besides the ids it
+ * has seen (a store answers for those: {@link StoredIds}).
+ */
+export interface SessionShapeFoldState {
+  readonly headerSeen: boolean;
+  readonly irregularity?: ShapeIrregularity;
+  /** Entries counted so far. */
+  readonly entries: number;
+  /** How many distinct parent ids the fold had seen. */
+  readonly parents: number;
+}
+
+/**
+ * The shape fold's rule version and state encoding (SPEC §14 F2). Bump `version` with any
+ * change to what {@link SessionShapeFold} decides: saved states of other versions are refolded.
+ */
+export const sessionShapeCodec: FoldCodec<SessionShapeFoldState> = {
+  name: "session-shape",
+  version: 1,
+  encode: (state) => JSON.stringify(state),
+  decode: (text) => JSON.parse(text) as SessionShapeFoldState,
+};
+
+/** Where a resumed shape fold asks about the ids of the lines folded before it was saved. */
+export interface StoredIds {
+  /** Whether an earlier entry has this id. */
+  hasId(id: string): boolean;
+  /** Whether an earlier entry names this id as its parent. */
+  hasParent(id: string): boolean;
+}
+
+/**
+ * A set whose older members live in a store: the shape fold asks whether an id was seen before,
+ * and loading every id of a huge session to answer for a few new lines would cost what the
+ * store is there to save. New members are kept in memory; `size` adds the stored count.
+ */
+class StoredIdSet extends Set<string> {
+  constructor(
+    private readonly stored: (id: string) => boolean,
+    private readonly storedCount: number,
+  ) {
+    super();
+  }
+
+  override has(id: string): boolean {
+    return super.has(id) || this.stored(id);
+  }
+
+  override add(id: string): this {
+    if (!this.stored(id)) super.add(id);
+    return this;
+  }
+
+  override get size(): number {
+    return super.size + this.storedCount;
+  }
+}
+
+/**
  * Wraps the visitor that builds the info and watches the same records go by; the first record
  * is taken as the header (the inner fold drops the file when it is not one). No cycle can hide
  * in a regular file: every string `parentId` names an entry seen earlier and ids are unique, so
@@ -53,10 +113,45 @@ export class SessionShapeFold implements JsonlVisitor {
   headerSeen = false;
   irregularity: ShapeIrregularity | undefined;
   entries = 0;
-  readonly ids = new Set<string>();
-  readonly parents = new Set<string>();
+  private ids: Set<string> = new Set<string>();
+  private parents: Set<string> = new Set<string>();
 
   constructor(private readonly inner: JsonlVisitor) {}
+
+  /**
+   * The fold at a saved state, wrapping `inner`; `ids` answers for the entries folded before
+   * the state was saved.
+   */
+  static resume(
+    inner: JsonlVisitor,
+    state: SessionShapeFoldState,
+    ids: StoredIds,
+  ): SessionShapeFold {
+    const fold = new SessionShapeFold(inner);
+    fold.headerSeen = state.headerSeen;
+    fold.irregularity = state.irregularity;
+    fold.entries = state.entries;
+    // A file folded from its start has nothing stored to ask about.
+    if (state.entries === 0 && state.parents === 0) return fold;
+    fold.ids = new StoredIdSet((id) => ids.hasId(id), state.entries);
+    fold.parents = new StoredIdSet((id) => ids.hasParent(id), state.parents);
+    return fold;
+  }
+
+  /** Whether nothing irregular was seen so far (every id new, every parent seen before). */
+  get regularSoFar(): boolean {
+    return this.irregularity === undefined;
+  }
+
+  /** The state to save (see {@link sessionShapeCodec}). */
+  state(): SessionShapeFoldState {
+    return {
+      headerSeen: this.headerSeen,
+      ...(this.irregularity === undefined ? {} : { irregularity: this.irregularity }),
+      entries: this.entries,
+      parents: this.parents.size,
+    };
+  }
 
   record(record: JsonRecord, line: number, raw: string): boolean | undefined {
     if (this.irregularity === undefined) this.observe(record);

