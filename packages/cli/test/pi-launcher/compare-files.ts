@@ -64,7 +64,10 @@ export function normaliseSide(
   const n = new SideNormaliser(side.root, ids, "erased");
   const files: NormalisedFiles = new Map();
   for (const p of paths) {
-    const lines = texts.get(p)?.split("\n").map((l) => n.text(l));
+    const lines = texts
+      .get(p)
+      ?.split("\n")
+      .map((l) => n.text(l));
     files.set(n.text(relative(side.root, p)), { ...(lines ? { lines } : {}), mode: fileModeOf(p) });
   }
   return { files, extra: extra.map((t) => n.text(t)) };
@@ -80,7 +83,8 @@ export function compareFiles(pi: NormalisedFiles, ours: NormalisedFiles): FileDi
       continue;
     }
     if (a.mode !== b.mode) out.push({ kind: "mode", path, pi: a.mode, ours: b.mode });
-    if (a.lines && b.lines) for (const d of diffLines(a.lines, b.lines)) out.push({ kind: "line", path, ...d });
+    if (a.lines && b.lines)
+      for (const d of diffLines(a.lines, b.lines)) out.push({ kind: "line", path, ...d });
   }
   for (const path of ours.keys()) if (!pi.has(path)) out.push({ kind: "only", side: "ours", path });
   return out;
@@ -120,4 +124,3 @@ export function sessionFilesOf(side: PiSide): string[] {
     .filter((p) => p.endsWith(".jsonl"))
     .sort((a, b) => (a.split("/").at(-1) ?? "").localeCompare(b.split("/").at(-1) ?? ""));
 }
-

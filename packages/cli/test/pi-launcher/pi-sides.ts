@@ -64,6 +64,13 @@ export function makeSide(parent: string, kind: SideKind): PiSide {
     mkdirSync(dir, { recursive: true });
   }
   writeFileSync(join(side.cwd, "notes.txt"), "hello notes\nsecond line\n");
+  // No automatic compaction or retry (the tests compact by hand, and no request repeats); a
+  // tiny keepRecentTokens makes a manual compaction cut inside the last turn.
+  const settings = {
+    compaction: { enabled: false, keepRecentTokens: 1 },
+    retry: { enabled: false },
+  };
+  writeFileSync(join(side.agentDir, "settings.json"), `${JSON.stringify(settings)}\n`);
   symlinkSync(PI_BIN, join(side.binDir, "pi"));
   return side;
 }
@@ -142,8 +149,8 @@ export function runSide(
   return collect(child, options.input ?? "");
 }
 
-/** Collects a child's output and end. */
-export function collect(child: ChildProcess, input = ""): Promise<PiRun> {
+/** Collects a child's output and end; `input`, when given, is written to stdin and closes it. */
+export function collect(child: ChildProcess, input?: string): Promise<PiRun> {
   return new Promise((resolve, reject) => {
     let stdout = "";
     let stderr = "";
@@ -155,6 +162,6 @@ export function collect(child: ChildProcess, input = ""): Promise<PiRun> {
     });
     child.on("error", reject);
     child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
-    child.stdin?.end(input);
+    if (input !== undefined) child.stdin?.end(input);
   });
 }
