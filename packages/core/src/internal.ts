@@ -13,6 +13,7 @@ export * from "./bus/session-events.js";
 export * from "./env/env.js";
 export * from "./env/ids.js";
 export * from "./env/paths.js";
+export * from "./format/json-scan.js";
 export * from "./format/load-text.js";
 export * from "./format/migrate.js";
 export * from "./format/parse.js";
