@@ -13,7 +13,6 @@ import * as build from "./manager/entry-builders.js";
 import * as guard from "./manager/entry-validation.js";
 import { systemCheckpoint } from "./manager/system-checkpoint.js";
 import * as q from "./projections/builtins.js";
-import { contextEntriesOfPath, projectionOfPath } from "./projections/context.js";
 import { sanitizeSessionName } from "./projections/session-name.js";
 import type * as T from "./schema/types.js";
 import { type LoadDiagnostic, structuralDiagnostics } from "./state/diagnostics.js";
@@ -313,7 +312,9 @@ export class SessionManager {
       this.sink.close();
     }
     this.sink = sink;
-    this.state = q.replayState(session.header, session.entries, this.projections, true);
+    this.state = session.columns
+      ? q.replayColumns(session.header, session.columns, this.projections)
+      : q.replayState(session.header, session.entries, this.projections, true);
     this.loaded = { diagnostics: session.diagnostics, entryLines: session.entryLines };
   }
 
@@ -410,11 +411,11 @@ export class SessionManager {
   /** Compaction-aware context entries at the leaf. O(context) from the cached leaf path. */
   buildContextEntries(): T.SessionEntry[] {
     // The leaf's path, not getBranch(): getBranch reads "" (a valid id) as "no start".
-    return contextEntriesOfPath(q.leafPath(this.state));
+    return q.contextEntriesOf(this.state);
   }
-  /** Provenance-preserving context at the leaf. */
+  /** Provenance-preserving context at the leaf. O(context) from the cached leaf path. */
   buildSessionProjection(): T.SessionProjection {
-    return projectionOfPath(q.leafPath(this.state));
+    return q.projectionOf(this.state);
   }
   /** What is sent to the model at the leaf. O(context), from the incrementally kept summary. */
   buildSessionContext(): T.SessionContext {
@@ -495,9 +496,11 @@ export class SessionManager {
 
   /**
    * The one append path (SPEC §5.1), after `catchUp` (run earlier by writes that read the state).
-   * The entry kept is its line's JSON value (memory equals disk, SPEC invariant 3; the caller
-   * keeps no reference into our state, W20). `arg` spares the hot append a closure; a parent
-   * other than the leaf (`null`: a new root) moves the leaf there first.
+   * The entry is serialised once: that line is what the store writes and what the log keeps, its
+   * body decoded only when something reads it, so memory equals disk (SPEC invariant 3) and the
+   * caller keeps no reference into our state (W20). With validators (strict mode) the line is
+   * decoded at once for them. `arg` spares the hot append a closure; a parent other than the leaf
+   * (`null`: a new root) moves the leaf there first.
    */
   private append<E extends T.SessionEntry, A = undefined>(
     make: (b: build.EntryBase, arg: A) => E,
@@ -508,15 +511,23 @@ export class SessionManager {
     const parentId = parentOrLeaf === undefined ? this.state.leafId : parentOrLeaf;
     const id = generateEntryId(this.env, this.idTaken);
     const base = { id, parentId, timestamp: this.env.now().toISOString() };
-    const stored = jsonClone(make(base, arg as A));
-    for (const validator of this.validators) {
-      const rejection = validator(stored);
-      if (rejection !== undefined) throw new guard.EntryRejectedError(stored, rejection);
-    }
+    const made = make(base, arg as A);
+    const line = JSON.stringify(made);
     const before = this.state;
-    this.state = s.foldEntry(before, stored);
+    if (this.validators.length === 0) {
+      this.state = s.foldLine(before, { id, parentId, type: made.type }, line);
+    } else {
+      const decoded = JSON.parse(line) as E;
+      for (const validator of this.validators) {
+        const rejection = validator(decoded);
+        if (rejection !== undefined) throw new guard.EntryRejectedError(decoded, rejection);
+      }
+      this.state = s.foldEntry(before, decoded);
+    }
+    const stored = this.getEntry(id) as E;
     try {
-      this.sink.append(stored, this.content);
+      if (this.sink.appendLine) this.sink.appendLine(line, stored, this.content);
+      else this.sink.append(stored, this.content);
     } catch (error) {
       this.state = before;
       throw error;

@@ -4,7 +4,7 @@ import { InvalidSessionError } from "../format/load-text.js";
 import type { SessionEntry, SessionHeader } from "../schema/types.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { sessionFileName } from "./paths.js";
-import { readSessionFile, type SessionFileRead } from "./read-session.js";
+import { readSessionColumns, readSessionFile, type SessionFileRead } from "./read-session.js";
 import { isConversationEntry, sessionLines } from "./session-files.js";
 import type {
   OpenedSession,
@@ -30,7 +30,11 @@ class FileSink implements SessionSink {
   }
 
   append(entry: SessionEntry, session: () => StoredSessionContent): void {
-    if (this.writer) this.writer.appendRecord(JSON.stringify(entry));
+    this.appendLine(JSON.stringify(entry), entry, session);
+  }
+
+  appendLine(line: string, entry: SessionEntry, session: () => StoredSessionContent): void {
+    if (this.writer) this.writer.appendRecord(line);
     else if (isConversationEntry(entry)) {
       const { header, entries } = session();
       const lines = sessionLines(header, entries);
@@ -84,7 +88,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
       return new FileSink(path, writer, writing);
     },
     open(path, freshHeader): OpenedSession {
-      const read = readSessionFile(path, env);
+      const read = readSessionColumns(path, env);
       const attach = (size: number, endsWithNewline: boolean) =>
         SessionFileWriter.attach(path, { size, endsWithNewline }, writing);
       const sink = (writer?: SessionFileWriter) => new FileSink(path, writer, writing);
@@ -97,6 +101,19 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
         writeFileAtomic(path, lines);
         const writer = attach(Buffer.byteLength(lines[0] as string), true);
         return { header, entries: [], diagnostics: [], sink: sink(writer) };
+      }
+      if (read.kind === "columns") {
+        const { columns, source } = read;
+        const { header, diagnostics, entryLines, ids, parents, types, slots } = columns;
+        const writer = attach(columns.size, !columns.needsNewline);
+        return {
+          header,
+          entries: [],
+          columns: { ids, parents, types, slots, source },
+          diagnostics,
+          entryLines,
+          sink: sink(writer),
+        };
       }
       const writer = attach(read.size, !read.loaded.needsNewline);
       if (read.loaded.rewrite) writer.rewrite(read.loaded.rewrite);
