@@ -16,7 +16,7 @@ import * as q from "./projections/builtins.js";
 import { sanitizeSessionName } from "./projections/session-name.js";
 import type * as T from "./schema/types.js";
 import { type LoadDiagnostic, structuralDiagnostics } from "./state/diagnostics.js";
-import { hasSeenId, lastEntry } from "./state/entry-log.js";
+import { hasSeenId, lastEntry, lineAt } from "./state/entry-log.js";
 import type { Projection } from "./state/projection.js";
 import * as s from "./state/session-state.js";
 import { type DeleteResult, deleteSessionFile } from "./store/delete.js";
@@ -25,6 +25,7 @@ import { fileStore } from "./store/file-store.js";
 import * as listing from "./store/listing.js";
 import { memorySink, memoryStore } from "./store/memory-store.js";
 import * as paths from "./store/paths.js";
+import { isForeignRefusal } from "./store/refusal.js";
 import { resolveSessionDir, samePath } from "./store/session-files.js";
 import type { SessionSink, SessionStore, StoredSession } from "./store/session-store.js";
 import { SessionStoreFailedError } from "./store/session-store.js";
@@ -42,6 +43,14 @@ export interface SessionManagerOptions extends T.NewSessionOptions {
   strict?: boolean;
   /** Gets every error an `events` handler throws (default: unheard ones go to console.error). */
   onHandlerError?: ev.HandlerErrorReporter;
+  /**
+   * What an append does when another process writes the session file (holds its lock, or wrote
+   * since we read it): `"throw"` (default) refuses it (`SessionLockedError`, `SessionConflictError`,
+   * nothing changed); `"fork"` writes a new session forked from this one at once (every entry,
+   * `parentSession` naming this file, SPEC L3), appends there and emits `sessionSwitched` with
+   * reason `"forked"`: the other writer's file is never forked, and the entry is not lost.
+   */
+  whenRefused?: "throw" | "fork";
 }
 
 const notFound = (id: string) => new build.EntryNotFoundError(id);
@@ -72,6 +81,7 @@ export class SessionManager {
   private state: s.SessionState;
   private readonly env: SessionEnv;
   private readonly durability: SessionManagerOptions["durability"];
+  private readonly whenRefused: SessionManagerOptions["whenRefused"];
   private projections: readonly Projection<unknown>[];
   private readonly cwd: string;
   private store: SessionStore = memoryStore;
@@ -88,6 +98,7 @@ export class SessionManager {
 
   protected constructor(cwd: string, options: SessionManagerOptions = {}, store?: SessionStore) {
     this.durability = options.durability;
+    this.whenRefused = options.whenRefused;
     this.env = options.env ?? systemEnv;
     this.projections = options.projections ?? [];
     this.bus.reportError = options.onHandlerError;
@@ -304,6 +315,15 @@ export class SessionManager {
 
   /** Replaces the session: the old sink is closed, the new content replayed. */
   private adopt(session: StoredSession, sink: SessionSink): void {
+    this.replaceSink(sink);
+    this.state = session.columns
+      ? q.replayColumns(session.header, session.columns, this.projections)
+      : q.replayState(session.header, session.entries, this.projections, true);
+    this.loaded = { diagnostics: session.diagnostics, entryLines: session.entryLines };
+  }
+
+  /** Makes `sink` the session's; the old one is closed, its queued writes kept for `flush()`. */
+  private replaceSink(sink: SessionSink): void {
     if (sink !== this.sink) {
       // The old sink's queued writes count for the next flush() until they succeed.
       const outcome = outcomeOf(this.sink);
@@ -312,10 +332,6 @@ export class SessionManager {
       this.sink.close();
     }
     this.sink = sink;
-    this.state = session.columns
-      ? q.replayColumns(session.header, session.columns, this.projections)
-      : q.replayState(session.header, session.entries, this.projections, true);
-    this.loaded = { diagnostics: session.diagnostics, entryLines: session.entryLines };
   }
 
   /** Replaces the state by migrated records (header adopted, or a new one from options). */
@@ -526,16 +542,55 @@ export class SessionManager {
     }
     const stored = this.getEntry(id) as E;
     try {
-      if (this.sink.appendLine) this.sink.appendLine(line, stored, this.content);
-      else this.sink.append(stored, this.content);
+      this.persist(line, stored);
     } catch (error) {
+      const after = this.state;
       this.state = before;
-      throw error;
+      if (this.whenRefused !== "fork" || !isForeignRefusal(error)) throw error;
+      this.forkRefused(error);
+      this.state = { ...after, header: this.state.header };
+      try {
+        this.persist(line, stored);
+      } catch (again) {
+        this.state = { ...before, header: this.state.header };
+        throw again;
+      }
     }
     // Committed: only now may handlers see it (a leaf move made for this append first).
     this.emitLeafMoved(before.leafId, parentId);
     this.bus.emit("entryAppended", () => ({ entry: stored, leafId: stored.id }));
     return stored;
+  }
+
+  /** Hands one appended entry to the sink: as its line when the sink takes lines. */
+  private persist(line: string, entry: T.SessionEntry): void {
+    if (this.sink.appendLine) this.sink.appendLine(line, entry, this.content);
+    else this.sink.append(entry, this.content);
+  }
+
+  /**
+   * Continues in a new session forked from the current one, written at once (SPEC L3): another
+   * process refused our append to this file. Every entry is copied as its line (no decoding),
+   * `parentSession` names the refused file, the state is the same but for the header.
+   */
+  private forkRefused(refusal: Error): void {
+    const from = this.sink.location;
+    this.switchSession(
+      "forked",
+      () => {
+        const header = jsonClone(this.newHeader(undefined, from));
+        const log = this.state.log;
+        const lines = [JSON.stringify(header)];
+        for (let pos = 0; pos < log.length; pos++) lines.push(lineAt(log, pos));
+        const sink = this.store.createFromLines
+          ? this.store.createFromLines(header, lines)
+          : this.store.create(header, s.entriesOf(this.state), "now");
+        this.replaceSink(sink);
+        this.state = { ...this.state, header };
+        this.loaded = { diagnostics: [] };
+      },
+      refusal,
+    );
   }
 
   /** Appends a message of any role; returns the entry id. */
@@ -651,12 +706,17 @@ export class SessionManager {
   }
 
   /** Replaces the session, then emits `sessionSwitched` and an opened file's `diagnostics`. */
-  private switchSession(reason: ev.SessionSwitchReason, replace: () => void): void {
+  private switchSession(
+    reason: ev.SessionSwitchReason,
+    replace: () => void,
+    refusal?: Error,
+  ): void {
     const previous = { previousSessionId: this.getSessionId(), previousFile: this.sink.location };
     replace();
     const sessionId = this.getSessionId();
     const file = this.sink.location;
-    this.bus.emit("sessionSwitched", () => ({ reason, sessionId, file, ...previous }));
+    const why = refusal ? { refusal } : {};
+    this.bus.emit("sessionSwitched", () => ({ reason, sessionId, file, ...previous, ...why }));
     if (reason !== "open" || !this.bus.wants("diagnostics")) return;
     const diagnostics = this.getLoadDiagnostics(); // O(n): only when someone listens
     if (diagnostics.length > 0)

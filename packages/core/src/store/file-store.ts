@@ -87,6 +87,11 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
       const writer = lines && SessionFileWriter.createNew(path, lines, writing);
       return new FileSink(path, writer, writing);
     },
+    createFromLines(header, lines) {
+      const path = locationOf(header);
+      const all = lines.map((line) => `${line}\n`);
+      return new FileSink(path, SessionFileWriter.createNew(path, all, writing), writing);
+    },
     open(path, freshHeader): OpenedSession {
       const read = readSessionColumns(path, env);
       const attach = (size: number, endsWithNewline: boolean) =>

@@ -24,6 +24,12 @@ export interface SessionStore {
     entries: readonly SessionEntry[],
     when: "conversation" | "now",
   ): SessionSink;
+  /**
+   * Optional: starts a session written at once from its lines (the header's, then each entry's
+   * JSON text without `\n`), for stores of text: a fork of a large session copies its lines
+   * without decoding them. Without it the manager decodes them for {@link SessionStore.create}.
+   */
+  createFromLines?(header: SessionHeader, lines: readonly string[]): SessionSink;
   /** Opens `location` for writing (missing: new, with `freshHeader`); throws `InvalidSessionError`. */
   open(location: string, freshHeader: () => SessionHeader): OpenedSession;
   /** Reads the session at `location` without opening it for writing (a fork source). */
