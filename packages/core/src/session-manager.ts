@@ -116,7 +116,7 @@ export class SessionManager {
     options?: SessionManagerOptions,
     entries?: T.FileEntry[],
   ): SessionManager {
-    const sm = new SessionManager(cwd || process.cwd(), options);
+    const sm = new this(cwd || process.cwd(), options);
     if (!entries || entries.length === 0) sm.newSession(options);
     else sm.adoptRecords(jsonClone(entries) as unknown as Record<string, unknown>[], options);
     return sm;
@@ -129,7 +129,7 @@ export class SessionManager {
   static fromJsonl(text: string, cwd?: string, options?: SessionManagerOptions): SessionManager {
     const loaded = loadText(text, options?.env ?? systemEnv);
     const headerCwd = typeof loaded.header?.cwd === "string" && loaded.header.cwd;
-    const sm = new SessionManager(cwd || headerCwd || process.cwd(), options);
+    const sm = new this(cwd || headerCwd || process.cwd(), options);
     sm.adopt(loaded, sm.sink);
     return sm;
   }
@@ -140,14 +140,14 @@ export class SessionManager {
     cwd: string,
     options?: SessionManagerOptions,
   ): SessionManager {
-    const sm = new SessionManager(cwd, options, store);
+    const sm = new this(cwd, options, store);
     sm.newSession(options);
     return sm;
   }
 
   /** A new persisted session in `sessionDir` (default: the cwd's directory, created). */
   static create(cwd: string, sessionDir?: string, options?: SessionManagerOptions): SessionManager {
-    const sm = new SessionManager(cwd, options);
+    const sm = new this(cwd, options);
     sm.useDir(dirFor(sessionDir, sm.cwd)[0]);
     sm.newSession(options);
     return sm;
@@ -164,7 +164,7 @@ export class SessionManager {
     // No scan limit: the reference falls back to a full scan for a header over 1 MiB.
     const headerCwd = readHeader(file, Number.POSITIVE_INFINITY)?.cwd;
     const cwd = cwdOverride ?? (typeof headerCwd === "string" ? headerCwd : process.cwd());
-    const sm = new SessionManager(cwd, options);
+    const sm = new this(cwd, options);
     sm.useDir(sessionDir ? resolveSessionDir(sessionDir) : dirname(file));
     sm.openLocation(file);
     return sm;
@@ -176,7 +176,7 @@ export class SessionManager {
     sessionDir?: string,
     options?: SessionManagerOptions,
   ): SessionManager {
-    const sm = new SessionManager(cwd, options);
+    const sm = new this(cwd, options);
     const [dir, isDefault] = dirFor(sessionDir, sm.cwd);
     sm.useDir(dir);
     const recent = findMostRecentSession(dir, sm.cwd, isDefault);
@@ -196,7 +196,7 @@ export class SessionManager {
     options?: SessionManagerOptions,
   ): SessionManager {
     const source = resolve(sourcePath);
-    const sm = new SessionManager(targetCwd, options);
+    const sm = new this(targetCwd, options);
     const [dir] = dirFor(sessionDir, sm.cwd);
     const { entries } = fileStore(dir, { env: sm.env }).read(source);
     sm.useDir(dir);
