@@ -12,17 +12,37 @@
 
 import { SessionLockedError, type SessionSwitchedEvent } from "@pi-sessions/core";
 
-/** The one line that says a write went into a fork, and why. */
-export function forkLine(event: SessionSwitchedEvent): string {
-  const from = event.previousFile ?? "the session";
-  const holder = event.refusal instanceof SessionLockedError ? event.refusal.holder : undefined;
-  const why = holder
-    ? `another pi (pid ${holder.pid} on ${holder.host}) is writing ${from}`
-    : `${from} was changed by another process since this pi read it`;
-  return `pi-sessions: ${why}; this pi continues in a new session forked from it: ${event.file}`;
+/** The id of the session in a session file's name (`<time>_<id>.jsonl`), else the name. */
+function sessionIdOf(file: string | undefined): string {
+  const name = (file ?? "").split(/[\\/]/).at(-1) ?? "";
+  return /_([^_]+)\.jsonl$/.exec(name)?.[1] ?? name;
 }
 
-/** Says that a write went into a fork, on stderr (pi keeps stdout for its own output). */
+/**
+ * The one line that says a write went into a fork, and why: with both files' paths, or, when
+ * `width` says the line must fit a terminal row (pi's TUI owns the screen), shorter forms with
+ * the sessions' ids (pi's `--session` takes them), cut to the width as a last resort.
+ */
+export function forkLine(event: SessionSwitchedEvent, width?: number): string {
+  const holder = event.refusal instanceof SessionLockedError ? event.refusal.holder : undefined;
+  const other = holder ? `another pi (pid ${holder.pid}) is writing` : "another process changed";
+  const full = `pi-sessions: ${other} ${event.previousFile ?? "the session"}; this pi continues in a new session forked from it: ${event.file}`;
+  if (width === undefined || full.length <= width) return full;
+  const [from, to] = [sessionIdOf(event.previousFile), sessionIdOf(event.file)];
+  const forms = [
+    `pi-sessions: ${other} session ${from}; this pi continues in a new session forked from it: ${to}`,
+    `pi-sessions: ${other} session ${from.slice(0, 8)}; continuing in its fork ${to}`,
+    `pi-sessions: ${other} session ${from.slice(0, 8)}; continuing in its fork ${to.slice(0, 8)}`,
+  ];
+  const fits = forms.find((line) => line.length <= width);
+  return fits ?? (forms.at(-1) as string).slice(0, Math.max(0, width));
+}
+
+/**
+ * Says that a write went into a fork, on stderr (pi keeps stdout for its own output); on a
+ * terminal, fitted to one row, where pi's TUI shows it until the editor is next drawn.
+ */
 export function announceFork(event: SessionSwitchedEvent): void {
-  process.stderr.write(`${forkLine(event)}\n`);
+  const stderr = process.stderr;
+  process.stderr.write(`${forkLine(event, stderr.isTTY ? stderr.columns : undefined)}\n`);
 }

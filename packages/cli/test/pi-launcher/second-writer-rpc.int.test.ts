@@ -53,7 +53,7 @@ describe("a second pi process on one session", () => {
     expect(secondEnd.stderr.trim().split("\n")).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^pi-sessions: another pi \\(pid \\d+ on .+\\) is writing ${file}; this pi continues in a new session forked from it: ${forked}$`,
+          `^pi-sessions: another pi \\(pid \\d+\\) is writing ${file}; this pi continues in a new session forked from it: ${forked}$`,
         ),
       ),
     ]);
