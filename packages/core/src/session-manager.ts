@@ -522,7 +522,7 @@ export class SessionManager {
     make: (b: build.EntryBase, arg: A) => E,
     arg?: A,
     parentOrLeaf?: string | null,
-  ): E {
+  ): string {
     this.catchUp();
     const parentId = parentOrLeaf === undefined ? this.state.leafId : parentOrLeaf;
     const id = generateEntryId(this.env, this.idTaken);
@@ -540,9 +540,8 @@ export class SessionManager {
       }
       this.state = s.foldEntry(before, decoded);
     }
-    const stored = this.getEntry(id) as E;
     try {
-      this.persist(line, stored);
+      this.persist(line);
     } catch (error) {
       const after = this.state;
       this.state = before;
@@ -550,7 +549,7 @@ export class SessionManager {
       this.forkRefused(error);
       this.state = { ...after, header: this.state.header };
       try {
-        this.persist(line, stored);
+        this.persist(line);
       } catch (again) {
         this.state = { ...before, header: this.state.header };
         throw again;
@@ -558,14 +557,20 @@ export class SessionManager {
     }
     // Committed: only now may handlers see it (a leaf move made for this append first).
     this.emitLeafMoved(before.leafId, parentId);
-    this.bus.emit("entryAppended", () => ({ entry: stored, leafId: stored.id }));
-    return stored;
+    if (this.bus.wants("entryAppended")) {
+      const entry = this.appended();
+      this.bus.emit("entryAppended", () => ({ entry, leafId: id }));
+    }
+    return id;
   }
 
-  /** Hands one appended entry to the sink: as its line when the sink takes lines. */
-  private persist(line: string, entry: T.SessionEntry): void {
-    if (this.sink.appendLine) this.sink.appendLine(line, entry, this.content);
-    else this.sink.append(entry, this.content);
+  /** The entry just appended, as callers get it. */
+  private readonly appended = (): T.SessionEntry => lastEntry(this.state.log) as T.SessionEntry;
+
+  /** Hands the entry just appended to the sink: as its line when the sink takes lines. */
+  private persist(line: string): void {
+    if (this.sink.appendLine) this.sink.appendLine(line, this.appended, this.content);
+    else this.sink.append(this.appended(), this.content);
   }
 
   /**
@@ -595,15 +600,15 @@ export class SessionManager {
 
   /** Appends a message of any role; returns the entry id. */
   appendMessage(message: T.AgentMessage): string {
-    return this.append(build.messageEntry, message).id;
+    return this.append(build.messageEntry, message);
   }
   /** Appends a thinking level change. */
   appendThinkingLevelChange(thinkingLevel: string): string {
-    return this.append((b) => ({ type: "thinking_level_change", ...b, thinkingLevel })).id;
+    return this.append((b) => ({ type: "thinking_level_change", ...b, thinkingLevel }));
   }
   /** Appends a model change. */
   appendModelChange(provider: string, modelId: string): string {
-    return this.append((b) => ({ type: "model_change", ...b, provider, modelId })).id;
+    return this.append((b) => ({ type: "model_change", ...b, provider, modelId }));
   }
   /** [R1.6] Appends model usage outside the conversation (`note` only when non-empty). */
   appendUsage(
@@ -614,7 +619,8 @@ export class SessionManager {
     note?: string,
   ): T.UsageEntry {
     const fields = { kind, provider, model, usage, note: note || undefined };
-    return this.append((b) => ({ type: "usage", ...b, ...fields }));
+    const id = this.append((b) => ({ type: "usage", ...b, ...fields }));
+    return this.getEntry(id) as T.UsageEntry;
   }
   /** Appends a compaction (null `firstKeptEntryId`: keep none) with the system checkpoint. */
   appendCompaction<D = unknown>(
@@ -636,16 +642,16 @@ export class SessionManager {
       fromHook,
       // The checkpoint of the context this compaction summarises (`make` runs before the fold).
       systemMessage: systemCheckpoint(q.systemMessagesOf(this.state), Date.parse(b.timestamp)),
-    })).id;
+    }));
   }
   /** Appends extension state that never reaches the model (payload keys first, as pi's). */
   appendCustomEntry(customType: string, data?: unknown): string {
-    return this.append((b) => ({ type: "custom", customType, data, ...b })).id;
+    return this.append((b) => ({ type: "custom", customType, data, ...b }));
   }
   /** Appends the session name (CR/LF runs become a space, then trimmed). */
   appendSessionInfo(name: string): string {
     const clean = sanitizeSessionName(name);
-    return this.append((b) => ({ type: "session_info", ...b, name: clean })).id;
+    return this.append((b) => ({ type: "session_info", ...b, name: clean }));
   }
   /** Appends extension content that reaches the model (payload keys first, as pi's). */
   appendCustomMessageEntry<D = unknown>(
@@ -655,19 +661,19 @@ export class SessionManager {
     details?: D,
   ): string {
     const fields = { customType, content, display, details };
-    return this.append((b) => ({ type: "custom_message", ...fields, ...b })).id;
+    return this.append((b) => ({ type: "custom_message", ...fields, ...b }));
   }
   /** Sets (truthy) or clears (undefined, "", null: kept as given) an existing entry's label. */
   appendLabelChange(targetId: string, label: string | undefined): string {
     this.catchUp();
     if (!s.entryOf(this.state, targetId)) throw notFound(targetId);
-    return this.append((b) => ({ type: "label", ...b, targetId, label })).id;
+    return this.append((b) => ({ type: "label", ...b, targetId, label }));
   }
   /** [R1.6] Appends a branch-local edit of an earlier entry's context contribution (SPEC §5.4). */
   appendContextEdit(targetId: string, replacement: T.ContextEditEntry["replacement"]): string {
     this.catchUp();
     const stored = build.contextEditReplacement(replacement, targetId, this.state);
-    return this.append((b) => ({ type: "context_edit", ...b, targetId, replacement: stored })).id;
+    return this.append((b) => ({ type: "context_edit", ...b, targetId, replacement: stored }));
   }
 
   /** Moves the leaf to an existing entry. Writes nothing. */
@@ -692,7 +698,7 @@ export class SessionManager {
     const fromId = this.state.leafId ?? "root";
     const make = (b: build.EntryBase) =>
       ({ type: "branch_summary", ...b, fromId, summary, details, usage, fromHook }) as const;
-    return this.append(make, undefined, branchFromId).id;
+    return this.append(make, undefined, branchFromId);
   }
 
   private moveLeaf(to: string | null): void {

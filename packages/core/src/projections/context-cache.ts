@@ -6,7 +6,14 @@ import type {
   SessionEntry,
   SessionProjection,
 } from "../schema/types.js";
-import { type EntryLog, entryAt, handleAt, idAt, typeAt } from "../state/entry-log.js";
+import {
+  type EntryHead,
+  type EntryLog,
+  entryAt,
+  handleAt,
+  idAt,
+  typeAt,
+} from "../state/entry-log.js";
 import type { Projection } from "../state/projection.js";
 import { type Vec, vecOwning, vecPush, vecToArray } from "../state/vec.js";
 import {
@@ -63,7 +70,8 @@ export interface PathSummary {
  * tip); an entry not appended at the tip leaves it stale, rebuilt in O(path) when needed.
  */
 export interface ContextCache {
-  readonly tip: SessionEntry | undefined;
+  /** The last appended entry's tree fields. */
+  readonly tip: EntryHead | undefined;
   /** Memo slot: undefined until computed for a stale tip. Filling it changes no answer. */
   summary: PathSummary | undefined;
 }
@@ -89,7 +97,7 @@ export function summarizePath(log: EntryLog, positions: number[]): PathSummary {
 }
 
 /** The summary of `summary.path + entry` (at `position`), sharing storage: O(1), no body read. */
-function extendSummary(summary: PathSummary, entry: SessionEntry, position: number): PathSummary {
+function extendSummary(summary: PathSummary, entry: EntryHead, position: number): PathSummary {
   const index = summary.path.length;
   return {
     path: vecPush(summary.path, position),
@@ -186,6 +194,7 @@ export function systemMessagesOfSummary(log: EntryLog, summary: PathSummary): Ag
  */
 export const contextProjection: ContextRole<ContextCache> = {
   name: "context",
+  structural: true,
   init: () => ({ tip: undefined, summary: undefined }),
   apply(cache, entry, ctx) {
     // Only a new id extends: a reused one changes what lookups along the path return.
@@ -198,10 +207,14 @@ export const contextProjection: ContextRole<ContextCache> = {
       summary: atTip ? extendSummary(cache.summary as PathSummary, entry, ctx.position) : undefined,
     };
   },
-  replay: (log) => ({
-    tip: log.length === 0 ? undefined : log.entryAt(log.length - 1),
-    summary: undefined,
-  }),
+  replay: (log) => {
+    const last = log.length - 1;
+    const tip =
+      last < 0
+        ? undefined
+        : { type: log.typeAt(last), id: log.idAt(last), parentId: log.parentIdAt(last) };
+    return { tip, summary: undefined };
+  },
   context: (_cache, leaf) => {
     const { messages, thinkingLevel, model } = projectionOfPath(leaf.path());
     return { messages, thinkingLevel, model };

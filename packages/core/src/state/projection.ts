@@ -1,5 +1,6 @@
 import type { SessionEntry } from "../schema/types.js";
 import {
+  type EntryHead,
   type EntryLog,
   getLogEntry,
   handleAt,
@@ -35,6 +36,11 @@ export interface Projection<S> {
   readonly types?: readonly string[];
   init(): S;
   apply(state: S, entry: SessionEntry, ctx: FoldContext): S;
+  /**
+   * Optional: `apply` reads only the entry's `type`, `id` and `parentId`. The runner then may
+   * pass an object with just those, so an append or a load decodes nothing for it.
+   */
+  readonly structural?: boolean;
   /**
    * Optional: the state after every entry of a log, computed from its structure instead of
    * folding entry by entry; it must equal the fold (a law the tests check). A load of a large
@@ -95,19 +101,24 @@ class LogContext implements FoldContext {
 }
 
 /**
- * THE runner: every slot's state after one more entry. When no state changed the same array
- * comes back, so an append that concerns no projection allocates nothing.
+ * THE runner: every slot's state after one more entry, given by its tree fields (`head`, the
+ * entry itself when it is decoded) and `entry()` (called only for a projection that reads
+ * more). When no state changed the same array comes back, so an append that concerns no
+ * projection allocates nothing.
  */
 function step(
   slots: readonly ProjectionSlot[],
-  entry: SessionEntry,
+  head: EntryHead,
+  entry: () => SessionEntry,
   ctx: FoldContext,
 ): readonly ProjectionSlot[] {
   let out: ProjectionSlot[] | undefined;
+  let full: SessionEntry | undefined;
   for (let i = 0; i < slots.length; i++) {
     const { projection, state: before } = slots[i] as ProjectionSlot;
-    if (projection.types !== undefined && !projection.types.includes(entry.type)) continue;
-    const state = projection.apply(before, entry, ctx);
+    if (projection.types !== undefined && !projection.types.includes(head.type as string)) continue;
+    const given = projection.structural ? (head as SessionEntry) : (full ??= entry());
+    const state = projection.apply(before, given, ctx);
     if (state === before) continue;
     out ??= slots.slice();
     out[i] = { projection, state };
@@ -115,13 +126,18 @@ function step(
   return out ?? slots;
 }
 
-/** Folds one entry appended to `before` into `slots`: the runner's incremental use. */
+/**
+ * Folds one entry appended to `before` into `slots`: the runner's incremental use. `head` is
+ * the entry's tree fields (or the decoded entry), `entry()` the entry as callers get it.
+ */
 export function foldSlots(
   slots: readonly ProjectionSlot[],
   before: EntryLog,
-  entry: SessionEntry,
+  head: EntryHead,
+  entry: () => SessionEntry,
 ): readonly ProjectionSlot[] {
-  return slots.length === 0 ? slots : step(slots, entry, new LogContext(before, before.length));
+  if (slots.length === 0) return slots;
+  return step(slots, head, entry, new LogContext(before, before.length));
 }
 
 /** Folds an entry list with one projection, outside any session. */
@@ -153,8 +169,10 @@ export function replaySlots(
       for (const i of folded) {
         const projection = projections[i] as Projection<unknown>;
         if (projection.types !== undefined && !projection.types.includes(type as string)) continue;
-        entry ??= handleAt(log, pos);
-        states[i] = projection.apply(states[i], entry, ctx.at(log, pos));
+        const given = projection.structural
+          ? ({ type, id: idAt(log, pos), parentId: parentIdAt(log, pos) } as SessionEntry)
+          : (entry ??= handleAt(log, pos));
+        states[i] = projection.apply(states[i], given, ctx.at(log, pos));
       }
     }
   }

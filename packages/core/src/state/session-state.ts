@@ -28,7 +28,7 @@ export function foldEntry(state: SessionState, entry: SessionEntry): SessionStat
   return {
     header: state.header,
     log: appendToLog(before, entry),
-    slots: foldSlots(state.slots, before, entry),
+    slots: foldSlots(state.slots, before, entry, () => entry),
     leafId: entry.id,
   };
 }
@@ -43,7 +43,7 @@ export function foldLine(state: SessionState, head: EntryHead, line: string): Se
   return {
     header: state.header,
     log,
-    slots: foldSlots(state.slots, before, handleAt(log, before.length)),
+    slots: foldSlots(state.slots, before, head, () => handleAt(log, before.length)),
     leafId: head.id,
   };
 }

@@ -30,12 +30,12 @@ class FileSink implements SessionSink {
   }
 
   append(entry: SessionEntry, session: () => StoredSessionContent): void {
-    this.appendLine(JSON.stringify(entry), entry, session);
+    this.appendLine(JSON.stringify(entry), () => entry, session);
   }
 
-  appendLine(line: string, entry: SessionEntry, session: () => StoredSessionContent): void {
+  appendLine(line: string, entry: () => SessionEntry, session: () => StoredSessionContent): void {
     if (this.writer) this.writer.appendRecord(line);
-    else if (isConversationEntry(entry)) {
+    else if (isConversationEntry(entry())) {
       const { header, entries } = session();
       const lines = sessionLines(header, entries);
       this.writer = SessionFileWriter.createNew(this.location, lines, this.options);

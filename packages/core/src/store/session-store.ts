@@ -71,11 +71,11 @@ export interface SessionSink {
   /** Persists one appended entry; `session()` is the whole session, for a first write. */
   append(entry: SessionEntry, session: () => StoredSessionContent): void;
   /**
-   * Optional: persists one appended entry given as its JSON text (`entry` reads the same value,
-   * decoding it when read), for stores that write text: the manager serialises each entry once
-   * and calls this instead of {@link SessionSink.append} when a sink has it.
+   * Optional: persists one appended entry given as its JSON text (`entry()` gives the same value
+   * as an entry, decoded when read), for stores that write text: the manager serialises each
+   * entry once and calls this instead of {@link SessionSink.append} when a sink has it.
    */
-  appendLine?(line: string, entry: SessionEntry, session: () => StoredSessionContent): void;
+  appendLine?(line: string, entry: () => SessionEntry, session: () => StoredSessionContent): void;
   /**
    * Whether someone else of this process appended since this sink last read or wrote; the
    * manager then reloads before writing (W7 allows taking in a foreign writer's complete
