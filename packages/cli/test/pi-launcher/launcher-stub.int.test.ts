@@ -12,7 +12,7 @@ import { delimiter, join } from "node:path";
 import { tempDir } from "@pi-sessions/test-utils";
 import { describe, expect, it } from "vitest";
 import { binCommand, runBin } from "../helpers/run-bin.js";
-import { collect } from "./pi-sides.js";
+import { collect, hookNodeOptions } from "./pi-sides.js";
 import { binDirFor, makeStubPi, type StubReport, shimFor } from "./stub-pi.js";
 
 const withPath = (dir: string) => ({ PATH: `${dir}${delimiter}${process.env.PATH ?? ""}` });
@@ -102,13 +102,7 @@ describe("pi-sessions pi with stub pi packages", () => {
     const tested = makeStubPi(join(root, "tested"), "1.6.3", "full");
     const untested = makeStubPi(join(root, "untested"), "2.0.0", "full");
     const hook = (bin: string) => {
-      const args = [
-        ...binCommand().slice(0, -1),
-        "--import",
-        import.meta.resolve("@pi-sessions/cli/pi-hook"),
-        bin,
-        "arg",
-      ];
+      const args = [...hookNodeOptions(), bin, "arg"];
       return collect(spawn(process.execPath, args, { stdio: ["pipe", "pipe", "pipe"] }), "");
     };
     const swapped = await hook(join(tested, "dist", "bundle", "cli.js"));

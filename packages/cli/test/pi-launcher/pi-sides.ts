@@ -9,8 +9,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { binCommand } from "../helpers/run-bin.js";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { binCommand, CLI_DIR } from "../helpers/run-bin.js";
 
 /** pi's package directory (the workspace's pi 1.6.0). */
 export const PI_ROOT = realpathSync(
@@ -110,6 +110,21 @@ export function commonPiArgs(): string[] {
     "faux/faux-1",
     "--api-key",
     "faux-key",
+  ];
+}
+
+/**
+ * Node's options that load the launcher's `--import` module as a user would: the built one
+ * (`PI_SESSIONS_CLI_DIST=1`), else the sources through tsx.
+ */
+export function hookNodeOptions(): string[] {
+  if (process.env.PI_SESSIONS_CLI_DIST === "1") {
+    return ["--import", pathToFileURL(join(CLI_DIR, "dist", "pi-launcher", "pi-hook.js")).href];
+  }
+  return [
+    ...binCommand().slice(0, -1),
+    "--import",
+    import.meta.resolve("@pi-sessions/cli/pi-hook"),
   ];
 }
 
