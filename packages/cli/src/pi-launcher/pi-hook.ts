@@ -10,6 +10,8 @@
  * pi package: its bundled bin, or `dist/cli.js`. A pi whose version the test suite runs has its
  * session manager swapped for ours (swap-hooks.ts); any other pi, or a pi missing a file the
  * swap needs, runs unchanged after one line on stderr (SPEC L2: never half-swapped).
+ *
+ * @packageDocumentation
  */
 
 import { existsSync } from "node:fs";

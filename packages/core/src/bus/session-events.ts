@@ -33,12 +33,15 @@ export type SessionSwitchReason = "new" | "open" | "branched" | "reload" | "fork
 
 /** Payload of `sessionSwitched`: the whole session (state, file, leaf) was replaced. */
 export interface SessionSwitchedEvent {
+  /** Why the session was replaced. */
   readonly reason: SessionSwitchReason;
+  /** The id of the session now held. */
   readonly sessionId: string;
-  /** undefined in memory. */
+  /** Its file; undefined in memory. */
   readonly file: string | undefined;
+  /** The id of the session held before. */
   readonly previousSessionId: string;
-  /** undefined in memory. */
+  /** Its file; undefined in memory. */
   readonly previousFile: string | undefined;
   /** For `"forked"`: the refusal of the previous file (a `SessionLockedError` or conflict). */
   readonly refusal?: Error;

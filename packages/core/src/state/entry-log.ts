@@ -13,7 +13,9 @@ export interface EntrySource {
 /** Thrown when an entry's text no longer holds the entry its load saw (the file was changed). */
 export class EntryUnreadableError extends Error {
   constructor(
+    /** The entry's position in the log (file order). */
     readonly position: number,
+    /** The id the load saw there. */
     readonly id: string,
     detail: string,
   ) {
@@ -28,11 +30,15 @@ export class EntryUnreadableError extends Error {
  * `source` until something reads them.
  */
 export interface EntryColumns {
+  /** Each entry's `id`. */
   readonly ids: string[];
+  /** Each entry's `parentId` value (any JSON value a foreign writer put there). */
   readonly parents: unknown[];
+  /** Each entry's `type` value. */
   readonly types: unknown[];
   /** A decoded entry, an entry's JSON not decoded yet, or undefined: its text is in `source`. */
   readonly slots: (SessionEntry | string | undefined)[];
+  /** Where the text of an entry not held in `slots` is read. */
   readonly source?: EntrySource;
 }
 

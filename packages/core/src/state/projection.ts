@@ -51,9 +51,13 @@ export interface Projection<S> {
 
 /** A log as {@link Projection.replay} reads it: tree fields by position, entries on demand. */
 export interface LogView {
+  /** Number of entries. */
   readonly length: number;
+  /** The id at a position. */
   idAt(position: number): string;
+  /** The `parentId` value at a position. */
   parentIdAt(position: number): unknown;
+  /** The `type` value at a position. */
   typeAt(position: number): unknown;
   /** The entry at a position (its body decoded when read). */
   entryAt(position: number): SessionEntry;

@@ -7,8 +7,10 @@ export class SessionConflictError extends Error {
    * process (pi's own resume flows), not another process or tool.
    */
   constructor(
+    /** The session file. */
     readonly path: string,
     detail: string,
+    /** Whether the other writer is a newer manager of this process. */
     readonly inProcess = false,
   ) {
     super(`Session file was changed by another writer (${detail}); nothing was written: ${path}`);
