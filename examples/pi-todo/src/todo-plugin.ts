@@ -48,10 +48,11 @@ export const todoPlugin = definePlugin({
   entryTypes: [todo],
   branchState: {
     init: (): TodoList => ({ todos: [] }),
-    apply: (state, { value }): TodoList =>
-      value.op === "add"
-        ? { todos: [...state.todos, { id: value.id, title: value.title, done: false }] }
-        : { todos: state.todos.map((x) => (x.id === value.id ? { ...x, done: true } : x)) },
+    // An immer recipe: change the draft; the earlier lists stay as they were.
+    recipe: (draft, { value }) => {
+      if (value.op === "add") draft.todos.push({ id: value.id, title: value.title, done: false });
+      else for (const x of draft.todos) if (x.id === value.id) x.done = true;
+    },
   },
 });
 

@@ -33,6 +33,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   migrate: async () => (await import("./commands/migrate.js")).registerMigrate,
   usage: async () => (await import("./commands/usage.js")).registerUsage,
   export: async () => (await import("./commands/export.js")).registerExport,
+  redact: async () => (await import("./commands/redact.js")).registerRedact,
   search: async () => (await import("./commands/search.js")).registerSearch,
   index: async () => (await import("./commands/index-command.js")).registerIndex,
   pi: async () => (await import("./commands/pi.js")).registerPi,

@@ -97,7 +97,16 @@ describe("exit codes and reasons", () => {
   it("--help and --version exit 0 and list every command", async () => {
     const help = await runBin(["--help"]);
     expect(help.code).toBe(0);
-    for (const command of ["ls", "tree", "context", "check", "migrate", "usage", "export"]) {
+    for (const command of [
+      "ls",
+      "tree",
+      "context",
+      "check",
+      "migrate",
+      "usage",
+      "export",
+      "redact",
+    ]) {
       expect(help.stdout).toMatch(new RegExp(`^  ${command} `, "m"));
     }
     const version = await runBin(["--version"]);

@@ -29,6 +29,7 @@ const LABELS: Record<Metric, string> = {
   children: "getChildren(random id)",
   append: "appendMessage",
   "append.warm": "appendMessage, context warm",
+  "append.heard": "appendMessage, 2 bus handlers",
 };
 
 /** Which reference row an ours row is compared with. */
@@ -43,6 +44,7 @@ const REF_OF: Partial<Record<Metric, Metric>> = {
   children: "children",
   append: "append",
   "append.warm": "append",
+  "append.heard": "append",
 };
 
 const OPEN_METRICS = new Set<Metric>(["open", "open.inMemory", "open.records", "open.adopt"]);
@@ -164,6 +166,7 @@ export function appendFlatness(
   const series: [string, Metric, Impl][] = [
     ["ours", "append", "ours"],
     ["ours, context warm", "append.warm", "ours"],
+    ["ours, 2 bus handlers", "append.heard", "ours"],
     ["ref", "append", "ref"],
   ];
   for (const [label, metric, impl] of series) {

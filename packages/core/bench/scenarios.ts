@@ -39,6 +39,7 @@ export const METRICS = [
   "children",
   "append",
   "append.warm",
+  "append.heard",
 ] as const;
 export type Metric = (typeof METRICS)[number];
 
@@ -159,6 +160,18 @@ function managerScenarios(
   );
 }
 
+/** Bus dispatch on every append: one `entryAppended` and one wildcard handler, as plugins add. */
+function heard(sm: SessionManager): SessionManager {
+  const seen = { chars: 0 }; // the handlers' work: a little, so they cannot be optimised away
+  sm.events.on("entryAppended", ({ entry }) => {
+    seen.chars += entry.id.length;
+  });
+  sm.events.on("*", (type) => {
+    seen.chars += type.length;
+  });
+  return sm;
+}
+
 /**
  * `appendMessage` on freshly opened managers of every size of one shape, all measured in the
  * same rounds (ours as opened, ours after one context build, the reference), so that a load
@@ -176,6 +189,7 @@ export function appendScenarios(
     subjects.push(
       { impl: "ours", metric: "append", session, sm: openOurs(session.text) },
       { impl: "ours", metric: "append.warm", session, sm: warm },
+      { impl: "ours", metric: "append.heard", session, sm: heard(openOurs(session.text)) },
       {
         impl: "ref",
         metric: "append",

@@ -513,7 +513,7 @@ export class SessionManager {
   /**
    * The one append path (SPEC §5.1), after `catchUp` (run earlier by writes that read the state).
    * The entry is serialised once: that line is what the store writes and what the log keeps, its
-   * body decoded only when something reads it, so memory equals disk (SPEC invariant 3) and the
+   * body decoded only when something reads it, so memory equals disk (SPEC §0.1 item 3) and the
    * caller keeps no reference into our state (W20). With validators (strict mode) the line is
    * decoded at once for them. `arg` spares the hot append a closure; a parent other than the leaf
    * (`null`: a new root) moves the leaf there first.

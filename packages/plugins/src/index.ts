@@ -4,6 +4,7 @@
 export * from "./custom/custom-type.js";
 export * from "./custom/decode.js";
 export * from "./install/install-plugins.js";
+export type { BranchRecipe } from "./plugin/branch-recipe.js";
 export * from "./plugin/branch-state.js";
 export * from "./plugin/custom-data.js";
 export * from "./plugin/define-plugin.js";

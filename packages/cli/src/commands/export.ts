@@ -8,6 +8,10 @@
  * - `jsonl`: a new valid pi session file (fresh id, `parentSession` = the source), the way pi
  *   forks (`--tree`) or branches off (one branch) a session.
  *
+ * `--redact` exports the session as `pi-sessions redact` leaves it (`@pi-sessions/redact`): every
+ * secret a placeholder, in every format; `--redact-paths`, `--redact-config` as `redact`'s
+ * `--paths`, `--config`. The report goes to stderr.
+ *
  * Output goes to stdout, or to `-o FILE` (written atomically; never over the source). With
  * `--json`, stdout gets `{ format, scope, session, leafId, entries, output?, content? }`:
  * `content` is the export when there is no `-o`, `output` the file written otherwise.
@@ -15,6 +19,7 @@
 import { resolve } from "node:path";
 import { systemEnv } from "@pi-sessions/core";
 import { serializeRecords, writeFileAtomic } from "@pi-sessions/core/internal";
+import { formatReport } from "@pi-sessions/redact";
 import { type Command, Option } from "commander";
 import { renderHtmlPage } from "../export/html-page.js";
 import { jsonlExportRecords } from "../export/jsonl.js";
@@ -22,6 +27,7 @@ import { renderMarkdownTranscript } from "../export/markdown.js";
 import { type SessionView, viewOf } from "../export/session-view.js";
 import { oneLine, usageError } from "../io/errors.js";
 import { type CliRuntime, type CommonOptions, withCommonOptions } from "../io/runtime.js";
+import { loadRedacted, redactOptionsOf } from "../redact/redact-input.js";
 import { resolveEntryRef } from "../session/entry-ref.js";
 import { loadSession } from "../session/load-session.js";
 import { resolveSessionArg } from "../session/resolve-session.js";
@@ -35,6 +41,9 @@ interface ExportOptions extends CommonOptions {
   leaf?: string;
   tree?: boolean;
   output?: string;
+  redact?: boolean;
+  redactPaths?: boolean;
+  redactConfig?: string;
 }
 
 /** The export's text and how many entries it holds. */
@@ -96,10 +105,22 @@ export function registerExport(program: Command, runtime: CliRuntime): void {
       )
       .option("--leaf <id>", "export the branch ending at this entry (id or unique prefix)")
       .option("--tree", "export every branch of the session, not just one")
-      .option("-o, --output <file>", "write to this file instead of stdout"),
-  ).action((session: string, options: ExportOptions) => {
+      .option("-o, --output <file>", "write to this file instead of stdout")
+      .option("--redact", "replace secrets with placeholders first (as `redact` does)")
+      .option("--redact-paths", "with --redact, also the working and home directories")
+      .option("--redact-config <file>", "with --redact, a redaction config file"),
+  ).action(async (session: string, options: ExportOptions) => {
     const ctx = runtime.context(options);
-    const s = viewOf(loadSession(resolveSessionArg(ctx, session)));
+    const path = resolveSessionArg(ctx, session);
+    const redacting =
+      options.redact === true || options.redactPaths === true || options.redactConfig !== undefined;
+    const redacted = redacting
+      ? await loadRedacted(
+          path,
+          redactOptionsOf({ paths: options.redactPaths, config: options.redactConfig }),
+        )
+      : undefined;
+    const s = viewOf(redacted?.loaded ?? loadSession(path));
     // An id or a unique prefix, resolved as `tree` and `context` do (same messages, same codes).
     const leafId = options.leaf !== undefined ? resolveEntryRef(s, options.leaf).id : s.leafId;
     if (s.diagnostics.length > 0) {
@@ -108,7 +129,14 @@ export function registerExport(program: Command, runtime: CliRuntime): void {
       );
     }
     const scope = options.tree ? "tree" : "branch";
-    const { content, entries } = render(s, options.format, scope, leafId, ctx.io.cwd);
+    const rendered = render(s, options.format, scope, leafId, ctx.io.cwd);
+    // What the renderers add beside the session (its file path, `parentSession`) gets this
+    // file's placeholders too.
+    const content =
+      redacted === undefined ? rendered.content : redacted.redaction.redactText(rendered.content);
+    const { entries } = rendered;
+    if (redacted !== undefined && !ctx.json)
+      ctx.io.stderr.write(formatReport(redacted.redaction.report, s.path));
     const output = options.output === undefined ? undefined : resolve(ctx.io.cwd, options.output);
     if (output !== undefined) {
       if (output === s.path)
@@ -119,7 +147,14 @@ export function registerExport(program: Command, runtime: CliRuntime): void {
         throw usageError(`cannot write ${output}: ${oneLine(error)}`);
       }
     }
-    const report = { format: options.format, scope, session: s.path, leafId, entries };
+    const report = {
+      format: options.format,
+      scope,
+      session: s.path,
+      leafId,
+      entries,
+      ...(redacted === undefined ? {} : { redaction: redacted.redaction.report }),
+    };
     if (ctx.json) {
       ctx.printJson(output === undefined ? { ...report, content } : { ...report, output });
     } else if (output === undefined) {

@@ -15,8 +15,11 @@ const mitt: MittFactory =
     : (mittImport as { default: MittFactory }).default;
 
 type Queued = { [K in SessionEventName]: readonly [K, SessionEventMap[K]] }[SessionEventName];
+type Channel = SessionEventName | "*";
 /** Any handler, own or wildcard: the overloads of `on`/`off` say which goes with which type. */
 type AnyHandler = (...args: never[]) => void;
+/** What mitt holds for a user's handler: the same call, with its error caught. */
+type Guarded = (...args: unknown[]) => void;
 
 /** The default reporter when nobody listens for handler errors: never silent. */
 const consoleReporter: HandlerErrorReporter = (error, event) => {
@@ -24,30 +27,52 @@ const consoleReporter: HandlerErrorReporter = (error, event) => {
 };
 
 /**
- * The manager's side of its {@link SessionEventBus}: mitt stores the handlers; dispatch is ours,
- * for the isolation and commit order promised there, and so nothing is built when nobody listens.
+ * The manager's side of its {@link SessionEventBus}. mitt stores and dispatches: each user
+ * handler is registered with mitt wrapped in a guard that catches and reports its error, so a
+ * throwing handler never stops mitt's loop (the others still run) nor reaches the append. What
+ * mitt does not do is ours: payloads are built only when someone listens, and events raised
+ * during dispatch (a handler that appends) are queued so delivery keeps commit order.
  */
 export class SessionBus implements SessionEventBus {
   // One untyped view of mitt: its overloads cannot be picked for a union type.
   private readonly emitter = mitt<SessionEventMap>() as unknown as Emitter<SessionEventMap> & {
-    on(type: string, handler: AnyHandler): void;
-    off(type: string, handler?: AnyHandler): void;
+    on(type: Channel, handler: Guarded): void;
+    off(type: Channel, handler?: Guarded): void;
+    emit(type: SessionEventName, payload: unknown): void;
   };
+  /** Each channel's user handlers → their guards, oldest first (one per `on` call). */
+  private readonly guards = new Map<Channel, Map<AnyHandler, Guarded[]>>();
   private readonly queue: Queued[] = [];
   private draining = false;
   /** Receives handler errors when no `handlerError`/`*` handler is registered, and theirs. */
   reportError: HandlerErrorReporter | undefined;
 
-  readonly on: SessionEventBus["on"] = (type: SessionEventName | "*", handler: AnyHandler) => {
-    this.emitter.on(type, handler);
-    return () => this.emitter.off(type, handler);
+  readonly on: SessionEventBus["on"] = (type: Channel, handler: AnyHandler) => {
+    const guard = this.guard(type, handler as (...args: unknown[]) => void);
+    let byHandler = this.guards.get(type);
+    if (!byHandler) {
+      byHandler = new Map();
+      this.guards.set(type, byHandler);
+    }
+    const list = byHandler.get(handler);
+    if (list) list.push(guard);
+    else byHandler.set(handler, [guard]);
+    this.emitter.on(type, guard);
+    return () => this.remove(type, handler, guard);
   };
 
-  readonly off: SessionEventBus["off"] = (type: SessionEventName | "*", handler?: AnyHandler) => {
-    this.emitter.off(type, handler);
+  readonly off: SessionEventBus["off"] = (type: Channel, handler?: AnyHandler) => {
+    if (handler === undefined) {
+      this.guards.delete(type);
+      this.emitter.off(type);
+      return;
+    }
+    // As mitt does for a handler registered twice: the oldest registration goes first.
+    const guard = this.guards.get(type)?.get(handler)?.[0];
+    if (guard) this.remove(type, handler, guard);
   };
 
-  listenerCount(type: SessionEventName | "*"): number {
+  listenerCount(type: Channel): number {
     return this.emitter.all.get(type)?.length ?? 0;
   }
 
@@ -56,7 +81,10 @@ export class SessionBus implements SessionEventBus {
     return this.listenerCount(type) > 0 || this.listenerCount("*") > 0;
   }
 
-  /** Delivers to the event's handlers, then wildcard ones; `make` runs only if someone listens. */
+  /**
+   * Emits through mitt (the event's handlers, then wildcard ones); `make` runs only if someone
+   * listens. An event raised while one is being delivered waits until that one reached all.
+   */
   emit<K extends SessionEventName>(type: K, make: () => SessionEventMap[K]): void {
     if (!this.wants(type)) return;
     this.queue.push([type, make()] as unknown as Queued);
@@ -64,24 +92,42 @@ export class SessionBus implements SessionEventBus {
     this.draining = true;
     try {
       for (let item = this.queue.shift(); item !== undefined; item = this.queue.shift()) {
-        const [type, payload] = item;
-        const own = this.emitter.all.get(type) ?? [];
-        const ownCount = own.length;
-        // A copy, as mitt makes: handlers added or removed during dispatch apply from the next event.
-        const handlers = [...own, ...(this.emitter.all.get("*") ?? [])] as AnyHandler[];
-        for (let i = 0; i < handlers.length; i++) {
-          const handler = handlers[i] as (...args: unknown[]) => void;
-          try {
-            if (i < ownCount) handler(payload);
-            else handler(type, payload);
-          } catch (error) {
-            this.handlerFailed(type, error);
-          }
-        }
+        this.emitter.emit(item[0], item[1]);
       }
     } finally {
       this.draining = false;
     }
+  }
+
+  /** The handler as mitt calls it, with its errors reported instead of thrown. */
+  private guard(channel: Channel, handler: (...args: unknown[]) => void): Guarded {
+    if (channel === "*") {
+      return (type, payload) => {
+        try {
+          handler(type, payload);
+        } catch (error) {
+          this.handlerFailed(type as SessionEventName, error);
+        }
+      };
+    }
+    return (payload) => {
+      try {
+        handler(payload);
+      } catch (error) {
+        this.handlerFailed(channel, error);
+      }
+    };
+  }
+
+  /** Unregisters one registration (its guard) of `handler`; a second call does nothing. */
+  private remove(type: Channel, handler: AnyHandler, guard: Guarded): void {
+    const byHandler = this.guards.get(type);
+    const list = byHandler?.get(handler);
+    const at = list?.indexOf(guard) ?? -1;
+    if (!byHandler || !list || at < 0) return;
+    list.splice(at, 1);
+    if (list.length === 0) byHandler.delete(handler);
+    this.emitter.off(type, guard);
   }
 
   /** Reports a handler error: as a `handlerError` event, else to the reporter or console. */

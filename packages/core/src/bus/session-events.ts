@@ -77,18 +77,25 @@ export type SessionEventName = keyof SessionEventMap;
 export type HandlerErrorReporter = (error: unknown, event: SessionEventName) => void;
 
 /**
- * The typed event bus of a `SessionManager` (a mitt emitter underneath). Events fire after
- * the change is committed (state replaced, line written when persisting), in commit order,
- * also when a handler itself appends: that append's events wait until the current event has
- * reached every handler. A handler that throws is isolated: the others still run, the append
- * still succeeded, and the error is reported as a `handlerError` event. Subscribe-only.
+ * The typed event bus of a `SessionManager`: a mitt emitter stores and dispatches, so mitt's
+ * rules hold: an event's own handlers in subscription order, then wildcard `*` handlers with
+ * `(type, payload)`, each list copied as mitt reaches it (so a `*` handler an own handler
+ * subscribes hears the same event; an own one, the next). Events fire after the change is
+ * committed (state replaced, line written when persisting), in commit order, also when a
+ * handler itself appends: that append's events wait until the current event has reached
+ * every handler. A handler that throws is isolated: the others still run, the append still
+ * succeeded, and the error is reported as a `handlerError` event. Subscribe-only. The
+ * returned unsubscribe function removes its own subscription only, once.
  */
 export interface SessionEventBus {
   /** Subscribes a handler; returns a function that unsubscribes it. */
   on<K extends SessionEventName>(type: K, handler: Handler<SessionEventMap[K]>): () => void;
   /** Subscribes a handler to every event; returns a function that unsubscribes it. */
   on(type: "*", handler: WildcardHandler<SessionEventMap>): () => void;
-  /** Unsubscribes a handler (all handlers of the event when none is given). */
+  /**
+   * Unsubscribes a handler (all handlers of the event when none is given). A handler
+   * subscribed twice runs twice and is removed one subscription at a time, oldest first.
+   */
   off<K extends SessionEventName>(type: K, handler?: Handler<SessionEventMap[K]>): void;
   /** Unsubscribes a wildcard handler. */
   off(type: "*", handler?: WildcardHandler<SessionEventMap>): void;

@@ -1,8 +1,9 @@
 /**
  * The JSON value of a value without building the string. Appends store each entry's JSON value
- * (SPEC invariant 3, [Fix] W20), and an in-memory session never needs the line: the round trip
- * was about a quarter of an append's time plus its garbage. Anything needing `JSON.stringify`'s
- * own rules (each case below declines) takes the real round trip, errors included.
+ * (SPEC §0.1 item 3: memory equals disk; [Fix] W20: no state shared with the caller), and an
+ * in-memory session never needs the line: the round trip was about a quarter of an append's time
+ * plus its garbage. Anything needing `JSON.stringify`'s own rules (each case below declines) takes
+ * the real round trip, errors included.
  */
 
 const DECLINE: unique symbol = Symbol("decline");

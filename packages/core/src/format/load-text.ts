@@ -190,8 +190,9 @@ export class SessionLoader implements JsonlVisitor {
 }
 
 /**
- * A legacy file's document, migrated and split; if migration changed anything, `rewrite` holds
- * the migrated file's lines for a file-backed load's atomic rewrite (W3, W4).
+ * A legacy file's document, migrated and split; if migration changed anything, `rewrite` holds the
+ * migrated file's lines for a file-backed load's atomic rewrite (W3: atomic; W4: unparseable lines
+ * kept).
  */
 function migrateLegacy(
   doc: ParsedDocument,

@@ -171,7 +171,10 @@ export function documentRecords(doc: ParsedDocument): JsonRecord[] {
   return doc.lines.flatMap(({ value }) => (isRight(value) ? [value.right] : []));
 }
 
-/** The issues of a document, in file order: the load diagnostics of W5. */
+/**
+ * The issues of a document, in file order: the load diagnostics (W5: malformed lines are reported,
+ * never dropped silently).
+ */
 export function documentIssues(doc: ParsedDocument): LineIssue[] {
   return doc.lines.flatMap(({ value }) => (isLeft(value) ? [value.left] : []));
 }

@@ -1,7 +1,7 @@
 /**
- * The record rules of a session file (SPEC §2.2–§2.4, W5), one module for every reader (the
- * loader, the migration split, the listing's folds): what makes a file a session, which version
- * it is, and what becomes of each later record.
+ * The record rules of a session file (SPEC §2.2–§2.4; W5: malformed lines are reported), one module
+ * for every reader (the loader, the migration split, the listing's folds): what makes a file a
+ * session, which version it is, and what becomes of each later record.
  */
 
 import { type Either, left, right } from "fp-ts/lib/Either.js";

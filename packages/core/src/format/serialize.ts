@@ -28,7 +28,8 @@ export function serializeDocumentLines(doc: ParsedDocument): string[] {
 
 /**
  * A whole document as text; see {@link serializeDocumentLines}. For a file we wrote (no blank
- * lines, ending in `\n`), `serializeDocument(parseJsonl(text)) === text` (invariant I5).
+ * lines, ending in `\n`), `serializeDocument(parseJsonl(text)) === text` (invariant I5: write and
+ * reparse round-trip).
  */
 export function serializeDocument(doc: ParsedDocument): string {
   return serializeDocumentLines(doc).join("");

@@ -1,9 +1,10 @@
 import type { AgentMessage, SystemMessage, ToolDefinition } from "../schema/types.js";
 
 /**
- * [R1.6] The prompt-and-tools checkpoint a compaction records (SPEC §5.4, E26): the system
- * messages of the current context merged in order; undefined without one. Content other than a
- * string or `text` blocks counts as empty text, where the reference would throw mid-append.
+ * [R1.6] The prompt-and-tools checkpoint a compaction records (SPEC §5.4, checked against pi
+ * 1.6.0): the system messages of the current context merged in order; undefined without one.
+ * Content other than a string or `text` blocks counts as empty text, where the reference would
+ * throw mid-append.
  */
 export function systemCheckpoint(
   messages: readonly AgentMessage[],

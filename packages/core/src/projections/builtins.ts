@@ -209,8 +209,9 @@ export function labelOfId(state: SessionState, id: string): string | undefined {
 }
 
 /**
- * `getTree()` (SPEC §7.8): new nodes over the stored entries with their labels, each indexed
- * id exactly once (W14, W15). O(n log n) for the sorts; iterative, as paths can be long.
+ * `getTree()` (SPEC §7.8): new nodes over the stored entries with their labels, each indexed id
+ * exactly once (W14: cycles are cut; W15: a duplicate id is one node). O(n log n) for the sorts;
+ * iterative, as paths can be long.
  */
 export function treeOf(state: SessionState): SessionTreeNode[] {
   const r = role<LabelsRole>(state, "labels");

@@ -13,8 +13,9 @@ export type LoadDiagnosticKind =
   | "migration";
 
 /**
- * One problem found while loading a session (SPEC W5). Loading never fails for these: the
- * damaged line or entry is kept (in the file, and in memory where it can be), and reported.
+ * One problem found while loading a session (SPEC W5: malformed lines are reported, never dropped
+ * silently). Loading never fails for these: the damaged line or entry is kept (in the file, and in
+ * memory where it can be), and reported.
  */
 export interface LoadDiagnostic {
   readonly kind: LoadDiagnosticKind;

@@ -3,7 +3,7 @@
  * `parentId` and `type` from the log's columns and decodes the entry (once, into the log) at any
  * other read, then behaves as the decoded entry in every way a plain object can be observed:
  * property reads and writes, `in`, keys in the line's order, descriptors, spread, `JSON.stringify`
- * (SPEC invariant 3: what it shows is the line's JSON value). pi walks `getBranch()` reading each
+ * (SPEC §0.1 item 3: what it shows is the line's JSON value). pi walks `getBranch()` reading each
  * entry's `type` and only the last few bodies; this is how that costs the path, not the file.
  * Like every entry we hand out it is read-only by contract (W20); it is not a plain object to
  * `structuredClone`, which no caller of the manager uses on entries.

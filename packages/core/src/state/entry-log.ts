@@ -62,7 +62,9 @@ export interface LogStore extends EntryColumns {
    * per entry). Built on the first children query, so opening a file does not pay for it.
    */
   children: Map<string, number | number[]> | undefined;
-  /** Positions whose id was already in the log (SPEC W15). */
+  /**
+   * Positions whose id was already in the log (SPEC W15: duplicate ids; the last one wins lookups).
+   */
   readonly duplicates: number[];
 }
 

@@ -25,9 +25,10 @@ export interface FoldContext {
 }
 
 /**
- * A pure fold of the entry log into some state `S` (DESIGN rule 5), built-in or a plugin's.
- * `apply` must leave every earlier state unchanged (DESIGN I9): the built-ins keep shared
- * append-only stores; small plugin states return new objects (or use `defineDraftProjection`).
+ * A pure fold of the entry log into some state `S` (DESIGN rule 5), built-in or a plugin's. `apply`
+ * must leave every earlier state unchanged (DESIGN I9: a snapshot taken before an append is
+ * unchanged after it): the built-ins keep shared append-only stores; small plugin states return new
+ * objects (or use `defineDraftProjection`).
  */
 export interface Projection<S> {
   /** Unique name; plugins address their state by it, and a built-in is replaced by it. */

@@ -21,7 +21,10 @@ export interface TreeIndex {
   readonly length: number;
   /** Positions of the indexed records (a string id's last occurrence, SPEC W15), ascending. */
   readonly indexed: readonly number[];
-  /** The parent cycles (SPEC W14), each as its member positions in walk order. */
+  /**
+   * The parent cycles (SPEC W14: cycles must not hang a walk), each as its member positions in walk
+   * order.
+   */
   readonly cycles: readonly (readonly number[])[];
   /** Position of the indexed record with this id, or -1. */
   positionOf(id: string): number;
@@ -50,7 +53,10 @@ function timeKey(value: unknown): number {
   return Number.isNaN(t) ? Number.POSITIVE_INFINITY : t;
 }
 
-/** The parent cycles (SPEC W14) in walk order, each position walked up once: O(n). */
+/**
+ * The parent cycles (SPEC W14: cycles must not hang a walk) in walk order, each position walked up
+ * once: O(n).
+ */
 function parentCycles(indexed: readonly number[], parent: Int32Array): number[][] {
   const cycles: number[][] = [];
   const state = new Uint8Array(parent.length); // 0 unknown, 1 on the current walk, 2 done

@@ -19,9 +19,10 @@ const HEADER_CHUNK_BYTES = 64 * 1024;
 let headerBuffer: Buffer | undefined;
 
 /**
- * The header of a session file, reading only as far as its first record (SPEC §2.2; malformed
- * lines before it are skipped, [Fix] W6). `null` if that record is not a valid header, the file
- * is unreadable, or no line's `\n` (or the file's end) lies within `limit` bytes (R1.6's rule).
+ * The header of a session file, reading only as far as its first record (SPEC §2.2; malformed lines
+ * before it are skipped, [Fix] W6: non-objects too). `null` if that record is not a valid header,
+ * the file is unreadable, or no line's `\n` (or the file's end) lies within `limit` bytes (R1.6's
+ * rule).
  */
 export function readHeader(path: string, limit: number = HEADER_SCAN_LIMIT): SessionHeader | null {
   return readOrNull(path, (fd) => {

@@ -67,9 +67,10 @@ export interface FileStoreOptions {
 }
 
 /**
- * The JSONL file store of one (existing) session directory: files named after their header
- * (SPEC §6.1); a load writes only a fresh header into a 0-byte file or the atomic rewrite of a
- * migrated one (W3, W4, W13); one {@link SessionFileWriter} per open session.
+ * The JSONL file store of one (existing) session directory: files named after their header (SPEC
+ * §6.1); a load writes only a fresh header into a 0-byte file or the atomic rewrite of a migrated
+ * one (W3: atomic; W4: unparseable lines kept; W13: nothing else a read writes); one {@link
+ * SessionFileWriter} per open session.
  */
 export function fileStore(dir: string, options: FileStoreOptions = {}): SessionStore {
   const writing: SessionWriterOptions = { durability: options.durability ?? "never" };

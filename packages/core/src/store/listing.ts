@@ -121,7 +121,8 @@ async function processCandidates(
 
 /**
  * The sessions of one directory (SPEC §10.5 `list`) whose header cwd matches `filterCwd` if given,
- * in R1.6's file order; progress has `partial` for the first file, every 10th and the last (E17).
+ * in R1.6's file order; progress has `partial` for the first file, every 10th and the last, as
+ * pi 1.6.0 gives it.
  */
 export async function listSessions<O extends ListSessionsOptions = ListSessionsOptions>(
   dir: string,
@@ -146,7 +147,10 @@ export function listSessionsInDir<O extends ListingOptions = ListingOptions>(
   return listSessions(dir, { ...options, filterCwd: undefined });
 }
 
-/** The `*.jsonl` files of each directory or symlink directly under `root` (E17), newest first. */
+/**
+ * The `*.jsonl` files of each directory or symlink directly under `root` (as pi 1.6.0 reads them),
+ * newest first.
+ */
 async function rootCandidates(root: string): Promise<Candidate[]> {
   let entries: Dirent[];
   try {

@@ -1,4 +1,7 @@
-/** The advisory single-writer lock of a session file (W7), handed on within this process. */
+/**
+ * The advisory single-writer lock of a session file (W7: no silent fork between two writers),
+ * handed on within this process.
+ */
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { FILE_MODE } from "./paths.js";
@@ -22,7 +25,7 @@ export interface LockHolder {
   readonly token?: string;
 }
 
-/** An advisory single-writer lock on one session file (W7). */
+/** An advisory single-writer lock on one session file (W7: no silent fork between two writers). */
 export interface Lock {
   readonly path: string;
   /** True until {@link Lock.release} runs or another acquisition in this process takes it over. */

@@ -98,7 +98,10 @@ export class SessionInfoFold implements JsonlVisitor {
 /** Buffer for the synchronous reader; safe to share because nothing else runs meanwhile. */
 let syncBuffer: Buffer | undefined;
 
-/** The {@link SessionInfo} of a file; `null` if unreadable or not a session (§2.2, E32). */
+/**
+ * The {@link SessionInfo} of a file; `null` if unreadable or not a session (§2.2: a header has a
+ * string id, which pi 1.6.0's listing does not check).
+ */
 export function buildSessionInfo(path: string): SessionInfo | null {
   return readSessionInfoSync(path)?.info ?? null;
 }

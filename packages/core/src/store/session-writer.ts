@@ -37,10 +37,11 @@ export interface SessionWriterOptions {
 let writerGeneration = 0;
 
 /**
- * The single writer of one flushed session file (SPEC §6.3, §12): holds the lock (W7), keeps an
- * append-only fd opened without O_CREAT (W8, W21), checks size and inode before every append
- * (W7, W8), never glues a line onto a torn tail (W1), undoes a failed append (W2), fsyncs per
- * its durability (W9).
+ * The single writer of one flushed session file (SPEC §6.3, §12): holds the lock (W7: no silent
+ * fork between two writers), keeps an append-only fd opened without O_CREAT (W8: a deleted file is
+ * not recreated; W21: no reopen per append), checks size and inode before every append (W7, W8),
+ * never glues a line onto a torn tail (W1), undoes a failed append (W2), fsyncs per its durability
+ * (W9: the fsync policy).
  */
 export class SessionFileWriter {
   private readonly fsApi: StoreFs;

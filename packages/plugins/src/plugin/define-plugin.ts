@@ -21,6 +21,7 @@ import {
 import { decodeCustomEntry, decodePayload } from "../custom/decode.js";
 import type { BranchReducer, Plugin, PluginHooks } from "../registry/registry.js";
 import type { EntryRenderer, MessageRenderer } from "../render/types.js";
+import { type BranchRecipe, recipeReducer } from "./branch-recipe.js";
 
 /** One of a plugin's entries on the branch, decoded and upcast, as its reducer receives it. */
 export type ItemOf<D extends AnyCustomType> =
@@ -54,8 +55,13 @@ export interface PluginSpec<
   readonly entryTypes?: E;
   /** `custom_message` types this plugin owns (see `customMessageType`). */
   readonly messageTypes?: M;
-  /** The plugin's state along the current branch, folded from its own entries. */
-  readonly branchState?: BranchReducer<S, ItemOf<E[number] | M[number]>>;
+  /**
+   * The plugin's state along the current branch, folded from its own entries: a reducer
+   * (`apply` returns the next state) or an immer recipe (`recipe` changes a draft of it).
+   */
+  readonly branchState?:
+    | BranchReducer<S, ItemOf<E[number] | M[number]>>
+    | BranchRecipe<S, ItemOf<E[number] | M[number]>>;
   /** Projections (core `defineProjection`) folded over the whole log, leaf-independent. */
   readonly projections?: readonly Projection<unknown>[];
   /** Entry renderers by customType (beyond the typed `render` of its own types). */
@@ -82,6 +88,30 @@ function uniqueOrThrow(plugin: string, what: string, keys: readonly string[]): v
     }
     seen.add(key);
   }
+}
+
+/** The spec's branch state as a reducer (a recipe becomes one); checks its shape. */
+function branchReducerOf<S, I>(
+  plugin: string,
+  spec: BranchReducer<S, I> | BranchRecipe<S, I> | undefined,
+): BranchReducer<S, I> | undefined {
+  if (spec === undefined) return undefined;
+  const { apply, recipe } = (typeof spec === "object" && spec !== null ? spec : {}) as Partial<
+    BranchReducer<S, I> & BranchRecipe<S, I>
+  >;
+  if (typeof spec?.init !== "function" || typeof (apply ?? recipe) !== "function") {
+    throw new PluginDefinitionError(
+      `plugin "${plugin}": branchState needs init() and apply() or recipe()`,
+    );
+  }
+  if (apply !== undefined && recipe !== undefined) {
+    throw new PluginDefinitionError(
+      `plugin "${plugin}": branchState takes apply() or recipe(), not both`,
+    );
+  }
+  return apply !== undefined
+    ? (spec as BranchReducer<S, I>)
+    : recipeReducer(spec as BranchRecipe<S, I>);
 }
 
 /** A renderer of a custom entry type: decodes, then calls the typed `render`. */
@@ -200,10 +230,7 @@ export function definePlugin<
       );
     }
   }
-  const reducer = spec.branchState;
-  if (reducer && (typeof reducer.init !== "function" || typeof reducer.apply !== "function")) {
-    throw new PluginDefinitionError(`plugin "${name}": branchState needs init() and apply()`);
-  }
+  const reducer = branchReducerOf(name, spec.branchState);
   return Object.freeze({
     name,
     entryTypes: Object.freeze([...entryTypes]),

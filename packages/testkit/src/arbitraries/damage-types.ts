@@ -71,7 +71,10 @@ export interface DamagedSession {
   readonly jsonl: string;
   /** What was injected, in file order. */
   readonly damage: readonly InjectedDamage[];
-  /** Every diagnostic a conforming loader reports (SPEC W5, W6, W14, W15), in line order. */
+  /**
+   * Every diagnostic a conforming loader reports (SPEC W5 malformed lines, W6 non-object lines, W14
+   * cycles, W15 duplicate ids), in line order.
+   */
   readonly expected: readonly ExpectedDiagnostic[];
   /**
    * The entries a loader must recover, in file order: the base entries (structural damage

@@ -1,7 +1,8 @@
 /**
- * Lines that are not records (SPEC §2.1): text that is not JSON at all, and JSON values that
- * are not objects. Loaders must skip both, report them with their line number, and keep them
- * in the file (W4–W6). No generated line contains `\n` or is blank.
+ * Lines that are not records (SPEC §2.1): text that is not JSON at all, and JSON values that are
+ * not objects. Loaders must skip both, report them with their line number, and keep them in the
+ * file (W4 kept in rewrites, W5 reported, W6 non-objects are malformed). No generated line contains
+ * `\n` or is blank.
  */
 import fc from "fast-check";
 

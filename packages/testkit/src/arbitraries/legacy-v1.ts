@@ -1,9 +1,8 @@
 /**
- * Version 1 session files (SPEC §2.3–§2.4): a header without `version` (or `version: 1`)
- * carrying the model settings, then a linear list of entries with no `id` or `parentId`;
- * compactions point at the first kept record by `firstKeptEntryIndex` (header at index 0).
- * The index is sometimes a forward reference, the header, or out of range, as real files and
- * SPEC E04 show.
+ * Version 1 session files (SPEC §2.3–§2.4): a header without `version` (or `version: 1`) carrying
+ * the model settings, then a linear list of entries with no `id` or `parentId`; compactions point
+ * at the first kept record by `firstKeptEntryIndex` (header at index 0). The index is sometimes a
+ * forward reference, the header, or out of range, as real files and pi 1.6.0's own migration show.
  */
 import fc from "fast-check";
 import { isoFromMs } from "./common.js";

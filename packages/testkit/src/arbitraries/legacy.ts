@@ -1,7 +1,8 @@
 /**
- * Legacy session files for migration tests (SPEC §2.3–§2.4, W3, W4, W10–W12): version 1
- * (linear, no ids, `firstKeptEntryIndex`) and version 2 (a tree, with `hookMessage` roles),
- * optionally without a `version` key or with garbage lines a rewrite must keep word for word.
+ * Legacy session files for migration tests (SPEC §2.3–§2.4; W3 atomic rewrite, W4 unparseable lines
+ * kept, W10–W12 ids and parents kept, no collisions, forks migrated): version 1 (linear, no ids,
+ * `firstKeptEntryIndex`) and version 2 (a tree, with `hookMessage` roles), optionally without a
+ * `version` key or with garbage lines a rewrite must keep word for word.
  */
 import fc from "fast-check";
 import { ENTRY_KINDS } from "./entry-specs.js";
@@ -27,7 +28,7 @@ export interface LegacySession {
   /**
    * v2 only: the records migration must produce (JSON-equal, key order included): header
    * `version: 3` and `hookMessage` → `custom`, ids and parents kept, even when the header has
-   * no `version` (W10). Undefined for v1, whose new ids are random.
+   * no `version` (W10: still a tree, not flattened). Undefined for v1, whose new ids are random.
    */
   readonly expected?: readonly Record<string, unknown>[];
 }

@@ -150,8 +150,9 @@ export function buildLogEntries(
 }
 
 /**
- * A valid session log (header, entries, JSONL text), sized and shaped by `options`. Every
- * entry decodes with core's `decodeEntry`; the whole log satisfies invariants I1–I4.
+ * A valid session log (header, entries, JSONL text), sized and shaped by `options`. Every entry
+ * decodes with core's `decodeEntry`; the whole log satisfies invariants I1–I4 (header, ids and
+ * parents, branches, tree).
  */
 export function sessionLogArb(options: SessionLogOptions = {}): fc.Arbitrary<SessionLog> {
   const maxLength = options.maxEntries ?? 30;

@@ -31,7 +31,10 @@ function keptIndex(path: readonly EntryView[], c: number): number {
   return path.findIndex((e, i) => i < c && e.id === kept);
 }
 
-/** The context entries SPEC §8.3 gives for a path (the oracle of I8). */
+/**
+ * The context entries SPEC §8.3 gives for a path (the oracle of I8: context entries come from the
+ * leaf's path, in order).
+ */
 export function expectedContextEntries(path: readonly EntryView[]): EntryView[] {
   const c = lastCompaction(path);
   if (c < 0) return path.slice();
@@ -81,8 +84,9 @@ function checkContext(
 }
 
 /**
- * I8 at the current leaf (`buildContextEntries()` of the session, or the free function when
- * the session has none) and, given the free function, at every id of `options.leafIds`.
+ * I8 (context entries come from the leaf's path, in order) at the current leaf
+ * (`buildContextEntries()` of the session, or the free function when the session has none) and,
+ * given the free function, at every id of `options.leafIds`.
  */
 export function checkI8ContextFromPath(
   session: SessionView,

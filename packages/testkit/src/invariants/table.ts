@@ -1,6 +1,7 @@
 /**
  * The invariants of DESIGN §4 as a table (id, statement, checkers), and one call that runs the
- * checks a loaded session alone can answer (I2, I3, I4, I8).
+ * checks a loaded session alone can answer (I2 ids and parents, I3 branches, I4 the tree, I8 the
+ * context).
  */
 import { checkI3BranchPaths } from "./branch.js";
 import { type ContextCheckOptions, checkI8ContextFromPath } from "./context.js";
@@ -96,13 +97,14 @@ export const INVARIANTS: readonly InvariantInfo[] = [
 
 /** Options of {@link checkSessionInvariants}. */
 export interface SessionInvariantOptions extends ContextCheckOptions {
-  /** Ids whose branch I3 checks (default: all). */
+  /** Ids whose branch I3 (root → entry, parent → child) checks (default: all). */
   branchIds?: readonly string[];
 }
 
 /**
- * The invariants a loaded session alone can answer — I2, I3, I4 and I8 — in one call. Use on
- * the result of any load, append or branch; an empty list means all hold.
+ * The invariants a loaded session alone can answer — I2 (ids and parents), I3 (branches), I4 (the
+ * tree) and I8 (the context) — in one call. Use on the result of any load, append or branch; an
+ * empty list means all hold.
  */
 export function checkSessionInvariants(
   session: SessionView,

@@ -15,10 +15,10 @@ import {
 } from "./types.js";
 
 /**
- * Labels replayed over the whole file in file order: id → [label, timestamp] (SPEC §7.10). A
- * truthy label sets (a non-string one too, as the reference does), a falsy one clears. The
- * testkit's one label oracle (the model uses it too), written apart from core's on purpose:
- * I4 compares core's labels against it, which calling core would turn into a tautology.
+ * Labels replayed over the whole file in file order: id → [label, timestamp] (SPEC §7.10). A truthy
+ * label sets (a non-string one too, as the reference does), a falsy one clears. The testkit's one
+ * label oracle (the model uses it too), written apart from core's on purpose: I4 (the tree, labels
+ * included) compares core's labels against it, which calling core would turn into a tautology.
  */
 export function resolveLabelsOf(
   entries: readonly Pick<EntryView, "type" | "timestamp">[],

@@ -57,12 +57,15 @@ export interface SessionView {
   getLoadDiagnostics?(): readonly DiagnosticView[];
 }
 
-/** A session that can also be appended to (what I9 and I10 drive). */
+/**
+ * A session that can also be appended to (what I9, earlier snapshots unchanged, and I10, damage,
+ * drive).
+ */
 export interface AppendableSession extends SessionView {
   appendMessage(message: AgentMessage): string;
 }
 
-/** A plain log: what a checker of data (I2) accepts instead of a manager. */
+/** A plain log: what a checker of data (I2: ids and parents) accepts instead of a manager. */
 export interface SessionData {
   readonly header?: object | null;
   readonly entries: readonly EntryView[];

@@ -30,9 +30,10 @@ const roleOf = (entry: EntryLike): unknown =>
   entry.type === "message" ? (entry.message as JsonObject | undefined)?.role : undefined;
 
 /**
- * Root → leaf path (SPEC §7.6, §8.1): `null` gives none; a known id starts there; `undefined`
- * or an unknown id starts at the last entry. Stops at a missing parent or a repeated id. The
- * walk is core's one path walk; invariant I3 checks every path it gives independently.
+ * Root → leaf path (SPEC §7.6, §8.1): `null` gives none; a known id starts there; `undefined` or an
+ * unknown id starts at the last entry. Stops at a missing parent or a repeated id. The walk is
+ * core's one path walk; invariant I3 (a branch runs root → entry, parent → child) checks every path
+ * it gives independently.
  */
 export function modelPath(entries: readonly EntryLike[], leafId: string | null | undefined) {
   if (leafId === null) return [];

@@ -42,8 +42,9 @@ export class SessionModel {
   sessionId: string | undefined;
 
   /**
-   * Resolved labels in the map's insertion order (createBranchedSession keeps it), by the
-   * testkit's one label oracle (the one invariant I4 checks implementations against).
+   * Resolved labels in the map's insertion order (createBranchedSession keeps it), by the testkit's
+   * one label oracle (the one invariant I4, the tree's shape, order and labels, checks
+   * implementations against).
    */
   get labels(): ReadonlyMap<string, ModelLabel> {
     const cache = this.labelCache;
@@ -86,9 +87,9 @@ export class SessionModel {
   }
 
   /**
-   * `getTree()` (SPEC §7.8) from core's tree index: roots in file order (null parent,
-   * self-parent or unknown parent); children sorted by timestamp with a stable sort.
-   * Invariant I4 checks the order and cut independently of the index.
+   * `getTree()` (SPEC §7.8) from core's tree index: roots in file order (null parent, self-parent
+   * or unknown parent); children sorted by timestamp with a stable sort. Invariant I4 (the tree)
+   * checks the order and cut independently of the index.
    */
   tree(): ModelTreeNode[] {
     const tree = treeIndex(recordsTreeSource(this.entries));

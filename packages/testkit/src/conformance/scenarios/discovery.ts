@@ -1,7 +1,8 @@
 /**
  * Forking and discovery in custom session directories (SPEC §10): `forkFrom`, `list` and
- * `continueRecent`. The default directory (under the agent dir) is only used by the W17
- * [Fix] scenario, with the agent dir pointed at a temporary directory.
+ * `continueRecent`. The default directory (under the agent dir) is only used by the W17 [Fix]
+ * scenario (header cwd filter in the default directory), with the agent dir pointed at a temporary
+ * directory.
  */
 import { existsSync, utimesSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";

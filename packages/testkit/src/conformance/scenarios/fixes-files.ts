@@ -1,8 +1,10 @@
 /**
- * [Fix] rows of SPEC §12 observable through files in a temporary directory: W1, W4, W5, W6,
- * W7, W8, W12, W13, W16, W17, W19, W22, W24. Not covered, because they cannot be observed
- * through the API without fault injection or timing: W2 (partial write after ENOSPC), W3
- * (atomicity of rewrites), W9 (fsync), W21 (costs), W23 (a MAY).
+ * [Fix] rows of SPEC §12 observable through files in a temporary directory: W1 (torn tail), W4
+ * (unparseable lines kept), W5 (reported), W6 (non-objects), W7 (two writers), W8 (deleted file),
+ * W12 (legacy fork source), W13 (reads write nothing), W16 (bad content in listings), W17 (cwd
+ * filter), W19 (leaf after a failed branchWithSummary), W22 (file modes), W24 (parentSession). Not
+ * covered, because they cannot be observed through the API without fault injection or timing: W2
+ * (partial write after ENOSPC), W3 (atomicity of rewrites), W9 (fsync), W21 (costs), W23 (a MAY).
  */
 import {
   appendFileSync,

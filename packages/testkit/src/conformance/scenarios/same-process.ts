@@ -1,11 +1,11 @@
 /**
- * pi's own flows inside one process (SPEC §6.3, §12 W7): pi never calls `close()` on a
- * manager, and it opens a new manager on a file it wrote earlier when it resumes a session
- * (`/new` then `/resume` back, `switchSession`, `open` of an older file). An implementation
- * that guards a file against a second writer must still let these flows through: the newest
- * manager that writes takes the file over. Only an older manager that appends after the
- * takeover is refused, which the reference cannot do (it has no guard at all), so that one
- * scenario is a W7 [Fix] case.
+ * pi's own flows inside one process (SPEC §6.3, §12 W7: no silent fork between two writers): pi
+ * never calls `close()` on a manager, and it opens a new manager on a file it wrote earlier when it
+ * resumes a session (`/new` then `/resume` back, `switchSession`, `open` of an older file). An
+ * implementation that guards a file against a second writer must still let these flows through: the
+ * newest manager that writes takes the file over. Only an older manager that appends after the
+ * takeover is refused, which the reference cannot do (it has no guard at all), so that one scenario
+ * is a W7 [Fix] case.
  */
 import { readFileSync } from "node:fs";
 import { checkI1Header } from "../../invariants/structure.js";

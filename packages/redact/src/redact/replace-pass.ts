@@ -1,0 +1,136 @@
+/**
+ * Pass 2: every occurrence of every secret pass 1 found, wherever it is — also where no rule
+ * would have seen it (a key echoed without the `AWS_SECRET_ACCESS_KEY=` before it, a token in
+ * a place its rule's context does not fit) — replaced by its placeholder. Lines are gated as in
+ * pass 1, by a raw-safe piece of each secret; occurrences are found in decoded segments,
+ * leftmost and longest first, and written over the raw characters that spell them.
+ * Placeholders are numbered per rule in the order their secrets first occur in the file.
+ */
+
+import { type LineSegments, lineSegments } from "../json/segments.js";
+import { type CharFrequency, LiteralScanner, trieSource } from "../literals/literal-scanner.js";
+import { isRawSafe } from "../rules/detector.js";
+import { ESCAPE_TRIGGERS, type KnownSecret } from "./detect-pass.js";
+import { type RedactionReport, ReportBuilder } from "./report.js";
+
+/** Pieces shorter than this gate nothing (every line is read). */
+const MIN_PIECE = 4;
+
+/** The longest run of raw-safe characters in `s` (what the raw line must hold). */
+export function rawPiece(s: string): string {
+  let best = "";
+  let start = 0;
+  for (let i = 0; i <= s.length; i++) {
+    if (i === s.length || !isRawSafe(s[i] as string)) {
+      if (i - start > best.length) best = s.slice(start, i);
+      start = i + 1;
+    }
+  }
+  return best;
+}
+
+/** One replacement in a raw line. */
+interface Edit {
+  readonly start: number;
+  readonly end: number;
+  readonly secret: string;
+}
+
+/** The placeholder text of a rule's `n`th secret. */
+export function placeholder(rule: string, n: number): string {
+  return `[REDACTED:${rule}#${n}]`;
+}
+
+/** Finds occurrences of the known secrets in a text, leftmost-longest. */
+export class SecretMatcher {
+  private readonly regex: RegExp | undefined;
+
+  constructor(secrets: Iterable<string>) {
+    // Longest first, so a trie node that ends one secret still tries a longer one through it.
+    const words = [...secrets].filter((s) => s.length > 0).sort((a, b) => b.length - a.length);
+    this.regex = words.length === 0 ? undefined : new RegExp(trieSource(words), "g");
+  }
+
+  /** Calls `on(start, end)` for each occurrence in `text`, left to right, never overlapping. */
+  each(text: string, on: (start: number, end: number, secret: string) => void): void {
+    const regex = this.regex;
+    if (regex === undefined) return;
+    regex.lastIndex = 0;
+    for (let m = regex.exec(text); m !== null; m = regex.exec(text)) {
+      if (m[0].length === 0) {
+        regex.lastIndex++;
+        continue;
+      }
+      on(m.index, m.index + m[0].length, m[0]);
+    }
+  }
+}
+
+/** What pass 2 produced: the new lines, the report, the placeholder of each secret. */
+export interface Replaced {
+  readonly lines: string[];
+  readonly report: RedactionReport;
+  readonly placeholders: ReadonlyMap<string, string>;
+}
+
+/** Runs pass 2 over `lines` (not changed; a new array is returned). */
+export function replaceSecrets(
+  lines: readonly string[],
+  known: ReadonlyMap<string, KnownSecret>,
+  cache: ReadonlyMap<number, LineSegments>,
+  frequency: CharFrequency,
+): Replaced {
+  const matcher = new SecretMatcher(known.keys());
+  const pieces = [...known.keys()].map(rawPiece);
+  const everyLine = pieces.some((p) => p.length < MIN_PIECE);
+  const gate = new LiteralScanner<number>(
+    [
+      ...pieces.map((text) => ({ text, ignoreCase: false, tag: 0 })),
+      ...ESCAPE_TRIGGERS.map((text) => ({ text, ignoreCase: false, tag: 0 })),
+    ],
+    frequency,
+  );
+  const out = lines.slice();
+  const numbers = new Map<string, number>();
+  const placeholders = new Map<string, string>();
+  const report = new ReportBuilder();
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (!everyLine && !gate.test(line)) continue;
+    const segs = cache.get(i) ?? lineSegments(line);
+    const edits: Edit[] = [];
+    for (const seg of segs.segments) {
+      matcher.each(seg.text, (a, b, secret) => {
+        edits.push({ start: seg.toRaw(a), end: seg.toRaw(b), secret });
+      });
+    }
+    if (edits.length === 0) continue;
+    // Segments are disjoint and listed in text order, but nested JSON can list a later-written
+    // string first only if the writer reordered nothing: sort to be sure.
+    edits.sort((x, y) => x.start - y.start);
+    let text = "";
+    let at = 0;
+    for (const e of edits) {
+      const info = known.get(e.secret) as KnownSecret;
+      let ph = placeholders.get(e.secret);
+      if (ph === undefined) {
+        const n = (numbers.get(info.rule) ?? 0) + 1;
+        numbers.set(info.rule, n);
+        ph = placeholder(info.rule, n);
+        placeholders.set(e.secret, ph);
+      }
+      text += line.slice(at, e.start) + ph;
+      at = e.end;
+      // The header's id names the session, not an entry.
+      report.add(
+        info.rule,
+        info.source,
+        ph,
+        i + 1,
+        segs.type === "session" ? undefined : segs.entryId,
+      );
+    }
+    out[i] = text + line.slice(at);
+  }
+  return { lines: out, report: report.build(), placeholders };
+}
