@@ -531,7 +531,17 @@ export class SessionManager {
     const line = JSON.stringify(made);
     const before = this.state;
     if (this.validators.length === 0) {
-      this.state = s.foldLine(before, { id, parentId, type: made.type }, line);
+      const role =
+        made.type === "message"
+          ? (made as { message?: { role?: unknown } }).message?.role
+          : undefined;
+      const head = {
+        id,
+        parentId,
+        type: made.type,
+        role: typeof role === "string" ? role : undefined,
+      };
+      this.state = s.foldLine(before, head, line);
     } else {
       const decoded = JSON.parse(line) as E;
       for (const validator of this.validators) {

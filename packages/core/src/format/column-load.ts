@@ -68,6 +68,13 @@ const KNOWN_TYPES = [
   "context_edit",
   "usage",
   "session",
+  // Message roles share the table: they are read the same way.
+  "user",
+  "assistant",
+  "toolResult",
+  "system",
+  "custom",
+  "bashExecution",
 ].map((name) => ({ name, bytes: Buffer.from(name) }));
 
 /** The text of `b[start, end)` (a JSON string's content without escapes). */
@@ -96,6 +103,7 @@ export class ColumnLoader implements JsonlVisitor {
   private readonly ids: string[] = [];
   private readonly parents: unknown[] = [];
   private readonly types: unknown[] = [];
+  private readonly roles: unknown[] = [];
   private readonly slots: (SessionEntry | undefined)[] = [];
   private readonly offsets: number[] = [];
   private readonly lengths: number[] = [];
@@ -144,8 +152,8 @@ export class ColumnLoader implements JsonlVisitor {
       this.handle(rest, 0, rest.length, this.fed - rest.length);
     const header = this.header;
     if (header === null) throw notASession(this.label, { kind: this.fed ? "no-records" : "empty" });
-    const { ids, parents, types, slots, diagnostics, entryLines, offsets, lengths, headerLine } =
-      this;
+    const { ids, parents, types, roles, slots, diagnostics, entryLines, offsets, lengths } = this;
+    const headerLine = this.headerLine;
     return {
       header,
       version: headerVersion(header as unknown as JsonRecord),
@@ -156,6 +164,7 @@ export class ColumnLoader implements JsonlVisitor {
       ids,
       parents,
       types,
+      roles,
       slots,
       offsets,
       lengths,
@@ -184,7 +193,11 @@ export class ColumnLoader implements JsonlVisitor {
           const previous = this.ids[this.ids.length - 1];
           if (parent === previous) parent = previous;
         }
-        this.push_({ id, parentId: parent, type }, undefined, line, offset, end - start);
+        const role =
+          type === "message" && head.roleStart >= 0
+            ? typeOf(b, head.roleStart, head.roleEnd)
+            : undefined;
+        this.push_({ id, parentId: parent, type, role }, undefined, line, offset, end - start);
         return;
       }
     }
@@ -193,7 +206,7 @@ export class ColumnLoader implements JsonlVisitor {
   }
 
   private push_(
-    head: { id: string; parentId: unknown; type: unknown },
+    head: { id: string; parentId: unknown; type: unknown; role?: unknown },
     entry: SessionEntry | undefined,
     line: number,
     offset: number,
@@ -202,6 +215,7 @@ export class ColumnLoader implements JsonlVisitor {
     this.ids.push(head.id);
     this.parents.push(head.parentId);
     this.types.push(head.type);
+    this.roles.push(head.role);
     this.slots.push(entry);
     this.offsets.push(offset);
     this.lengths.push(length);

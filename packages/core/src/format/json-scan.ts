@@ -21,6 +21,12 @@ export interface LineHead {
   parentKind: 0 | 1 | 2;
   parentStart: number;
   parentEnd: number;
+  /**
+   * The `role` string of the top-level `message` object, when it has exactly one `role` key
+   * and its value is a string without escapes (`roleStart` -1 otherwise).
+   */
+  roleStart: number;
+  roleEnd: number;
 }
 
 /** A fresh {@link LineHead} to reuse across lines. */
@@ -33,6 +39,8 @@ export function newLineHead(): LineHead {
     parentKind: 0,
     parentStart: -1,
     parentEnd: -1,
+    roleStart: -1,
+    roleEnd: -1,
   };
 }
 
@@ -56,14 +64,20 @@ const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0d || c === 0
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 
 /** 32-bit views of the buffers' memory, for the word-at-a-time skip of string content. */
-const wordViews = new WeakMap<ArrayBufferLike, Uint32Array>();
+const wordViews = new WeakMap<ArrayBufferLike, Uint32Array<ArrayBufferLike>>();
+/** The last memory asked about and its view: a load asks about one chunk many times in a row. */
+let lastMemory: ArrayBufferLike | undefined;
+let lastWords: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
 
-function wordsOf(b: Uint8Array): Uint32Array {
+function wordsOf(b: Uint8Array): Uint32Array<ArrayBufferLike> {
+  if (b.buffer === lastMemory) return lastWords;
   let words = wordViews.get(b.buffer);
   if (words === undefined) {
     words = new Uint32Array(b.buffer, 0, b.buffer.byteLength >>> 2);
     wordViews.set(b.buffer, words);
   }
+  lastMemory = b.buffer;
+  lastWords = words;
   return words;
 }
 
@@ -75,9 +89,14 @@ function wordsOf(b: Uint8Array): Uint32Array {
  * Bit Twiddling Hacks' "has a byte less than n" and "has a zero byte"), and reads the bytes of
  * a word that has one.
  */
-function skipString(b: Uint8Array, i: number, end: number, escaped: { value: boolean }): number {
-  const words = wordsOf(b);
-  const base = b.byteOffset;
+function skipString(
+  b: Uint8Array,
+  words: Uint32Array<ArrayBufferLike>,
+  base: number,
+  i: number,
+  end: number,
+  escaped: { value: boolean },
+): number {
   while (i < end) {
     if (((base + i) & 3) === 0) {
       while (i + 4 <= end) {
@@ -170,6 +189,13 @@ function keyKind(b: Uint8Array, start: number, end: number): number {
   return 0;
 }
 
+/** Whether `b[start, end)` spells `word` (ASCII). */
+function spells(b: Uint8Array, start: number, end: number, word: string): boolean {
+  if (end - start !== word.length) return false;
+  for (let k = 0; k < word.length; k++) if (b[start + k] !== word.charCodeAt(k)) return false;
+  return true;
+}
+
 /** Whether the last string skipped held an escape (one object, not one per string). */
 const escaped = { value: false };
 
@@ -186,7 +212,14 @@ export function scanObjectLine(b: Uint8Array, start: number, end: number, head: 
   let i = start;
   while (i < end && isSpace(b[i] as number)) i++;
   if (i >= end || b[i] !== 0x7b) return false;
-  head.typeStart = head.idStart = head.parentStart = -1;
+  head.typeStart = head.idStart = head.parentStart = head.roleStart = -1;
+  // The depth of the top-level `message` object while inside it (-1 outside), whether a
+  // `message` key was seen, and whether its `role` is known (false once it is not plain).
+  let messageDepth = -1;
+  let messageSeen = false;
+  let roleSeen = false;
+  const words = wordsOf(b);
+  const base = b.byteOffset;
   head.parentKind = 0;
   let depth = 0;
   stack[depth++] = 1;
@@ -200,19 +233,36 @@ export function scanObjectLine(b: Uint8Array, start: number, end: number, head: 
     const inObject = stack[depth - 1] === 1;
     if (mayClose && (c === 0x7d || c === 0x5d)) {
       if (c !== (inObject ? 0x7d : 0x5d)) return false;
+      if (depth === messageDepth) messageDepth = -1;
       i++;
       depth--;
     } else {
       // One member: a key and colon in an object, then a value.
       let kind = 0;
+      let isMessage = false;
+      let isRole = false;
       if (inObject) {
         if (c !== QUOTE) return false;
         const keyStart = i + 1;
         escaped.value = false;
-        i = skipString(b, keyStart, end, escaped);
+        i = skipString(b, words, base, keyStart, end, escaped);
         if (i < 0) return false;
         // Only top-level keys matter; an escaped key is never one of ours as written by pi.
-        if (depth === 1) kind = escaped.value ? -1 : keyKind(b, keyStart, i - 1);
+        if (depth === 1) {
+          kind = escaped.value ? -1 : keyKind(b, keyStart, i - 1);
+          if (kind === 0 && spells(b, keyStart, i - 1, "message")) {
+            // JSON.parse keeps the last of repeated keys: leave such a line to it.
+            if (messageSeen) return false;
+            messageSeen = isMessage = true;
+          }
+        } else if (depth === messageDepth) {
+          if (escaped.value) head.roleStart = -2;
+          else if (spells(b, keyStart, i - 1, "role")) {
+            // A repeated role is not known here (JSON.parse keeps the last).
+            if (roleSeen) head.roleStart = -2;
+            roleSeen = isRole = true;
+          }
+        }
         while (i < end && isSpace(b[i] as number)) i++;
         if (i >= end || b[i] !== 0x3a) return false;
         i++;
@@ -225,8 +275,15 @@ export function scanObjectLine(b: Uint8Array, start: number, end: number, head: 
       if (c === QUOTE) {
         const valueStart = i + 1;
         escaped.value = false;
-        i = skipString(b, valueStart, end, escaped);
+        i = skipString(b, words, base, valueStart, end, escaped);
         if (i < 0) return false;
+        if (isRole && head.roleStart === -1) {
+          if (escaped.value) head.roleStart = -2;
+          else {
+            head.roleStart = valueStart;
+            head.roleEnd = i - 1;
+          }
+        } else if (isRole) head.roleStart = -2;
         if (kind !== 0) {
           if (escaped.value) return false;
           if (kind === 1) {
@@ -252,10 +309,13 @@ export function scanObjectLine(b: Uint8Array, start: number, end: number, head: 
           stack = grown;
         }
         stack[depth++] = c === 0x7b ? 1 : 2;
+        if (isMessage && c === 0x7b) messageDepth = depth;
+        if (isRole) head.roleStart = -2;
         i++;
         mayClose = true;
         continue;
       } else {
+        if (isRole) head.roleStart = -2;
         if (c === 0x6e) {
           i = skipLiteral(b, i, end, NULL);
           if (kind === 3 && i >= 0) {
@@ -273,6 +333,7 @@ export function scanObjectLine(b: Uint8Array, start: number, end: number, head: 
     for (;;) {
       if (depth === 0) {
         while (i < end && isSpace(b[i] as number)) i++;
+        if (head.roleStart === -2) head.roleStart = -1;
         return i === end;
       }
       while (i < end && isSpace(b[i] as number)) i++;
@@ -285,6 +346,7 @@ export function scanObjectLine(b: Uint8Array, start: number, end: number, head: 
         break;
       }
       if (d !== closer) return false;
+      if (depth === messageDepth) messageDepth = -1;
       i++;
       depth--;
     }

@@ -169,7 +169,12 @@ export function branchOf(state: SessionState, fromId?: string | null): SessionEn
 /** The leaf's path, whatever its id ("" included, unlike `getBranch`). */
 export function leafPath(state: SessionState): SessionEntry[] {
   const summary = leafSummary(state);
-  if (summary) return vecToArray(summary.path).map((pos) => handleAt(state.log, pos));
+  if (summary) {
+    const { items, length } = summary.path;
+    const out = new Array<SessionEntry>(length);
+    for (let i = 0; i < length; i++) out[i] = handleAt(state.log, items[i] as number);
+    return out;
+  }
   return state.leafId === null ? [] : pathInLog(state.log, state.leafId);
 }
 

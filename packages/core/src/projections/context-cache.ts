@@ -12,6 +12,7 @@ import {
   entryAt,
   handleAt,
   idAt,
+  roleAt,
   typeAt,
 } from "../state/entry-log.js";
 import type { Projection } from "../state/projection.js";
@@ -115,6 +116,7 @@ export function summaryView(log: EntryLog, summary: PathSummary): PathView {
     length: summary.path.length,
     typeAt: (i) => typeAt(log, at(i)),
     idAt: (i) => idAt(log, at(i)),
+    roleAt: (i) => roleAt(log, at(i)),
     entryAt: (i) => entryAt(log, at(i)),
   };
 }

@@ -26,6 +26,8 @@ export interface PathView {
   readonly length: number;
   typeAt(index: number): unknown;
   idAt(index: number): unknown;
+  /** A message entry's `message.role` (without decoding it when known). */
+  roleAt(index: number): unknown;
   /** The entry at an index, for its body. */
   entryAt(index: number): SessionEntry;
 }
@@ -36,6 +38,7 @@ export function arrayPath(path: readonly SessionEntry[]): PathView {
     length: path.length,
     typeAt: (i) => path[i]?.type,
     idAt: (i) => path[i]?.id,
+    roleAt: (i) => (path[i] as SessionMessageEntry | undefined)?.message?.role,
     entryAt: (i) => path[i] as SessionEntry,
   };
 }
@@ -59,7 +62,7 @@ export function settingsOfPath(view: PathView): ContextSettings {
       const { provider, modelId } = view.entryAt(i) as { provider: string; modelId: string };
       model = { provider, modelId };
       modelFound = true;
-    } else if (!modelFound && type === "message") {
+    } else if (!modelFound && type === "message" && view.roleAt(i) === "assistant") {
       const m = (view.entryAt(i) as SessionMessageEntry).message;
       if (m?.role === "assistant") {
         model = { provider: m.provider, modelId: m.model };
@@ -85,9 +88,7 @@ export function contextIndices(view: PathView): number[] {
   if (first >= view.length) first = c;
   const out = [c];
   for (let i = first; i < c; i++) {
-    const system =
-      view.typeAt(i) === "message" &&
-      (view.entryAt(i) as SessionMessageEntry).message?.role === "system";
+    const system = view.typeAt(i) === "message" && view.roleAt(i) === "system";
     if (!system) out.push(i);
   }
   for (let i = c + 1; i < view.length; i++) out.push(i);

@@ -36,6 +36,8 @@ export interface EntryColumns {
   readonly parents: unknown[];
   /** Each entry's `type` value. */
   readonly types: unknown[];
+  /** A message entry's `message.role` when known without decoding it (else undefined). */
+  readonly roles?: unknown[];
   /** A decoded entry, an entry's JSON not decoded yet, or undefined: its text is in `source`. */
   readonly slots: (SessionEntry | string | undefined)[];
   /** Where the text of an entry not held in `slots` is read. */
@@ -51,8 +53,11 @@ export interface EntryColumns {
  * reads it, so a load and an append cost the tree, not the transcript.
  */
 export interface LogStore extends EntryColumns {
+  readonly roles: unknown[];
   /** What was handed out for each position before it was decoded (see entry-handle.ts). */
   readonly handles: (SessionEntry | undefined)[];
+  /** The `message` stand-ins handed out (see entry-handle.ts). */
+  readonly messageHandles: (object | undefined)[];
   /** id → position of its latest occurrence. */
   readonly latest: Map<string, number>;
   /** position → previous position with the same id; only duplicates pay for it. */
@@ -81,6 +86,8 @@ export interface EntryHead {
   readonly id: string;
   readonly parentId: unknown;
   readonly type: unknown;
+  /** A message entry's `message.role`, when it is a string. */
+  readonly role?: unknown;
 }
 
 function emptyStore(columns?: EntryColumns): LogStore {
@@ -88,9 +95,11 @@ function emptyStore(columns?: EntryColumns): LogStore {
     ids: columns?.ids ?? [],
     parents: columns?.parents ?? [],
     types: columns?.types ?? [],
+    roles: columns?.roles ?? new Array(columns?.ids.length ?? 0),
     slots: columns?.slots ?? [],
     source: columns?.source,
     handles: [],
+    messageHandles: [],
     latest: new Map(),
     previous: new Map(),
     children: undefined,
@@ -125,6 +134,7 @@ function pushToStore(
   const pos = store.ids.push(head.id) - 1;
   store.parents.push(head.parentId);
   store.types.push(head.type);
+  store.roles.push(head.role);
   store.slots.push(slot);
   if (store.children) indexChild(store.children, head.parentId, pos);
   return indexId(store, pos);
@@ -150,7 +160,8 @@ function storeToExtend(log: EntryLog): LogStore {
 /** The log with `entry` (decoded) appended: O(1) amortised, O(length) once when forking. */
 export function appendToLog(log: EntryLog, entry: SessionEntry): EntryLog {
   const store = storeToExtend(log);
-  const isNew = pushToStore(store, entry, entry);
+  const { id, parentId, type } = entry;
+  const isNew = pushToStore(store, { id, parentId, type }, entry);
   return { store, length: log.length + 1, distinct: log.distinct + (isNew ? 1 : 0) };
 }
 
@@ -218,6 +229,16 @@ export function parentIdAt(log: EntryLog, pos: number): unknown {
 /** The `type` value at a position. */
 export function typeAt(log: EntryLog, pos: number): unknown {
   return log.store.types[pos];
+}
+
+/** A message entry's `message.role` (decoding the entry only when the log does not know it). */
+export function roleAt(log: EntryLog, pos: number): unknown {
+  const role = log.store.roles[pos];
+  if (role !== undefined || log.store.types[pos] !== "message") return role;
+  const message = (entryAt(log, pos) as { message?: unknown }).message;
+  return typeof message === "object" && message !== null
+    ? (message as { role?: unknown }).role
+    : undefined;
 }
 
 /**

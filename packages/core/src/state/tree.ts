@@ -221,8 +221,13 @@ export function recordsTreeSource(records: readonly unknown[]): TreeSource {
  * id), stopping at a repeat (SPEC W14). O(path), reading only the columns.
  */
 export function pathPositions(log: EntryLog, pos: number): number[] {
+  const { ids, parents } = log.store;
+  // Without duplicate ids a parent named by the previous entry's id is that entry: most of a
+  // path, read with one comparison (the load shares that string) instead of a lookup.
+  const unique = log.distinct === log.length;
   const up = (p: number) => {
-    const parent = parentIdAt(log, p);
+    const parent = parents[p];
+    if (unique && p > 0 && parent === ids[p - 1]) return p - 1;
     if (typeof parent !== "string") return undefined;
     const q = positionOf(log, parent);
     return q < 0 ? undefined : q;

@@ -110,12 +110,12 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
       }
       if (read.kind === "columns") {
         const { columns, source } = read;
-        const { header, diagnostics, entryLines, ids, parents, types, slots } = columns;
+        const { header, diagnostics, entryLines, ids, parents, types, roles, slots } = columns;
         const writer = attach(columns.size, !columns.needsNewline);
         return {
           header,
           entries: [],
-          columns: { ids, parents, types, slots, source },
+          columns: { ids, parents, types, roles, slots, source },
           diagnostics,
           entryLines,
           sink: sink(writer),

@@ -41,6 +41,11 @@ function checkSound(text: string): boolean {
   const id = head.idStart < 0 ? undefined : spanText(buf, head.idStart, head.idEnd);
   if (own("type") !== (type !== undefined) || record.type !== type) return false;
   if (own("id") !== (id !== undefined) || record.id !== id) return false;
+  if (head.roleStart >= 0) {
+    const message = record.message as Record<string, unknown> | null;
+    if (typeof message !== "object" || message === null || Array.isArray(message)) return false;
+    if (message.role !== spanText(buf, head.roleStart, head.roleEnd)) return false;
+  }
   if (head.parentKind === 0) return !own("parentId");
   if (head.parentKind === 1) return record.parentId === null;
   return record.parentId === spanText(buf, head.parentStart, head.parentEnd);
@@ -57,7 +62,16 @@ const entryLike = fc
       type: plainString,
       id: plainString,
       parentId: fc.oneof(plainString, fc.constant(null)),
-      body: fc.jsonValue(),
+      body: fc.oneof(
+        fc.jsonValue(),
+        fc
+          .tuple(plainString, fc.dictionary(plainString, fc.jsonValue(), { maxKeys: 3 }))
+          .map(([role, rest]) => ({ role, ...rest })),
+        // A repeated role: JSON.parse keeps the last, the scan must not claim the first.
+        plainString.map((role) =>
+          JSON.parse(`{"role":"${role.replace(/"/g, "")}x","role":"${role}"}`.replace(/\\/g, "")),
+        ),
+      ),
       extra: fc.dictionary(plainString, fc.jsonValue(), { maxKeys: 3 }),
     },
     { requiredKeys: [] },
@@ -87,9 +101,33 @@ describe("scanObjectLine: the load's byte-level check of a line (SPEC §2.1)", (
 
   it("accepts every object JSON.stringify writes with plain structural fields (numRuns 400)", () => {
     fc.assert(
-      fc.property(entryLike, (value) => scan(JSON.stringify(value)).ok),
+      fc.property(entryLike, (value) => {
+        const { ok, head } = scan(JSON.stringify(value));
+        const message = value.message as { role?: unknown } | null;
+        const plainRole =
+          typeof message === "object" &&
+          message !== null &&
+          typeof message.role === "string" &&
+          !/["\\\u0000-\u001f]/.test(message.role);
+        return ok && (!plainRole || head.roleStart >= 0);
+      }),
       fcOptions(400),
     );
+  });
+
+  it("finds the message's role only when it is one plain string", () => {
+    const roleOf = (text: string) => {
+      const { ok, head, buf } = scan(text);
+      return ok && head.roleStart >= 0 ? spanText(buf, head.roleStart, head.roleEnd) : undefined;
+    };
+    expect(roleOf('{"id":"a","message":{"role":"assistant","content":[]}}')).toBe("assistant");
+    expect(roleOf('{"id":"a","message":{"content":{"role":"x"},"role":"user"}}')).toBe("user");
+    expect(roleOf('{"id":"a","message":{"role":"user","role":"system"}}')).toBeUndefined();
+    expect(roleOf('{"id":"a","message":{"role":"us\\u0065r"}}')).toBeUndefined();
+    expect(roleOf('{"id":"a","message":{"role":7}}')).toBeUndefined();
+    expect(roleOf('{"id":"a","message":{"role":{"x":1}}}')).toBeUndefined();
+    expect(roleOf('{"id":"a","data":{"role":"user"}}')).toBeUndefined();
+    expect(scan('{"id":"a","message":{"role":"a"},"message":{"role":"b"}}').ok).toBe(false);
   });
 
   it("follows JSON's grammar where JSON.parse is strict", () => {
