@@ -116,7 +116,8 @@ export function loadText(text: string, env: SessionEnv, label = "<text>"): Loade
   return loader.finish();
 }
 
-function notASession(label: string, reason: NotASession): InvalidSessionError {
+/** The error a load throws for text that is not a pi session (the reference's message, SPEC §5.5). */
+export function notASession(label: string, reason: NotASession): InvalidSessionError {
   const message = `Session file is not a valid pi session: ${label}`;
   return new InvalidSessionError(message, describeNotASession(reason), reason.kind);
 }

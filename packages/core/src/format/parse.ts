@@ -110,26 +110,33 @@ export class JsonlScanner {
   }
 
   private handle(raw: string): boolean {
-    const line = ++this.line;
-    // Almost every line starts with `{`; anything else may be blank.
-    if (raw.charCodeAt(0) !== OPEN_BRACE && raw.trim().length === 0) return true;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      return this.keepGoing(this.visitor.issue({ kind: "invalid-json", line, raw, message }));
-    }
-    if (isJsonRecord(value)) return this.keepGoing(this.visitor.record(value, line, raw));
-    const type = value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
-    const message = `got ${type}`;
-    return this.keepGoing(this.visitor.issue({ kind: "not-an-object", line, raw, message }));
+    return this.keepGoing(visitLine(this.visitor, raw, ++this.line));
   }
 
   private keepGoing(answer: boolean | undefined): boolean {
     if (answer === false) this.stopped = true;
     return !this.stopped;
   }
+}
+
+/**
+ * One line's verdict by the rules of {@link JsonlScanner} (SPEC §2.1): blank lines are skipped,
+ * a JSON object is a record, anything else an issue; returns the visitor's answer (`true` for a
+ * blank line). Shared with the byte-level load, which sends here every line it does not vouch for.
+ */
+export function visitLine(visitor: JsonlVisitor, raw: string, line: number): boolean | undefined {
+  // Almost every line starts with `{`; anything else may be blank.
+  if (raw.charCodeAt(0) !== OPEN_BRACE && raw.trim().length === 0) return true;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return visitor.issue({ kind: "invalid-json", line, raw, message });
+  }
+  if (isJsonRecord(value)) return visitor.record(value, line, raw);
+  const type = value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
+  return visitor.issue({ kind: "not-an-object", line, raw, message: `got ${type}` });
 }
 
 /** One non-blank line of a document: its record, or the reason there is none. */

@@ -1,9 +1,12 @@
+import { readSync } from "node:fs";
 import { type SessionEnv, systemEnv } from "../env/env.js";
+import { ColumnLoader, LegacyFileError, type LoadedColumns } from "../format/column-load.js";
 import { InvalidSessionError, type LoadedText, SessionLoader } from "../format/load-text.js";
 import { describeNotASession } from "../format/record-rules.js";
 import type { SessionEntry, SessionHeader } from "../schema/types.js";
 import { type LoadDiagnostic, structuralDiagnostics } from "../state/diagnostics.js";
 import { logFromEntries } from "../state/entry-log.js";
+import { FileLines } from "./file-lines.js";
 import { readText, withFile } from "./read-chunks.js";
 import { errorCode } from "./store-fs.js";
 
@@ -81,6 +84,66 @@ function readExisting(
     );
     return { kind: "loaded", loaded: loader.finish(), size: read.bytes };
   });
+}
+
+/** What is on disk at a session path, a current file loaded as columns (its bodies left there). */
+export type SessionFileColumns =
+  | Exclude<SessionFileRead, { kind: "loaded" }>
+  | { readonly kind: "loaded"; readonly loaded: LoadedText; readonly size: number }
+  | {
+      readonly kind: "columns";
+      readonly columns: LoadedColumns;
+      /** Reads the bodies back from the file, by line span. */
+      readonly source: FileLines;
+    };
+
+/** The environment variable that sets {@link columnsFromBytes} (a whole number of bytes). */
+export const COLUMNS_FROM_BYTES_ENV = "PI_SESSIONS_COLUMNS_FROM_BYTES";
+
+/** Files at least this big load as columns by default (8 MiB: smaller ones load in milliseconds). */
+export const DEFAULT_COLUMNS_FROM_BYTES = 8 * 1024 * 1024;
+
+/** The size from which a session file loads as columns ({@link COLUMNS_FROM_BYTES_ENV}, else 8 MiB). */
+export function columnsFromBytes(env: NodeJS.ProcessEnv = process.env): number {
+  const value = Number(env[COLUMNS_FROM_BYTES_ENV]);
+  return env[COLUMNS_FROM_BYTES_ENV] !== undefined && Number.isSafeInteger(value) && value >= 0
+    ? value
+    : DEFAULT_COLUMNS_FROM_BYTES;
+}
+
+/**
+ * Reads a session file for writing: a current (v3+) one of at least {@link columnsFromBytes}
+ * as columns, its entries decoded only when read (column-load.ts, file-lines.ts); a smaller or legacy one whole, as text ({@link readSessionFile}). The
+ * result is the same session either way. Writes nothing (W13).
+ */
+export function readSessionColumns(
+  path: string,
+  env: SessionEnv,
+  label = path,
+): SessionFileColumns {
+  try {
+    // withFile refuses a FIFO, socket, device or directory before reading (as readSessionFile).
+    return withFile(path, (fd, stats): SessionFileColumns => {
+      const size = stats.size;
+      if (size === 0) return { kind: "empty" };
+      if (size < columnsFromBytes()) return readSessionFile(path, env, label);
+      const loader = new ColumnLoader(label);
+      const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size));
+      for (let position = 0; ; ) {
+        const n = readSync(fd, buffer, 0, buffer.length, position);
+        if (n === 0) break;
+        loader.push(buffer, n);
+        position += n;
+      }
+      const columns = loader.finish();
+      const source = new FileLines(path, columns.size, columns.offsets, columns.lengths);
+      return { kind: "columns", columns, source };
+    });
+  } catch (error) {
+    if (error instanceof LegacyFileError) return readSessionFile(path, env, label);
+    if (errorCode(error) === "ENOENT") return { kind: "missing" };
+    throw error;
+  }
 }
 
 /** A session file as {@link readSession} found it; nothing was written. */
