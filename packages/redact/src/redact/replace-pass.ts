@@ -105,12 +105,17 @@ export function replaceSecrets(
       });
     }
     if (edits.length === 0) continue;
-    // Segments are disjoint and listed in text order, but nested JSON can list a later-written
-    // string first only if the writer reordered nothing: sort to be sure.
-    edits.sort((x, y) => x.start - y.start);
+    // In file order, the longer first where two start together. The segments of a JSON line
+    // are disjoint, but a damaged line is read as it is and unescaped, which finds one secret
+    // twice in one place: an edit overlapping the one before is merged into it.
+    edits.sort((x, y) => x.start - y.start || y.end - x.end);
     let text = "";
     let at = 0;
     for (const e of edits) {
+      if (e.start < at) {
+        at = Math.max(at, e.end);
+        continue;
+      }
       const info = known.get(e.secret) as KnownSecret;
       let ph = placeholders.get(e.secret);
       if (ph === undefined) {
