@@ -27,6 +27,7 @@ import { renderMarkdownTranscript } from "../export/markdown.js";
 import { type SessionView, viewOf } from "../export/session-view.js";
 import { oneLine, usageError } from "../io/errors.js";
 import { type CliRuntime, type CommonOptions, withCommonOptions } from "../io/runtime.js";
+import { checkOutputTarget } from "../redact/output-target.js";
 import { loadRedacted, redactOptionsOf } from "../redact/redact-input.js";
 import { resolveEntryRef } from "../session/entry-ref.js";
 import { loadSession } from "../session/load-session.js";
@@ -121,11 +122,13 @@ export function registerExport(program: Command, runtime: CliRuntime): void {
         )
       : undefined;
     const s = viewOf(redacted?.loaded ?? loadSession(path));
+    // With --redact the file's own path gets the file's placeholders wherever it is shown.
+    const shownPath = redacted === undefined ? s.path : redacted.redaction.redactText(s.path);
     // An id or a unique prefix, resolved as `tree` and `context` do (same messages, same codes).
     const leafId = options.leaf !== undefined ? resolveEntryRef(s, options.leaf).id : s.leafId;
     if (s.diagnostics.length > 0) {
       ctx.err(
-        `note: ${s.path}: ${s.diagnostics.length} problem(s) while reading; intact entries exported (see pi-sessions check)`,
+        `note: ${shownPath}: ${s.diagnostics.length} problem(s) while reading; intact entries exported (see pi-sessions check)`,
       );
     }
     const scope = options.tree ? "tree" : "branch";
@@ -136,11 +139,11 @@ export function registerExport(program: Command, runtime: CliRuntime): void {
       redacted === undefined ? rendered.content : redacted.redaction.redactText(rendered.content);
     const { entries } = rendered;
     if (redacted !== undefined && !ctx.json)
-      ctx.io.stderr.write(formatReport(redacted.redaction.report, s.path));
+      ctx.io.stderr.write(formatReport(redacted.redaction.report, shownPath));
     const output = options.output === undefined ? undefined : resolve(ctx.io.cwd, options.output);
     if (output !== undefined) {
-      if (output === s.path)
-        throw usageError(`refusing to overwrite the session itself: ${output}`);
+      // Regular files are replaced as before; the session, other sessions, devices are not.
+      checkOutputTarget(output, s.path, true);
       try {
         writeFileAtomic(output, content);
       } catch (error) {
@@ -150,7 +153,7 @@ export function registerExport(program: Command, runtime: CliRuntime): void {
     const report = {
       format: options.format,
       scope,
-      session: s.path,
+      session: shownPath,
       leafId,
       entries,
       ...(redacted === undefined ? {} : { redaction: redacted.redaction.report }),
