@@ -2,8 +2,9 @@
  * Secrets where a reviewer went looking for them (each a regression: every one of these
  * survived redaction before): in a provider signature that carries reasoning text, in members
  * named like provider payloads outside pi's message blocks, in JSON where the rule needs the
- * member name before the value, after a long `AWS_SECRET_ACCESS_KEY   =   `, spelled with
- * escapes in a damaged line, and six levels deep in JSON carried as text.
+ * member name before the value, after a long `AWS_SECRET_ACCESS_KEY   =   `, overlapping
+ * another detector's finding, spelled with escapes in a damaged line, and six levels deep in
+ * JSON carried as text.
  */
 import { redactSession } from "@pi-sessions/redact";
 import { describe, expect, it } from "vitest";
@@ -134,6 +135,20 @@ describe("the AWS secret key after a long name", () => {
     const data = `AWS_SECRET_ACCESS_KEY                         =  ${AWS}\n`;
     const { out } = await redactLine(entry({ customType: "x", data }));
     expect(JSON.parse(out).data).toBe(data.replace(AWS, "[REDACTED:aws-secret-access-key#1]"));
+  });
+});
+
+describe("secrets that overlap", () => {
+  it("replaces the union of overlapping secrets (an entropy run ending inside an AWS key)", async () => {
+    // The entropy detector's run is `AWS_SECRET_ACCESS_KEY=<key up to its "/">`; the AWS rule's
+    // secret is the key. Replacing the leftmost alone left the key's tail after the `/`.
+    const key = "Kx8vT2mQ9pL4wR7nY1zB5cH3/jF6gD0sA8eU2iO4";
+    const { out } = await redactLine(
+      entry({ customType: "x", data: `export AWS_SECRET_ACCESS_KEY=${key}` }),
+      { entropy: true },
+    );
+    expect(out).not.toContain("jF6gD0sA8eU2iO4");
+    expect(JSON.parse(out).data).toMatch(/^export \[REDACTED:[a-z-]+#1\]$/);
   });
 });
 

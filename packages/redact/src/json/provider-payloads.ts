@@ -5,9 +5,9 @@
  * as text) are ordinary text and scanned as such.
  *
  * - **Link ids** (`toolCallId` of a message, `id` of a `toolCall` block): ids a provider issued
- *   (`toolu_01…`, `call_…`) that pair a call with its result. They never hold text a person
- *   wrote; rewritten, the pair would stop matching, and the placeholder's `[`, `:` and `#` are
- *   refused as tool-call ids by providers. Never scanned.
+ *   (`toolu_01…`, `call_…|fc_…`) that pair a call with its result. No one writes text there,
+ *   and they look random: the entropy detector took every one for a secret, and rewriting them
+ *   would change the conversation pi replays for nothing. Never scanned.
  * - **Image bytes** (`data` of an `image` block): base64, not text (a secret shown in a
  *   screenshot is pixels). Never scanned.
  * - **Signatures** (`thinkingSignature`, `textSignature`, `thoughtSignature` of a block): mostly
