@@ -14,6 +14,7 @@
  * paid per batch rather than per string.
  */
 import { lintSource } from "@secretlint/core";
+import { secretLintProfiler } from "@secretlint/profiler";
 import { rules as recommended } from "@secretlint/secretlint-rule-preset-recommend";
 import type { SecretLintRuleContext, SecretLintRuleCreator } from "@secretlint/types";
 import { type RequiredLiterals, requiredLiterals } from "../literals/required-literals.js";
@@ -217,9 +218,18 @@ export interface RuleSet {
 
 let cached: Promise<RuleSet> | undefined;
 
-/** secretlint's recommended rules (minus {@link EXCLUDED_RULES}), probed once per process. */
+/**
+ * secretlint's recommended rules (minus {@link EXCLUDED_RULES}), probed once per process.
+ *
+ * Loading them switches secretlint's profiler off: in 13.1.0 it is on by default and keeps a
+ * performance mark of every rule of every `lintSource` call, in Node's timeline and in its own
+ * arrays, for good — about 40 marks and 6 KB per redacted session, without bound in a process
+ * that redacts many (an extension, a daemon, a test run). It serves only secretlint's own
+ * `--profile` output, which nothing here reads.
+ */
 export function secretlintRules(): Promise<RuleSet> {
   cached ??= (async () => {
+    secretLintProfiler.setEnabled(false);
     const probes: RuleProbe[] = [];
     const detectors: Detector[] = [];
     for (const rule of recommended as SecretLintRuleCreator[]) {
