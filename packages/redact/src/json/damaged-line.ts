@@ -25,34 +25,37 @@ const SIMPLE: Readonly<Record<string, string>> = {
 };
 const HEX4 = /^[0-9a-fA-F]{4}$/;
 
-/** `text` with its JSON escapes undone, and for each decoded position its index in `text`. */
-function unescapeOnce(text: string): { text: string; at: Int32Array } | undefined {
-  let slash = text.indexOf("\\");
-  if (slash === -1) return undefined;
+/**
+ * `text` with its JSON escapes undone; when `at` is given, it receives for each decoded
+ * position its index in `text` (and `text.length` after the last).
+ */
+function undoEscapes(text: string, at?: Int32Array): string {
   const parts: string[] = [];
-  const at = new Int32Array(text.length + 1);
   let d = 0;
   let r = 0;
   const copy = (end: number) => {
     parts.push(text.slice(r, end));
-    for (; r < end; r++) at[d++] = r;
+    if (at !== undefined) for (; r < end; r++) at[d++] = r;
+    else {
+      d += end - r;
+      r = end;
+    }
   };
-  while (slash !== -1) {
+  for (let slash = text.indexOf("\\"); slash !== -1; slash = text.indexOf("\\", r)) {
     copy(slash);
     const next = text[slash + 1] ?? "";
     const hex = next === "u" ? text.slice(slash + 2, slash + 6) : "";
     const simple = SIMPLE[next];
     if (simple !== undefined || HEX4.test(hex)) {
       parts.push(simple ?? String.fromCharCode(Number.parseInt(hex, 16)));
-      at[d++] = slash;
+      if (at !== undefined) at[d] = slash;
+      d++;
       r = slash + (simple !== undefined ? 2 : 6);
     } else copy(slash + 1); // not an escape: the backslash as it is
-    slash = text.indexOf("\\", r);
   }
   copy(text.length);
-  at[d] = text.length;
-  const out = parts.join("");
-  return out === text ? undefined : { text: out, at: at.subarray(0, d + 1) };
+  if (at !== undefined) at[d] = text.length;
+  return parts.join("");
 }
 
 /**
@@ -63,13 +66,21 @@ export function unescapedLayers(line: string, maxLayers: number): UnescapedLayer
   const layers: UnescapedLayer[] = [];
   let text = line;
   let toRaw: PositionMap = (pos) => pos;
-  for (let k = 0; k < maxLayers; k++) {
-    const next = unescapeOnce(text);
-    if (next === undefined) break;
+  for (let k = 0; k < maxLayers && text.includes("\\"); k++) {
+    const next = undoEscapes(text);
+    if (next === text) break;
+    // The way back is built on first use: most damaged lines hold no secret.
+    const source = text;
     const outer = toRaw;
-    const at = next.at;
-    toRaw = (pos) => outer(at[pos] as number);
-    text = next.text;
+    let at: Int32Array | undefined;
+    toRaw = (pos) => {
+      if (at === undefined) {
+        at = new Int32Array(next.length + 1);
+        undoEscapes(source, at);
+      }
+      return outer(at[pos] as number);
+    };
+    text = next;
     layers.push({ text, toRaw });
   }
   return layers;
