@@ -29,6 +29,7 @@ import { join } from "node:path";
 import { isRoot, makeFifo, makeSocket } from "@pi-sessions/test-utils/messy-files";
 import { beforeEach, describe, expect, it } from "vitest";
 import { type TempRoot, tempRoot, writeDemoSession } from "./export-fixtures.js";
+import { readFifoWhile } from "./helpers/fifo.js";
 import { binCommand, CLI_DIR, runBin } from "./helpers/run-bin.js";
 
 /**
@@ -68,42 +69,6 @@ beforeEach(async () => {
 });
 
 const wrote = /^wrote \d+ entries \(branch to \w+\) as md to /;
-
-/**
- * Reads what is written into `fifo` while `running` runs: its read end is open (non-blocking)
- * before the writer starts and drained until the writer is done, so a writer that never opens
- * the FIFO (a rename over it, as `-o` once did) gives "" instead of a reader waiting forever.
- */
-async function readFifoWhile<T>(
-  fifo: string,
-  running: Promise<T>,
-): Promise<{ result: Promise<T>; text: string }> {
-  const fd = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
-  const chunks: Buffer[] = [];
-  const drain = () => {
-    const buffer = Buffer.alloc(64 * 1024);
-    for (;;) {
-      let n: number;
-      try {
-        n = readSync(fd, buffer, 0, buffer.length, null);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "EAGAIN") return;
-        throw error;
-      }
-      if (n === 0) return;
-      chunks.push(Buffer.from(buffer.subarray(0, n)));
-    }
-  };
-  const timer = setInterval(drain, 10);
-  try {
-    await running;
-  } finally {
-    clearInterval(timer);
-    drain();
-    closeSync(fd);
-  }
-  return { result: running, text: Buffer.concat(chunks).toString("utf8") };
-}
 
 describe("export -o to files", () => {
   it("a new path appears complete; no name but the target ends in .jsonl meanwhile", async () => {

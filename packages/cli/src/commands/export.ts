@@ -13,7 +13,7 @@
  * `--paths`, `--config`. The report goes to stderr.
  *
  * Output goes to stdout, or to `-o FILE`: a new file atomically, an existing one only with
- * `--force` and never a session, a FIFO or device by writing into it (see `output-target.ts`).
+ * `--force` and never a session, a FIFO or device by writing into it (see `io/output-target.ts`).
  * With `--json`, stdout gets `{ format, scope, session, leafId, entries, output?, content? }`:
  * `content` is the export when there is no `-o`, `output` the file written otherwise.
  */
@@ -25,8 +25,8 @@ import { type Command, Option } from "commander";
 import { renderHtmlPage } from "../export/html-page.js";
 import { jsonlExportRecords } from "../export/jsonl.js";
 import { renderMarkdownTranscript } from "../export/markdown.js";
-import { outputTargetOf, writeOutput } from "../export/output-target.js";
 import { type SessionView, viewOf } from "../export/session-view.js";
+import { outputTargetOf, programDescriptors, writeOutput } from "../io/output-target.js";
 import { type CliRuntime, type CommonOptions, withCommonOptions } from "../io/runtime.js";
 import { jsonForTerminal } from "../io/terminal-text.js";
 import { loadRedacted, redactOptionsOf } from "../redact/redact-input.js";
@@ -128,12 +128,14 @@ export function registerExport(program: Command, runtime: CliRuntime): void {
         )
       : undefined;
     const s = viewOf(redacted?.loaded ?? loadSession(path, undefined, ctx.readOptions));
+    // With --redact the file's own path gets the file's placeholders wherever it is shown.
+    const shownPath = redacted === undefined ? s.path : redacted.redaction.redactText(s.path);
     // An id or a unique prefix, resolved as `tree` and `context` do (same messages, same codes).
     const leafId = options.leaf !== undefined ? resolveEntryRef(s, options.leaf).id : s.leafId;
     for (const note of longLineNotes(s.path, s.diagnostics)) ctx.err(note);
     if (s.diagnostics.length > 0) {
       ctx.err(
-        `note: ${s.path}: ${s.diagnostics.length} problem(s) while reading; intact entries exported (see pi-sessions check)`,
+        `note: ${shownPath}: ${s.diagnostics.length} problem(s) while reading; intact entries exported (see pi-sessions check)`,
       );
     }
     const scope = options.tree ? "tree" : "branch";
@@ -144,25 +146,18 @@ export function registerExport(program: Command, runtime: CliRuntime): void {
       redacted === undefined ? rendered.content : redacted.redaction.redactText(rendered.content);
     const { entries } = rendered;
     if (redacted !== undefined && !ctx.json)
-      ctx.io.stderr.write(formatReport(redacted.redaction.report, s.path));
+      ctx.io.stderr.write(formatReport(redacted.redaction.report, shownPath));
     const output = options.output === undefined ? undefined : resolve(ctx.io.cwd, options.output);
     // Decided before writing: what is at the path says how (or whether) to write it.
     const target =
       output === undefined ? undefined : outputTargetOf(output, s.path, options.force === true);
     if (target !== undefined) {
-      writeOutput(target, content, {
-        // `-o /dev/stdout` is stdout itself (in order with the rest), `/dev/stderr` stderr.
-        write: (fd, text) => {
-          if (fd === 1) ctx.writeData(text);
-          else if (fd === 2) ctx.io.stderr.write(text);
-          return fd === 1 || fd === 2;
-        },
-      });
+      writeOutput(target, content, programDescriptors(ctx.writeData, ctx.io.stderr));
     }
     const report = {
       format: options.format,
       scope,
-      session: s.path,
+      session: shownPath,
       leafId,
       entries,
       ...(redacted === undefined ? {} : { redaction: redacted.redaction.report }),

@@ -1,5 +1,5 @@
 /**
- * Where `export -o FILE` writes, decided from what is at FILE before anything is written:
+ * Where `export -o FILE` and `redact -o FILE` write, decided from what is at FILE before anything is written:
  *
  * - **nothing** (a new path): a complete file appears atomically (temp file beside it, named
  *   `.<name>.<hex>.tmp` so it never ends in `.jsonl`, then linked into place: never over a file
@@ -146,6 +146,23 @@ const STREAM_FLAGS = constants.O_WRONLY | constants.O_APPEND;
 export interface Descriptors {
   /** Writes to descriptor `fd` if the program holds it as a stream (1, 2); false otherwise. */
   write(fd: number, content: string): boolean;
+}
+
+/**
+ * The program's own descriptors: `-o /dev/stdout` is stdout itself (data, in order with the
+ * rest), `-o /dev/stderr` the error stream; any other descriptor is written directly.
+ */
+export function programDescriptors(
+  writeData: (text: string) => void,
+  stderr: { write(text: string): unknown },
+): Descriptors {
+  return {
+    write: (fd, text) => {
+      if (fd === 1) writeData(text);
+      else if (fd === 2) stderr.write(text);
+      return fd === 1 || fd === 2;
+    },
+  };
 }
 
 /** Writes all of `bytes` to `fd`, waiting while a non-blocking pipe or socket is full. */
