@@ -13,13 +13,13 @@ import {
 import {
   canonicalJson,
   type DivergedCopies,
-  divergedCopiesArb,
   garbageLineArb,
   nonObjectLineArb,
 } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { params, runs } from "../arbitraries-run.js";
+import { divergedPairArb as pair } from "./merge-arbitraries.js";
 
 type Shape = [string, string | undefined, string | undefined, Shape[]];
 type Node = Pick<SessionTreeNode, "label" | "labelTimestamp"> & {
@@ -52,7 +52,6 @@ beforeAll(async () => {
   pi = (await import(url.href)) as PiModule;
 });
 
-const pair = divergedCopiesArb({ shape: "any", unknownTypes: true });
 const copiesOf = (d: DivergedCopies) => [d.copies[0]?.jsonl ?? "", d.copies[1]?.jsonl ?? ""];
 
 /** Our view of a merged file: tree, leaf, name. */
