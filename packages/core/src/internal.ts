@@ -23,6 +23,7 @@ export * from "./format/serialize.js";
 export * from "./merge/canonical-json.js";
 export * from "./merge/chain-order.js";
 export * from "./merge/id-collisions.js";
+export * from "./merge/legacy-ids.js";
 export * from "./merge/merge-sessions.js";
 export * from "./merge/session-copy.js";
 export * from "./projections/builtins.js";
