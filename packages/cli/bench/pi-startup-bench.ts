@@ -8,7 +8,9 @@
  * Then the manager calls pi makes from its start to that answer, counted and timed inside the
  * real pi process on the giant session (bench/record-calls.mjs), ours and pi's.
  *
- *   pnpm --filter @pi-sessions/cli bench:pi            (builds the CLI first)
+ *   pnpm exec turbo run build --filter=@pi-sessions/cli     (the bench runs the built bin)
+ *   cd packages/cli && pnpm exec node --conditions=@pi-sessions/source --import tsx \
+ *     bench/pi-startup-bench.ts --rounds=3 --out=bench/startup-results.json
  *
  * Flags: `--mb=N`, `--rounds=N` (default 3), `--out=path.json`.
  */
@@ -23,7 +25,7 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { writeGiantSession } from "./giant-session.js";
@@ -89,6 +91,14 @@ const piArgs = (file: string) => [
 ];
 const sides = {
   pi: (file: string) => measureReady([piBin, ...piArgs(file)], { cwd, env, viaLauncher: false }),
+  // pi's unbundled entry, which the swap must run (its imports are the ones redirected): what
+  // starting pi from its ~170 modules instead of its one bundle costs, before any of ours loads.
+  piUnbundled: (file: string) =>
+    measureReady([join(piRoot, "dist", "cli.js"), ...piArgs(file)], {
+      cwd,
+      env,
+      viaLauncher: false,
+    }),
   ours: (file: string) =>
     measureReady([bin, "pi", "--pi", piRoot, ...piArgs(file)], { cwd, env, viaLauncher: true }),
 };
@@ -104,12 +114,14 @@ function readFloorMs(file: string): number {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-const samples: Record<"pi" | "ours" | "piSmall" | "oursSmall", ReadySample[]> = {
-  pi: [],
-  ours: [],
-  piSmall: [],
-  oursSmall: [],
-};
+const samples: Record<"pi" | "ours" | "piSmall" | "oursSmall" | "piUnbundledSmall", ReadySample[]> =
+  {
+    pi: [],
+    ours: [],
+    piSmall: [],
+    oursSmall: [],
+    piUnbundledSmall: [],
+  };
 const reads: number[] = [];
 for (let r = 0; r < rounds; r++) {
   const order = r % 2 === 0 ? (["pi", "ours"] as const) : (["ours", "pi"] as const);
@@ -121,6 +133,7 @@ for (let r = 0; r < rounds; r++) {
     );
   }
   for (const side of order) samples[`${side}Small`].push(await sides[side](small));
+  samples.piUnbundledSmall.push(await sides.piUnbundled(small));
   reads.push(readFloorMs(giant));
 }
 
@@ -143,15 +156,18 @@ const result = {
   floors: {
     piOnOneTurn: summary("piSmall"),
     oursOnOneTurn: summary("oursSmall"),
+    piUnbundledOnOneTurn: summary("piUnbundledSmall"),
     readBytesS: median(reads) / 1000,
   },
   readyRatio: median(samples.pi.map((s) => s.readyMs)) / median(samples.ours.map((s) => s.readyMs)),
+  cpuRatio: median(samples.pi.map((s) => s.cpuMs)) / median(samples.ours.map((s) => s.cpuMs)),
+  machine: { cpus: cpus().length, loadAverage: loadavg() },
 };
 console.log(
-  `\nready for a prompt (medians of ${rounds}): pi ${result.pi.readyS.toFixed(2)} s (cpu ${result.pi.cpuS.toFixed(2)} s, peak ${result.pi.peakMb.toFixed(0)} MB); pi-sessions pi ${result.ours.readyS.toFixed(2)} s (cpu ${result.ours.cpuS.toFixed(2)} s, peak ${result.ours.peakMb.toFixed(0)} MB, launcher ${result.ours.launcherPeakMb?.toFixed(0)} MB): ${result.readyRatio.toFixed(1)}× sooner`,
+  `\nready for a prompt (medians of ${rounds}): pi ${result.pi.readyS.toFixed(2)} s (cpu ${result.pi.cpuS.toFixed(2)} s, peak ${result.pi.peakMb.toFixed(0)} MB); pi-sessions pi ${result.ours.readyS.toFixed(2)} s (cpu ${result.ours.cpuS.toFixed(2)} s, peak ${result.ours.peakMb.toFixed(0)} MB, launcher ${result.ours.launcherPeakMb?.toFixed(0)} MB): ${result.readyRatio.toFixed(1)}× sooner, ${result.cpuRatio.toFixed(1)}× less CPU`,
 );
 console.log(
-  `floors: pi ready on a one-turn session ${result.floors.piOnOneTurn.readyS.toFixed(2)} s, through the launcher ${result.floors.oursOnOneTurn.readyS.toFixed(2)} s; reading the file's bytes ${result.floors.readBytesS.toFixed(2)} s`,
+  `floors: pi ready on a one-turn session ${result.floors.piOnOneTurn.readyS.toFixed(2)} s (cpu ${result.floors.piOnOneTurn.cpuS.toFixed(2)} s), pi's unbundled entry alone ${result.floors.piUnbundledOnOneTurn.readyS.toFixed(2)} s (cpu ${result.floors.piUnbundledOnOneTurn.cpuS.toFixed(2)} s), through the launcher ${result.floors.oursOnOneTurn.readyS.toFixed(2)} s (cpu ${result.floors.oursOnOneTurn.cpuS.toFixed(2)} s); reading the file's bytes ${result.floors.readBytesS.toFixed(2)} s`,
 );
 
 // The manager calls from start to ready, inside the real pi process, with their cost.
