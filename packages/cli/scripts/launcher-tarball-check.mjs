@@ -1,11 +1,11 @@
-// `pi-sessions pi` as an outsider gets it: packs @pi-sessions/core, /index, /plugins and /cli
-// with `pnpm pack` (dist/ built first: turbo runs `build` before `test:dist`), checks the packed
-// manifests carry no `workspace:` ranges, installs the tarballs with npm into a fresh temp
-// project with `--ignore-scripts` (so better-sqlite3's addon is not built: the launcher's
-// `/resume` listings must then read the files), and runs the real pi of this workspace (1.6.0)
+// `pi-sessions pi` as an outsider gets it: packs every public package with the root's
+// scripts/pack-all.mjs (`pnpm pack`, dist/ built first: turbo runs `build` before `test:dist`),
+// checks the packed manifests carry no `workspace:` range and that the cli's packed `exports`
+// (publishConfig's, which replace the source ones) still offer `./pi-hook`, installs the
+// tarballs with npm into a fresh temp project, and runs the real pi of this workspace (1.6.0)
 //   1. through the installed bin: `pi-sessions pi --pi <pi> -p …` with the scripted model;
 //   2. the documented way by hand: `node --import @pi-sessions/cli/pi-hook <pi's bin> -p …`;
-//   3. `--session <id prefix>`, which pi resolves with SessionManager.list (no index here).
+//   3. `--session <id prefix>`, which pi resolves with SessionManager.list (the index answers).
 // Each must answer, and leave a session file our engine wrote (mode 0600, directory 0700).
 // Exits non-zero on any failure; KEEP_TMP=1 keeps the temp project.
 import { execFileSync } from "node:child_process";
@@ -14,8 +14,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { packAll } from "../../../scripts/pack-all.mjs";
+
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
-const packages = ["core", "index", "plugins", "cli"].map((name) => [name, here(`../../${name}`)]);
 const piRoot = join(
   dirname(fileURLToPath(import.meta.resolve("@earendil-works/pi-coding-agent"))),
   "..",
@@ -43,15 +44,16 @@ function run(cmd, args, options = {}) {
 
 const tmp = mkdtempSync(join(tmpdir(), "pi-launcher-dist-"));
 try {
-  step(`packing ${packages.map(([n]) => n).join(", ")}`);
+  step("packing every public package (scripts/pack-all.mjs)");
+  const packed = packAll(join(tmp, "tarballs"));
   const tarballs = [];
-  for (const [name, dir] of packages) {
-    const out = run("pnpm", ["pack", "--pack-destination", tmp], { cwd: dir });
-    const tgz = out.trim().split("\n").at(-1);
-    const manifest = run("tar", ["-xzOf", tgz, "package/package.json"]);
+  for (const { name, tarball } of packed) {
+    const manifest = run("tar", ["-xzOf", tarball, "package/package.json"]);
     if (manifest.includes("workspace:"))
       fail(`${name}'s packed package.json keeps a workspace: range`);
-    tarballs.push(tgz);
+    if (name === "@pi-sessions/cli" && !JSON.parse(manifest).exports?.["./pi-hook"])
+      fail("the packed @pi-sessions/cli does not export ./pi-hook (publishConfig.exports)");
+    tarballs.push(tarball);
   }
   const project = join(tmp, "project");
   mkdirSync(project);
@@ -59,8 +61,8 @@ try {
     join(project, "package.json"),
     `${JSON.stringify({ name: "outsider", private: true })}\n`,
   );
-  step("installing the tarballs with npm (--ignore-scripts: no SQLite addon)");
-  run("npm", ["install", "--ignore-scripts", "--no-audit", "--no-fund", ...tarballs], {
+  step("installing the tarballs with npm");
+  run("npm", ["install", "--no-audit", "--no-fund", ...tarballs], {
     cwd: project,
   });
 
@@ -129,7 +131,7 @@ try {
     if (dirMode !== "700") fail(`${dirname(f)} has mode ${dirMode}`);
   }
 
-  step("3. --session <id prefix> (pi lists sessions: the files, no index addon here)");
+  step("3. --session <id prefix> (pi lists sessions: through the index)");
   const first = files[0];
   const id = first.split("_").at(-1).replace(".jsonl", "").slice(0, 12);
   const cwdOf = (f) => JSON.parse(run("head", ["-1", join(sessions, f)])).cwd;
