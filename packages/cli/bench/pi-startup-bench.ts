@@ -4,7 +4,9 @@
  * `pi-sessions pi` (the built CLI), on a generated session of `--mb` MB (default 1024) with
  * compactions and branches; rounds interleaved, medians reported, with the pi process's CPU
  * time and peak memory. Floors of the same run: each side's start on a one-turn session (what
- * pi costs before any session is read), and reading the file's bytes once (no parsing).
+ * pi costs before any session is read; pi's unbundled entry alone, which the swap runs), reading
+ * the file's bytes once (no parsing), and in this process the byte check of every line and
+ * core's columns load (open-floors.ts): what an open must do before any manager state.
  * Then the manager calls pi makes from its start to that answer, counted and timed inside the
  * real pi process on the giant session (bench/record-calls.mjs), ours and pi's.
  *
@@ -29,6 +31,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { writeGiantSession } from "./giant-session.js";
+import { columnsLoadCost, lineCheckCost, type PassCost } from "./open-floors.js";
 import { measureReady, type ReadySample } from "./rpc-ready.js";
 
 const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
@@ -123,6 +126,8 @@ const samples: Record<"pi" | "ours" | "piSmall" | "oursSmall" | "piUnbundledSmal
     piUnbundledSmall: [],
   };
 const reads: number[] = [];
+const lineChecks: PassCost[] = [];
+const columnLoads: PassCost[] = [];
 for (let r = 0; r < rounds; r++) {
   const order = r % 2 === 0 ? (["pi", "ours"] as const) : (["ours", "pi"] as const);
   for (const side of order) {
@@ -135,6 +140,8 @@ for (let r = 0; r < rounds; r++) {
   for (const side of order) samples[`${side}Small`].push(await sides[side](small));
   samples.piUnbundledSmall.push(await sides.piUnbundled(small));
   reads.push(readFloorMs(giant));
+  lineChecks.push(lineCheckCost(giant));
+  columnLoads.push(columnsLoadCost(giant));
 }
 
 const summary = (k: keyof typeof samples) => ({
@@ -158,6 +165,15 @@ const result = {
     oursOnOneTurn: summary("oursSmall"),
     piUnbundledOnOneTurn: summary("piUnbundledSmall"),
     readBytesS: median(reads) / 1000,
+    // In this process: what an open that keeps damaged lines out of the tree must do at least.
+    lineCheck: {
+      wallS: median(lineChecks.map((c) => c.wallMs)) / 1000,
+      cpuS: median(lineChecks.map((c) => c.cpuMs)) / 1000,
+    },
+    columnsLoad: {
+      wallS: median(columnLoads.map((c) => c.wallMs)) / 1000,
+      cpuS: median(columnLoads.map((c) => c.cpuMs)) / 1000,
+    },
   },
   readyRatio: median(samples.pi.map((s) => s.readyMs)) / median(samples.ours.map((s) => s.readyMs)),
   cpuRatio: median(samples.pi.map((s) => s.cpuMs)) / median(samples.ours.map((s) => s.cpuMs)),
@@ -167,7 +183,7 @@ console.log(
   `\nready for a prompt (medians of ${rounds}): pi ${result.pi.readyS.toFixed(2)} s (cpu ${result.pi.cpuS.toFixed(2)} s, peak ${result.pi.peakMb.toFixed(0)} MB); pi-sessions pi ${result.ours.readyS.toFixed(2)} s (cpu ${result.ours.cpuS.toFixed(2)} s, peak ${result.ours.peakMb.toFixed(0)} MB, launcher ${result.ours.launcherPeakMb?.toFixed(0)} MB): ${result.readyRatio.toFixed(1)}× sooner, ${result.cpuRatio.toFixed(1)}× less CPU`,
 );
 console.log(
-  `floors: pi ready on a one-turn session ${result.floors.piOnOneTurn.readyS.toFixed(2)} s (cpu ${result.floors.piOnOneTurn.cpuS.toFixed(2)} s), pi's unbundled entry alone ${result.floors.piUnbundledOnOneTurn.readyS.toFixed(2)} s (cpu ${result.floors.piUnbundledOnOneTurn.cpuS.toFixed(2)} s), through the launcher ${result.floors.oursOnOneTurn.readyS.toFixed(2)} s (cpu ${result.floors.oursOnOneTurn.cpuS.toFixed(2)} s); reading the file's bytes ${result.floors.readBytesS.toFixed(2)} s`,
+  `floors: pi ready on a one-turn session ${result.floors.piOnOneTurn.readyS.toFixed(2)} s (cpu ${result.floors.piOnOneTurn.cpuS.toFixed(2)} s), pi's unbundled entry alone ${result.floors.piUnbundledOnOneTurn.readyS.toFixed(2)} s (cpu ${result.floors.piUnbundledOnOneTurn.cpuS.toFixed(2)} s), through the launcher ${result.floors.oursOnOneTurn.readyS.toFixed(2)} s (cpu ${result.floors.oursOnOneTurn.cpuS.toFixed(2)} s); reading the file's bytes ${result.floors.readBytesS.toFixed(2)} s, checking every line's bytes (cpu) ${result.floors.lineCheck.cpuS.toFixed(2)} s, core's columns load (cpu) ${result.floors.columnsLoad.cpuS.toFixed(2)} s`,
 );
 
 // The manager calls from start to ready, inside the real pi process, with their cost.
