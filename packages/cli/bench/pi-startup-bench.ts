@@ -208,12 +208,13 @@ for (const side of ["ours", "pi"] as const) {
     member: string;
     calls: number;
     ms: number;
+    cpuMs: number;
   }[];
   calls[side] = rows;
   console.log(`\nmanager calls from start to ready, ${side}:`);
   for (const row of rows.sort((a, b) => b.ms - a.ms)) {
     console.log(
-      `  ${row.member.padEnd(28)} ${String(row.calls).padStart(3)}× ${row.ms.toFixed(1).padStart(9)} ms`,
+      `  ${row.member.padEnd(28)} ${String(row.calls).padStart(3)}× ${row.ms.toFixed(1).padStart(9)} ms (cpu ${row.cpuMs.toFixed(1)} ms)`,
     );
   }
 }

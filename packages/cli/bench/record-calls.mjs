@@ -16,15 +16,23 @@ if (moduleUrl && out && inPi) {
   const { SessionManager } = await import(moduleUrl);
   const totals = new Map();
   const started = performance.now();
-  const note = (name, ms) => {
+  const cpuMsSince = (c0) => {
+    const c = process.cpuUsage(c0);
+    return (c.user + c.system) / 1000;
+  };
+  // Wall time, and the process's CPU time over the call (on a busy machine the steadier of the
+  // two; for an async call it includes whatever else ran meanwhile).
+  const note = (name, ms, cpuMs) => {
     const t = totals.get(name) ?? {
       calls: 0,
       ms: 0,
+      cpuMs: 0,
       maxMs: 0,
       firstAtMs: performance.now() - started,
     };
     t.calls++;
     t.ms += ms;
+    t.cpuMs += cpuMs;
     t.maxMs = Math.max(t.maxMs, ms);
     totals.set(name, t);
   };
@@ -33,10 +41,11 @@ if (moduleUrl && out && inPi) {
     if (typeof fn !== "function" || name === "constructor") return;
     target[name] = function (...args) {
       const t0 = performance.now();
+      const c0 = process.cpuUsage();
       const result = fn.apply(this, args);
       if (result instanceof Promise)
-        return result.finally(() => note(label, performance.now() - t0));
-      note(label, performance.now() - t0);
+        return result.finally(() => note(label, performance.now() - t0, cpuMsSince(c0)));
+      note(label, performance.now() - t0, cpuMsSince(c0));
       return result;
     };
   };
