@@ -95,7 +95,7 @@ const piArgs = (file: string) => [
 const sides = {
   pi: (file: string) => measureReady([piBin, ...piArgs(file)], { cwd, env, viaLauncher: false }),
   // pi's unbundled entry, which the swap must run (its imports are the ones redirected): what
-  // starting pi from its ~170 modules instead of its one bundle costs, before any of ours loads.
+  // starting pi from its modules one by one instead of its one bundle costs, before any of ours loads.
   piUnbundled: (file: string) =>
     measureReady([join(piRoot, "dist", "cli.js"), ...piArgs(file)], {
       cwd,

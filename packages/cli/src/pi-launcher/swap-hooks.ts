@@ -59,7 +59,7 @@ export function swapHooks(pi: PiPackage): { resolve: ResolveHookSync; load: Load
 /**
  * Registers {@link swapHooks} for `pi` in this process (Node's in-thread module hooks), and
  * turns on Node's compile cache as pi's bundled bin does on its first line: the unbundled entry
- * the swap runs would otherwise compile its ~170 modules afresh on every start.
+ * the swap runs would otherwise compile its modules afresh on every start.
  */
 export function installSwap(pi: PiPackage): void {
   enableCompileCache();
