@@ -21,7 +21,7 @@ import {
   utimesSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { REFERENCE_SESSION_MODULE } from "@pi-sessions/test-utils/reference";
 import { flagValue, numberFlag } from "../../core/bench/flags.js";
@@ -133,9 +133,11 @@ const result = {
   oursCpuMs: median(samples.oursCpu),
   statFloorMs: median(samples.floor),
   ratio: median(samples.pi) / median(samples.ours),
+  cpuRatio: median(samples.piCpu) / median(samples.oursCpu),
+  machine: { cpus: cpus().length, loadAverage: loadavg() },
 };
 console.log(
-  `/resume listing of ${files.toLocaleString()} sessions (medians of ${rounds}): pi listAll ${result.piMs.toFixed(0)} ms (cpu ${result.piCpuMs.toFixed(0)}), through the launcher with a warm index ${result.oursMs.toFixed(0)} ms (cpu ${result.oursCpuMs.toFixed(0)}): ${result.ratio.toFixed(1)}× faster; floor (stat every file) ${result.statFloorMs.toFixed(0)} ms`,
+  `/resume listing of ${files.toLocaleString()} sessions (medians of ${rounds}): pi listAll ${result.piMs.toFixed(0)} ms (cpu ${result.piCpuMs.toFixed(0)}), through the launcher with a warm index ${result.oursMs.toFixed(0)} ms (cpu ${result.oursCpuMs.toFixed(0)}): ${result.ratio.toFixed(1)}× faster (${result.cpuRatio.toFixed(1)}× less CPU); floor (stat every file) ${result.statFloorMs.toFixed(0)} ms`,
 );
 const out = flagValue("out");
 if (out) writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
