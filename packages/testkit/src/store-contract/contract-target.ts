@@ -40,6 +40,8 @@ export interface StoreContractTarget {
 export interface StoreContractOptions {
   /** fast-check parameters of the property cases (`numRuns`, `seed`); default 50 runs. */
   readonly fc?: { readonly numRuns?: number; readonly seed?: number };
+  /** Whether the store lists its sessions (`list`, `listAll`) and the listing case runs (default true). */
+  readonly listing?: boolean;
   /** The cwd of the sessions the contract writes (default `/work/store-contract`). */
   readonly cwd?: string;
 }

@@ -42,6 +42,14 @@ const MUTANTS: [rule: RegExp, StoreContractTarget][] = [
     // Cannot say how a write of it fails (no `obstruct`): a persisted store must.
     mutant("silent", (store) => store),
   ],
+  [
+    /list\(cwd\) and listAll\(\)/,
+    // Lists every session whatever the cwd asked for.
+    mutant("cwd-blind", (store) => ({
+      ...store,
+      list: () => (store.listAll as () => Promise<never[]>)(),
+    })),
+  ],
 ];
 
 describe("the store contract fails on stores that break it", () => {
