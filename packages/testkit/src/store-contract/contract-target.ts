@@ -8,6 +8,7 @@ import type { SessionStore } from "@pi-sessions/core";
 
 /** One store, freshly made and empty, as the contract drives it. */
 export interface ContractStore {
+  /** The store under test, driven through core's `SessionStore` port. */
   readonly store: SessionStore;
   /**
    * Readies `location` for the port's synchronous `open` (`"open"`) or `read` (`"read"`): a
@@ -33,6 +34,7 @@ export interface ContractStore {
 export interface StoreContractTarget {
   /** Shown in each case's name, e.g. `file` or `postgres`. */
   readonly name: string;
+  /** A fresh, empty store of this kind (each case makes its own). */
   make(): Promise<ContractStore>;
 }
 
@@ -50,5 +52,6 @@ export interface StoreContractOptions {
 export interface StoreContractCase {
   /** What it checks, with the store's name and, for a property, its run count. */
   readonly name: string;
+  /** Runs the case; rejects with an `AssertionError` (or fast-check's report) on a breach. */
   run(): Promise<void>;
 }
