@@ -11,12 +11,8 @@
 import { deepStrictEqual, ok, throws } from "node:assert/strict";
 import { SessionManager, SessionStoreFailedError } from "@pi-sessions/core";
 import fc from "fast-check";
-import {
-  applyCommand,
-  type ContractCommand,
-  contractCommandArb,
-  settingCommandArb,
-} from "./contract-commands.js";
+import { changedElsewhereCase } from "./changed-elsewhere.js";
+import { applyCommand, contractCommandArb, settingCommandArb } from "./contract-commands.js";
 import { held, onStore, reopen, reread, settle } from "./contract-io.js";
 import type {
   ContractStore,
@@ -25,9 +21,6 @@ import type {
   StoreContractTarget,
 } from "./contract-target.js";
 import { listingCase } from "./listing-contract.js";
-
-/** Whether `command` is a user or assistant message. */
-const isMessage = (c: ContractCommand) => c.kind === "user" || c.kind === "assistant";
 
 /** The cases of the store contract for `target`; run each as a test. */
 export function storeContract(
@@ -129,65 +122,7 @@ export function storeContract(
         sm.close();
       }),
     },
-    {
-      name: `${target.name}: a manager whose session another manager changed takes the change in or is refused, never forks ${runs}`,
-      run: on((cs) =>
-        fc.assert(
-          fc.asyncProperty(
-            fc.array(contractCommandArb, { minLength: 1, maxLength: 4 }),
-            fc.array(contractCommandArb, { minLength: 1, maxLength: 4 }),
-            async (olderWrites, newerWrites) => {
-              const older = SessionManager.withStore(cs.store, cwd);
-              const location = older.getSessionFile() as string;
-              applyCommand(older, { kind: "user", text: "shared" });
-              applyCommand(older, { kind: "assistant", text: "reply" });
-              deepStrictEqual(await settle(older), undefined);
-              const newer = await reopen(cs, location, cwd);
-              const attempt = (sm: SessionManager, commands: ContractCommand[]) => {
-                try {
-                  for (const c of commands) applyCommand(sm, c);
-                } catch (error) {
-                  return error;
-                }
-              };
-              const olderThrew = attempt(older, olderWrites.filter(isMessage));
-              const olderFailed = olderThrew ?? (await settle(older));
-              const newerThrew = attempt(newer, newerWrites);
-              const newerFailed = newerThrew ?? (await settle(newer));
-              older.close();
-              newer.close();
-              const stored = (await reread(cs, location)) as {
-                entries: { id: string; parentId: string | null }[];
-              };
-              const ids = stored.entries.map((e) => e.id);
-              deepStrictEqual(new Set(ids).size, ids.length, "no id is stored twice");
-              for (const [i, e] of stored.entries.entries()) {
-                ok(
-                  e.parentId === null || ids.slice(0, i).includes(e.parentId),
-                  "no dangling parent",
-                );
-              }
-              // What a manager was told is stored is stored; a newer one that wrote saw the older's.
-              const storedIds = new Set(ids);
-              for (const [sm, failed] of [
-                [older, olderFailed],
-                [newer, newerFailed],
-              ] as const) {
-                if (failed !== undefined) continue;
-                for (const e of sm.getEntries()) ok(storedIds.has(e.id), `entry ${e.id} was lost`);
-              }
-              // A branch move writes nothing; any other command of the newer one is a write.
-              const newerWrote = newerWrites.some((c) => c.kind !== "branch");
-              if (olderFailed === undefined && newerFailed === undefined && newerWrote) {
-                const seen = new Set(newer.getEntries().map((e) => e.id));
-                for (const e of older.getEntries()) ok(seen.has(e.id), "the change went unseen");
-              }
-            },
-          ),
-          params,
-        ),
-      ),
-    },
+    changedElsewhereCase(target, cwd, params),
     ...(options.listing === false
       ? []
       : [
