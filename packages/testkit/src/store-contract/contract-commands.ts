@@ -5,6 +5,7 @@
  */
 import type { AssistantMessage, SessionManager } from "@pi-sessions/core";
 import fc from "fast-check";
+import { assistantMessage } from "../conformance/fixtures.js";
 
 /** One write of a manager. */
 export type ContractCommand =
@@ -39,26 +40,10 @@ export const contractCommandArb: fc.Arbitrary<ContractCommand> = fc.oneof(
 
 let clock = 1_700_000_000_000;
 
-/** An assistant reply with `text`, of the shape pi writes. */
+/** An assistant reply with `text`, of the shape pi writes (the conformance fixture's). */
 export function assistantReply(text: string): AssistantMessage {
   clock += 1000;
-  return {
-    role: "assistant",
-    content: [{ type: "text", text }],
-    api: "faux",
-    provider: "faux",
-    model: "contract",
-    usage: {
-      input: 1,
-      output: 1,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 2,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
-    stopReason: "stop",
-    timestamp: clock,
-  } as AssistantMessage;
+  return { ...assistantMessage(text, "faux", "contract"), timestamp: clock } as AssistantMessage;
 }
 
 /** The id `back` entries before the newest (the oldest when there are fewer). */
