@@ -100,6 +100,20 @@ export class LineFold {
   }
 
   /**
+   * The info of a session's lines folded from their start, as the file store's listing folds
+   * a file (`null`: the lines are not a session).
+   */
+  static ofLines(
+    lines: readonly StoredLine[],
+    location: string,
+    updatedAt: Date,
+  ): SessionInfo | null {
+    const folded = LineFold.fresh();
+    for (const line of lines) folded.feed(lineText(line));
+    return folded.stopped ? null : folded.fold.finish(location, updatedAt);
+  }
+
+  /**
    * The info of a saved state, given the texts of the lines it covers (see
    * {@link parseTexts}), in order, and the lines after them (`tail`, folded here: a state
    * may be saved some lines behind the log); `null` when the lines are not a session,

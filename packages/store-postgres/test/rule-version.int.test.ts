@@ -123,3 +123,33 @@ test("a new version of the session-info rule rebuilds every stored listing state
   // Back under the first version, the states saved under the bumped one are refolded in turn.
   expect(comparable(await store.listAll())).toEqual(truth);
 });
+
+test("a state the codec cannot hold exactly is not saved: the listing folds that session's lines", async () => {
+  await store.pool.query(`DELETE FROM ${store.s}.sessions`);
+  const header = {
+    type: "session",
+    version: 3,
+    id: "inexact",
+    timestamp: "2026-01-01T00:00:00.000Z",
+    cwd: "/p",
+  };
+  // JSON reads 1e400 as Infinity, which the fold keeps as the last activity and JSON cannot.
+  const message = { type: "message", id: "a1b2c3d4", parentId: null, timestamp: "t" };
+  const line =
+    `${JSON.stringify({ ...message, message: { role: "user", content: "far", timestamp: 1 } })}`.replace(
+      '"timestamp":1}',
+      '"timestamp":1e400}',
+    );
+  const id = await store.importBytes(
+    Buffer.from(`${JSON.stringify(header)}\n${line}\n`),
+    "inexact",
+  );
+  const row = await store.pool.query<{ info_state: Buffer | null }>(
+    `SELECT info_state FROM ${store.s}.sessions WHERE id = $1`,
+    [id],
+  );
+  expect(row.rows).toEqual([{ info_state: null }]);
+  const [info] = await store.listAll();
+  expect(info?.firstMessage).toBe("far");
+  expect(comparable(await store.listAll())).toEqual(await fileListing(store));
+});
