@@ -4,64 +4,67 @@
  * collected from each line with that line, and now and then saves the fold's state on the
  * session row (`info_state`, as of its first `info_seq` lines), so a listing resumes a saved
  * state, hands it the texts of the lines it covers and folds only the lines after it, instead
- * of reading every line again. The state is the fold's public fields, saved as they are
- * (structured clone, so any JSON value a header holds comes back exactly); it stays small
- * however long the session grows. The rule that makes this exact: a saved state and the texts
- * stored with the lines it covers are always the fold over those lines; the lines after it
- * may carry any texts (the listing and the next writer fold them again).
+ * of reading every line again. The state is kept as core's codec gives it, `{ name, version,
+ * state }` (SPEC §14 F2), as JSON text in the column; this package never reads inside it. A
+ * state of another name or version (a new release of the rule, or a host of another one
+ * sharing the database) is treated as missing: the session is folded from its lines, which
+ * every version reads alike, and the next writer saves the state and texts again. The rule
+ * that makes this exact: a saved state and the texts stored with the lines it covers are
+ * always the fold over those lines under the state's version; the lines after it may carry
+ * any texts (the listing and the next writer fold them again).
  */
-import { deserialize, serialize } from "node:v8";
 import type { SessionInfo } from "@pi-sessions/core";
-import { JsonlScanner, SessionInfoFold } from "@pi-sessions/core/internal";
+import {
+  JsonlScanner,
+  restoreFoldState,
+  type SavedFoldState,
+  SessionInfoFold,
+  saveFoldState,
+  sessionInfoCodec,
+} from "@pi-sessions/core/internal";
 import type { StoredLine } from "./lines.js";
 
-/** What is saved of a fold: its fields (texts aside), and whether it stopped reading. */
-interface SavedFold {
-  /** {@link FOLD_FORMAT} of the code that saved it. */
-  readonly format: string;
-  readonly fields: Record<string, unknown>;
-  /** The first record was not a header: the fold read no further and lists nothing. */
-  readonly stopped: boolean;
-}
-
 /**
- * The fold's field names: hosts sharing a database may run other versions of this code (or of
- * Node, whose serialisation format may move on), and a state saved by another fold must not be
- * resumed into this one. Such a state is treated as missing: the session is folded from its
- * lines, which every version reads alike.
+ * The fold's state as the column keeps it, or undefined when this code cannot resume it:
+ * another fold's or version's (see the module notes), or not a saved fold state at all (the
+ * binary states of releases before the codecs).
  */
-const FOLD_FORMAT = Object.keys(new SessionInfoFold()).sort().join(",");
-
-/** The saved fold, or undefined when this code cannot resume it. */
-function restore(saved: Buffer): SavedFold | undefined {
+function restore(saved: Buffer) {
+  let parsed: Partial<SavedFoldState>;
   try {
-    const value = deserialize(saved) as Partial<SavedFold> | null;
-    return value?.format === FOLD_FORMAT && value.fields !== undefined
-      ? (value as SavedFold)
-      : undefined;
+    parsed = JSON.parse(saved.toString("utf8")) as Partial<SavedFoldState>;
   } catch {
     return undefined;
   }
+  const { name, version, state } = parsed ?? {};
+  if (typeof name !== "string" || typeof version !== "number" || typeof state !== "string") {
+    return undefined;
+  }
+  return restoreFoldState(sessionInfoCodec, { name, version, state });
 }
 
 /** The fold of one session's lines, fed one stored line at a time. */
 export class LineFold {
-  private readonly fold = new SessionInfoFold();
-  private readonly scanner = new JsonlScanner(this.fold);
+  private readonly scanner: JsonlScanner;
   private stopped = false;
+
+  private constructor(private readonly fold: SessionInfoFold) {
+    this.scanner = new JsonlScanner(fold);
+  }
+
+  /** The fold at the start of a session. */
+  static fresh(): LineFold {
+    return new LineFold(new SessionInfoFold());
+  }
 
   /**
    * The fold at a saved state (`null`: at the start of a session); undefined when the state
-   * cannot be resumed here (see {@link FOLD_FORMAT}).
+   * cannot be resumed here (see {@link restore}).
    */
   static resume(saved: Buffer | null): LineFold | undefined {
-    const fold = new LineFold();
-    if (saved === null) return fold;
+    if (saved === null) return LineFold.fresh();
     const restored = restore(saved);
-    if (restored === undefined) return undefined;
-    Object.assign(fold.fold, restored.fields);
-    fold.stopped = restored.stopped;
-    return fold;
+    return restored && new LineFold(SessionInfoFold.resume(restored, ""));
   }
 
   /**
@@ -85,10 +88,29 @@ export class LineFold {
     if (!this.scanner.push(`${text}\n`)) this.stopped = true;
   }
 
-  /** The fold's state now, to save with the lines it has seen. */
-  save(): Buffer {
-    const { texts: _texts, ...fields } = this.fold;
-    return serialize({ format: FOLD_FORMAT, fields, stopped: this.stopped } satisfies SavedFold);
+  /**
+   * The fold's state now, to save with the lines it has seen; `null` when none is saved: the
+   * lines are no session (their first record is no header), or the codec cannot hold the
+   * state exactly. A listing then folds the lines themselves.
+   */
+  save(): Buffer | null {
+    if (this.stopped) return null;
+    const saved = saveFoldState(sessionInfoCodec, this.fold.state());
+    return saved && Buffer.from(JSON.stringify(saved), "utf8");
+  }
+
+  /**
+   * The info of a session's lines folded from their start, as the file store's listing folds
+   * a file (`null`: the lines are not a session).
+   */
+  static ofLines(
+    lines: readonly StoredLine[],
+    location: string,
+    updatedAt: Date,
+  ): SessionInfo | null {
+    const folded = LineFold.fresh();
+    for (const line of lines) folded.feed(lineText(line));
+    return folded.stopped ? null : folded.fold.finish(location, updatedAt);
   }
 
   /**
@@ -127,11 +149,12 @@ export function lineText(line: StoredLine): string {
 /** The texts of each line (as `LineFold.line` gives them) and the state after them all. */
 export interface FoldedLines {
   readonly texts: (string | null)[];
-  readonly state: Buffer;
+  /** `null`: none saved (see {@link LineFold.save}). */
+  readonly state: Buffer | null;
 }
 
 /** Folds a session's lines from `fold` on (from its start unless given). */
-export function foldLines(lines: readonly StoredLine[], fold = new LineFold()): FoldedLines {
+export function foldLines(lines: readonly StoredLine[], fold = LineFold.fresh()): FoldedLines {
   const texts = lines.map((l) => fold.line(lineText(l)));
   return { texts, state: fold.save() };
 }
@@ -151,7 +174,7 @@ export interface FoldRepair {
 
 /**
  * The saved state of a session resumed, or undefined when there is none to go on from: none
- * saved, one saved for more lines than there are, or another fold's (see {@link FOLD_FORMAT}).
+ * saved, one saved for more lines than there are, or another fold's or rule version's.
  */
 export function resumeSaved(
   state: Buffer | null,
@@ -173,7 +196,7 @@ export function catchUp(
   from: number,
   lines: readonly (StoredLine & { readonly info_texts: string | null })[],
 ): { fold: LineFold; repair: FoldRepair | undefined } {
-  const fold = resumed ?? new LineFold();
+  const fold = resumed ?? LineFold.fresh();
   const seqs: number[] = [];
   const texts: (string | null)[] = [];
   for (let i = resumed ? from : 0; i < lines.length; i++) {

@@ -109,7 +109,7 @@ export function postgresSink(c: SinkContext): SessionSink & {
     const { header, entries } = w.content;
     // The lines the file store would write for the whole session, then split as a file is.
     const { rows } = splitFile(Buffer.from(sessionLines(header, entries).join(""), "utf8"));
-    const created = new LineFold();
+    const created = LineFold.fresh();
     const folded = foldLines(rows, created);
     const h = header as unknown as Record<string, unknown>;
     const text = (v: unknown) => (typeof v === "string" ? v : null);
@@ -143,10 +143,11 @@ export function postgresSink(c: SinkContext): SessionSink & {
     const after = inner.flush().catch(() => {});
     // The state then, only if it is the state after exactly the lines stored (no group of a
     // later append on its way, none failed) and some of them are not covered by a saved one.
-    const final = () =>
-      fold && foldedTo === next && savedSeq < next && !inner.failure
-        ? { state: fold.save(), nextSeq: next }
-        : undefined;
+    const final = () => {
+      if (!fold || foldedTo !== next || savedSeq >= next || inner.failure) return undefined;
+      const state = fold.save();
+      return state === null ? undefined : { state, nextSeq: next };
+    };
     c.letGo(c.lease, after, final);
   };
   const append = (entry: SessionEntry, session: () => StoredSessionContent): void => {

@@ -11,7 +11,7 @@
 import type { SessionEntry, SessionHeader, SessionInfo } from "@pi-sessions/core";
 import { cwdMatches, resolveCwd } from "@pi-sessions/core/internal";
 import type pg from "pg";
-import { foldLines, LineFold, parseTexts } from "./info-fold.js";
+import { LineFold, parseTexts } from "./info-fold.js";
 import type { StoredLine } from "./lines.js";
 
 /** Where the store's tables are and how a location is formed. */
@@ -36,11 +36,9 @@ async function foldedInfos(c: QueryContext, ids: readonly string[]): Promise<Ses
     session.lines.push(row);
     sessions.set(row.id, session);
   }
-  return [...sessions].flatMap(([id, { updatedAt, lines }]) => {
-    const { texts, state } = foldLines(lines);
-    const joined = texts.filter((t) => t !== null).join(",");
-    return LineFold.info(state, parseTexts(joined), [], `${c.dir}/${id}`, updatedAt) ?? [];
-  });
+  return [...sessions].flatMap(
+    ([id, { updatedAt, lines }]) => LineFold.ofLines(lines, `${c.dir}/${id}`, updatedAt) ?? [],
+  );
 }
 
 /**

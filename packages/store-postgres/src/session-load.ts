@@ -166,7 +166,7 @@ async function rewriteSession(
 ): Promise<{ nextSeq: number; fold: WriterFold }> {
   const { rows } = splitFile(Buffer.from(lines.join(""), "utf8"));
   const header = rows[0] as LineRow;
-  const fold = new LineFold();
+  const fold = LineFold.fresh();
   const folded = foldLines(rows, fold);
   return inTransaction(r.pool, async (client) => {
     const claimed = await client.query(

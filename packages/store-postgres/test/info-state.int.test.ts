@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { serialize } from "node:v8";
 import { SessionManager } from "@pi-sessions/core";
+import { sessionInfoCodec } from "@pi-sessions/core/internal";
 import { CORPUS_DIR } from "@pi-sessions/test-utils/corpus";
 import { legacySessionArb } from "@pi-sessions/testkit";
 import fc from "fast-check";
@@ -96,14 +97,18 @@ describe("the listing fold's saved state", () => {
     }
   });
 
-  it("a state another version saved (unreadable, or another fold's) is folded from its lines", async () => {
+  it("a state another version saved (unreadable, binary from before the codecs, another fold's or rule version's) is folded from its lines", async () => {
     await store.pool.query(`DELETE FROM ${store.s}.sessions`);
     await writeSessions(store);
     const expected = await fileListing(store);
     const ids = (await store.pool.query<{ id: string }>(`SELECT id FROM ${store.s}.sessions`)).rows;
+    const saved = (name: string, version: number) =>
+      Buffer.from(JSON.stringify({ name, version, state: '{"header":null}' }), "utf8");
     const foreign = [
       Buffer.from("not a serialised value"),
       serialize({ format: "another,fold", fields: { header: null }, stopped: false }),
+      saved("another-fold", sessionInfoCodec.version),
+      saved(sessionInfoCodec.name, sessionInfoCodec.version + 1),
     ];
     for (const [i, { id }] of ids.entries()) {
       await store.pool.query(`UPDATE ${store.s}.sessions SET info_state = $2 WHERE id = $1`, [

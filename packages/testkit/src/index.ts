@@ -116,6 +116,7 @@ export * from "./model/run-store-model.js";
 export type { ModelLabel, ModelTreeNode } from "./model/session-model.js";
 export { SessionModel } from "./model/session-model.js";
 export * from "./model/tree-commands.js";
-
+export type * from "./store-contract/contract-target.js";
+export { storeContract } from "./store-contract/store-contract.js";
 // --- stores the suites run against (memory, JSONL files, or your own) ------------------
 export * from "./stores/session-store.js";

@@ -3,6 +3,7 @@ import { type SessionEnv, systemEnv } from "../env/env.js";
 import { InvalidSessionError } from "../format/load-text.js";
 import type { SessionEntry, SessionHeader } from "../schema/types.js";
 import { writeFileAtomic } from "./atomic-write.js";
+import { listSessions, listSessionsInDir } from "./listing.js";
 import { sessionFileName } from "./paths.js";
 import { readSessionColumns, readSessionFile, type SessionFileRead } from "./read-session.js";
 import { isConversationEntry, sessionLines } from "./session-files.js";
@@ -125,6 +126,9 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
       if (read.loaded.rewrite) writer.rewrite(read.loaded.rewrite);
       return { ...read.loaded, sink: sink(writer) };
     },
+    // A folder given to the store is a custom one: a header without a cwd matches no cwd.
+    list: (cwd) => listSessions(dir, { filterCwd: cwd, emptyCwdMatches: false }),
+    listAll: () => listSessionsInDir(dir),
     read(path): StoredSession {
       let read: SessionFileRead | undefined;
       try {

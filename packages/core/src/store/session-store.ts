@@ -1,5 +1,5 @@
 import type { LineMap } from "../format/line-map.js";
-import type { SessionEntry, SessionHeader } from "../schema/types.js";
+import type { SessionEntry, SessionHeader, SessionInfo } from "../schema/types.js";
 import type { LoadDiagnostic } from "../state/diagnostics.js";
 import type { EntryColumns } from "../state/entry-log.js";
 
@@ -34,6 +34,14 @@ export interface SessionStore {
   open(location: string, freshHeader: () => SessionHeader): OpenedSession;
   /** Reads the session at `location` without opening it for writing (a fork source). */
   read(location: string): StoredSession;
+  /**
+   * Optional: the sessions of this store whose header cwd matches `cwd` by core's one rule
+   * (`cwdMatches`: both resolved; a header without a cwd belongs to no directory), newest
+   * activity first, each info as core's listing fold makes it from the stored lines.
+   */
+  list?(cwd: string): Promise<SessionInfo[]>;
+  /** Optional: every session of this store, as {@link SessionStore.list} gives them. */
+  listAll?(): Promise<SessionInfo[]>;
 }
 
 /** A session as a store gives it back: what to replay, and what the load found. */
