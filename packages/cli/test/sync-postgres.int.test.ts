@@ -12,11 +12,11 @@ import { join } from "node:path";
 import { parseSessionEntries } from "@pi-sessions/core";
 import { PostgresSessionStore } from "@pi-sessions/store-postgres";
 import { fcOptions, fcRuns, tempDir } from "@pi-sessions/test-utils";
+// The workspace's one way to start PostgreSQL for tests (the store's tests use it too).
+import { type PostgresServer, startPostgres } from "@pi-sessions/test-utils/pg-server";
 import { canonicalJson, divergedCopiesArb, sessionLogArb } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// The store's own test server: one way to start PostgreSQL in the workspace.
-import { type PostgresServer, startPostgres } from "../../store-postgres/test/support/pg-server.js";
 import { runBin } from "./helpers/run-bin.js";
 import { filesUnder, sessionPath, writeSession } from "./helpers/sync-roots.js";
 
