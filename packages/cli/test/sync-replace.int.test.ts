@@ -5,7 +5,9 @@
  * old file — however late: a descheduled or stopped process writes after any fixed window. The
  * tests hold such a descriptor (O_APPEND, as pi opens it) across the sync and write through it
  * after the rename: the line must end up in both roots, whether the writer closes within the
- * sync's wait, after it (the next sync merges it), or after the sync was killed.
+ * sync's wait, after it (the next sync merges it), or after the sync was killed; a writer in
+ * another process stopped (SIGSTOP) between its open and its write is waited for; a reader is
+ * not.
  */
 
 import { spawn } from "node:child_process";
@@ -122,5 +124,50 @@ describe("a replace under a pi process that opened the file just before it", () 
       expect(others(path).filter((f) => !f.endsWith(".lock"))).toEqual([]);
     }
     expect(join(rootA, REL)).toBe(pathA);
+  });
+
+  it("a writer in another process, stopped between its open and its write: the sync waits for it", async () => {
+    const { rootA, rootB, pathA, pathB } = rootsToReplace();
+    // A process that opens the path as appendFileSync does, then writes one line when told.
+    const script = `const fs = require("node:fs");
+      const fd = fs.openSync(process.argv[1], "a");
+      process.stdout.write("open\\n");
+      process.stdin.once("data", () => { fs.writeSync(fd, process.argv[2]); fs.closeSync(fd); process.exit(0); });`;
+    const writer = spawn(process.execPath, ["-e", script, pathA, LATE], {
+      stdio: ["pipe", "pipe", "inherit"],
+    });
+    const ended = new Promise((done) => writer.on("close", done));
+    await new Promise((open) => writer.stdout.once("data", open));
+    writer.kill("SIGSTOP"); // descheduled: it writes whenever it runs again
+    const syncing = sync(rootA, rootB);
+    const until = Date.now() + 20_000;
+    while (!others(pathA).some((f) => f.endsWith(".replaced")) && Date.now() < until) {
+      await new Promise((next) => setTimeout(next, 5));
+    }
+    expect(others(pathA).filter((f) => f.endsWith(".replaced"))).toHaveLength(1);
+    await new Promise((next) => setTimeout(next, 200)); // well past any fixed catch-up
+    writer.kill("SIGCONT");
+    writer.stdin.write("go\n");
+    await ended;
+    const [r] = await syncing;
+    expect(r).toMatchObject({ status: "synced", a: "replaced", b: "appended" });
+    expect(r?.message).toBeUndefined();
+    for (const path of [pathA, pathB]) {
+      expect(entryIds(readFileSync(path))).toContain("1a7e1a7e");
+      expect(others(path)).toEqual([]);
+    }
+  });
+
+  it("a reader of the old file is no writer: the sync neither waits for it nor keeps the file", async () => {
+    const { rootA, rootB, pathA } = rootsToReplace();
+    const fd = openSync(pathA, "r"); // `tail -f`, an editor, another sync's read
+    try {
+      const [r] = await sync(rootA, rootB, 60_000);
+      expect(r).toMatchObject({ status: "synced", a: "replaced" });
+      expect(r?.message).toBeUndefined();
+      expect(others(pathA)).toEqual([]);
+    } finally {
+      closeSync(fd);
+    }
   });
 });
