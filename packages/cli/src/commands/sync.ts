@@ -114,7 +114,10 @@ export function registerSync(program: Command, runtime: CliRuntime): void {
       .argument("[dirB]", "another sessions root (a synced or mounted folder)")
       .option("--to <url>", "sync with a PostgreSQL store instead (postgres://…)")
       .option("--schema <name>", "the store's schema with --to (default pi_sessions)")
-      .option("--wait <seconds>", "how long to wait for a session another writer holds (default 5)")
+      .option(
+        "--wait <seconds>",
+        "how long to wait for a session another writer holds, or for a pi still writing a file sync replaced (default 5)",
+      )
       .option("--dry-run", "show what would change; write nothing"),
   ).action((first: string, second: string | undefined, options: SyncOptions) =>
     runSync(runtime, first, second, options),
