@@ -32,11 +32,12 @@ function openForWriting(pid: string, fd: string): boolean {
 }
 
 /**
- * The ids of processes (this one included) that hold the file open at `fd` open for writing;
- * `undefined` when this system has no `/proc` to ask (then nobody can tell).
+ * For each open file in `fds`, the ids of processes (this one included) that hold it open for
+ * writing, from one pass over `/proc`; `undefined` when this system has no `/proc` to ask
+ * (then nobody can tell).
  */
-export function writersOf(fd: number): number[] | undefined {
-  const { dev, ino } = fstatSync(fd);
+export function writersOf(fds: readonly number[]): number[][] | undefined {
+  const files = fds.map((fd) => fstatSync(fd));
   let pids: string[];
   try {
     readdirSync("/proc/self/fd");
@@ -44,7 +45,7 @@ export function writersOf(fd: number): number[] | undefined {
   } catch {
     return undefined;
   }
-  const writers: number[] = [];
+  const writers = files.map((): number[] => []);
   for (const pid of pids) {
     let fds: string[];
     try {
@@ -53,16 +54,16 @@ export function writersOf(fd: number): number[] | undefined {
       continue; // exited, or another user's
     }
     for (const n of fds) {
+      let at: number;
       try {
-        const target = statSync(`/proc/${pid}/fd/${n}`);
-        if (target.ino !== ino || target.dev !== dev) continue;
+        const target = statSync(`/proc/${pid}/fd/${n}`, { throwIfNoEntry: false });
+        if (target === undefined) continue;
+        at = files.findIndex((f) => f.ino === target.ino && f.dev === target.dev);
       } catch {
         continue; // closed meanwhile
       }
-      if (openForWriting(pid, n)) {
-        writers.push(Number(pid));
-        break;
-      }
+      const found = writers[at];
+      if (found && !found.includes(Number(pid)) && openForWriting(pid, n)) found.push(Number(pid));
     }
   }
   return writers;

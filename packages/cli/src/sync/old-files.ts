@@ -26,7 +26,7 @@
  * {@link UNWATCHED_KEEP_MS}.
  */
 
-import { fstatSync, readdirSync } from "node:fs";
+import { fstatSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { mergeSessions } from "@pi-sessions/core";
 import { writersOf } from "./file-writers.js";
@@ -57,32 +57,52 @@ const UNWATCHED_SETTLE_MS = 20;
 export const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /**
- * The old files a replace of the session at `path` left (read, open). `write: false` (a dry
- * run) removes nothing.
+ * The old-file names of a sync run, each folder listed once (a per-session listing would cost
+ * a sync of n sessions in one folder n²). A name another sync creates after the listing waits
+ * for the next run: it stays until a sync merges it.
  */
-export function oldFilesOf(path: string, write = true): OldFile[] {
-  const prefix = `${basename(path)}.`;
-  let names: string[];
-  try {
-    names = readdirSync(dirname(path));
-  } catch {
-    return [];
+export class OldFileFolders {
+  private readonly byFolder = new Map<string, readonly string[]>();
+
+  /** The names in `dir` that end in the old-file suffix. */
+  in(dir: string): readonly string[] {
+    let names = this.byFolder.get(dir);
+    if (names === undefined) {
+      try {
+        names = readdirSync(dir).filter((f) => f.endsWith(OLD_FILE_SUFFIX));
+      } catch {
+        names = [];
+      }
+      this.byFolder.set(dir, names);
+    }
+    return names;
   }
-  const current = readSnapshot(path);
-  closeSnapshot(current);
+}
+
+/** The inode at `path`, 0 when there is no file. */
+function inodeAt(path: string): number {
+  try {
+    return statSync(path).ino;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The old files a replace of the session at `path` left (read, open), found in `folders`.
+ * `write: false` (a dry run) removes nothing.
+ */
+export function oldFilesOf(path: string, folders: OldFileFolders, write = true): OldFile[] {
+  const prefix = `${basename(path)}.`;
   const olds: OldFile[] = [];
-  for (const file of names.sort()) {
-    const ino =
-      file.startsWith(prefix) && file.endsWith(OLD_FILE_SUFFIX)
-        ? file.slice(prefix.length, -OLD_FILE_SUFFIX.length)
-        : "";
-    if (!/^\d+$/.test(ino)) continue;
+  for (const file of folders.in(dirname(path))) {
+    const ino = file.startsWith(prefix) ? file.slice(prefix.length, -OLD_FILE_SUFFIX.length) : "";
     const name = join(dirname(path), file);
-    if (name !== oldFileName(path, Number(ino))) continue;
+    if (!/^\d+$/.test(ino) || name !== oldFileName(path, Number(ino))) continue;
     const snapshot = readSnapshot(name);
     if (snapshot.bytes === undefined) continue; // removed by another sync meanwhile
     // A sync killed between its link and its rename: the "old" file is the session file itself.
-    if (snapshot.ino === current.ino) {
+    if (snapshot.ino === inodeAt(path)) {
       closeSnapshot(snapshot);
       if (write) quietUnlink(name);
       continue;
@@ -106,8 +126,8 @@ export function withOldFiles(
 }
 
 /** Who writes each old file: pids (maybe none), or undefined when this system cannot tell. */
-const writersOfAll = (olds: readonly OldFile[]) =>
-  olds.map((old) => writersOf(old.snapshot.fd as number));
+const writersOfAll = (olds: readonly OldFile[]): (number[] | undefined)[] =>
+  writersOf(olds.map((old) => old.snapshot.fd as number)) ?? olds.map(() => undefined);
 
 /**
  * After a sync's writes to `paths`: waits up to `waitMs` for the writers of `olds` to close

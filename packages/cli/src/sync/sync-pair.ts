@@ -19,7 +19,14 @@ import {
 } from "@pi-sessions/core";
 import { acquireLock, ensureDir, type Lock } from "@pi-sessions/core/internal";
 import { oneLine } from "../io/errors.js";
-import { type OldFile, oldFilesOf, settleOldFiles, sleep, withOldFiles } from "./old-files.js";
+import {
+  type OldFile,
+  OldFileFolders,
+  oldFilesOf,
+  settleOldFiles,
+  sleep,
+  withOldFiles,
+} from "./old-files.js";
 import {
   changeFor,
   closeSnapshot,
@@ -128,19 +135,30 @@ function failure(session: string, error: unknown): PairResult {
 }
 
 /** Syncs the session at `pathA` and `pathB` (at least one exists). */
-export async function syncPair(
+export function syncPair(
   session: string,
   pathA: string,
   pathB: string,
   options: PairOptions,
 ): Promise<PairResult> {
+  return syncSession(session, pathA, pathB, options, new OldFileFolders());
+}
+
+/** {@link syncPair} within a sync run, whose old-file listings `folders` holds. */
+export async function syncSession(
+  session: string,
+  pathA: string,
+  pathB: string,
+  options: PairOptions,
+  folders: OldFileFolders,
+): Promise<PairResult> {
   if (options.dryRun) {
     const [a, b] = [readSnapshot(pathA), readSnapshot(pathB)];
     const olds: OldFile[] = [];
     try {
-      olds.push(...oldFilesOf(pathA, false));
+      olds.push(...oldFilesOf(pathA, folders, false));
       const oldsA = olds.length;
-      olds.push(...oldFilesOf(pathB, false));
+      olds.push(...oldFilesOf(pathB, folders, false));
       const merged = mergeAll(
         withOldFiles(a.bytes, olds.slice(0, oldsA)),
         withOldFiles(b.bytes, olds.slice(oldsA)),
@@ -162,7 +180,7 @@ export async function syncPair(
       }
       locks.push(lock);
     }
-    return await syncLocked(session, pathA, pathB, options.lockWaitMs);
+    return await syncLocked(session, pathA, pathB, options.lockWaitMs, folders);
   } finally {
     for (const lock of locks) lock.release();
   }
@@ -181,12 +199,13 @@ async function syncLocked(
   pathA: string,
   pathB: string,
   waitMs: number,
+  folders: OldFileFolders,
 ): Promise<PairResult> {
   const olds: OldFile[] = []; // kept from earlier syncs, then replaced here: all open
   let settled = false;
   try {
-    const keptA = oldFilesOf(pathA);
-    const keptB = oldFilesOf(pathB);
+    const keptA = oldFilesOf(pathA, folders);
+    const keptB = oldFilesOf(pathB, folders);
     olds.push(...keptA, ...keptB);
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const sides = [readSnapshot(pathA), readSnapshot(pathB)] as const;

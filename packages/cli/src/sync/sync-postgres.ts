@@ -28,7 +28,14 @@ import {
 import { PostgresSessionStore, SessionLeasedError } from "@pi-sessions/store-postgres";
 import { oneLine } from "../io/errors.js";
 import type { Progress } from "../io/progress.js";
-import { type OldFile, oldFilesOf, settleOldFiles, sleep, withOldFiles } from "./old-files.js";
+import {
+  type OldFile,
+  OldFileFolders,
+  oldFilesOf,
+  settleOldFiles,
+  sleep,
+  withOldFiles,
+} from "./old-files.js";
 import {
   changeFor,
   closeSnapshot,
@@ -96,9 +103,10 @@ export async function syncWithPostgres(
       } else local.set(header.id, rel);
     }
     const ids = [...new Set([...local.keys(), ...onServer])].sort();
+    const folders = new OldFileFolders();
     for (const [i, id] of ids.entries()) {
       const rel = local.get(id);
-      const sync = new SessionSync(store, root, id, options);
+      const sync = new SessionSync(store, root, id, options, folders);
       results.push(rel === undefined ? await sync.pull() : await sync.both(rel, onServer.has(id)));
       progress.update(i + 1, ids.length);
     }
@@ -116,6 +124,7 @@ class SessionSync {
     private readonly root: string,
     private readonly id: string,
     private readonly options: PairOptions,
+    private readonly folders: OldFileFolders,
   ) {}
 
   /** A session only the server has: exported into the folder where pi would keep it. */
@@ -212,7 +221,7 @@ class SessionSync {
         const olds: OldFile[] = [];
         let settled = false;
         try {
-          olds.push(...oldFilesOf(path, !this.options.dryRun));
+          olds.push(...oldFilesOf(path, this.folders, !this.options.dryRun));
           const { bytes, change: server, merged } = await step(withOldFiles(snap.bytes, olds));
           const folder = this.options.dryRun ? changeFor(snap, bytes) : commitFile(snap, bytes);
           let message: string | undefined;
