@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { tempDir } from "@pi-sessions/test-utils";
 import { describe, expect, it } from "vitest";
 import { noProgress, syncFolders } from "../src/index.js";
+import { runBin } from "./helpers/run-bin.js";
 import { entryIds, writeSession } from "./helpers/sync-roots.js";
 
 const HEADER = {
@@ -85,6 +86,26 @@ describe("a replace under a pi process that opened the file just before it", () 
     closeSync(fd);
     const [second] = await sync(rootA, rootB);
     expect(second).toMatchObject({ status: "synced" });
+    for (const path of [pathA, pathB]) {
+      expect(entryIds(readFileSync(path))).toContain("1a7e1a7e");
+      expect(others(path)).toEqual([]);
+    }
+  });
+
+  it("the command says which process still writes the old file; the next run merges it", async () => {
+    const { rootA, rootB, pathA, pathB } = rootsToReplace();
+    const fd = openSync(pathA, "a");
+    const first = await runBin(["sync", rootA, rootB, "--wait", "0.2"]);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain(
+      `old file still open for writing (pid ${process.pid}); kept as `,
+    );
+    writeSync(fd, LATE);
+    closeSync(fd);
+    const second = await runBin(["sync", rootA, rootB]);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain("synced");
+    expect(second.stdout).not.toContain("still open");
     for (const path of [pathA, pathB]) {
       expect(entryIds(readFileSync(path))).toContain("1a7e1a7e");
       expect(others(path)).toEqual([]);
