@@ -7,16 +7,16 @@
  * to a live writer is skipped.
  */
 
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { closeSync, openSync, readdirSync, readFileSync, writeSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { parseSessionEntries } from "@pi-sessions/core";
 import { PostgresSessionStore } from "@pi-sessions/store-postgres";
 import { fcOptions, fcRuns, tempDir } from "@pi-sessions/test-utils";
+// The workspace's one way to start PostgreSQL for tests (the store's tests use it too).
+import { type PostgresServer, startPostgres } from "@pi-sessions/test-utils/pg-server";
 import { canonicalJson, divergedCopiesArb, sessionLogArb } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// The store's own test server: one way to start PostgreSQL in the workspace.
-import { type PostgresServer, startPostgres } from "../../store-postgres/test/support/pg-server.js";
 import { runBin } from "./helpers/run-bin.js";
 import { filesUnder, sessionPath, writeSession } from "./helpers/sync-roots.js";
 
@@ -113,6 +113,50 @@ describe("sync between a folder and PostgreSQL", () => {
       fcOptions(6),
     );
   }, 600_000);
+
+  it("a pi still writing the folder file sync replaced: its line reaches the server at the next sync", async () => {
+    const schema = freshSchema();
+    const store = await PostgresSessionStore.connect({ connectionString: url, schema });
+    try {
+      const header = {
+        type: "session",
+        version: 3,
+        id: "019cadc6-9a80-7b0b-ae33-47ffbfd3f0ab",
+        timestamp: "2026-03-02T09:00:00.000Z",
+        cwd: "/w",
+      };
+      const at = (s: number) => `2026-03-02T09:00:${String(s).padStart(2, "0")}.000Z`;
+      const line = (id: string, parentId: string | null, s: number) =>
+        `${JSON.stringify({ type: "message", id, parentId, timestamp: at(s), message: { role: "user", content: id, timestamp: Date.parse(at(s)) } })}\n`;
+      const common = `${JSON.stringify(header)}\n${line("00000001", null, 1)}`;
+      const root = tempDir();
+      // The server's entry is older than the folder's last one: the folder file is replaced.
+      const path = writeSession(
+        root,
+        sessionPath(header as never),
+        `${common}${line("aaaaaaa1", "00000001", 20)}`,
+      );
+      await store.importBytes(Buffer.from(`${common}${line("bbbbbbb1", "00000001", 10)}`));
+      const fd = openSync(path, "a"); // a pi between its open and its write
+      const args = ["sync", root, "--to", url, "--schema", schema];
+      const first = await runBin([...args, "--wait", "0.2"]);
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stdout).toContain(`old file still open for writing (pid ${process.pid})`);
+      writeSync(fd, line("1a7e1a7e", "aaaaaaa1", 30));
+      closeSync(fd);
+      const second = await runBin(args);
+      expect(second.code, second.stderr).toBe(0);
+      const server = await store.exportBytes(header.id);
+      for (const bytes of [readFileSync(path), server]) {
+        expect(
+          parseSessionEntries(bytes.toString()).map((e) => (e as { id: string }).id),
+        ).toContain("1a7e1a7e");
+      }
+      expect(readdirSync(dirname(path)).filter((f) => f.endsWith(".replaced"))).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
 
   it("skips a session leased to a live writer, with one line and exit 1", async () => {
     const schema = freshSchema();

@@ -14,8 +14,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SessionManager } from "@pi-sessions/core";
 import { listSessionsInDir } from "@pi-sessions/core/internal";
+import { startPostgres } from "@pi-sessions/test-utils/pg-server";
 import { PostgresSessionStore } from "../src/index.js";
-import { startPostgres } from "../test/support/pg-server.js";
 
 const flag = (name: string, fallback: number): number => {
   const hit = process.argv.find((a) => a.startsWith(`--${name}=`));

@@ -20,9 +20,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SessionManager } from "@pi-sessions/core";
+import { startPostgres } from "@pi-sessions/test-utils/pg-server";
 import pg from "pg";
 import { PostgresSessionStore } from "../src/index.js";
-import { startPostgres } from "../test/support/pg-server.js";
 import { measure, type Spent } from "./cpu.js";
 import { batchFloor, createFloorTable, rawFloor } from "./raw-floor.js";
 

@@ -11,7 +11,7 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { PostgresSessionStore } from "@pi-sessions/store-postgres";
-import { startPostgres } from "../test/support/pg-server.js";
+import { startPostgres } from "@pi-sessions/test-utils/pg-server";
 
 const given = process.argv[2] || process.env.PI_SESSIONS_PG_URL;
 const server = given ? undefined : await startPostgres();

@@ -13,10 +13,10 @@ import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { tempDir } from "@pi-sessions/test-utils";
+import { type PostgresServer, startPostgres } from "@pi-sessions/test-utils/pg-server";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresSessionStore } from "../src/index.js";
-import { type PostgresServer, startPostgres } from "./support/pg-server.js";
 import { freshSchema } from "./support/store.js";
 
 const HOST = fileURLToPath(new URL("./support/fault-host.ts", import.meta.url));

@@ -6,13 +6,13 @@
  * with the cause in its message.
  */
 import { SessionManager, SessionStoreFailedError } from "@pi-sessions/core";
+import { type PostgresServer, startPostgres } from "@pi-sessions/test-utils/pg-server";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commitGroups } from "../src/append-groups.js";
 import { PostgresSessionStore, type PostgresStoreOptions } from "../src/index.js";
 import { recordRow } from "../src/lines.js";
 import { startFaultProxy } from "./support/fault-proxy.js";
-import { type PostgresServer, startPostgres } from "./support/pg-server.js";
 import { freshSchema, pgUrl } from "./support/store.js";
 
 const CWD = "/work/project";

@@ -37,7 +37,12 @@ function sideText(change: PairResult["a"], count: number | undefined, side: stri
 /** One line per session that changed, was skipped or failed. */
 function printResult(ctx: CommandContext, r: PairResult, sides: readonly [string, string]): void {
   const c = ctx.colors;
-  if (r.status === "up-to-date") return;
+  // A synced or up-to-date session may still say something: an old file a pi kept writing.
+  const note = r.message ? c.yellow(` (${r.message})`) : "";
+  if (r.status === "up-to-date") {
+    if (note) ctx.out(`${"up-to-date".padEnd(8)} ${r.session}:${note}`);
+    return;
+  }
   if (r.status === "skipped" || r.status === "failed") {
     ctx.out(`${c.red(r.status.padEnd(8))} ${r.session}: ${r.message}`);
     return;
@@ -46,7 +51,7 @@ function printResult(ctx: CommandContext, r: PairResult, sides: readonly [string
   const parts = [sideText(r.a, r.toA, sides[0]), sideText(r.b, r.toB, sides[1])].filter(Boolean);
   const renamed = r.renamed?.length ? `, ${r.renamed.length} colliding id(s) re-minted` : "";
   const leaf = r.leafId ? c.dim(` → continues at ${r.leafId}`) : "";
-  ctx.out(`${verb} ${r.session}: ${parts.join(", ")}${renamed}${leaf}`);
+  ctx.out(`${verb} ${r.session}: ${parts.join(", ")}${renamed}${leaf}${note}`);
 }
 
 /** The closing summary line and the exit code of a list of results. */
@@ -114,7 +119,10 @@ export function registerSync(program: Command, runtime: CliRuntime): void {
       .argument("[dirB]", "another sessions root (a synced or mounted folder)")
       .option("--to <url>", "sync with a PostgreSQL store instead (postgres://…)")
       .option("--schema <name>", "the store's schema with --to (default pi_sessions)")
-      .option("--wait <seconds>", "how long to wait for a session another writer holds (default 5)")
+      .option(
+        "--wait <seconds>",
+        "how long to wait for a session another writer holds, or for a pi still writing a file sync replaced (default 5)",
+      )
       .option("--dry-run", "show what would change; write nothing"),
   ).action((first: string, second: string | undefined, options: SyncOptions) =>
     runSync(runtime, first, second, options),

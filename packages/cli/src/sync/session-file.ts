@@ -8,9 +8,12 @@
  * - otherwise the file is replaced atomically (temp file, fsync, rename, directory fsync; the
  *   temp name never ends in `.jsonl`), but only if, just before the rename, it is still the
  *   inode that was read and no shorter (compare and swap: else the caller merges again). It may
- *   have grown: pi appends to the path, and what it appended to the old inode up to the rename
- *   is read back through the descriptor the snapshot keeps open ({@link grownSince}) and
- *   merged in by the caller, which watches that descriptor until its sync is done;
+ *   have grown, and a pi process that opened the path just before the rename writes into the
+ *   old inode after it — at any later time. So before the rename the old inode gets a second
+ *   name, `<session>.jsonl.<inode>.replaced` ({@link oldFileName}), that outlives this process:
+ *   the caller merges what it gains once no process writes it any more (`old-files.ts`), and a
+ *   sync that dies first leaves it for the next one. A fixed wait after the rename cannot
+ *   do this: a descheduled or stopped process writes after any window;
  * - a missing file is created exclusively (never over one that appeared meanwhile).
  */
 
@@ -19,10 +22,12 @@ import {
   constants,
   fstatSync,
   fsyncSync,
+  linkSync,
   mkdirSync,
   openSync,
   readSync,
   statSync,
+  unlinkSync,
   writeSync,
 } from "node:fs";
 import { dirname } from "node:path";
@@ -129,7 +134,8 @@ export function grownSince(snapshot: FileSnapshot, known: number): Buffer | unde
 
 /**
  * Brings the file of `snapshot` to `merged` and returns the change. After a replace, lines a
- * writer appended meanwhile are in the old inode: see {@link grownSince}. Throws
+ * writer appended meanwhile are in the old inode, under its {@link oldFileName} (and readable
+ * through the snapshot's descriptor, {@link grownSince}). Throws
  * {@link FileMovedError} when the file is no longer the one read (merge again).
  */
 export function commitFile(snapshot: FileSnapshot, merged: Buffer): FileChange {
@@ -159,14 +165,68 @@ export function commitFile(snapshot: FileSnapshot, merged: Buffer): FileChange {
     }
     return change;
   }
-  // The check runs right before the rename, after the temp file is written and fsynced.
+  // The check runs right before the rename, after the temp file is written and fsynced, and
+  // after the old inode got its second name (so the name is known to be that inode's).
   const fs = {
     ...nodeStoreFs,
     renameSync: (from: string, to: string) => {
-      checkUnmoved(snapshot);
+      const kept = keepOldFile(snapshot);
+      try {
+        checkUnmoved(snapshot);
+      } catch (error) {
+        if (kept) quietUnlink(kept);
+        throw error;
+      }
       nodeStoreFs.renameSync(from, to);
     },
   };
   writeFileAtomic(snapshot.path, merged, { mode: snapshot.mode, fs });
   return change;
+}
+
+/** The suffix of a replaced session file's second name (never `.jsonl`: pi lists no such file). */
+export const OLD_FILE_SUFFIX = ".replaced";
+
+/**
+ * The second name a session file's inode `ino` gets before a sync replaces it: beside it (a
+ * hard link stays on its file system), named after the session and the inode, so names never
+ * collide while the inode lives and the next sync finds the old files of each session.
+ */
+export function oldFileName(path: string, ino: number): string {
+  return `${path}.${ino}${OLD_FILE_SUFFIX}`;
+}
+
+/** Error codes of a file system without hard links (FAT, some network shares). */
+const NO_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "EMLINK", "ENOSYS", "EXDEV"]);
+
+/**
+ * Links the snapshot's inode to its {@link oldFileName}; returns the name, or undefined on a
+ * file system without hard links (then only this process's open descriptor keeps the inode,
+ * for as long as the sync runs). Throws {@link FileMovedError} when the path is no longer
+ * the snapshot's inode.
+ */
+function keepOldFile(snapshot: FileSnapshot): string | undefined {
+  const name = oldFileName(snapshot.path, snapshot.ino);
+  try {
+    linkSync(snapshot.path, name);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "";
+    if (NO_LINKS.has(code)) return undefined;
+    // EEXIST: a sync killed between its link and its rename left this inode's name: still ours.
+    if (code !== "EEXIST") throw error;
+  }
+  if (statSync(name).ino !== snapshot.ino) {
+    quietUnlink(name);
+    throw new FileMovedError(snapshot.path);
+  }
+  return name;
+}
+
+/** Removes `path`, if it is still there. */
+export function quietUnlink(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
 }

@@ -8,7 +8,8 @@ import { join, relative, sep } from "node:path";
 import { type PathProblem, scanSessionFiles } from "@pi-sessions/core/internal";
 import { usageError } from "../io/errors.js";
 import type { Progress } from "../io/progress.js";
-import { type PairOptions, type PairResult, syncPair } from "./sync-pair.js";
+import { OldFileFolders } from "./old-files.js";
+import { type PairOptions, type PairResult, syncSession } from "./sync-pair.js";
 
 /**
  * The sessions under a root: relative paths `<dir>/<file>.jsonl`, as pi's listing finds them —
@@ -53,9 +54,11 @@ export async function syncFolders(
   const inBlocked = (rel: string) => blocked.has(rel) || blocked.has(rel.split("/")[0] as string);
   const results: PairResult[] = problems.map(unreadablePair);
   sessions.sort();
+  const folders = new OldFileFolders();
   for (const session of sessions) {
     if (inBlocked(session)) continue;
-    results.push(await syncPair(session, join(rootA, session), join(rootB, session), options));
+    const [pathA, pathB] = [join(rootA, session), join(rootB, session)];
+    results.push(await syncSession(session, pathA, pathB, options, folders));
     progress.update(results.length, sessions.length);
   }
   progress.done();

@@ -6,6 +6,7 @@
  * session is skipped with one line. A file that changes while it is synced is merged again.
  */
 
+import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import {
   InvalidSessionError,
@@ -19,13 +20,21 @@ import {
 import { acquireLock, ensureDir, type Lock } from "@pi-sessions/core/internal";
 import { oneLine } from "../io/errors.js";
 import {
+  type OldFile,
+  OldFileFolders,
+  oldFilesOf,
+  settleOldFiles,
+  sleep,
+  withOldFiles,
+} from "./old-files.js";
+import {
   changeFor,
   closeSnapshot,
   commitFile,
   type FileChange,
   FileMovedError,
   type FileSnapshot,
-  grownSince,
+  oldFileName,
   readSnapshot,
 } from "./session-file.js";
 
@@ -62,9 +71,6 @@ export interface PairOptions {
 /** How often a session that keeps changing under the sync is merged again before giving up. */
 const ATTEMPTS = 8;
 
-/** Resolves after `ms`. */
-export const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
 /** Takes our lock on `path`, waiting up to `waitMs` for a live holder (else its error). */
 export async function lockWithin(path: string, waitMs: number): Promise<Lock | SessionLockedError> {
   const until = Date.now() + waitMs;
@@ -81,16 +87,9 @@ export async function lockWithin(path: string, waitMs: number): Promise<Lock | S
 }
 
 /** The merge of the copies that exist (one alone is the result as it is). */
-function mergeAll(a: FileSnapshot, b: FileSnapshot): MergeResult | Buffer {
-  const copies = [a.bytes, b.bytes].filter((x): x is Buffer => x !== undefined);
-  if (copies.length === 1) return copies[0] as Buffer;
-  let result = mergeSessions(copies[0] as Buffer, copies[1] as Buffer);
-  const renamed = [...result.report.renamed];
-  for (const extra of copies.slice(2)) {
-    result = mergeSessions(result.bytes, extra);
-    renamed.push(...result.report.renamed);
-  }
-  return { ...result, report: { ...result.report, renamed } };
+function mergeAll(a: Buffer | undefined, b: Buffer | undefined): MergeResult | Buffer {
+  if (a === undefined || b === undefined) return (a ?? b) as Buffer;
+  return mergeSessions(a, b);
 }
 
 /** The result line of a merge (or a copy) of `a` and `b`. */
@@ -136,23 +135,40 @@ function failure(session: string, error: unknown): PairResult {
 }
 
 /** Syncs the session at `pathA` and `pathB` (at least one exists). */
-export async function syncPair(
+export function syncPair(
   session: string,
   pathA: string,
   pathB: string,
   options: PairOptions,
 ): Promise<PairResult> {
+  return syncSession(session, pathA, pathB, options, new OldFileFolders());
+}
+
+/** {@link syncPair} within a sync run, whose old-file listings `folders` holds. */
+export async function syncSession(
+  session: string,
+  pathA: string,
+  pathB: string,
+  options: PairOptions,
+  folders: OldFileFolders,
+): Promise<PairResult> {
   if (options.dryRun) {
     const [a, b] = [readSnapshot(pathA), readSnapshot(pathB)];
+    const olds: OldFile[] = [];
     try {
-      const merged = mergeAll(a, b);
+      olds.push(...oldFilesOf(pathA, folders, false));
+      const oldsA = olds.length;
+      olds.push(...oldFilesOf(pathB, folders, false));
+      const merged = mergeAll(
+        withOldFiles(a.bytes, olds.slice(0, oldsA)),
+        withOldFiles(b.bytes, olds.slice(oldsA)),
+      );
       const bytes = Buffer.isBuffer(merged) ? merged : merged.bytes;
       return resultOf(session, "would-sync", changeFor(a, bytes), changeFor(b, bytes), merged);
     } catch (error) {
       return failure(session, error);
     } finally {
-      closeSnapshot(a);
-      closeSnapshot(b);
+      for (const side of [a, b, ...olds.map((old) => old.snapshot)]) closeSnapshot(side);
     }
   }
   const locks: Lock[] = [];
@@ -164,82 +180,66 @@ export async function syncPair(
       }
       locks.push(lock);
     }
-    return await syncLocked(session, pathA, pathB);
+    return await syncLocked(session, pathA, pathB, options.lockWaitMs, folders);
   } finally {
     for (const lock of locks) lock.release();
   }
 }
 
 /**
- * How long a replaced file's old inode is watched after the last write: a pi process that
- * opened the path just before the rename writes its line there a moment later.
- */
-export const SETTLE_MS = 20;
-
-/**
  * The sync itself, both locks held: read, merge, write each side; a file that moved is merged
- * again. A replaced file may have been appended to up to the rename (and a moment after, by a
- * pi process that opened the path just before it): its old inode stays open, and what it
- * gained is appended to both sides ({@link catchUp}) — appended, not merged into another
- * replace, which a writer appending faster than a replace takes could keep racing forever.
+ * again. Each side's copy includes its old files (inodes an earlier sync replaced while a pi
+ * process still wrote them, `old-files.ts`). A file replaced here keeps its old inode under a
+ * second name; once nobody writes it (or `waitMs` passed), what it gained is appended to both
+ * sides ({@link settleOldFiles}) — appended, not merged into another replace, which a writer
+ * appending faster than a replace takes could keep racing forever.
  */
-async function syncLocked(session: string, pathA: string, pathB: string): Promise<PairResult> {
-  const watched: FileSnapshot[] = []; // replaced files, their old inodes still open
+async function syncLocked(
+  session: string,
+  pathA: string,
+  pathB: string,
+  waitMs: number,
+  folders: OldFileFolders,
+): Promise<PairResult> {
+  const olds: OldFile[] = []; // kept from earlier syncs, then replaced here: all open
+  let settled = false;
   try {
+    const keptA = oldFilesOf(pathA, folders);
+    const keptB = oldFilesOf(pathB, folders);
+    olds.push(...keptA, ...keptB);
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const sides = [readSnapshot(pathA), readSnapshot(pathB)] as const;
+      const replaced = new Set<FileSnapshot>();
       try {
-        const merged = mergeAll(sides[0], sides[1]);
+        const merged = mergeAll(
+          withOldFiles(sides[0].bytes, keptA),
+          withOldFiles(sides[1].bytes, keptB),
+        );
         const bytes = Buffer.isBuffer(merged) ? merged : merged.bytes;
         const [a, b] = sides.map((side) => {
           const change = commitFile(side, bytes);
-          if (change === "replaced") watched.push(side);
+          if (change === "replaced") {
+            replaced.add(side);
+            const name = oldFileName(side.path, side.ino);
+            olds.push({ snapshot: side, name: existsSync(name) ? name : undefined });
+          }
           return change;
         }) as [FileChange, FileChange];
-        if (watched.length > 0) {
-          await sleep(SETTLE_MS);
-          catchUp(
-            [pathA, pathB],
-            watched.flatMap((side) => grownSince(side, side.size) ?? []),
-          );
-        }
-        return resultOf(session, "synced", a, b, merged);
+        settled = true;
+        const message = await settleOldFiles([pathA, pathB], olds, waitMs);
+        const result = resultOf(session, "synced", a, b, merged);
+        return message === undefined ? result : { ...result, message };
       } catch (error) {
         if (!(error instanceof FileMovedError)) return failure(session, error);
       } finally {
-        for (const side of sides) if (!watched.includes(side)) closeSnapshot(side);
+        for (const side of sides) if (!replaced.has(side)) closeSnapshot(side);
       }
     }
+  } catch (error) {
+    return failure(session, error);
   } finally {
-    for (const side of watched) closeSnapshot(side);
+    if (!settled) for (const old of olds) closeSnapshot(old.snapshot);
   }
   const message = `kept changing while it was synced (${ATTEMPTS} attempts); run sync again`;
   return { session, status: "failed", message };
-}
-
-/**
- * Appends to each file the lines of `olds` (old contents of replaced files) that it lacks, in
- * their order, without a rename (so no further old inode): the end of a sync that writers kept
- * racing. A line may then follow a child pi appended meanwhile; pi and our loader build the
- * tree by id either way, and the next sync orders them.
- */
-export function catchUp(paths: readonly string[], olds: readonly Buffer[]): void {
-  for (const path of paths) {
-    for (const old of olds) {
-      const side = readSnapshot(path);
-      try {
-        if (side.bytes === undefined) continue;
-        const missing = mergeSessions(side.bytes, old, { collisions: "keep-a" }).lines.filter(
-          (l) => l.origin === "b",
-        );
-        if (missing.length === 0) continue;
-        const tail = Buffer.concat(missing.flatMap((l) => [l.bytes, Buffer.from("\n")]));
-        const lead =
-          side.bytes.length > 0 && side.bytes.at(-1) !== 0x0a ? Buffer.from("\n") : Buffer.alloc(0);
-        commitFile(side, Buffer.concat([side.bytes, lead, tail]));
-      } finally {
-        closeSnapshot(side);
-      }
-    }
-  }
 }

@@ -9,6 +9,7 @@
  * exported into `--<cwd>--/<timestamp>_<id>.jsonl`.
  */
 
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import {
   type MergeResult,
@@ -28,23 +29,24 @@ import { PostgresSessionStore, SessionLeasedError } from "@pi-sessions/store-pos
 import { oneLine } from "../io/errors.js";
 import type { Progress } from "../io/progress.js";
 import {
+  type OldFile,
+  OldFileFolders,
+  oldFilesOf,
+  settleOldFiles,
+  sleep,
+  withOldFiles,
+} from "./old-files.js";
+import {
   changeFor,
   closeSnapshot,
   commitFile,
   type FileChange,
   FileMovedError,
-  grownSince,
+  oldFileName,
   readSnapshot,
 } from "./session-file.js";
 import { sessionsUnder } from "./sync-folders.js";
-import {
-  catchUp,
-  lockWithin,
-  type PairOptions,
-  type PairResult,
-  SETTLE_MS,
-  sleep,
-} from "./sync-pair.js";
+import { lockWithin, type PairOptions, type PairResult } from "./sync-pair.js";
 
 /** The header of session bytes, or undefined when they hold none. */
 function headerOf(bytes: Buffer): SessionHeader | undefined {
@@ -101,9 +103,10 @@ export async function syncWithPostgres(
       } else local.set(header.id, rel);
     }
     const ids = [...new Set([...local.keys(), ...onServer])].sort();
+    const folders = new OldFileFolders();
     for (const [i, id] of ids.entries()) {
       const rel = local.get(id);
-      const sync = new SessionSync(store, root, id, options);
+      const sync = new SessionSync(store, root, id, options, folders);
       results.push(rel === undefined ? await sync.pull() : await sync.both(rel, onServer.has(id)));
       progress.update(i + 1, ids.length);
     }
@@ -121,6 +124,7 @@ class SessionSync {
     private readonly root: string,
     private readonly id: string,
     private readonly options: PairOptions,
+    private readonly folders: OldFileFolders,
   ) {}
 
   /** A session only the server has: exported into the folder where pi would keep it. */
@@ -213,16 +217,23 @@ class SessionSync {
     try {
       for (let attempt = 0; attempt < 8; attempt++) {
         const snap = readSnapshot(path);
+        // Old files an earlier replace left (a pi process still wrote them): part of the copy.
+        const olds: OldFile[] = [];
+        let settled = false;
         try {
-          const { bytes, change: server, merged } = await step(snap.bytes);
+          olds.push(...oldFilesOf(path, this.folders, !this.options.dryRun));
+          const { bytes, change: server, merged } = await step(withOldFiles(snap.bytes, olds));
           const folder = this.options.dryRun ? changeFor(snap, bytes) : commitFile(snap, bytes);
-          if (folder === "replaced") {
-            // Lines pi appended to the old file up to the rename: kept (the next sync pushes them).
-            await sleep(SETTLE_MS);
-            catchUp(
-              [path],
-              [grownSince(snap, snap.size)].filter((x): x is Buffer => !!x),
-            );
+          let message: string | undefined;
+          if (!this.options.dryRun) {
+            if (folder === "replaced") {
+              const name = oldFileName(path, snap.ino);
+              olds.push({ snapshot: snap, name: existsSync(name) ? name : undefined });
+            }
+            // What pi writes to a replaced file after the rename reaches the folder file here,
+            // and the server at the next sync.
+            settled = true;
+            message = await settleOldFiles([path], olds, this.options.lockWaitMs);
           }
           const done = folder === "unchanged" && server === "unchanged";
           const status = done ? "up-to-date" : this.options.dryRun ? "would-sync" : "synced";
@@ -234,7 +245,14 @@ class SessionSync {
                 leafId: merged.report.leafId,
               }
             : {};
-          return { session: rel, status, a: folder, b: server, ...counts };
+          return {
+            session: rel,
+            status,
+            a: folder,
+            b: server,
+            ...counts,
+            ...(message && { message }),
+          };
         } catch (error) {
           if (error instanceof FileMovedError) continue;
           // A lease held elsewhere past the wait, a refused import, a dropped connection: this
@@ -242,7 +260,9 @@ class SessionSync {
           const status = error instanceof SessionLeasedError ? "skipped" : "failed";
           return { session: rel, status, message: oneLine(error) };
         } finally {
-          closeSnapshot(snap);
+          if (!settled)
+            for (const side of [snap, ...olds.map((old) => old.snapshot)]) closeSnapshot(side);
+          else if (!olds.some((old) => old.snapshot === snap)) closeSnapshot(snap);
         }
       }
       return {

@@ -5,9 +5,9 @@
  * dropped at the end, so runs do not pile them up.
  */
 import "vitest";
+import { type PostgresServer, startPostgres } from "@pi-sessions/test-utils/pg-server";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { type PostgresServer, startPostgres } from "./pg-server.js";
 
 let server: PostgresServer | undefined;
 let existing: string | undefined;
