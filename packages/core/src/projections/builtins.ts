@@ -17,7 +17,6 @@ import {
 import { type Projection, replaySlots } from "../state/projection.js";
 import type { SessionState } from "../state/session-state.js";
 import { logTreeSource, pathInLog, pathPositions, treeIndex } from "../state/tree.js";
-import { vecToArray } from "../state/vec.js";
 import { projectionOfPath } from "./context.js";
 import {
   type ContextCache,
