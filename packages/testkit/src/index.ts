@@ -118,4 +118,4 @@ export { SessionModel } from "./model/session-model.js";
 export * from "./model/tree-commands.js";
 
 // --- stores the suites run against (memory, JSONL files, or your own) ------------------
-export * from "./stores/session-store.js";
+export * from "./stores/manager-factory.js";

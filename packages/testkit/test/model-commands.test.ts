@@ -19,7 +19,7 @@ import {
   runSessionModel,
   runStoreModel,
   type SessionCommand,
-  type SessionStoreFactory,
+  type ManagerFactory,
   sessionModelProperty,
   setupSessionModel,
   storeModelProperty,
@@ -38,7 +38,7 @@ beforeAll(async () => {
 });
 
 /** Every store of both implementations, made fresh for each test (a store holds a temp dir). */
-const stores = (): [string, () => SessionStoreFactory][] => [
+const stores = (): [string, () => ManagerFactory][] => [
   ["our memory", () => memoryStore(core)],
   ["our JSONL files", () => jsonlFileStore(core)],
   ["the reference 1.6.0's memory", () => memoryStore(referenceModule)],
@@ -67,7 +67,7 @@ describe("model-based runs (every method, up to 40 commands each)", () => {
   it("runStoreModel fails a store whose reopened session lost what was written", async () => {
     const files = jsonlFileStore(core);
     // Reopens as an empty session: the I5 check after the run must notice.
-    const lossy: SessionStoreFactory = {
+    const lossy: ManagerFactory = {
       ...files,
       name: "lossy",
       reopen: (m) => (files.reopen?.(m) ? SessionManager.inMemory("/work/project") : undefined),
