@@ -30,6 +30,8 @@ import {
   sessionNameProjection,
   type Vec,
 } from "@pi-sessions/core/internal";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   checkI1Header,
   checkI2UniqueIdsAndParents,
@@ -49,9 +51,7 @@ import {
   sessionLogArb,
   userMessageArb,
   type Violation,
-} from "@pi-sessions/testkit";
-import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+} from "../src/internal.js";
 import { params, runs } from "./arbitraries-run.js";
 
 const RUNS = runs(200);

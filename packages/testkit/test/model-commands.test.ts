@@ -15,15 +15,15 @@ import {
   BranchCommand,
   CreateBranchedSessionCommand,
   jsonlFileStore,
+  type ManagerFactory,
   memoryStore,
   runSessionModel,
   runStoreModel,
   type SessionCommand,
-  type ManagerFactory,
   sessionModelProperty,
   setupSessionModel,
   storeModelProperty,
-} from "../src/index.js";
+} from "../src/internal.js";
 import { params, runs } from "./arbitraries-run.js";
 import { inMemoryOf, loadReference } from "./conformance-reference.js";
 
