@@ -226,7 +226,7 @@ describe("a second process writes behind our back (W7)", () => {
     const file = baseFile();
     const sm = SessionManager.open(file);
     const out = inChild(
-      `import { acquireLock } from "@pi-sessions/core/internal";
+      `import { acquireLock } from "../core-parts.js";
        acquireLock(process.env.SESSION_FILE); process.kill(process.pid, "SIGKILL");`,
       file,
     );
