@@ -31,7 +31,7 @@ export { BUILTIN_PROJECTIONS, initialState, leafSummary } from "./projections/bu
 export type { ContextCache, PathSummary } from "./projections/context-cache.js";
 export { contextOfSummary, contextProjection, summarizePath } from "./projections/context-cache.js";
 export type { LabelIndex } from "./projections/labels.js";
-export { labelOf, labelsProjection, resolve as resolveLabels } from "./projections/labels.js";
+export { labelOf, labelsProjection, resolveLabels } from "./projections/labels.js";
 export type { SessionNameState } from "./projections/session-name.js";
 export { sessionNameOf, sessionNameProjection } from "./projections/session-name.js";
 export {

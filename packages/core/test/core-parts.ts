@@ -25,7 +25,6 @@ export * from "../src/projections/context.js";
 export * from "../src/projections/context-cache.js";
 export * from "../src/projections/draft-projection.js";
 export * from "../src/projections/labels.js";
-export { resolve as resolveLabels } from "../src/projections/labels.js";
 export * from "../src/projections/session-name.js";
 export * from "../src/schema/codecs/combinators.js";
 export * from "../src/schema/codecs/content-blocks.js";
