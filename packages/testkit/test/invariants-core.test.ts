@@ -26,9 +26,9 @@ import {
   leafSummary,
   migrateRecords,
   type PathSummary,
+  type PersistentVector,
   resolveLabels,
   sessionNameProjection,
-  type Vec,
 } from "@pi-sessions/core/internal";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
@@ -64,7 +64,7 @@ function expectNone(violations: readonly Violation[]): void {
   expect(violations.map(formatViolation)).toEqual([]);
 }
 
-const items = <T>(v: Vec<T>): T[] => v.items.slice(0, v.length);
+const items = <T>(v: PersistentVector<T>): T[] => v.items.slice(0, v.length);
 
 /** What a caller can see of a core state: every query, through core's own readers. */
 function observeState(s: SessionState): unknown {

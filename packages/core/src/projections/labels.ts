@@ -1,5 +1,10 @@
+import {
+  type PersistentVector,
+  vecOwning,
+  vecPush,
+  vecToArray,
+} from "../state/persistent-vector.js";
 import type { Projection } from "../state/projection.js";
-import { type Vec, vecOwning, vecPush, vecToArray } from "../state/vec.js";
 
 /** A resolved label and the timestamp of the label entry that set it. */
 export interface ResolvedLabel {
@@ -20,7 +25,7 @@ interface LabelChange {
  * older one replays its prefix of the changes (only when inspecting the past).
  */
 export interface LabelIndex {
-  readonly changes: Vec<LabelChange>;
+  readonly changes: PersistentVector<LabelChange>;
   readonly current: Map<string, ResolvedLabel>;
 }
 
