@@ -18,7 +18,7 @@ import { fcOptions, tempDir } from "@pi-sessions/test-utils";
 import { damagedSessionArb, legacySessionArb, sessionLogArb } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fullRowOf, rowOf } from "../src/session/session-rows.js";
+import { fullRowOf, rowOf } from "../src/session/ls-rows.js";
 import { projectDir, writeSession } from "./helpers/fixtures.js";
 import { CLI_DIR, runBin } from "./helpers/run-bin.js";
 
