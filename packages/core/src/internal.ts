@@ -102,12 +102,6 @@ export { withFile } from "./store/read-chunks.js";
 export { readSessionFile } from "./store/read-session.js";
 export { fileTypeOf, openRegularFile, readRegularFile } from "./store/regular-file.js";
 export {
-  isConversationEntry,
-  resolveSessionDir,
-  samePath,
-  sessionLines,
-} from "./store/session-files.js";
-export {
   buildSessionInfo,
   messageText,
   readSessionInfoSync,
@@ -119,3 +113,9 @@ export { fsReason, scanSessionDir, scanSessionFiles } from "./store/session-scan
 export type { SessionShape, StoredIds } from "./store/session-shape.js";
 export { SessionShapeFold, sessionShapeCodec } from "./store/session-shape.js";
 export { nodeStoreFs, writeAll } from "./store/store-fs.js";
+export {
+  isConversationEntry,
+  resolveSessionDir,
+  samePath,
+  sessionLines,
+} from "./store/store-helpers.js";

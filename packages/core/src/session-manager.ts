@@ -26,10 +26,10 @@ import * as listing from "./store/listing.js";
 import { memorySink, memoryStore } from "./store/memory-store.js";
 import * as paths from "./store/paths.js";
 import { isForeignRefusal } from "./store/refusal.js";
-import { resolveSessionDir, samePath } from "./store/session-files.js";
 import type { SessionSink, SessionStore, StoredSession } from "./store/session-store.js";
 import { SessionStoreFailedError } from "./store/session-store.js";
 import type { Durability } from "./store/session-writer.js";
+import { resolveSessionDir, samePath } from "./store/store-helpers.js";
 
 /** The reference's `NewSessionOptions` plus our injection points. */
 export interface SessionManagerOptions extends schema.NewSessionOptions {
