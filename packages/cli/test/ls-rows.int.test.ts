@@ -7,7 +7,6 @@
 
 import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fullRowOf, rowOf } from "@pi-sessions/cli";
 import type { SessionInfo } from "@pi-sessions/core";
 import {
   encodeCwd,
@@ -19,6 +18,7 @@ import { fcOptions, tempDir } from "@pi-sessions/test-utils";
 import { damagedSessionArb, legacySessionArb, sessionLogArb } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { fullRowOf, rowOf } from "../src/session/ls-rows.js";
 import { projectDir, writeSession } from "./helpers/fixtures.js";
 import { CLI_DIR, runBin } from "./helpers/run-bin.js";
 

@@ -3,8 +3,8 @@
  * erases itself; the bin-level test shows a pipe gets nothing.
  */
 
-import { noProgress, PROGRESS_MIN_TOTAL, ProgressBar, progressOn } from "@pi-sessions/cli";
 import { describe, expect, it } from "vitest";
+import { noProgress, PROGRESS_MIN_TOTAL, ProgressBar, progressOn } from "../src/io/progress.js";
 
 function sink(isTTY: boolean) {
   const chunks: string[] = [];

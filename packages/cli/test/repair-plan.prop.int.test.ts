@@ -8,18 +8,13 @@
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  loadSession,
-  NotASessionError,
-  planRepair,
-  problemsOf,
-  splitLines,
-} from "@pi-sessions/cli";
+import { loadSession, NotASessionError, planRepair, problemsOf } from "@pi-sessions/cli";
 import { createDeterministicEnv } from "@pi-sessions/core";
 import { fcOptions, tempDir } from "@pi-sessions/test-utils";
 import { damagedSessionArb, legacySessionArb } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { splitLines } from "../src/repair/lines.js";
 import { unparseableLines } from "./helpers/lines.js";
 
 const env = () => createDeterministicEnv({ seed: 7 });

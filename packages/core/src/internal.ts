@@ -1,74 +1,124 @@
 /**
- * @pi-sessions/core/internal — the building blocks under the public API, for this
- * repository's CLI, testkit and tests, and for tools that need the format's parts one by one
- * (the document parser, migration, the entry log, the writer and lock, listing internals).
- * Stable within a release, not promised across releases the way `@pi-sessions/core` is.
+ * @pi-sessions/core/internal — the building blocks under the public API that this
+ * repository's CLI, index, plugins, redaction, PostgreSQL store and testkit use (the document
+ * parser, migration, the entry log, the writer and lock, listing internals), listed name by
+ * name: a name is here because a sibling package imports it. Stable within a release, not
+ * promised across releases the way `@pi-sessions/core` is. Core's own tests reach the other
+ * modules directly (`test/core-parts.ts`).
  *
  * @packageDocumentation
  */
 
-// Every module below is exported whole: this entry is the toolbox, and the committed API report
-// (`api/core-internal.api.md`) shows in review what a change adds to it.
-export * from "./bus/session-events.js";
-export * from "./env/env.js";
-export * from "./env/ids.js";
-export * from "./env/paths.js";
-export * from "./format/column-load.js";
-export * from "./format/json-scan.js";
-export * from "./format/load-text.js";
-export * from "./format/migrate.js";
-export * from "./format/parse.js";
-export * from "./format/record-rules.js";
-export * from "./format/serialize.js";
-export * from "./merge/canonical-json.js";
-export * from "./merge/chain-order.js";
-export * from "./merge/id-collisions.js";
-export * from "./merge/legacy-ids.js";
-export * from "./merge/merge-sessions.js";
-export * from "./merge/session-copy.js";
-export * from "./projections/builtins.js";
-export * from "./projections/context.js";
-export * from "./projections/context-cache.js";
-export * from "./projections/draft-projection.js";
-export * from "./projections/labels.js";
-export { resolve as resolveLabels } from "./projections/labels.js";
-export * from "./projections/session-name.js";
-export * from "./schema/codecs/combinators.js";
-export * from "./schema/codecs/content-blocks.js";
-export * from "./schema/codecs/decode.js";
-export * from "./schema/codecs/entries.js";
-export * from "./schema/codecs/header.js";
-export * from "./schema/codecs/issues.js";
-export * from "./schema/codecs/messages.js";
-export * from "./schema/codecs/usage.js";
-export * from "./schema/entry-references.js";
-export * from "./schema/types.js";
-export * from "./state/diagnostics.js";
-export * from "./state/entry-handle.js";
-export * from "./state/entry-log.js";
-export * from "./state/projection.js";
-export * from "./state/session-state.js";
-export * from "./state/tree.js";
-export * from "./state/vec.js";
-export * from "./store/atomic-write.js";
-export * from "./store/delete.js";
-export * from "./store/discovery.js";
-export * from "./store/file-lines.js";
-export * from "./store/listing.js";
-export * from "./store/listing-answer.js";
-export * from "./store/listing-cache.js";
-export * from "./store/listing-folds.js";
-export * from "./store/lock.js";
-export * from "./store/memory-store.js";
-export * from "./store/paths.js";
-export * from "./store/queued-sink.js";
-export * from "./store/read-chunks.js";
-export * from "./store/read-session.js";
-export * from "./store/regular-file.js";
-export * from "./store/session-files.js";
-export * from "./store/session-info.js";
-export * from "./store/session-scan.js";
-export * from "./store/session-shape.js";
-export * from "./store/session-store.js";
-export * from "./store/session-writer.js";
-export * from "./store/store-fs.js";
+export type { HandlerErrorEvent } from "./bus/session-events.js";
+export type { SessionEnv } from "./env/env.js";
+export { systemEnv, uuidv7From } from "./env/env.js";
+export { assertValidSessionId, generateEntryId } from "./env/ids.js";
+export { resolveCwd } from "./env/paths.js";
+export { ColumnLoader } from "./format/column-load.js";
+export { newLineHead, scanObjectLine } from "./format/json-scan.js";
+export type { LoadedText } from "./format/load-text.js";
+export { loadText } from "./format/load-text.js";
+export { migrateDocument, migrateRecords } from "./format/migrate.js";
+export type { JsonRecord, LineIssue } from "./format/parse.js";
+export { documentIssues, isJsonRecord, JsonlScanner, parseJsonl } from "./format/parse.js";
+export { isValidHeader, resolveHeader } from "./format/record-rules.js";
+export {
+  createHeader,
+  serializeDocument,
+  serializeRecord,
+  serializeRecords,
+} from "./format/serialize.js";
+export { splitByteLines } from "./merge/session-copy.js";
+export { BUILTIN_PROJECTIONS, initialState, leafSummary } from "./projections/builtins.js";
+export type { ContextCache, PathSummary } from "./projections/context-cache.js";
+export { contextOfSummary, contextProjection, summarizePath } from "./projections/context-cache.js";
+export type { LabelIndex } from "./projections/labels.js";
+export { labelOf, labelsProjection, resolveLabels } from "./projections/labels.js";
+export type { SessionNameState } from "./projections/session-name.js";
+export { sessionNameOf, sessionNameProjection } from "./projections/session-name.js";
+export {
+  ContentBlockCodec,
+  ImageContentCodec,
+  TextContentCodec,
+  ThinkingContentCodec,
+  ToolCallCodec,
+  UserContentCodec,
+} from "./schema/codecs/content-blocks.js";
+export { decodeHeader, decodeMessage } from "./schema/codecs/decode.js";
+export { ENTRY_CODECS } from "./schema/codecs/entries.js";
+export { SessionHeaderCodec } from "./schema/codecs/header.js";
+export { decodeWith } from "./schema/codecs/issues.js";
+export {
+  AssistantMessageCodec,
+  BashExecutionMessageCodec,
+  BranchSummaryMessageCodec,
+  CompactionSummaryMessageCodec,
+  CustomMessageCodec,
+  SystemMessageCodec,
+  ToolResultMessageCodec,
+  UserMessageCodec,
+} from "./schema/codecs/messages.js";
+export { UsageCodec } from "./schema/codecs/usage.js";
+export { structuralDiagnostics } from "./state/diagnostics.js";
+export type { EntryLog } from "./state/entry-log.js";
+export { idAt, logFromEntries, positionOf } from "./state/entry-log.js";
+export type { PersistentVector } from "./state/persistent-vector.js";
+export { replaySlots } from "./state/projection.js";
+export { childrenOfId, entriesOf, foldEntry, withLeaf } from "./state/session-state.js";
+export { pathPositions } from "./state/tree.js";
+export { writeFileAtomic } from "./store/atomic-write.js";
+export { cwdMatches, jsonlPaths, readHeader } from "./store/discovery.js";
+export type { ListingOptions, ListSessionsOptions } from "./store/listing.js";
+export {
+  compareDirCandidates,
+  compareRootCandidates,
+  listAllSessions,
+  listSessions,
+  listSessionsInDir,
+  newestFirst,
+} from "./store/listing.js";
+export type { ListingAnswer, ListingSummary } from "./store/listing-answer.js";
+export {
+  decodeListingAnswer,
+  encodeListingAnswer,
+  listingAnswerRules,
+  summarizeListingAnswer,
+} from "./store/listing-answer.js";
+export type { FileStamp, ShapedSessionInfo } from "./store/listing-cache.js";
+export { defaultSessionInfoCache, SessionInfoCache } from "./store/listing-cache.js";
+export type { FoldCodec, SavedFoldState } from "./store/listing-folds.js";
+export { foldRulesKey, restoreFoldState, saveFoldState } from "./store/listing-folds.js";
+export type { Lock } from "./store/lock.js";
+export { acquireLock } from "./store/lock.js";
+export { memorySink } from "./store/memory-store.js";
+export {
+  defaultSessionDirPath,
+  encodeCwd,
+  encodeResolvedCwd,
+  ensureDir,
+  getAgentDir,
+  getSessionsRoot,
+  sessionFileName,
+} from "./store/paths.js";
+export { withFile } from "./store/read-chunks.js";
+export { readSessionFile } from "./store/read-session.js";
+export { fileTypeOf, openRegularFile, readRegularFile } from "./store/regular-file.js";
+export type { SessionInfoFoldState } from "./store/session-info.js";
+export {
+  buildSessionInfo,
+  messageText,
+  readSessionInfoSync,
+  SessionInfoFold,
+  sessionInfoCodec,
+} from "./store/session-info.js";
+export type { PathProblem, SessionFileScan } from "./store/session-scan.js";
+export { fsReason, scanSessionDir, scanSessionFiles } from "./store/session-scan.js";
+export type { SessionShape, StoredIds } from "./store/session-shape.js";
+export { SessionShapeFold, sessionShapeCodec } from "./store/session-shape.js";
+export { nodeStoreFs, writeAll } from "./store/store-fs.js";
+export {
+  isConversationEntry,
+  resolveSessionDir,
+  samePath,
+  sessionLines,
+} from "./store/store-helpers.js";

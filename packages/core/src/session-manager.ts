@@ -1,6 +1,6 @@
 import { dirname, resolve } from "node:path";
 import { SessionBus } from "./bus/session-bus.js";
-import type * as ev from "./bus/session-events.js";
+import type * as sessionEvents from "./bus/session-events.js";
 import { type SessionEnv, systemEnv } from "./env/env.js";
 import { assertValidSessionId, generateEntryId } from "./env/ids.js";
 import { resolveCwd } from "./env/paths.js";
@@ -9,16 +9,16 @@ import { loadText, splitRecords } from "./format/load-text.js";
 import { findHeaderIndex } from "./format/record-rules.js";
 import { createHeader } from "./format/serialize.js";
 import { branchedEntries } from "./manager/branched-session.js";
-import * as build from "./manager/entry-builders.js";
-import * as guard from "./manager/entry-validation.js";
+import * as entryBuilders from "./manager/entry-builders.js";
+import * as entryValidation from "./manager/entry-validation.js";
 import { systemCheckpoint } from "./manager/system-checkpoint.js";
-import * as q from "./projections/builtins.js";
+import * as builtinProjections from "./projections/builtins.js";
 import { sanitizeSessionName } from "./projections/session-name.js";
-import type * as T from "./schema/types.js";
+import type * as schema from "./schema/types.js";
 import { type LoadDiagnostic, structuralDiagnostics } from "./state/diagnostics.js";
 import { hasSeenId, lastEntry, lineAt } from "./state/entry-log.js";
 import type { Projection } from "./state/projection.js";
-import * as s from "./state/session-state.js";
+import * as sessionState from "./state/session-state.js";
 import { type DeleteResult, deleteSessionFile } from "./store/delete.js";
 import { findMostRecentSession, findSessionById, readHeader } from "./store/discovery.js";
 import { fileStore } from "./store/file-store.js";
@@ -26,13 +26,13 @@ import * as listing from "./store/listing.js";
 import { memorySink, memoryStore } from "./store/memory-store.js";
 import * as paths from "./store/paths.js";
 import { isForeignRefusal } from "./store/refusal.js";
-import { resolveSessionDir, samePath } from "./store/session-files.js";
 import type { SessionSink, SessionStore, StoredSession } from "./store/session-store.js";
 import { SessionStoreFailedError } from "./store/session-store.js";
 import type { Durability } from "./store/session-writer.js";
+import { resolveSessionDir, samePath } from "./store/store-helpers.js";
 
 /** The reference's `NewSessionOptions` plus our injection points. */
-export interface SessionManagerOptions extends T.NewSessionOptions {
+export interface SessionManagerOptions extends schema.NewSessionOptions {
   /** Clock and random source (default: the system's); tests pass a deterministic env. */
   env?: SessionEnv;
   /** Extra projections folded next to the built-ins (plugins). */
@@ -42,7 +42,7 @@ export interface SessionManagerOptions extends T.NewSessionOptions {
   /** Refuses appended entries that do not match their io-ts codec (off, like pi: a decode each). */
   strict?: boolean;
   /** Gets every error an `events` handler throws (default: unheard ones go to console.error). */
-  onHandlerError?: ev.HandlerErrorReporter;
+  onHandlerError?: sessionEvents.HandlerErrorReporter;
   /**
    * What an append does when another process writes the session file (holds its lock, or wrote
    * since we read it): `"throw"` (default) refuses it (`SessionLockedError`, `SessionConflictError`,
@@ -53,7 +53,7 @@ export interface SessionManagerOptions extends T.NewSessionOptions {
   whenRefused?: "throw" | "fork";
 }
 
-const notFound = (id: string) => new build.EntryNotFoundError(id);
+const notFound = (id: string) => new entryBuilders.EntryNotFoundError(id);
 /** A sink's flush as a value: undefined once durable, or the failure (never rejects). */
 const outcomeOf = (sink: SessionSink): Promise<Error | undefined> =>
   sink.flush().then(
@@ -78,7 +78,7 @@ function dirFor(sessionDir: string | undefined, cwd: string): [dir: string, isDe
  * the sink of its `SessionStore` (memory, JSONL files, or an asynchronous store).
  */
 export class SessionManager {
-  private state: s.SessionState;
+  private state: sessionState.SessionState;
   private readonly env: SessionEnv;
   private readonly durability: SessionManagerOptions["durability"];
   private readonly whenRefused: SessionManagerOptions["whenRefused"];
@@ -92,9 +92,9 @@ export class SessionManager {
   private readonly retired = new Set<Promise<Error | undefined>>();
   private readonly bus = new SessionBus();
   /** Replaced, never mutated, so a validator may remove itself while validators run. */
-  private validators: readonly guard.EntryValidator[] = [];
-  /** The typed event bus ({@link ev.SessionEventBus}); events fire after the change is committed. */
-  readonly events: ev.SessionEventBus = this.bus;
+  private validators: readonly entryValidation.EntryValidator[] = [];
+  /** The typed event bus ({@link sessionEvents.SessionEventBus}); events fire after the change is committed. */
+  readonly events: sessionEvents.SessionEventBus = this.bus;
 
   protected constructor(cwd: string, options: SessionManagerOptions = {}, store?: SessionStore) {
     this.durability = options.durability;
@@ -103,9 +103,9 @@ export class SessionManager {
     this.projections = options.projections ?? [];
     this.bus.reportError = options.onHandlerError;
     this.cwd = resolveCwd(cwd);
-    this.state = q.initialState(null, this.projections);
+    this.state = builtinProjections.initialState(null, this.projections);
     if (store) this.store = store;
-    if (options.strict) this.validators = [guard.schemaValidator];
+    if (options.strict) this.validators = [entryValidation.schemaValidator];
   }
 
   // --- factories and discovery (SPEC §4, §6, §10); discovery only reads (W13) ---------------
@@ -114,7 +114,7 @@ export class SessionManager {
   static inMemory(
     cwd: string = process.cwd(),
     options?: SessionManagerOptions,
-    entries?: T.FileEntry[],
+    entries?: schema.FileEntry[],
   ): SessionManager {
     const sm = new this(cwd || process.cwd(), options);
     if (!entries || entries.length === 0) sm.newSession(options);
@@ -216,23 +216,23 @@ export class SessionManager {
     sessionDir?: string,
     onProgress?: Progress,
     signal?: AbortSignal,
-  ): Promise<T.SessionInfo[]> {
+  ): Promise<schema.SessionInfo[]> {
     const [dir, emptyCwdMatches] = dirFor(sessionDir, cwd);
     return listing.listSessions(dir, { filterCwd: cwd, emptyCwdMatches, onProgress, signal });
   }
 
   /** Every session of every working directory, or of one `sessionDir` (SPEC §10.5). */
-  static listAll(onProgress?: Progress, signal?: AbortSignal): Promise<T.SessionInfo[]>;
+  static listAll(onProgress?: Progress, signal?: AbortSignal): Promise<schema.SessionInfo[]>;
   static listAll(
     sessionDir?: string,
     onProgress?: Progress,
     signal?: AbortSignal,
-  ): Promise<T.SessionInfo[]>;
+  ): Promise<schema.SessionInfo[]>;
   static listAll(
     first?: string | Progress,
     second?: Progress | AbortSignal,
     third?: AbortSignal,
-  ): Promise<T.SessionInfo[]> {
+  ): Promise<schema.SessionInfo[]> {
     if (typeof first !== "string") {
       const signal = second as AbortSignal | undefined;
       return listing.listAllSessions(paths.getSessionsRoot(), { onProgress: first, signal });
@@ -255,7 +255,7 @@ export class SessionManager {
   }
 
   /** Starts a new session, written at its first conversation message (SPEC §6.2). */
-  newSession(options?: T.NewSessionOptions): string | undefined {
+  newSession(options?: schema.NewSessionOptions): string | undefined {
     this.switchSession("new", () => this.start(jsonClone(this.newHeader(options)), []));
     return this.sink.location;
   }
@@ -265,10 +265,10 @@ export class SessionManager {
    * `parentSession` names the previous file only if that file exists.
    */
   createBranchedSession(leafId: string): string | undefined {
-    const path = q.branchOf(this.state, leafId);
+    const path = builtinProjections.branchOf(this.state, leafId);
     if (path.length === 0) throw notFound(leafId);
     this.switchSession("branched", () => {
-      const entries = branchedEntries(path, q.labelMapOf(this.state), this.env);
+      const entries = branchedEntries(path, builtinProjections.labelMapOf(this.state), this.env);
       const parent = this.sink.written ? this.sink.location : undefined;
       const c = jsonClone({ header: this.newHeader(undefined, parent), entries });
       this.start(c.header, c.entries);
@@ -302,7 +302,7 @@ export class SessionManager {
    * A new session of `header` and `entries` (handed over), created by the store before the switch
    * so a failure leaves the old one. The store gets its own array: the adopted one grows.
    */
-  private start(header: T.SessionHeader, entries: T.SessionEntry[], now = false): void {
+  private start(header: schema.SessionHeader, entries: schema.SessionEntry[], now = false): void {
     const sink = this.store.create(header, entries.slice(), now ? "now" : "conversation");
     this.adopt({ header, entries, diagnostics: [] }, sink);
   }
@@ -317,8 +317,8 @@ export class SessionManager {
   private adopt(session: StoredSession, sink: SessionSink): void {
     this.replaceSink(sink);
     this.state = session.columns
-      ? q.replayColumns(session.header, session.columns, this.projections)
-      : q.replayState(session.header, session.entries, this.projections, true);
+      ? builtinProjections.replayColumns(session.header, session.columns, this.projections)
+      : builtinProjections.replayState(session.header, session.entries, this.projections, true);
     this.loaded = { diagnostics: session.diagnostics, entryLines: session.entryLines };
   }
 
@@ -335,7 +335,10 @@ export class SessionManager {
   }
 
   /** Replaces the state by migrated records (header adopted, or a new one from options). */
-  protected adoptRecords(records: Record<string, unknown>[], options?: T.NewSessionOptions): void {
+  protected adoptRecords(
+    records: Record<string, unknown>[],
+    options?: schema.NewSessionOptions,
+  ): void {
     // Headerless entries join a fresh v3 header first, so they are not taken for v1 records.
     const withHeader =
       findHeaderIndex(records) >= 0 ? records : [jsonClone(this.newHeader(options)), ...records];
@@ -344,9 +347,9 @@ export class SessionManager {
 
   /** Builds a fresh header (SPEC §4 newSession) after validating a custom id. */
   private newHeader(
-    options?: T.NewSessionOptions,
+    options?: schema.NewSessionOptions,
     parentSession = options?.parentSession,
-  ): T.SessionHeader {
+  ): schema.SessionHeader {
     if (options?.id !== undefined) assertValidSessionId(options.id);
     const id = options?.id ?? this.env.uuidv7();
     const timestamp = this.env.now().toISOString();
@@ -380,16 +383,16 @@ export class SessionManager {
     return this.sink.location;
   }
   /** The header record, or null. Read-only. */
-  getHeader(): T.SessionHeader | null {
+  getHeader(): schema.SessionHeader | null {
     return this.state.header;
   }
   /** The current immutable snapshot of the whole session. */
-  getState(): s.SessionState {
+  getState(): sessionState.SessionState {
     return this.state;
   }
   /** The state of a projection registered through `options.projections`, by name. */
   getProjectionState<S = unknown>(name: string): S | undefined {
-    return s.projectionState(this.state, name) as S | undefined;
+    return sessionState.projectionState(this.state, name) as S | undefined;
   }
   /** Problems found at load (with line numbers), plus structural ones (duplicates, cycles). */
   getLoadDiagnostics(): LoadDiagnostic[] {
@@ -405,57 +408,59 @@ export class SessionManager {
     return this.state.leafId;
   }
   /** The leaf entry, or undefined when the leaf is null. */
-  getLeafEntry(): T.SessionEntry | undefined {
-    return this.state.leafId === null ? undefined : s.entryOf(this.state, this.state.leafId);
+  getLeafEntry(): schema.SessionEntry | undefined {
+    return this.state.leafId === null
+      ? undefined
+      : sessionState.entryOf(this.state, this.state.leafId);
   }
   /** The indexed entry with this id (the last one wins for duplicates). */
-  getEntry(id: string): T.SessionEntry | undefined {
-    return s.entryOf(this.state, id);
+  getEntry(id: string): schema.SessionEntry | undefined {
+    return sessionState.entryOf(this.state, id);
   }
   /** Direct children in file order. */
-  getChildren(parentId: string): T.SessionEntry[] {
-    return s.childrenOfId(this.state, parentId);
+  getChildren(parentId: string): schema.SessionEntry[] {
+    return sessionState.childrenOfId(this.state, parentId);
   }
   /** The current label of an entry. */
   getLabel(id: string): string | undefined {
-    return q.labelOfId(this.state, id);
+    return builtinProjections.labelOfId(this.state, id);
   }
   /** Entries from the root to `fromId` (default: the leaf). */
-  getBranch(fromId?: string): T.SessionEntry[] {
-    return q.branchOf(this.state, fromId);
+  getBranch(fromId?: string): schema.SessionEntry[] {
+    return builtinProjections.branchOf(this.state, fromId);
   }
   /** Compaction-aware context entries at the leaf. O(context) from the cached leaf path. */
-  buildContextEntries(): T.SessionEntry[] {
+  buildContextEntries(): schema.SessionEntry[] {
     // The leaf's path, not getBranch(): getBranch reads "" (a valid id) as "no start".
-    return q.contextEntriesOf(this.state);
+    return builtinProjections.contextEntriesOf(this.state);
   }
   /** Provenance-preserving context at the leaf. O(context) from the cached leaf path. */
-  buildSessionProjection(): T.SessionProjection {
-    return q.projectionOf(this.state);
+  buildSessionProjection(): schema.SessionProjection {
+    return builtinProjections.projectionOf(this.state);
   }
   /** What is sent to the model at the leaf. O(context), from the incrementally kept summary. */
-  buildSessionContext(): T.SessionContext {
-    return q.contextOf(this.state);
+  buildSessionContext(): schema.SessionContext {
+    return builtinProjections.contextOf(this.state);
   }
   /** The latest session name, trimmed, or undefined. */
   getSessionName(): string | undefined {
-    return q.nameOf(this.state);
+    return builtinProjections.nameOf(this.state);
   }
   /** Number of distinct entry ids, without copying. */
   getEntryCount(): number {
     return this.state.log.distinct;
   }
   /** All entries in file order (a new array of read-only entries). */
-  getEntries(): T.SessionEntry[] {
-    return s.entriesOf(this.state);
+  getEntries(): schema.SessionEntry[] {
+    return sessionState.entriesOf(this.state);
   }
   /** The entry tree with labels. */
-  getTree(): T.SessionTreeNode[] {
-    return q.treeOf(this.state);
+  getTree(): schema.SessionTreeNode[] {
+    return builtinProjections.treeOf(this.state);
   }
 
   /** Adds a guard every later append must pass (else it throws and changes nothing). */
-  addEntryValidator(validator: guard.EntryValidator): () => void {
+  addEntryValidator(validator: entryValidation.EntryValidator): () => void {
     this.validators = [...this.validators, validator];
     return () => {
       this.validators = this.validators.filter((v) => v !== validator);
@@ -463,7 +468,7 @@ export class SessionManager {
   }
   /** Adds a projection, replayed over the log once (O(n)); throws for a name already in use. */
   addProjection(projection: Projection<unknown>): void {
-    const next = s.withProjection(this.state, projection);
+    const next = sessionState.withProjection(this.state, projection);
     if (!next) throw new Error(`Projection "${projection.name}" is already registered`);
     this.projections = [...this.projections, projection];
     this.state = next;
@@ -471,9 +476,10 @@ export class SessionManager {
   /** Removes a projection added by name (from the options or {@link addProjection}); false if none. */
   removeProjection(name: string): boolean {
     // A built-in role (or its replacement) answers the pi API: it stays.
-    if (q.isBuiltinName(name) || !this.projections.some((p) => p.name === name)) return false;
+    if (builtinProjections.isBuiltinName(name) || !this.projections.some((p) => p.name === name))
+      return false;
     this.projections = this.projections.filter((p) => p.name !== name);
-    this.state = s.withoutProjection(this.state, name);
+    this.state = sessionState.withoutProjection(this.state, name);
     return true;
   }
 
@@ -495,9 +501,12 @@ export class SessionManager {
       this.openLocation(location);
       const tip = this.state.leafId;
       const follows =
-        atTip && tip !== null && q.branchOf(this.state, tip).some((e) => e.id === leaf);
-      const stays = !follows && (leaf === null || s.entryOf(this.state, leaf) !== undefined);
-      if (stays) this.state = s.withLeaf(this.state, leaf);
+        atTip &&
+        tip !== null &&
+        builtinProjections.branchOf(this.state, tip).some((e) => e.id === leaf);
+      const stays =
+        !follows && (leaf === null || sessionState.entryOf(this.state, leaf) !== undefined);
+      if (stays) this.state = sessionState.withLeaf(this.state, leaf);
     });
   }
 
@@ -506,8 +515,8 @@ export class SessionManager {
 
   /** The whole session so far, for a store's first write. */
   private readonly content = () => ({
-    header: this.state.header as T.SessionHeader,
-    entries: s.entriesOf(this.state),
+    header: this.state.header as schema.SessionHeader,
+    entries: sessionState.entriesOf(this.state),
   });
 
   /**
@@ -518,8 +527,8 @@ export class SessionManager {
    * decoded at once for them. `arg` spares the hot append a closure; a parent other than the leaf
    * (`null`: a new root) moves the leaf there first.
    */
-  private append<E extends T.SessionEntry, A = undefined>(
-    make: (b: build.EntryBase, arg: A) => E,
+  private append<E extends schema.SessionEntry, A = undefined>(
+    make: (b: entryBuilders.EntryBase, arg: A) => E,
     arg?: A,
     parentOrLeaf?: string | null,
   ): string {
@@ -541,14 +550,15 @@ export class SessionManager {
         type: made.type,
         role: typeof role === "string" ? role : undefined,
       };
-      this.state = s.foldLine(before, head, line);
+      this.state = sessionState.foldLine(before, head, line);
     } else {
       const decoded = JSON.parse(line) as E;
       for (const validator of this.validators) {
         const rejection = validator(decoded);
-        if (rejection !== undefined) throw new guard.EntryRejectedError(decoded, rejection);
+        if (rejection !== undefined)
+          throw new entryValidation.EntryRejectedError(decoded, rejection);
       }
-      this.state = s.foldEntry(before, decoded);
+      this.state = sessionState.foldEntry(before, decoded);
     }
     try {
       this.persist(line);
@@ -575,7 +585,8 @@ export class SessionManager {
   }
 
   /** The entry just appended, as callers get it. */
-  private readonly appended = (): T.SessionEntry => lastEntry(this.state.log) as T.SessionEntry;
+  private readonly appended = (): schema.SessionEntry =>
+    lastEntry(this.state.log) as schema.SessionEntry;
 
   /** Hands the entry just appended to the sink: as its line when the sink takes lines. */
   private persist(line: string): void {
@@ -599,7 +610,7 @@ export class SessionManager {
         for (let pos = 0; pos < log.length; pos++) lines.push(lineAt(log, pos));
         const sink = this.store.createFromLines
           ? this.store.createFromLines(header, lines)
-          : this.store.create(header, s.entriesOf(this.state), "now");
+          : this.store.create(header, sessionState.entriesOf(this.state), "now");
         this.replaceSink(sink);
         this.state = { ...this.state, header };
         this.loaded = { diagnostics: [] };
@@ -609,8 +620,8 @@ export class SessionManager {
   }
 
   /** Appends a message of any role; returns the entry id. */
-  appendMessage(message: T.AgentMessage): string {
-    return this.append(build.messageEntry, message);
+  appendMessage(message: schema.AgentMessage): string {
+    return this.append(entryBuilders.messageEntry, message);
   }
   /** Appends a thinking level change. */
   appendThinkingLevelChange(thinkingLevel: string): string {
@@ -625,12 +636,12 @@ export class SessionManager {
     kind: string,
     provider: string,
     model: string,
-    usage: T.Usage,
+    usage: schema.Usage,
     note?: string,
-  ): T.UsageEntry {
+  ): schema.UsageEntry {
     const fields = { kind, provider, model, usage, note: note || undefined };
     const id = this.append((b) => ({ type: "usage", ...b, ...fields }));
-    return this.getEntry(id) as T.UsageEntry;
+    return this.getEntry(id) as schema.UsageEntry;
   }
   /** Appends a compaction (null `firstKeptEntryId`: keep none) with the system checkpoint. */
   appendCompaction<D = unknown>(
@@ -639,7 +650,7 @@ export class SessionManager {
     tokensBefore: number,
     details?: D,
     fromHook?: boolean,
-    usage?: T.Usage,
+    usage?: schema.Usage,
   ): string {
     return this.append((b) => ({
       type: "compaction",
@@ -651,7 +662,10 @@ export class SessionManager {
       usage,
       fromHook,
       // The checkpoint of the context this compaction summarises (`make` runs before the fold).
-      systemMessage: systemCheckpoint(q.systemMessagesOf(this.state), Date.parse(b.timestamp)),
+      systemMessage: systemCheckpoint(
+        builtinProjections.systemMessagesOf(this.state),
+        Date.parse(b.timestamp),
+      ),
     }));
   }
   /** Appends extension state that never reaches the model (payload keys first, as pi's). */
@@ -666,7 +680,7 @@ export class SessionManager {
   /** Appends extension content that reaches the model (payload keys first, as pi's). */
   appendCustomMessageEntry<D = unknown>(
     customType: string,
-    content: string | (T.TextContent | T.ImageContent)[],
+    content: string | (schema.TextContent | schema.ImageContent)[],
     display: boolean,
     details?: D,
   ): string {
@@ -676,19 +690,19 @@ export class SessionManager {
   /** Sets (truthy) or clears (undefined, "", null: kept as given) an existing entry's label. */
   appendLabelChange(targetId: string, label: string | undefined): string {
     this.catchUp();
-    if (!s.entryOf(this.state, targetId)) throw notFound(targetId);
+    if (!sessionState.entryOf(this.state, targetId)) throw notFound(targetId);
     return this.append((b) => ({ type: "label", ...b, targetId, label }));
   }
   /** [R1.6] Appends a branch-local edit of an earlier entry's context contribution (SPEC §5.4). */
-  appendContextEdit(targetId: string, replacement: T.ContextEditEntry["replacement"]): string {
+  appendContextEdit(targetId: string, replacement: schema.ContextEditEntry["replacement"]): string {
     this.catchUp();
-    const stored = build.contextEditReplacement(replacement, targetId, this.state);
+    const stored = entryBuilders.contextEditReplacement(replacement, targetId, this.state);
     return this.append((b) => ({ type: "context_edit", ...b, targetId, replacement: stored }));
   }
 
   /** Moves the leaf to an existing entry. Writes nothing. */
   branch(branchFromId: string): void {
-    if (!s.entryOf(this.state, branchFromId)) throw notFound(branchFromId);
+    if (!sessionState.entryOf(this.state, branchFromId)) throw notFound(branchFromId);
     this.moveLeaf(branchFromId);
   }
   /** Moves the leaf before the first entry; the next append starts a new root. */
@@ -701,19 +715,20 @@ export class SessionManager {
     summary: string,
     details?: unknown,
     fromHook?: boolean,
-    usage?: T.Usage,
+    usage?: schema.Usage,
   ): string {
     this.catchUp();
-    if (branchFromId !== null && !s.entryOf(this.state, branchFromId)) throw notFound(branchFromId);
+    if (branchFromId !== null && !sessionState.entryOf(this.state, branchFromId))
+      throw notFound(branchFromId);
     const fromId = this.state.leafId ?? "root";
-    const make = (b: build.EntryBase) =>
+    const make = (b: entryBuilders.EntryBase) =>
       ({ type: "branch_summary", ...b, fromId, summary, details, usage, fromHook }) as const;
     return this.append(make, undefined, branchFromId);
   }
 
   private moveLeaf(to: string | null): void {
     const from = this.state.leafId;
-    this.state = s.withLeaf(this.state, to);
+    this.state = sessionState.withLeaf(this.state, to);
     this.emitLeafMoved(from, to);
   }
 
@@ -723,7 +738,7 @@ export class SessionManager {
 
   /** Replaces the session, then emits `sessionSwitched` and an opened file's `diagnostics`. */
   private switchSession(
-    reason: ev.SessionSwitchReason,
+    reason: sessionEvents.SessionSwitchReason,
     replace: () => void,
     refusal?: Error,
   ): void {

@@ -7,9 +7,9 @@ import { lstatSync } from "node:fs";
 import { dirname } from "node:path";
 import type { IndexInfoCache } from "./index-cache.js";
 import type { Scope } from "./index-options.js";
-import { isProjectDir } from "./session-files.js";
 import { type Database, inTransaction, prepare } from "./sqlite.js";
 import type { Statements } from "./statements.js";
+import { isProjectDir } from "./sync-covered-files.js";
 
 /** The scope of one directory's listing. */
 export function dirScope(st: Statements, dir: string): Scope {

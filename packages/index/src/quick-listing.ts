@@ -22,10 +22,10 @@ import { DEPTH } from "./file-index.js";
 import { IndexInfoCache, type SyncCounts } from "./index-cache.js";
 import type { Scope } from "./index-options.js";
 import { pruneGone } from "./listing-scope.js";
-import { coveredBySync } from "./session-files.js";
 import { settleRows, vouchedByStat } from "./settled.js";
 import type { Database } from "./sqlite.js";
 import type { Statements } from "./statements.js";
+import { coveredBySync } from "./sync-covered-files.js";
 
 /** A listed session's answer, with its path. */
 export interface ListedSummary extends ListingSummary {

@@ -9,9 +9,9 @@
 import { statSync } from "node:fs";
 import { dirname } from "node:path";
 import { knownGone } from "./listing-scope.js";
-import { coveredBySync, sessionFilesIn } from "./session-files.js";
 import { type RowStamp, vouchedByStat } from "./settled.js";
 import { type Database, prepareArrays, type Statement } from "./sqlite.js";
+import { coveredBySync, sessionFilesIn } from "./sync-covered-files.js";
 
 /** A row as the check reads it; `session` is 1 when its stored answer is a session's. */
 type StampRow = RowStamp & { readonly path: string; readonly session: number };

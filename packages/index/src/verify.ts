@@ -12,9 +12,9 @@ import { DEPTH } from "./file-index.js";
 import { FileSync } from "./file-sync.js";
 import { readBytes } from "./line-chunks.js";
 import { withRegularFile } from "./open-file.js";
-import { sessionFilesUnder } from "./session-files.js";
 import { type Database, prepare, prepareArrays } from "./sqlite.js";
 import type { Statements } from "./statements.js";
+import { sessionFilesUnder } from "./sync-covered-files.js";
 import { WriteBatch } from "./write-batch.js";
 
 /** One thing the index says that its file does not. */

@@ -17,7 +17,7 @@ import {
   jsonlFileStore,
   memoryStore,
   runConformance,
-} from "../src/index.js";
+} from "../src/internal.js";
 
 const REFERENCE = new URL(
   "../node_modules/@earendil-works/pi-coding-agent/dist/core/session-manager.js",

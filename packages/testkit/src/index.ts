@@ -2,104 +2,108 @@
  * @pi-sessions/testkit — fast-check arbitraries, invariant checkers, model-based commands and
  * a conformance suite for pi session files.
  *
- * A module whose every export is meant for users is re-exported whole (`export *`), so its
- * names are listed once, where they are written; a module that also holds helpers for its
- * neighbours names its public part here.
- * The committed API report (`api/testkit.api.md`) shows the resulting surface name by name.
+ * This entry is the deliberate surface for tool authors, listed name by name: what the README
+ * documents and what this repository's other packages use. Everything else in the package
+ * (single invariant checkers, the differential runner, entry builders, the model's helpers) is
+ * internal and may change with any release. The committed API report (`api/testkit.api.md`)
+ * shows the surface in review.
  *
  * @packageDocumentation
  */
 
-// --- arbitraries: values, entries and logs ----------------------------------------------
-export * from "./arbitraries/common.js";
-export * from "./arbitraries/content.js";
-// --- arbitraries: legacy and damaged files ---------------------------------------------
-export type { StructuralSpec } from "./arbitraries/damage-structure.js";
-export * from "./arbitraries/damage-types.js";
-export * from "./arbitraries/damaged.js";
-export * from "./arbitraries/diverged.js";
-export * from "./arbitraries/entries.js";
-export * from "./arbitraries/entry-build.js";
-export * from "./arbitraries/entry-specs.js";
-export * from "./arbitraries/garbage.js";
-export * from "./arbitraries/header.js";
-export * from "./arbitraries/jsonl.js";
-export * from "./arbitraries/legacy.js";
-export type { MessageOptions, MessageRole } from "./arbitraries/messages.js";
-export {
-  agentMessageArb,
-  assistantMessageArb,
-  bashExecutionMessageArb,
-  branchSummaryMessageArb,
-  compactionSummaryMessageArb,
-  customMessageArb,
-  MESSAGE_ROLES,
-  modelIdArb,
-  providerArb,
-  systemMessageArb,
-  thinkingLevelArb,
-  toolResultMessageArb,
-  unknownRoleMessageArb,
-  userMessageArb,
-} from "./arbitraries/messages.js";
-export * from "./arbitraries/session-log.js";
-export * from "./arbitraries/usage.js";
+export type {
+  DamagedSession,
+  DamageKind,
+  ExpectedDiagnostic,
+  InjectedDamage,
+} from "./arbitraries/damage-types.js";
+export { DAMAGE_KINDS } from "./arbitraries/damage-types.js";
+// --- arbitraries: session logs, damaged, legacy and diverged files --------------------
+export type { DamageOptions } from "./arbitraries/damaged.js";
+export { damagedSessionArb } from "./arbitraries/damaged.js";
+export type { DivergedCopies, DivergedOptions } from "./arbitraries/diverged.js";
+export { divergedCopiesArb } from "./arbitraries/diverged.js";
+export { garbageLineArb } from "./arbitraries/garbage.js";
+export type { SessionLog } from "./arbitraries/jsonl.js";
+export { sessionToJsonl } from "./arbitraries/jsonl.js";
+export type { LegacyOptions, LegacySession } from "./arbitraries/legacy.js";
+export { legacySessionArb } from "./arbitraries/legacy.js";
+export type { SessionLogOptions } from "./arbitraries/session-log.js";
+export { sessionLogArb } from "./arbitraries/session-log.js";
 
 // --- conformance suite -----------------------------------------------------------------
-export * from "./conformance/run-conformance.js";
+export { formatReport, runConformance, summarizeReport } from "./conformance/run-conformance.js";
 export { ALL_SCENARIOS as CONFORMANCE_SCENARIOS } from "./conformance/scenarios/index.js";
-export * from "./conformance/types.js";
-
-// --- differential: two implementations side by side (ours vs the reference) -----------
-export * from "./differential/id-map.js";
-export * from "./differential/observe.js";
-export * from "./differential/ops.js";
-export * from "./differential/run.js";
+export type {
+  ConformanceFailure,
+  ConformanceOptions,
+  ConformanceReport,
+  ReferenceDeviation,
+  Scenario,
+  ScenarioContext,
+} from "./conformance/types.js";
 
 // --- folders: sessions roots with forks and copies, odd values, oracles, checkReader ----
-export * from "./folders/check-reader.js";
-export * from "./folders/folder-arb.js";
-export * from "./folders/folder-types.js";
+export type {
+  CheckReaderOptions,
+  CheckReaderReport,
+  FolderReader,
+  FolderReaderFn,
+} from "./folders/check-reader.js";
+export { checkReader } from "./folders/check-reader.js";
+export type { SessionFolderOptions } from "./folders/folder-arb.js";
+export { sessionFolderArb } from "./folders/folder-arb.js";
+export type { FolderFile, FolderRecord, SessionFolder } from "./folders/folder-types.js";
 export type { HostileValueName } from "./folders/hostile-values.js";
 export { HOSTILE_VALUE_NAMES, HOSTILE_VALUES } from "./folders/hostile-values.js";
-export * from "./folders/info-oracle.js";
-export * from "./folders/usage-oracle.js";
-export * from "./folders/usage-source.js";
-export * from "./folders/write-folder.js";
-
-// --- invariant checkers (DESIGN §4, I1–I10) --------------------------------------------
-export type { BranchCheckOptions } from "./invariants/branch.js";
-export { checkI3BranchPaths } from "./invariants/branch.js";
-export * from "./invariants/context.js";
-export * from "./invariants/damage.js";
-export * from "./invariants/fold.js";
-export * from "./invariants/harness.js";
-export { canonicalJson, jsonEqual } from "./invariants/json.js";
-export * from "./invariants/migration.js";
-export * from "./invariants/round-trip.js";
-export * from "./invariants/snapshots.js";
-export * from "./invariants/structure.js";
-export * from "./invariants/table.js";
-export * from "./invariants/tree.js";
+export type { SessionInfoFacts } from "./folders/info-oracle.js";
+export { sessionInfoOracle } from "./folders/info-oracle.js";
 export type {
-  AppendableSession,
-  DiagnosticView,
-  EntryView,
-  InvariantId,
-  SessionData,
-  SessionView,
-  TreeNodeView,
-  Violation,
-} from "./invariants/types.js";
+  FileUsage,
+  FolderUsage,
+  OracleSums,
+  UsageOracleOptions,
+} from "./folders/usage-oracle.js";
+export {
+  addSums,
+  branchRecords,
+  diffSums,
+  recordSums,
+  usageOracle,
+  ZERO_SUMS,
+} from "./folders/usage-oracle.js";
+export type { UsageSource } from "./folders/usage-source.js";
+export { SUMMARIES_KEY, usageSourceOf } from "./folders/usage-source.js";
+export { writeFolder } from "./folders/write-folder.js";
+
+// --- invariant checkers (DESIGN §4, I1–I10), all at once ---------------------------------
+export { canonicalJson, jsonEqual } from "./invariants/json.js";
+export type { InvariantInfo, SessionInvariantOptions } from "./invariants/table.js";
+export { checkSessionInvariants, INVARIANTS } from "./invariants/table.js";
+export type { InvariantId, Violation } from "./invariants/types.js";
 export { formatViolation } from "./invariants/types.js";
 
 // --- model-based testing (SessionManager API vs a reference model) ---------------------
-export * from "./model/api.js";
-export * from "./model/append-commands.js";
-export type { Target } from "./model/args.js";
-export * from "./model/check.js";
-export type { ModelProjectedEntry, ModelProjection, ModelRef } from "./model/model-context.js";
-export { modelProjection, modelSystemCheckpoint } from "./model/model-context.js";
+export type {
+  SessionManagerFactory,
+  SessionManagerLike,
+  SessionModuleLike,
+} from "./model/api.js";
+export type { SessionCommand } from "./model/append-commands.js";
+export {
+  AppendCompactionCommand,
+  AppendContextEditCommand,
+  AppendCustomEntryCommand,
+  AppendCustomMessageEntryCommand,
+  AppendLabelChangeCommand,
+  AppendMessageCommand,
+  AppendModelChangeCommand,
+  AppendSessionInfoCommand,
+  AppendThinkingLevelChangeCommand,
+  AppendUsageCommand,
+} from "./model/append-commands.js";
+export type { CompareOptions } from "./model/check.js";
+export { assertMatchesModel, compareWithModel, ModelMismatchError } from "./model/check.js";
 export type {
   RunSessionModelOptions,
   SessionModelOptions,
@@ -110,13 +114,26 @@ export {
   sessionCommandArbitraries,
   sessionCommands,
   sessionModelProperty,
-  setupSessionModel,
 } from "./model/run-model.js";
-export * from "./model/run-store-model.js";
-export type { ModelLabel, ModelTreeNode } from "./model/session-model.js";
+export { ReopenMismatchError, runStoreModel, storeModelProperty } from "./model/run-store-model.js";
 export { SessionModel } from "./model/session-model.js";
-export * from "./model/tree-commands.js";
-export type * from "./store-contract/contract-target.js";
+export {
+  BranchCommand,
+  BranchWithSummaryCommand,
+  CreateBranchedSessionCommand,
+  ReadCommand,
+  ResetLeafCommand,
+} from "./model/tree-commands.js";
+
+// --- the store contract: a SessionStore (the port) checked as pi's manager needs it ------
+export type {
+  ContractStore,
+  StoreContractCase,
+  StoreContractOptions,
+  StoreContractTarget,
+} from "./store-contract/contract-target.js";
 export { storeContract } from "./store-contract/store-contract.js";
-// --- stores the suites run against (memory, JSONL files, or your own) ------------------
-export * from "./stores/session-store.js";
+
+// --- the factories of session managers the model and conformance suites run against ------
+export type { ManagerFactory } from "./stores/manager-factory.js";
+export { jsonlFileStore, memoryStore } from "./stores/manager-factory.js";

@@ -5,6 +5,8 @@
  */
 import { type LoadDiagnostic, SessionManager } from "@pi-sessions/core";
 import { documentIssues, parseJsonl } from "@pi-sessions/core/internal";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
 import {
   compareDiagnostics,
   DAMAGE_KINDS,
@@ -12,9 +14,7 @@ import {
   type DamageKind,
   damagedSessionArb,
   type ExpectedDiagnostic,
-} from "@pi-sessions/testkit";
-import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+} from "../src/internal.js";
 import { params, runs } from "./arbitraries-run.js";
 
 const RUNS = runs(500);

@@ -14,6 +14,8 @@ import {
   ThinkingContentCodec,
   ToolCallCodec,
 } from "@pi-sessions/core/internal";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
 import {
   amountArb,
   assistantContentArb,
@@ -32,9 +34,7 @@ import {
   sessionJsonlArb,
   textOrImageBlocksArb,
   toolCallIdArb,
-} from "@pi-sessions/testkit";
-import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+} from "../src/internal.js";
 import { params, runs } from "./arbitraries-run.js";
 
 const RUNS = runs(300);

@@ -24,6 +24,8 @@ import {
   UsageCodec,
   UserMessageCodec,
 } from "@pi-sessions/core/internal";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
 import {
   agentMessageArb,
   assistantMessageArb,
@@ -47,9 +49,7 @@ import {
   usageArb,
   userContentArb,
   userMessageArb,
-} from "@pi-sessions/testkit";
-import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+} from "../src/internal.js";
 import { params, runs } from "./arbitraries-run.js";
 
 /** Any core codec (an io-ts decoder of unknown input). */

@@ -11,7 +11,7 @@ import {
   formatReport,
   runConformance,
   runSessionModel,
-} from "../src/index.js";
+} from "../src/internal.js";
 
 const TOTAL = CONFORMANCE_SCENARIOS.length;
 

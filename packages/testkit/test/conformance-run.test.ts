@@ -15,7 +15,7 @@ import {
   memoryStore,
   runConformance,
   summarizeReport,
-} from "../src/index.js";
+} from "../src/internal.js";
 import { params, runs } from "./arbitraries-run.js";
 import { loadReference } from "./conformance-reference.js";
 

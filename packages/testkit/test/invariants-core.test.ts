@@ -26,10 +26,12 @@ import {
   leafSummary,
   migrateRecords,
   type PathSummary,
+  type PersistentVector,
   resolveLabels,
   sessionNameProjection,
-  type Vec,
 } from "@pi-sessions/core/internal";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   checkI1Header,
   checkI2UniqueIdsAndParents,
@@ -49,9 +51,7 @@ import {
   sessionLogArb,
   userMessageArb,
   type Violation,
-} from "@pi-sessions/testkit";
-import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+} from "../src/internal.js";
 import { params, runs } from "./arbitraries-run.js";
 
 const RUNS = runs(200);
@@ -64,7 +64,7 @@ function expectNone(violations: readonly Violation[]): void {
   expect(violations.map(formatViolation)).toEqual([]);
 }
 
-const items = <T>(v: Vec<T>): T[] => v.items.slice(0, v.length);
+const items = <T>(v: PersistentVector<T>): T[] => v.items.slice(0, v.length);
 
 /** What a caller can see of a core state: every query, through core's own readers. */
 function observeState(s: SessionState): unknown {

@@ -4,7 +4,7 @@
  * breaks one method of a real manager at a time.
  */
 import type { SessionManager } from "@pi-sessions/core";
-import type { AppendableSession } from "@pi-sessions/testkit";
+import type { AppendableSession } from "../src/internal.js";
 
 const USAGE = {
   input: 1,

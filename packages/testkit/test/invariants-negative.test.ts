@@ -4,6 +4,7 @@
  */
 import { createDeterministicEnv, type SessionEntry, SessionManager } from "@pi-sessions/core";
 import { migrateRecords } from "@pi-sessions/core/internal";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   type AppendableSession,
   checkI1Header,
@@ -26,8 +27,7 @@ import {
   type SessionHarness,
   type TreeNodeView,
   type Violation,
-} from "@pi-sessions/testkit";
-import { afterAll, describe, expect, it } from "vitest";
+} from "../src/internal.js";
 import { FIXTURE, GARBAGE_FIXTURE, LEGACY_V1, wrap } from "./invariants-fixtures.js";
 
 const files = createFileHarness(SessionManager);

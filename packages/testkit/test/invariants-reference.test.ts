@@ -4,6 +4,9 @@
  * and I8; on damaged files I10 names the reference's known gap (SPEC W5: malformed lines are
  * dropped without a report) and nothing else, for the damage kinds it handles.
  */
+
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   checkI10DamageRecovery,
   checkSessionInvariants,
@@ -15,9 +18,7 @@ import {
   formatViolation,
   type HarnessModule,
   sessionLogArb,
-} from "@pi-sessions/testkit";
-import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+} from "../src/internal.js";
 import { params, runs } from "./arbitraries-run.js";
 
 /** The part of the reference's session module these tests use. */

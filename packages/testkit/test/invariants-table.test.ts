@@ -3,14 +3,14 @@
  * named checker for each of I1–I10.
  */
 import { SessionManager } from "@pi-sessions/core";
+import { describe, expect, it } from "vitest";
 import {
   checkI2UniqueIdsAndParents,
   checkI3BranchPaths,
   checkI4TreeCoverage,
   checkI8ContextFromPath,
   INVARIANTS,
-} from "@pi-sessions/testkit";
-import { describe, expect, it } from "vitest";
+} from "../src/internal.js";
 import { FIXTURE, wrap } from "./invariants-fixtures.js";
 
 const load = (text = FIXTURE) => SessionManager.fromJsonl(text);

@@ -15,15 +15,15 @@ import {
   BranchCommand,
   CreateBranchedSessionCommand,
   jsonlFileStore,
+  type ManagerFactory,
   memoryStore,
   runSessionModel,
   runStoreModel,
   type SessionCommand,
-  type SessionStoreFactory,
   sessionModelProperty,
   setupSessionModel,
   storeModelProperty,
-} from "../src/index.js";
+} from "../src/internal.js";
 import { params, runs } from "./arbitraries-run.js";
 import { inMemoryOf, loadReference } from "./conformance-reference.js";
 
@@ -38,7 +38,7 @@ beforeAll(async () => {
 });
 
 /** Every store of both implementations, made fresh for each test (a store holds a temp dir). */
-const stores = (): [string, () => SessionStoreFactory][] => [
+const stores = (): [string, () => ManagerFactory][] => [
   ["our memory", () => memoryStore(core)],
   ["our JSONL files", () => jsonlFileStore(core)],
   ["the reference 1.6.0's memory", () => memoryStore(referenceModule)],
@@ -67,7 +67,7 @@ describe("model-based runs (every method, up to 40 commands each)", () => {
   it("runStoreModel fails a store whose reopened session lost what was written", async () => {
     const files = jsonlFileStore(core);
     // Reopens as an empty session: the I5 check after the run must notice.
-    const lossy: SessionStoreFactory = {
+    const lossy: ManagerFactory = {
       ...files,
       name: "lossy",
       reopen: (m) => (files.reopen?.(m) ? SessionManager.inMemory("/work/project") : undefined),

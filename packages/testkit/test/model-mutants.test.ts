@@ -5,7 +5,7 @@
  */
 import { SessionManager } from "@pi-sessions/core";
 import { describe, expect, it } from "vitest";
-import { runSessionModel, type SessionManagerLike } from "../src/index.js";
+import { runSessionModel, type SessionManagerLike } from "../src/internal.js";
 
 type Patch = (sm: SessionManagerLike) => Partial<SessionManagerLike>;
 

@@ -8,6 +8,7 @@
 import type { PathProblem } from "@pi-sessions/core/internal";
 import type { Command } from "commander";
 import { ExitCode } from "../io/errors.js";
+import { reportUnreadable } from "../io/find-session-files.js";
 import { pad } from "../io/output.js";
 import { progressOn } from "../io/progress.js";
 import {
@@ -16,7 +17,6 @@ import {
   type CommonOptions,
   withCommonOptions,
 } from "../io/runtime.js";
-import { reportUnreadable } from "../io/session-files.js";
 import { checkFile, type FileReport, type ReportedProblem } from "../repair/check-file.js";
 import { resolveTargets } from "../session/targets.js";
 

@@ -9,6 +9,7 @@ import { readdirSync } from "node:fs";
 import type { SessionIndex, SyncCounts } from "@pi-sessions/index";
 import type { Command } from "commander";
 import { ExitCode, usageError } from "../io/errors.js";
+import { reportUnreadable, sessionFilesOf } from "../io/find-session-files.js";
 import { type IndexOption, openIndexFor } from "../io/index-access.js";
 import { progressOn } from "../io/progress.js";
 import {
@@ -17,7 +18,6 @@ import {
   type CommonOptions,
   withCommonOptions,
 } from "../io/runtime.js";
-import { reportUnreadable, sessionFilesOf } from "../io/session-files.js";
 
 /** Options of `index`. */
 interface IndexOptions extends CommonOptions {

@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import { encodeCwd, type PathProblem, scanSessionDir } from "@pi-sessions/core/internal";
 import type { Command } from "commander";
 import { ExitCode, usageError } from "../io/errors.js";
+import { reportUnreadable, sessionFilesOf } from "../io/find-session-files.js";
 import { type IndexOption, withIndex } from "../io/index-access.js";
 import { formatBytes, formatDate, pad, truncate } from "../io/output.js";
 import { progressOn } from "../io/progress.js";
@@ -18,14 +19,13 @@ import {
   type CommonOptions,
   withCommonOptions,
 } from "../io/runtime.js";
-import { reportUnreadable, sessionFilesOf } from "../io/session-files.js";
 import { indexLister, indexRowsOfAll } from "../session/index-lister.js";
 import {
   directLister,
   type ListScope,
   listSessionRows,
   type SessionRow,
-} from "../session/session-rows.js";
+} from "../session/ls-rows.js";
 
 /** Options of `ls`. */
 interface LsOptions extends CommonOptions {

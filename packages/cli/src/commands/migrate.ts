@@ -8,13 +8,13 @@ import { NotRegularFileError, systemEnv } from "@pi-sessions/core";
 import { fsReason, readRegularFile } from "@pi-sessions/core/internal";
 import type { Command } from "commander";
 import { CliError, ExitCode } from "../io/errors.js";
+import { reportUnreadable } from "../io/find-session-files.js";
 import {
   type CliRuntime,
   type CommandContext,
   type CommonOptions,
   withCommonOptions,
 } from "../io/runtime.js";
-import { reportUnreadable } from "../io/session-files.js";
 import { commitRepair } from "../repair/commit.js";
 import { NotRepairableError, planRepair, type RepairAction } from "../repair/plan.js";
 import { resolveTargets } from "../session/targets.js";

@@ -8,6 +8,7 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { ExitCode, usageError } from "../io/errors.js";
+import { isDirectory } from "../io/find-session-files.js";
 import { progressOn } from "../io/progress.js";
 import {
   type CliRuntime,
@@ -15,7 +16,6 @@ import {
   type CommonOptions,
   withCommonOptions,
 } from "../io/runtime.js";
-import { isDirectory } from "../io/session-files.js";
 import { syncFolders } from "../sync/sync-folders.js";
 import type { PairResult } from "../sync/sync-pair.js";
 

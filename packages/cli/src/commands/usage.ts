@@ -26,6 +26,7 @@ import {
 } from "@pi-sessions/plugins";
 import { type Command, Option } from "commander";
 import { CliError, ExitCode, usageError } from "../io/errors.js";
+import { reportUnreadable, sessionFilesOf } from "../io/find-session-files.js";
 import type { IndexOption } from "../io/index-access.js";
 import { progressOn } from "../io/progress.js";
 import {
@@ -34,7 +35,6 @@ import {
   type CommonOptions,
   withCommonOptions,
 } from "../io/runtime.js";
-import { reportUnreadable, sessionFilesOf } from "../io/session-files.js";
 import { resolveEntryId } from "../session/entry-ref.js";
 import { loadSession, longLineNotes, NotASessionError } from "../session/load-session.js";
 import { type QuerySource, withQuerySource } from "../session/query-source.js";

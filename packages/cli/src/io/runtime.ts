@@ -8,10 +8,10 @@ import { resolve } from "node:path";
 import { fsReason, getAgentDir, getSessionsRoot } from "@pi-sessions/core/internal";
 import type { Command } from "commander";
 import { type ExitCodeValue, usageError } from "./errors.js";
+import { isDirectory } from "./find-session-files.js";
 import type { CliIo } from "./io.js";
 import { lineLimitOf } from "./line-limit.js";
 import { colorEnabled, writeJson } from "./output.js";
-import { isDirectory } from "./session-files.js";
 import { type Colors, Terminal, type TerminalIo } from "./terminal-output.js";
 import { terminalSafeText } from "./terminal-text.js";
 

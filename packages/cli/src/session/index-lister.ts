@@ -3,7 +3,7 @@
 import { newestFirst } from "@pi-sessions/core/internal";
 import type { SessionIndex } from "@pi-sessions/index";
 import type { Progress } from "../io/progress.js";
-import { rowOfSummary, type SessionLister, type SessionRow } from "./session-rows.js";
+import { rowOfSummary, type SessionLister, type SessionRow } from "./ls-rows.js";
 
 /** A lister over `index`; the transcript text is left out (`ls` never shows it). */
 export function indexLister(index: SessionIndex): SessionLister {

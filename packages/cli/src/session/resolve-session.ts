@@ -7,8 +7,8 @@ import { lstatSync, type Stats, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { buildSessionInfo, fileTypeOf, fsReason, readHeader } from "@pi-sessions/core/internal";
 import { CliError, notFoundError, usageError } from "../io/errors.js";
+import { reportUnreadable, sessionFilesOf } from "../io/find-session-files.js";
 import type { CommandContext } from "../io/runtime.js";
-import { reportUnreadable, sessionFilesOf } from "../io/session-files.js";
 
 /** How many candidates an "ambiguous" message names before it says "…". */
 const SHOWN_CANDIDATES = 5;

@@ -7,8 +7,8 @@
 import { resolve } from "node:path";
 import type { PathProblem } from "@pi-sessions/core/internal";
 import { notFoundError } from "../io/errors.js";
+import { isDirectory, sessionFilesOf } from "../io/find-session-files.js";
 import type { CommandContext } from "../io/runtime.js";
-import { isDirectory, sessionFilesOf } from "../io/session-files.js";
 import { resolveSessionArg } from "./resolve-session.js";
 
 /** The files to work on, whether they came from a directory (reports differ), and what not. */

@@ -15,8 +15,13 @@ import {
   roleAt,
   typeAt,
 } from "../state/entry-log.js";
+import {
+  type PersistentVector,
+  vecOwning,
+  vecPush,
+  vecToArray,
+} from "../state/persistent-vector.js";
 import type { Projection } from "../state/projection.js";
-import { type Vec, vecOwning, vecPush, vecToArray } from "../state/vec.js";
 import {
   contextEdits,
   contextIndices,
@@ -41,8 +46,8 @@ export interface ContextRole<S = unknown> extends Projection<S> {
 
 /** The context of a path once computed: its context entries' contributions (SPEC §8.5). */
 interface ContextMemo {
-  readonly entries: Vec<ProjectedSessionEntry>;
-  readonly messages: Vec<AgentMessage>;
+  readonly entries: PersistentVector<ProjectedSessionEntry>;
+  readonly messages: PersistentVector<AgentMessage>;
   /** The latest edit of each target among the context entries. */
   readonly edits: ReadonlyMap<string, ContextEditEntry>;
 }
@@ -55,7 +60,7 @@ interface ContextMemo {
  * nothing was reshaped since, so asking after each append costs the new entries.
  */
 export interface PathSummary {
-  readonly path: Vec<number>;
+  readonly path: PersistentVector<number>;
   /** Index in `path` of the last compaction, or -1. */
   readonly lastCompaction: number;
   /** Index in `path` of the last compaction or context edit, or -1. */

@@ -1,5 +1,10 @@
+import {
+  type PersistentVector,
+  vecOwning,
+  vecPush,
+  vecToArray,
+} from "../state/persistent-vector.js";
 import type { Projection } from "../state/projection.js";
-import { type Vec, vecOwning, vecPush, vecToArray } from "../state/vec.js";
 
 /** A resolved label and the timestamp of the label entry that set it. */
 export interface ResolvedLabel {
@@ -20,7 +25,7 @@ interface LabelChange {
  * older one replays its prefix of the changes (only when inspecting the past).
  */
 export interface LabelIndex {
-  readonly changes: Vec<LabelChange>;
+  readonly changes: PersistentVector<LabelChange>;
   readonly current: Map<string, ResolvedLabel>;
 }
 
@@ -66,19 +71,19 @@ export const labelsProjection: LabelsRole<LabelIndex> = {
     const change = changeOf(entry);
     if (change === undefined) return state;
     // On an older snapshot `vecPush` copies its prefix, and the map is rebuilt for that prefix.
-    const current = isNewest(state) ? state.current : resolve(state);
+    const current = isNewest(state) ? state.current : resolveLabels(state);
     applyChange(current, change);
     return { changes: vecPush(state.changes, change), current };
   },
   labelOf,
-  labels: resolve,
+  labels: resolveLabels,
 };
 
 /**
  * The resolved label map of a snapshot (a new map), in the insertion order a JavaScript `Map`
  * gives when replaying the changes: a cleared label set again moves to the end (SPEC §9).
  */
-export function resolve(index: LabelIndex): Map<string, ResolvedLabel> {
+export function resolveLabels(index: LabelIndex): Map<string, ResolvedLabel> {
   if (isNewest(index)) return new Map(index.current);
   const map = new Map<string, ResolvedLabel>();
   for (const change of vecToArray(index.changes)) applyChange(map, change);

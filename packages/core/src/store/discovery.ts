@@ -7,9 +7,9 @@ import { JsonlScanner, type JsonRecord } from "../format/parse.js";
 import { isValidHeader } from "../format/record-rules.js";
 import type { SessionHeader } from "../schema/types.js";
 import { readOrNull, readText, statOrNull } from "./read-chunks.js";
-import { samePath } from "./session-files.js";
 import { fsReason, type PathProblem } from "./session-scan.js";
 import { errorCode } from "./store-fs.js";
+import { samePath } from "./store-helpers.js";
 
 /** How far {@link readHeader} looks for the first record by default: 1 MiB, as R1.6 does. */
 export const HEADER_SCAN_LIMIT = 1024 * 1024;

@@ -6,7 +6,6 @@ import { writeFileAtomic } from "./atomic-write.js";
 import { listSessions, listSessionsInDir } from "./listing.js";
 import { sessionFileName } from "./paths.js";
 import { readSessionColumns, readSessionFile, type SessionFileRead } from "./read-session.js";
-import { isConversationEntry, sessionLines } from "./session-files.js";
 import type {
   OpenedSession,
   SessionSink,
@@ -15,6 +14,7 @@ import type {
   StoredSessionContent,
 } from "./session-store.js";
 import { type Durability, SessionFileWriter, type SessionWriterOptions } from "./session-writer.js";
+import { isConversationEntry, sessionLines } from "./store-helpers.js";
 
 /** One JSONL file's sink: created whole at the first conversation entry (§6.2), then by line. */
 class FileSink implements SessionSink {

@@ -1,6 +1,6 @@
 import type { SessionEntry } from "../schema/types.js";
-import { isConversationEntry } from "./session-files.js";
 import type { SessionSink, StoredSessionContent } from "./session-store.js";
+import { isConversationEntry } from "./store-helpers.js";
 
 /** What an asynchronous store writes; one call at a time, in append order. */
 export type QueuedWrite =

@@ -1,7 +1,7 @@
-import { type LineHead, newLineHead, scanObjectLine } from "@pi-sessions/core/internal";
 import { fcOptions } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { type LineHead, newLineHead, scanObjectLine } from "../core-parts.js";
 
 const bytes = (text: string) => Buffer.from(text, "utf8");
 

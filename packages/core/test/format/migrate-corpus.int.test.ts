@@ -3,6 +3,7 @@ import {
   createDeterministicEnv,
   type SessionEnv,
 } from "@pi-sessions/core";
+import { describe, expect, it } from "vitest";
 import {
   documentIssues,
   documentRecords,
@@ -11,8 +12,7 @@ import {
   migrateRecords,
   parseJsonl,
   serializeDocument,
-} from "@pi-sessions/core/internal";
-import { describe, expect, it } from "vitest";
+} from "../core-parts.js";
 import { corpus, deepFreeze, entriesOf, normaliseIds, referenceMigration } from "./helpers.js";
 
 const HEX8 = /^[0-9a-f]{8}$/;

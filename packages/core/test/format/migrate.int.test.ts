@@ -4,14 +4,14 @@ import {
   migrateSessionEntries,
   type SessionEnv,
 } from "@pi-sessions/core";
+import { describe, expect, it } from "vitest";
 import {
   documentRecords,
   type JsonRecord,
   migrateDocument,
   migrateRecords,
   parseJsonl,
-} from "@pi-sessions/core/internal";
-import { describe, expect, it } from "vitest";
+} from "../core-parts.js";
 import { corpus, deepFreeze, entriesOf, normaliseIds, referenceMigration } from "./helpers.js";
 
 const HEX8 = /^[0-9a-f]{8}$/;

@@ -1,7 +1,7 @@
 import { createDeterministicEnv } from "@pi-sessions/core";
-import { type JsonRecord, migrateRecords } from "@pi-sessions/core/internal";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { type JsonRecord, migrateRecords } from "../core-parts.js";
 import { deepFreeze } from "./helpers.js";
 
 /** Runs per property; failures print fast-check's seed and path for replay. */

@@ -1,4 +1,5 @@
 import { parseSessionEntries } from "@pi-sessions/core";
+import { describe, expect, it } from "vitest";
 import {
   describeNotASession,
   documentIssues,
@@ -10,8 +11,7 @@ import {
   type ParsedDocument,
   parseJsonl,
   resolveHeader,
-} from "@pi-sessions/core/internal";
-import { describe, expect, it } from "vitest";
+} from "../core-parts.js";
 import { loadReference } from "./helpers.js";
 
 const H =

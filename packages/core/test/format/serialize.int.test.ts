@@ -1,3 +1,4 @@
+import { describe, expect, it } from "vitest";
 import {
   createHeader,
   parseJsonl,
@@ -5,8 +6,7 @@ import {
   serializeDocumentLines,
   serializeRecord,
   serializeRecords,
-} from "@pi-sessions/core/internal";
-import { describe, expect, it } from "vitest";
+} from "../core-parts.js";
 import { corpus } from "./helpers.js";
 
 describe("serializeRecord (SPEC §2.1)", () => {

@@ -10,8 +10,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { SessionConflictError, SessionLockedError, SessionManager } from "@pi-sessions/core";
-import type { SessionSwitchedEvent } from "@pi-sessions/core/internal";
 import { afterEach, describe, expect, it } from "vitest";
+import type { SessionSwitchedEvent } from "../core-parts.js";
 import { assistant, tempDir, user } from "./helpers.js";
 
 /** A written session file with two entries, its writer closed. */

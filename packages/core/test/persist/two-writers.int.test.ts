@@ -56,6 +56,9 @@ function expectRefused(sm: SessionManager, file: string, append: () => unknown):
 }
 
 /** Runs an ES module in a second Node process (our sources through tsx); returns stdout. */
+/** Core's lock module, which the child imports directly (it is no part of the package's entries). */
+const LOCK_MODULE = new URL("../../src/store/lock.ts", import.meta.url).href;
+
 function inChild(script: string, file: string): string {
   const r = spawnSync(
     process.execPath,
@@ -226,7 +229,7 @@ describe("a second process writes behind our back (W7)", () => {
     const file = baseFile();
     const sm = SessionManager.open(file);
     const out = inChild(
-      `import { acquireLock } from "@pi-sessions/core/internal";
+      `import { acquireLock } from ${JSON.stringify(LOCK_MODULE)};
        acquireLock(process.env.SESSION_FILE); process.kill(process.pid, "SIGKILL");`,
       file,
     );

@@ -4,13 +4,8 @@
  */
 
 import { decodeEntry, decodeRecord, formatSchemaIssue, type SchemaIssue } from "@pi-sessions/core";
-import {
-  decodeHeader,
-  decodeWith,
-  SessionEntryCodec,
-  UsageCodec,
-} from "@pi-sessions/core/internal";
 import { describe, expect, it } from "vitest";
+import { decodeHeader, decodeWith, SessionEntryCodec, UsageCodec } from "../core-parts.js";
 import { base, ENTRIES, issues, MESSAGES, system, text, usage } from "./fixtures.js";
 
 describe("wrong types on known fields are issues with a path", () => {

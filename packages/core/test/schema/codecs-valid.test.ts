@@ -4,6 +4,10 @@
  */
 
 import { decodeEntry, decodeRecord } from "@pi-sessions/core";
+import * as E from "fp-ts/lib/Either.js";
+import { pipe } from "fp-ts/lib/function.js";
+import * as t from "io-ts";
+import { describe, expect, it } from "vitest";
 import {
   CONTENT_BLOCK_CODECS,
   createEntryCodec,
@@ -13,11 +17,7 @@ import {
   ENTRY_CODECS,
   MESSAGE_CODECS,
   SessionEntryCodec,
-} from "@pi-sessions/core/internal";
-import * as E from "fp-ts/lib/Either.js";
-import { pipe } from "fp-ts/lib/function.js";
-import * as t from "io-ts";
-import { describe, expect, it } from "vitest";
+} from "../core-parts.js";
 import {
   base,
   decoded,

@@ -5,17 +5,17 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { decodeEntry, decodeRecord } from "@pi-sessions/core";
+import { CORPUS_DIR } from "@pi-sessions/test-utils";
+import * as E from "fp-ts/lib/Either.js";
+import { pipe } from "fp-ts/lib/function.js";
+import { describe, expect, it } from "vitest";
 import {
   AgentMessageCodec,
   decodeHeader,
   decodeMessage,
   FileEntryCodec,
   MESSAGE_CODECS,
-} from "@pi-sessions/core/internal";
-import { CORPUS_DIR } from "@pi-sessions/test-utils";
-import * as E from "fp-ts/lib/Either.js";
-import { pipe } from "fp-ts/lib/function.js";
-import { describe, expect, it } from "vitest";
+} from "../core-parts.js";
 import { isBuiltinEntry, issueLines, issues, rightOf } from "./fixtures.js";
 
 /** The parsed records of a corpus file (every line of these files is valid JSON). */

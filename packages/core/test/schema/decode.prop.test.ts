@@ -6,6 +6,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { decodeEntry, decodeRecord, type SchemaIssue } from "@pi-sessions/core";
+import { CORPUS_DIR } from "@pi-sessions/test-utils";
+import fc from "fast-check";
+import * as E from "fp-ts/lib/Either.js";
+import { pipe } from "fp-ts/lib/function.js";
+import { describe, expect, it } from "vitest";
 import {
   CONTENT_BLOCK_CODECS,
   decodeHeader,
@@ -13,12 +18,7 @@ import {
   ENTRY_CODECS,
   FileEntryCodec,
   MESSAGE_CODECS,
-} from "@pi-sessions/core/internal";
-import { CORPUS_DIR } from "@pi-sessions/test-utils";
-import fc from "fast-check";
-import * as E from "fp-ts/lib/Either.js";
-import { pipe } from "fp-ts/lib/function.js";
-import { describe, expect, it } from "vitest";
+} from "../core-parts.js";
 import { rightOf } from "./fixtures.js";
 
 const NUM_RUNS = 1000;

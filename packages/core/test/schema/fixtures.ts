@@ -4,9 +4,9 @@
  */
 
 import { formatSchemaIssue, type SchemaIssue } from "@pi-sessions/core";
-import { ENTRY_CODECS } from "@pi-sessions/core/internal";
 import * as E from "fp-ts/lib/Either.js";
 import { pipe } from "fp-ts/lib/function.js";
+import { ENTRY_CODECS } from "../core-parts.js";
 
 export const base = { id: "a1b2c3d4", parentId: "00000000", timestamp: "2026-01-01T00:00:00.000Z" };
 export const usage = {

@@ -9,10 +9,10 @@
 import { appendFileSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type SessionManager as Manager, SessionManager } from "@pi-sessions/core";
-import { COLUMNS_FROM_BYTES_ENV, EntryUnreadableError } from "@pi-sessions/core/internal";
 import { fcOptions, tempDir } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { COLUMNS_FROM_BYTES_ENV, EntryUnreadableError } from "../core-parts.js";
 import { sessionArb, user, writeSession } from "../persist/fault-sessions.js";
 import { inject, lineFaultArb, structuralFaultArb, truncate } from "../persist/faults-helpers.js";
 

@@ -7,9 +7,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SessionManager, type SessionMessageEntry } from "@pi-sessions/core";
-import { COLUMNS_FROM_BYTES_ENV } from "@pi-sessions/core/internal";
 import { tempDir } from "@pi-sessions/test-utils";
 import { describe, expect, it } from "vitest";
+import { COLUMNS_FROM_BYTES_ENV } from "../core-parts.js";
 import { assistant, user } from "../persist/helpers.js";
 
 /** A written session with a system message, prompts, answers and a compaction. */

@@ -17,9 +17,9 @@ import {
   SessionStoreFailedError,
   systemEnv,
 } from "@pi-sessions/core";
-import { loadText } from "@pi-sessions/core/internal";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { loadText } from "../core-parts.js";
 import { tempDir } from "./helpers.js";
 
 const RUNS = Number(process.env.FC_RUNS ?? 40);

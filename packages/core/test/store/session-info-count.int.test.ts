@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildSessionInfo } from "@pi-sessions/core/internal";
 import { tempDir } from "@pi-sessions/test-utils";
 import { describe, expect, it } from "vitest";
+import { buildSessionInfo } from "../core-parts.js";
 
 /**
  * messageCount counts whole message entries of every role and nothing for damaged lines

@@ -3,7 +3,7 @@
  * files (and tests) never see each other's sessions.
  */
 import { SessionManager } from "@pi-sessions/core";
-import type { SessionStoreFactory } from "@pi-sessions/testkit";
+import type { ManagerFactory } from "@pi-sessions/testkit";
 import { inject } from "vitest";
 import { PostgresSessionStore, type PostgresStoreOptions } from "../../src/index.js";
 
@@ -30,7 +30,7 @@ export function connectStore(
 const CWD = "/work/project";
 
 /** The testkit's store factory over one PostgreSQL store: managers by `withStore`, reopened by `openSession`. */
-export function postgresStoreFactory(store: PostgresSessionStore): SessionStoreFactory {
+export function postgresStoreFactory(store: PostgresSessionStore): ManagerFactory {
   return {
     name: "postgres",
     create: () => SessionManager.withStore(store, CWD),

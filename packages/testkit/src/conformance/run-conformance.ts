@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { SessionModuleLike } from "../model/api.js";
 import { clip, describeThrown } from "../model/json.js";
 import { runStoreModel } from "../model/run-store-model.js";
-import { memoryStore, type SessionStoreFactory } from "../stores/session-store.js";
+import { type ManagerFactory, memoryStore } from "../stores/manager-factory.js";
 import { ALL_SCENARIOS } from "./scenarios/index.js";
 import type {
   ConformanceFailure,
@@ -190,7 +190,7 @@ async function runModelPart(
     fail("memory", "the module has no SessionManager.inMemory");
     return { ...result, total: numRuns, failed: 1 };
   }
-  const stores: readonly SessionStoreFactory[] = options.stores ?? [
+  const stores: readonly ManagerFactory[] = options.stores ?? [
     memoryStore(module as SessionModuleLike),
   ];
   for (const store of stores) {

@@ -2,7 +2,7 @@
  * Types of the conformance suite: scenarios, the context they run in, and the report.
  */
 import type { SessionModuleLike } from "../model/api.js";
-import type { SessionStoreFactory } from "../stores/session-store.js";
+import type { ManagerFactory } from "../stores/manager-factory.js";
 
 /** Where a scenario runs: the module under test and helpers for temporary files. */
 export interface ScenarioContext {
@@ -68,7 +68,7 @@ export interface ConformanceOptions {
    * The stores the model-based runs use, `numRuns` each (default: the module's
    * `SessionManager.inMemory()`); e.g. `[memoryStore(m), jsonlFileStore(m)]`, or your own.
    */
-  stores?: readonly SessionStoreFactory[];
+  stores?: readonly ManagerFactory[];
   /** Commands per model run (default 40). */
   maxCommands?: number;
   /** Only scenarios whose id starts with one of these prefixes. */

@@ -2,8 +2,11 @@
  * JSON comparison helpers. Session data is compared as JSON values because that is what
  * reaches the file: `undefined`-valued keys count as missing and NaN as `null` (SPEC §0.1
  * invariant 3). Entries are also compared with key order (SPEC §3.2 gives the order each
- * append writes); derived values such as context messages are compared without it.
+ * append writes); derived values such as context messages are compared without it, through the
+ * checkers' one canonical JSON (`invariants/json.ts`).
  */
+
+import { canonicalJson } from "../invariants/json.js";
 
 /** A deep copy through JSON, as an implementation storing the serialised line would hold it. */
 export function jsonCopy<T>(value: T): T {
@@ -13,23 +16,6 @@ export function jsonCopy<T>(value: T): T {
 /** `value` as JSON text with object keys in their own order (what a file line holds). */
 export function orderedJson(value: unknown): string {
   return value === undefined ? "undefined" : JSON.stringify(value);
-}
-
-/** Sorts object keys recursively, so equal JSON values give equal text whatever the key order. */
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value === null || typeof value !== "object") return value;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) {
-    out[key] = sortKeys((value as Record<string, unknown>)[key]);
-  }
-  return out;
-}
-
-/** `value` as JSON text with sorted keys (equal for equal JSON values). */
-export function canonicalJson(value: unknown): string {
-  if (value === undefined) return "undefined";
-  return JSON.stringify(sortKeys(JSON.parse(JSON.stringify(value))));
 }
 
 /** Shortens long JSON for messages. */
@@ -67,14 +53,16 @@ export function firstDifference(actual: unknown, expected: unknown): JsonDiffere
     if (canonicalJson(a) === canonicalJson(b)) return undefined;
     const bothObjects = typeof a === "object" && typeof b === "object" && a !== null && b !== null;
     if (bothObjects && Array.isArray(a) === Array.isArray(b)) {
-      const ra = a as Record<string, unknown>;
-      const rb = b as Record<string, unknown>;
+      // Own members only: a `__proto__` key that JSON.parse made is an own property of one
+      // side, and reading it on the other side must give undefined, not Object.prototype.
+      const member = (r: object, key: string): unknown =>
+        Object.hasOwn(r, key) ? (r as Record<string, unknown>)[key] : undefined;
       const keys = Array.isArray(a)
         ? Array.from({ length: Math.max(a.length, (b as unknown[]).length) }, (_, i) => String(i))
-        : [...new Set([...Object.keys(ra), ...Object.keys(rb)])];
+        : [...new Set([...Object.keys(a), ...Object.keys(b)])];
       for (const key of keys) {
         const sub = Array.isArray(a) ? `${path}[${key}]` : `${path}.${key}`;
-        const found = walk(ra[key], rb[key], sub);
+        const found = walk(member(a, key), member(b, key), sub);
         if (found) return found;
       }
     }

@@ -9,7 +9,7 @@
 import fc from "fast-check";
 import { checkI5ReopenEquals } from "../invariants/round-trip.js";
 import { formatViolation, type SessionView } from "../invariants/types.js";
-import type { SessionStoreFactory } from "../stores/session-store.js";
+import type { ManagerFactory } from "../stores/manager-factory.js";
 import type { SessionCommand } from "./append-commands.js";
 import {
   checkParameters,
@@ -35,7 +35,7 @@ export class ReopenMismatchError extends Error {
  * `await fc.assert(storeModelProperty(store), { numRuns })`.
  */
 export function storeModelProperty(
-  store: SessionStoreFactory,
+  store: ManagerFactory,
   options: SessionModelOptions = {},
 ): fc.IAsyncPropertyWithHooks<[Iterable<SessionCommand>]> {
   return fc.asyncProperty(sessionCommands(options), async (commands) => {
@@ -56,7 +56,7 @@ export function storeModelProperty(
  * the store is disposed afterwards. A store that throws counts as a failed run.
  */
 export async function runStoreModel(
-  store: SessionStoreFactory,
+  store: ManagerFactory,
   options: RunSessionModelOptions = {},
 ): Promise<SessionModelReport> {
   try {

@@ -5,7 +5,7 @@
  */
 import { createDeterministicEnv, SessionManager } from "@pi-sessions/core";
 import { describe, expect, it } from "vitest";
-import { expectSameView, IdMap, observe, sameModuloIds } from "../../src/index.js";
+import { expectSameView, IdMap, observe, sameModuloIds } from "../../src/internal.js";
 
 describe("conformance helpers", () => {
   it("sameModuloIds: ids through the map, JSON equality otherwise", () => {

@@ -29,7 +29,7 @@ import {
   IdMap,
   type DifferentialOp as Op,
   observe,
-} from "../../src/index.js";
+} from "../../src/internal.js";
 import { CORPUS_DIR, loadReferenceModule, type ReferenceModule } from "../conformance-reference.js";
 
 const CORPUS = CORPUS_DIR;

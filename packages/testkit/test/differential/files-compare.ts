@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename } from "node:path";
-import type { JsonObject, SessionManagerLike } from "../../src/index.js";
+import type { JsonObject, SessionManagerLike } from "../../src/internal.js";
 
 /** The members both sides have beyond the shared op surface. */
 export type FileManager = SessionManagerLike & {

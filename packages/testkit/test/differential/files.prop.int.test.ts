@@ -31,7 +31,7 @@ import {
   IdMap,
   observe,
   treeShape,
-} from "../../src/index.js";
+} from "../../src/internal.js";
 import {
   type FileManager,
   isConversation,

@@ -6,7 +6,7 @@
  */
 import { createDeterministicEnv, type FileEntry, SessionManager } from "@pi-sessions/core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { attempt, expectSameView, IdMap, observe } from "../../src/index.js";
+import { attempt, expectSameView, IdMap, observe } from "../../src/internal.js";
 import { loadReferenceModule, type ReferenceModule } from "../conformance-reference.js";
 
 let R: ReferenceModule;

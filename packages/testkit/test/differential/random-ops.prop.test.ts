@@ -23,7 +23,7 @@ import {
   differentialOpArb as opArb,
   runDifferentialOps,
   type DifferentialWorld as World,
-} from "../../src/index.js";
+} from "../../src/internal.js";
 import { params, runs } from "../arbitraries-run.js";
 import { loadReferenceModule, type ReferenceModule } from "../conformance-reference.js";
 

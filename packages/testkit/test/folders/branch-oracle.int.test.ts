@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fcOptions, fcRuns, loadReference, tempDir } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { branchRecords, sessionFolderArb, writeFolder } from "../../src/index.js";
+import { branchRecords, sessionFolderArb, writeFolder } from "../../src/internal.js";
 
 interface ReferenceModule {
   SessionManager: { open(path: string, dir?: string): { getBranch(): { id: string }[] } };

@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { tempDir } from "@pi-sessions/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkReader, type SessionFolder, writeFolder } from "../../src/index.js";
+import { checkReader, type SessionFolder, writeFolder } from "../../src/internal.js";
 import { sameRecordCount as sameCount, sumEverything } from "./naive-readers.js";
 
 /** A script that prints `{ root, args, home, agentDir, files, marker }` as JSON. */

@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fcRuns, tempDir } from "@pi-sessions/test-utils";
 import { describe, expect, it } from "vitest";
-import { checkReader, type SessionFolder, usageOracle } from "../../src/index.js";
+import { checkReader, type SessionFolder, usageOracle } from "../../src/internal.js";
 import { sumEverything } from "./naive-readers.js";
 
 const sameRecordCount = (records: number, folder: SessionFolder) => {

@@ -23,7 +23,7 @@ import {
   HOSTILE_VALUE_NAMES,
   type OracleSums,
   usageOracle,
-} from "../../src/index.js";
+} from "../../src/internal.js";
 
 const sums = (s: UsageSums): OracleSums => ({ ...s, cost: s.cost.total });
 

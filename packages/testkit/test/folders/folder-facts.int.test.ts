@@ -26,7 +26,7 @@ import {
   resolveParentSession,
   sessionFolderArb,
   writeFolder,
-} from "../../src/index.js";
+} from "../../src/internal.js";
 
 interface ManagerModule {
   SessionManager: {

@@ -15,7 +15,7 @@ import {
   type SessionFolder,
   sessionFolderArb,
   usageSourceOf,
-} from "../../src/index.js";
+} from "../../src/internal.js";
 
 const LONG = 2_000;
 const ids = (file: FolderFile) => file.records.map((r) => r.entry);

@@ -19,7 +19,7 @@ import {
   sessionFolderArb,
   sessionInfoOracle,
   writeFolder,
-} from "../../src/index.js";
+} from "../../src/internal.js";
 
 it(`listAll gives the oracle's SessionInfo for every file (${fcRuns(150)} runs)`, async () => {
   const base = tempDir();

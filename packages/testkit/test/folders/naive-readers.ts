@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type SessionFolder, usageOracle, usageSourceOf } from "../../src/index.js";
+import { type SessionFolder, usageOracle, usageSourceOf } from "../../src/internal.js";
 
 /** Every usage record of every file under `root`, copies included. */
 export function sumEverything(root: string): number {

@@ -16,7 +16,7 @@ import {
   sessionFolderArb,
   usageOracle,
   usageSourceOf,
-} from "../../src/index.js";
+} from "../../src/internal.js";
 
 /** Every parsed line of every file under the root, in file order. */
 function lines(root: string): Record<string, unknown>[] {

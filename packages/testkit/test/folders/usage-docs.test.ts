@@ -6,7 +6,12 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { type SessionFolder, SUMMARIES_KEY, usageOracle, usageSourceOf } from "../../src/index.js";
+import {
+  type SessionFolder,
+  SUMMARIES_KEY,
+  usageOracle,
+  usageSourceOf,
+} from "../../src/internal.js";
 
 const README = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
 const section = README.slice(

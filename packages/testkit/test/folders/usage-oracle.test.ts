@@ -11,7 +11,7 @@ import {
   recordSums,
   type SessionFolder,
   usageOracle,
-} from "../../src/index.js";
+} from "../../src/internal.js";
 
 const HEADER = { type: "session", version: 3 };
 

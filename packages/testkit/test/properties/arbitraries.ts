@@ -4,9 +4,9 @@
  * oracles and the answers the laws compare in `oracles.ts`.
  */
 import type { SessionEntry, SessionHeader } from "@pi-sessions/core";
-import { ENTRY_KINDS } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { USAGE } from "../../src/conformance/fixtures.js";
+import { ENTRY_KINDS } from "../../src/internal.js";
 
 // --- entry logs --------------------------------------------------------------------------
 

@@ -13,15 +13,15 @@ import {
   type SessionTreeNode,
 } from "@pi-sessions/core";
 import { tempDir } from "@pi-sessions/test-utils";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   canonicalJson,
   type DivergedCopies,
   garbageLineArb,
   legacySessionArb,
   nonObjectLineArb,
-} from "@pi-sessions/testkit";
-import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
+} from "../../src/internal.js";
 import { params, runs } from "../arbitraries-run.js";
 import { divergedPairArb as pair } from "./merge-arbitraries.js";
 

@@ -21,14 +21,14 @@ import {
   type LabelIndex,
   leafSummary,
   type PathSummary,
+  type PersistentVector,
   resolveLabels,
-  type Vec,
 } from "@pi-sessions/core/internal";
 import { MISSING_ID } from "./arbitraries.js";
 
 // --- observable answers ------------------------------------------------------------------
 
-export const vecItems = <T>(v: Vec<T>): T[] => v.items.slice(0, v.length);
+export const vecItems = <T>(v: PersistentVector<T>): T[] => v.items.slice(0, v.length);
 
 /** What a summary of a path in `log` answers: path, settings and messages. */
 export function summaryAnswers(log: EntryLog, s: PathSummary): unknown {

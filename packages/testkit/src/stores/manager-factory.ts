@@ -9,8 +9,11 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-/** One implementation over one kind of storage, as the suites drive it. */
-export interface SessionStoreFactory {
+/**
+ * One implementation over one kind of storage, as the suites drive it: a factory of session
+ * managers (not a `SessionStore`, which is core's storage port under one manager).
+ */
+export interface ManagerFactory {
   /** Shown in reports, e.g. `core memory` or `reference jsonl`. */
   readonly name: string;
   /** A fresh, empty session manager (any object with the reference manager's methods). */
@@ -46,7 +49,7 @@ function closeManager(manager: unknown): void {
 }
 
 /** `SessionManager.inMemory(cwd)` of `module`: nothing outlives the manager. */
-export function memoryStore(module: object, name = "memory"): SessionStoreFactory {
+export function memoryStore(module: object, name = "memory"): ManagerFactory {
   return { name, create: () => statics(module).inMemory(CWD) };
 }
 
@@ -58,7 +61,7 @@ export function memoryStore(module: object, name = "memory"): SessionStoreFactor
 export function jsonlFileStore(
   module: object,
   options: { name?: string; tmpDir?: string } = {},
-): SessionStoreFactory {
+): ManagerFactory {
   let dir: string | undefined;
   const managers: object[] = [];
   const sessionDir = (): string => {

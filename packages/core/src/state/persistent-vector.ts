@@ -3,18 +3,18 @@
  * first `length` items. Pushing onto the newest snapshot is O(1) amortised and copies nothing;
  * pushing onto an older one copies its prefix first, so no snapshot ever changes (DESIGN I9).
  */
-export interface Vec<T> {
+export interface PersistentVector<T> {
   readonly items: readonly T[];
   readonly length: number;
 }
 
 /** A vector over `items`, which the caller hands over and must not change afterwards. */
-export function vecOwning<T>(items: T[]): Vec<T> {
+export function vecOwning<T>(items: T[]): PersistentVector<T> {
   return { items, length: items.length };
 }
 
 /** The vector with `value` appended. */
-export function vecPush<T>(vec: Vec<T>, value: T): Vec<T> {
+export function vecPush<T>(vec: PersistentVector<T>, value: T): PersistentVector<T> {
   let items = vec.items as T[];
   if (items.length !== vec.length) items = items.slice(0, vec.length);
   items.push(value);
@@ -22,6 +22,6 @@ export function vecPush<T>(vec: Vec<T>, value: T): Vec<T> {
 }
 
 /** A new array holding the vector's items. */
-export function vecToArray<T>(vec: Vec<T>): T[] {
+export function vecToArray<T>(vec: PersistentVector<T>): T[] {
   return vec.items.slice(0, vec.length);
 }
