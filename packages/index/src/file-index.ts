@@ -16,10 +16,10 @@ import {
   type Folds,
   foldText,
   freshFolds,
-  indexRules,
   resumeFolds,
   saveFolds,
 } from "./fold-state.js";
+import { indexRules } from "./index-rules.js";
 import { readBytes, readLineChunks, readWholeLines } from "./line-chunks.js";
 import type { FileRow, FileUpdate, Statements } from "./statements.js";
 import type { Answered } from "./stored-answer.js";

@@ -9,7 +9,8 @@ import { readdirSync } from "node:fs";
 import type { SessionIndex, SyncCounts } from "@pi-sessions/index";
 import type { Command } from "commander";
 import { ExitCode, usageError } from "../io/errors.js";
-import { type IndexOption, openIndexFor } from "../io/index-access.js";
+import { openIndexFor } from "../io/index-access.js";
+import type { IndexOption } from "../io/index-file.js";
 import { progressOn } from "../io/progress.js";
 import {
   type CliRuntime,

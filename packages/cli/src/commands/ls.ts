@@ -8,7 +8,7 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { ExitCode } from "../io/errors.js";
-import { type IndexOption, withIndex } from "../io/index-access.js";
+import type { IndexOption } from "../io/index-file.js";
 import { formatBytes, formatDate, pad, truncate } from "../io/output.js";
 import { progressOn } from "../io/progress.js";
 import {
@@ -18,13 +18,9 @@ import {
   withCommonOptions,
 } from "../io/runtime.js";
 import { sessionFilesIn } from "../io/session-files.js";
-import { indexLister, indexRowsOfAll } from "../session/index-lister.js";
-import {
-  directLister,
-  type ListScope,
-  listSessionRows,
-  type SessionRow,
-} from "../session/session-rows.js";
+import { quickRowsOfAll } from "../session/quick-rows.js";
+import type { ListScope } from "../session/session-rows.js";
+import type { SessionRow } from "../session/summary-rows.js";
 
 /** Options of `ls`. */
 interface LsOptions extends CommonOptions {
@@ -109,30 +105,22 @@ async function runLs(runtime: CliRuntime, options: LsOptions): Promise<void> {
   const ctx = runtime.context(options);
   const scope: ListScope =
     options.all === true ? { all: true } : { all: false, cwd: cwdOption(ctx, options.cwd) };
-  // How many files the listing met, when the index counted them (else the folder is walked).
-  let met: number | undefined;
-  const rows = await withIndex(ctx, options.index, async (index) => {
-    if (index !== undefined && scope.all) {
-      const quick = indexRowsOfAll(
-        index,
-        ctx.sessionsRoot,
-        progressOn(ctx.io.stderr, "reading sessions"),
-      );
-      if (quick !== undefined) {
-        met = quick.files;
-        return quick.rows;
-      }
-    }
-    const before = index?.filesMet;
-    const listed = await listSessionRows(
-      ctx.sessionsRoot,
+  const progress = progressOn(ctx.io.stderr, "reading sessions");
+  // `ls --all` through the index first answers from the stored rows (a warm listing loads
+  // nothing else); everything else, and that listing when the index failed, goes through
+  // core's listings, loaded only then.
+  const quick =
+    scope.all && options.index !== false
+      ? await quickRowsOfAll(ctx, options.index, progress)
+      : undefined;
+  const { rows, files: met } =
+    quick ||
+    (await (await import("../session/index-lister.js")).listedRows(
+      ctx,
       scope,
-      progressOn(ctx.io.stderr, "reading sessions"),
-      index === undefined ? directLister : indexLister(index),
-    );
-    if (index !== undefined && before !== undefined) met = index.filesMet - before;
-    return listed;
-  });
+      quick === false ? false : options.index,
+      progress,
+    ));
   if (ctx.json) {
     ctx.printJson(rows);
   } else if (rows.length > 0) {

@@ -25,7 +25,7 @@ import {
 } from "@pi-sessions/plugins";
 import { type Command, Option } from "commander";
 import { CliError, ExitCode, usageError } from "../io/errors.js";
-import type { IndexOption } from "../io/index-access.js";
+import type { IndexOption } from "../io/index-file.js";
 import { progressOn } from "../io/progress.js";
 import {
   type CliRuntime,
