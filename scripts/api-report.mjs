@@ -6,6 +6,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Extractor, ExtractorConfig } from "@microsoft/api-extractor";
+import { USER_COMPILER_OPTIONS } from "./user-compiler-options.mjs";
 
 const update = process.argv.includes("--update");
 const projectFolder = process.cwd();
@@ -34,15 +35,7 @@ for (const [entry, types] of entries) {
       compiler: {
         // The built declarations alone, resolved as a user's compiler would (no source condition).
         overrideTsconfig: {
-          compilerOptions: {
-            target: "ES2022",
-            lib: ["ES2023"],
-            module: "NodeNext",
-            moduleResolution: "NodeNext",
-            strict: true,
-            skipLibCheck: true,
-            types: ["node"],
-          },
+          compilerOptions: { ...USER_COMPILER_OPTIONS },
           files: [dts],
         },
       },

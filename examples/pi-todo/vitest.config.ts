@@ -1,4 +1,6 @@
-import { piSwitchConfig } from "../../vitest.pi-switch.js";
+import { mergeConfig } from "vitest/config";
+import { sharedConfig } from "../../vitest.shared.js";
 
-// The example runs in pi's SDK over pi's SessionManager and over ours (see vitest.pi-switch.ts).
-export default piSwitchConfig;
+// pi's runtime runs over our SessionManager when the testkit's hook is loaded before pi:
+// test/setup.ts imports it. An outside project needs only `test: { setupFiles: [...] }`.
+export default mergeConfig(sharedConfig, { test: { setupFiles: ["./test/setup.ts"] } });

@@ -29,7 +29,9 @@ while (todo.length > 0) {
 
 /** A module's package (or our package and its module), from its path. */
 function owner(path) {
-  const dependency = path.match(/node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/);
+  const dependency = path.match(
+    /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/,
+  );
   if (dependency !== null) return dependency[1];
   const own = path.match(/packages\/([^/]+)\/dist\/(.+)$/);
   return own === null ? path : `${own[1]}/${own[2]}`;
@@ -44,5 +46,6 @@ for (const name of seen) {
   }
 }
 console.log(`${command}: ${seen.size} chunks, ${total} bytes before it runs`);
-for (const [name, n] of [...bytes].sort((a, b) => b[1] - a[1])) console.log(`${String(n).padStart(8)}  ${name}`);
+for (const [name, n] of [...bytes].sort((a, b) => b[1] - a[1]))
+  console.log(`${String(n).padStart(8)}  ${name}`);
 console.log(`built-ins: ${[...builtins].sort().join(" ")}`);

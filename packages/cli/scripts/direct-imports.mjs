@@ -41,7 +41,8 @@ function exportsOf(file, cache) {
   const passed = new Map(); // exported name → [module, its name there]
   const stars = [];
   for (const m of text.matchAll(DECLARATION)) own.add(m[1]);
-  for (const m of text.matchAll(LOCAL_LIST)) for (const [, exported] of specifiers(m[1])) own.add(exported);
+  for (const m of text.matchAll(LOCAL_LIST))
+    for (const [, exported] of specifiers(m[1])) own.add(exported);
   for (const m of text.matchAll(FROM_LIST)) {
     const from = resolve(dirname(file), m[2]);
     for (const [name, exported] of specifiers(m[1])) passed.set(exported, [from, name]);
@@ -104,7 +105,10 @@ export function directImports(own) {
             bySource.set(source, names);
           }
           return [...bySource]
-            .map(([source, names]) => `${keyword} { ${names.join(", ")} } from ${JSON.stringify(source)};`)
+            .map(
+              ([source, names]) =>
+                `${keyword} { ${names.join(", ")} } from ${JSON.stringify(source)};`,
+            )
             .join(" ");
         });
         return { contents, loader: "js", resolveDir: dirname(args.path) };

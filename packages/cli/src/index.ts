@@ -11,11 +11,14 @@
 // helpers for check-file.ts stay inside; api/cli.api.md shows the resulting surface.
 export * from "./io/errors.js";
 export * from "./io/io.js";
+export * from "./io/line-limit.js";
 export * from "./io/output.js";
 export * from "./io/parse-args.js";
 export * from "./io/progress.js";
 export * from "./io/runtime.js";
 export * from "./io/session-files.js";
+export * from "./io/terminal-output.js";
+export * from "./io/terminal-text.js";
 export * from "./program.js";
 export * from "./repair/check-file.js";
 export * from "./repair/commit.js";

@@ -37,6 +37,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   search: async () => (await import("./commands/search.js")).registerSearch,
   index: async () => (await import("./commands/index-command.js")).registerIndex,
   sync: async () => (await import("./commands/sync.js")).registerSync,
+  pi: async () => (await import("./commands/pi.js")).registerPi,
 };
 
 /**
@@ -87,9 +88,12 @@ export async function createProgram(
 
 /**
  * Runs the CLI on `argv` (without node and the script path) and resolves the exit code:
- * 0 fine, 1 problems found or nothing matched, 2 bad arguments or unreadable input.
+ * 0 fine, 1 problems found or nothing matched, 2 bad arguments or unreadable input. `pi` runs
+ * pi in a child process on this process's own terminal and resolves pi's exit code.
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  // `pi` hands every later argument to pi, its `--help` too: commander must not parse them.
+  if (argv[0] === "pi") return (await import("./commands/pi.js")).runPiCommand(argv.slice(1), io);
   const runtime = new CliRuntime(io);
   const program = await createProgram(runtime, argv);
   try {
@@ -100,12 +104,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       // Help and version end with code 0; commander already printed its own one-line reason.
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
+    // Through the terminal-safe stream: a reason may echo an argument or a file's content.
     if (error instanceof CliError) {
-      io.stderr.write(`pi-sessions: ${oneLine(error)}\n`);
+      runtime.io.stderr.writeLine(`pi-sessions: ${oneLine(error)}`);
       return Math.max(runtime.exitCode, error.exitCode);
     }
     // Anything else is unreadable input we did not foresee: say what, don't dump a stack.
-    io.stderr.write(`pi-sessions: ${oneLine(error)}\n`);
+    runtime.io.stderr.writeLine(`pi-sessions: ${oneLine(error)}`);
     return ExitCode.usage;
   }
 }

@@ -8,7 +8,13 @@
  * @packageDocumentation
  */
 
-export type { SessionEventBus, SessionEventMap, SessionEventName } from "./bus/session-events.js";
+export type {
+  SessionEventBus,
+  SessionEventMap,
+  SessionEventName,
+  SessionSwitchedEvent,
+  SessionSwitchReason,
+} from "./bus/session-events.js";
 export { createDeterministicEnv, type SessionEnv, systemEnv } from "./env/env.js";
 export { assertValidSessionId } from "./env/ids.js";
 export { InvalidSessionError } from "./format/load-text.js";
@@ -95,7 +101,9 @@ export type {
 export type { ReadonlySessionManager, SessionManagerOptions } from "./session-manager.js";
 export { SessionManager } from "./session-manager.js";
 export type { LoadDiagnostic, LoadDiagnosticKind } from "./state/diagnostics.js";
-export type { FoldContext, Projection } from "./state/projection.js";
+export type { EntryColumns, EntrySource } from "./state/entry-log.js";
+export { EntryUnreadableError } from "./state/entry-log.js";
+export type { FoldContext, LogView, Projection } from "./state/projection.js";
 export { defineProjection, replayProjection } from "./state/projection.js";
 export { entryOf, foldEntries, projectionState, type SessionState } from "./state/session-state.js";
 export type { TreeIndex, TreeSource } from "./state/tree.js";
@@ -108,7 +116,8 @@ export { SessionLockedError } from "./store/lock.js";
 export { memoryStore } from "./store/memory-store.js";
 export { getDefaultSessionDir } from "./store/paths.js";
 export { type QueuedWrite, queuedSink } from "./store/queued-sink.js";
-export { readSession, type SessionOnDisk } from "./store/read-session.js";
+export { type ReadSessionOptions, readSession, type SessionOnDisk } from "./store/read-session.js";
+export { type FileKind, NotRegularFileError } from "./store/regular-file.js";
 export type {
   OpenedSession,
   SessionSink,

@@ -13,11 +13,10 @@ import * as build from "./manager/entry-builders.js";
 import * as guard from "./manager/entry-validation.js";
 import { systemCheckpoint } from "./manager/system-checkpoint.js";
 import * as q from "./projections/builtins.js";
-import { contextEntriesOfPath, projectionOfPath } from "./projections/context.js";
 import { sanitizeSessionName } from "./projections/session-name.js";
 import type * as T from "./schema/types.js";
 import { type LoadDiagnostic, structuralDiagnostics } from "./state/diagnostics.js";
-import { hasSeenId, lastEntry } from "./state/entry-log.js";
+import { hasSeenId, lastEntry, lineAt } from "./state/entry-log.js";
 import type { Projection } from "./state/projection.js";
 import * as s from "./state/session-state.js";
 import { type DeleteResult, deleteSessionFile } from "./store/delete.js";
@@ -26,6 +25,7 @@ import { fileStore } from "./store/file-store.js";
 import * as listing from "./store/listing.js";
 import { memorySink, memoryStore } from "./store/memory-store.js";
 import * as paths from "./store/paths.js";
+import { isForeignRefusal } from "./store/refusal.js";
 import { resolveSessionDir, samePath } from "./store/session-files.js";
 import type { SessionSink, SessionStore, StoredSession } from "./store/session-store.js";
 import { SessionStoreFailedError } from "./store/session-store.js";
@@ -43,6 +43,14 @@ export interface SessionManagerOptions extends T.NewSessionOptions {
   strict?: boolean;
   /** Gets every error an `events` handler throws (default: unheard ones go to console.error). */
   onHandlerError?: ev.HandlerErrorReporter;
+  /**
+   * What an append does when another process writes the session file (holds its lock, or wrote
+   * since we read it): `"throw"` (default) refuses it (`SessionLockedError`, `SessionConflictError`,
+   * nothing changed); `"fork"` writes a new session forked from this one at once (every entry,
+   * `parentSession` naming this file, SPEC L3), appends there and emits `sessionSwitched` with
+   * reason `"forked"`: the other writer's file is never forked, and the entry is not lost.
+   */
+  whenRefused?: "throw" | "fork";
 }
 
 const notFound = (id: string) => new build.EntryNotFoundError(id);
@@ -73,6 +81,7 @@ export class SessionManager {
   private state: s.SessionState;
   private readonly env: SessionEnv;
   private readonly durability: SessionManagerOptions["durability"];
+  private readonly whenRefused: SessionManagerOptions["whenRefused"];
   private projections: readonly Projection<unknown>[];
   private readonly cwd: string;
   private store: SessionStore = memoryStore;
@@ -89,6 +98,7 @@ export class SessionManager {
 
   protected constructor(cwd: string, options: SessionManagerOptions = {}, store?: SessionStore) {
     this.durability = options.durability;
+    this.whenRefused = options.whenRefused;
     this.env = options.env ?? systemEnv;
     this.projections = options.projections ?? [];
     this.bus.reportError = options.onHandlerError;
@@ -106,7 +116,7 @@ export class SessionManager {
     options?: SessionManagerOptions,
     entries?: T.FileEntry[],
   ): SessionManager {
-    const sm = new SessionManager(cwd || process.cwd(), options);
+    const sm = new this(cwd || process.cwd(), options);
     if (!entries || entries.length === 0) sm.newSession(options);
     else sm.adoptRecords(jsonClone(entries) as unknown as Record<string, unknown>[], options);
     return sm;
@@ -119,7 +129,7 @@ export class SessionManager {
   static fromJsonl(text: string, cwd?: string, options?: SessionManagerOptions): SessionManager {
     const loaded = loadText(text, options?.env ?? systemEnv);
     const headerCwd = typeof loaded.header?.cwd === "string" && loaded.header.cwd;
-    const sm = new SessionManager(cwd || headerCwd || process.cwd(), options);
+    const sm = new this(cwd || headerCwd || process.cwd(), options);
     sm.adopt(loaded, sm.sink);
     return sm;
   }
@@ -130,14 +140,14 @@ export class SessionManager {
     cwd: string,
     options?: SessionManagerOptions,
   ): SessionManager {
-    const sm = new SessionManager(cwd, options, store);
+    const sm = new this(cwd, options, store);
     sm.newSession(options);
     return sm;
   }
 
   /** A new persisted session in `sessionDir` (default: the cwd's directory, created). */
   static create(cwd: string, sessionDir?: string, options?: SessionManagerOptions): SessionManager {
-    const sm = new SessionManager(cwd, options);
+    const sm = new this(cwd, options);
     sm.useDir(dirFor(sessionDir, sm.cwd)[0]);
     sm.newSession(options);
     return sm;
@@ -154,7 +164,7 @@ export class SessionManager {
     // No scan limit: the reference falls back to a full scan for a header over 1 MiB.
     const headerCwd = readHeader(file, Number.POSITIVE_INFINITY)?.cwd;
     const cwd = cwdOverride ?? (typeof headerCwd === "string" ? headerCwd : process.cwd());
-    const sm = new SessionManager(cwd, options);
+    const sm = new this(cwd, options);
     sm.useDir(sessionDir ? resolveSessionDir(sessionDir) : dirname(file));
     sm.openLocation(file);
     return sm;
@@ -166,7 +176,7 @@ export class SessionManager {
     sessionDir?: string,
     options?: SessionManagerOptions,
   ): SessionManager {
-    const sm = new SessionManager(cwd, options);
+    const sm = new this(cwd, options);
     const [dir, isDefault] = dirFor(sessionDir, sm.cwd);
     sm.useDir(dir);
     const recent = findMostRecentSession(dir, sm.cwd, isDefault);
@@ -186,7 +196,7 @@ export class SessionManager {
     options?: SessionManagerOptions,
   ): SessionManager {
     const source = resolve(sourcePath);
-    const sm = new SessionManager(targetCwd, options);
+    const sm = new this(targetCwd, options);
     const [dir] = dirFor(sessionDir, sm.cwd);
     const { entries } = fileStore(dir, { env: sm.env }).read(source);
     sm.useDir(dir);
@@ -305,6 +315,15 @@ export class SessionManager {
 
   /** Replaces the session: the old sink is closed, the new content replayed. */
   private adopt(session: StoredSession, sink: SessionSink): void {
+    this.replaceSink(sink);
+    this.state = session.columns
+      ? q.replayColumns(session.header, session.columns, this.projections)
+      : q.replayState(session.header, session.entries, this.projections, true);
+    this.loaded = { diagnostics: session.diagnostics, entryLines: session.entryLines };
+  }
+
+  /** Makes `sink` the session's; the old one is closed, its queued writes kept for `flush()`. */
+  private replaceSink(sink: SessionSink): void {
     if (sink !== this.sink) {
       // The old sink's queued writes count for the next flush() until they succeed.
       const outcome = outcomeOf(this.sink);
@@ -313,8 +332,6 @@ export class SessionManager {
       this.sink.close();
     }
     this.sink = sink;
-    this.state = q.replayState(session.header, session.entries, this.projections, true);
-    this.loaded = { diagnostics: session.diagnostics, entryLines: session.entryLines };
   }
 
   /** Replaces the state by migrated records (header adopted, or a new one from options). */
@@ -410,11 +427,11 @@ export class SessionManager {
   /** Compaction-aware context entries at the leaf. O(context) from the cached leaf path. */
   buildContextEntries(): T.SessionEntry[] {
     // The leaf's path, not getBranch(): getBranch reads "" (a valid id) as "no start".
-    return contextEntriesOfPath(q.leafPath(this.state));
+    return q.contextEntriesOf(this.state);
   }
-  /** Provenance-preserving context at the leaf. */
+  /** Provenance-preserving context at the leaf. O(context) from the cached leaf path. */
   buildSessionProjection(): T.SessionProjection {
-    return projectionOfPath(q.leafPath(this.state));
+    return q.projectionOf(this.state);
   }
   /** What is sent to the model at the leaf. O(context), from the incrementally kept summary. */
   buildSessionContext(): T.SessionContext {
@@ -495,49 +512,113 @@ export class SessionManager {
 
   /**
    * The one append path (SPEC §5.1), after `catchUp` (run earlier by writes that read the state).
-   * The entry kept is its line's JSON value (memory equals disk, SPEC §0.1 item 3; the caller
-   * keeps no reference into our state, W20). `arg` spares the hot append a closure; a parent
-   * other than the leaf (`null`: a new root) moves the leaf there first.
+   * The entry is serialised once: that line is what the store writes and what the log keeps, its
+   * body decoded only when something reads it, so memory equals disk (SPEC §0.1 item 3) and the
+   * caller keeps no reference into our state (W20). With validators (strict mode) the line is
+   * decoded at once for them. `arg` spares the hot append a closure; a parent other than the leaf
+   * (`null`: a new root) moves the leaf there first.
    */
   private append<E extends T.SessionEntry, A = undefined>(
     make: (b: build.EntryBase, arg: A) => E,
     arg?: A,
     parentOrLeaf?: string | null,
-  ): E {
+  ): string {
     this.catchUp();
     const parentId = parentOrLeaf === undefined ? this.state.leafId : parentOrLeaf;
     const id = generateEntryId(this.env, this.idTaken);
     const base = { id, parentId, timestamp: this.env.now().toISOString() };
-    const stored = jsonClone(make(base, arg as A));
-    for (const validator of this.validators) {
-      const rejection = validator(stored);
-      if (rejection !== undefined) throw new guard.EntryRejectedError(stored, rejection);
-    }
+    const made = make(base, arg as A);
+    const line = JSON.stringify(made);
     const before = this.state;
-    this.state = s.foldEntry(before, stored);
+    if (this.validators.length === 0) {
+      const role =
+        made.type === "message"
+          ? (made as { message?: { role?: unknown } }).message?.role
+          : undefined;
+      const head = {
+        id,
+        parentId,
+        type: made.type,
+        role: typeof role === "string" ? role : undefined,
+      };
+      this.state = s.foldLine(before, head, line);
+    } else {
+      const decoded = JSON.parse(line) as E;
+      for (const validator of this.validators) {
+        const rejection = validator(decoded);
+        if (rejection !== undefined) throw new guard.EntryRejectedError(decoded, rejection);
+      }
+      this.state = s.foldEntry(before, decoded);
+    }
     try {
-      this.sink.append(stored, this.content);
+      this.persist(line);
     } catch (error) {
+      const after = this.state;
       this.state = before;
-      throw error;
+      if (this.whenRefused !== "fork" || !isForeignRefusal(error)) throw error;
+      this.forkRefused(error);
+      this.state = { ...after, header: this.state.header };
+      try {
+        this.persist(line);
+      } catch (again) {
+        this.state = { ...before, header: this.state.header };
+        throw again;
+      }
     }
     // Committed: only now may handlers see it (a leaf move made for this append first).
     this.emitLeafMoved(before.leafId, parentId);
-    this.bus.emit("entryAppended", () => ({ entry: stored, leafId: stored.id }));
-    return stored;
+    if (this.bus.wants("entryAppended")) {
+      const entry = this.appended();
+      this.bus.emit("entryAppended", () => ({ entry, leafId: id }));
+    }
+    return id;
+  }
+
+  /** The entry just appended, as callers get it. */
+  private readonly appended = (): T.SessionEntry => lastEntry(this.state.log) as T.SessionEntry;
+
+  /** Hands the entry just appended to the sink: as its line when the sink takes lines. */
+  private persist(line: string): void {
+    if (this.sink.appendLine) this.sink.appendLine(line, this.appended, this.content);
+    else this.sink.append(this.appended(), this.content);
+  }
+
+  /**
+   * Continues in a new session forked from the current one, written at once (SPEC L3): another
+   * process refused our append to this file. Every entry is copied as its line (no decoding),
+   * `parentSession` names the refused file, the state is the same but for the header.
+   */
+  private forkRefused(refusal: Error): void {
+    const from = this.sink.location;
+    this.switchSession(
+      "forked",
+      () => {
+        const header = jsonClone(this.newHeader(undefined, from));
+        const log = this.state.log;
+        const lines = [JSON.stringify(header)];
+        for (let pos = 0; pos < log.length; pos++) lines.push(lineAt(log, pos));
+        const sink = this.store.createFromLines
+          ? this.store.createFromLines(header, lines)
+          : this.store.create(header, s.entriesOf(this.state), "now");
+        this.replaceSink(sink);
+        this.state = { ...this.state, header };
+        this.loaded = { diagnostics: [] };
+      },
+      refusal,
+    );
   }
 
   /** Appends a message of any role; returns the entry id. */
   appendMessage(message: T.AgentMessage): string {
-    return this.append(build.messageEntry, message).id;
+    return this.append(build.messageEntry, message);
   }
   /** Appends a thinking level change. */
   appendThinkingLevelChange(thinkingLevel: string): string {
-    return this.append((b) => ({ type: "thinking_level_change", ...b, thinkingLevel })).id;
+    return this.append((b) => ({ type: "thinking_level_change", ...b, thinkingLevel }));
   }
   /** Appends a model change. */
   appendModelChange(provider: string, modelId: string): string {
-    return this.append((b) => ({ type: "model_change", ...b, provider, modelId })).id;
+    return this.append((b) => ({ type: "model_change", ...b, provider, modelId }));
   }
   /** [R1.6] Appends model usage outside the conversation (`note` only when non-empty). */
   appendUsage(
@@ -548,7 +629,8 @@ export class SessionManager {
     note?: string,
   ): T.UsageEntry {
     const fields = { kind, provider, model, usage, note: note || undefined };
-    return this.append((b) => ({ type: "usage", ...b, ...fields }));
+    const id = this.append((b) => ({ type: "usage", ...b, ...fields }));
+    return this.getEntry(id) as T.UsageEntry;
   }
   /** Appends a compaction (null `firstKeptEntryId`: keep none) with the system checkpoint. */
   appendCompaction<D = unknown>(
@@ -570,16 +652,16 @@ export class SessionManager {
       fromHook,
       // The checkpoint of the context this compaction summarises (`make` runs before the fold).
       systemMessage: systemCheckpoint(q.systemMessagesOf(this.state), Date.parse(b.timestamp)),
-    })).id;
+    }));
   }
   /** Appends extension state that never reaches the model (payload keys first, as pi's). */
   appendCustomEntry(customType: string, data?: unknown): string {
-    return this.append((b) => ({ type: "custom", customType, data, ...b })).id;
+    return this.append((b) => ({ type: "custom", customType, data, ...b }));
   }
   /** Appends the session name (CR/LF runs become a space, then trimmed). */
   appendSessionInfo(name: string): string {
     const clean = sanitizeSessionName(name);
-    return this.append((b) => ({ type: "session_info", ...b, name: clean })).id;
+    return this.append((b) => ({ type: "session_info", ...b, name: clean }));
   }
   /** Appends extension content that reaches the model (payload keys first, as pi's). */
   appendCustomMessageEntry<D = unknown>(
@@ -589,19 +671,19 @@ export class SessionManager {
     details?: D,
   ): string {
     const fields = { customType, content, display, details };
-    return this.append((b) => ({ type: "custom_message", ...fields, ...b })).id;
+    return this.append((b) => ({ type: "custom_message", ...fields, ...b }));
   }
   /** Sets (truthy) or clears (undefined, "", null: kept as given) an existing entry's label. */
   appendLabelChange(targetId: string, label: string | undefined): string {
     this.catchUp();
     if (!s.entryOf(this.state, targetId)) throw notFound(targetId);
-    return this.append((b) => ({ type: "label", ...b, targetId, label })).id;
+    return this.append((b) => ({ type: "label", ...b, targetId, label }));
   }
   /** [R1.6] Appends a branch-local edit of an earlier entry's context contribution (SPEC §5.4). */
   appendContextEdit(targetId: string, replacement: T.ContextEditEntry["replacement"]): string {
     this.catchUp();
     const stored = build.contextEditReplacement(replacement, targetId, this.state);
-    return this.append((b) => ({ type: "context_edit", ...b, targetId, replacement: stored })).id;
+    return this.append((b) => ({ type: "context_edit", ...b, targetId, replacement: stored }));
   }
 
   /** Moves the leaf to an existing entry. Writes nothing. */
@@ -626,7 +708,7 @@ export class SessionManager {
     const fromId = this.state.leafId ?? "root";
     const make = (b: build.EntryBase) =>
       ({ type: "branch_summary", ...b, fromId, summary, details, usage, fromHook }) as const;
-    return this.append(make, undefined, branchFromId).id;
+    return this.append(make, undefined, branchFromId);
   }
 
   private moveLeaf(to: string | null): void {
@@ -640,12 +722,17 @@ export class SessionManager {
   }
 
   /** Replaces the session, then emits `sessionSwitched` and an opened file's `diagnostics`. */
-  private switchSession(reason: ev.SessionSwitchReason, replace: () => void): void {
+  private switchSession(
+    reason: ev.SessionSwitchReason,
+    replace: () => void,
+    refusal?: Error,
+  ): void {
     const previous = { previousSessionId: this.getSessionId(), previousFile: this.sink.location };
     replace();
     const sessionId = this.getSessionId();
     const file = this.sink.location;
-    this.bus.emit("sessionSwitched", () => ({ reason, sessionId, file, ...previous }));
+    const why = refusal ? { refusal } : {};
+    this.bus.emit("sessionSwitched", () => ({ reason, sessionId, file, ...previous, ...why }));
     if (reason !== "open" || !this.bus.wants("diagnostics")) return;
     const diagnostics = this.getLoadDiagnostics(); // O(n): only when someone listens
     if (diagnostics.length > 0)

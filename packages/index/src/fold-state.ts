@@ -15,7 +15,6 @@ import {
   sessionInfoCodec,
   sessionShapeCodec,
 } from "@pi-sessions/core/internal";
-import { usageTotalsCodec } from "@pi-sessions/plugins";
 
 /** Core's folds of one file, maybe resumed at a saved state. */
 export interface Folds {

@@ -23,7 +23,7 @@ export type { SearchFilters, SearchHit } from "./search.js";
 export { ftsQuery, SearchQueryError } from "./search.js";
 export { sessionFilesIn, sessionFilesUnder } from "./session-files.js";
 export { openSessionIndex, SessionIndex } from "./session-index.js";
-export type { ListedSummary, QuickListing } from "./stored-walk.js";
 export type { IndexedSession, TreeTop, UsageSession } from "./session-query.js";
 export { StaleLineError } from "./session-query.js";
+export type { ListedSummary, QuickListing } from "./stored-walk.js";
 export type { VerifyProblem, VerifyReport } from "./verify.js";

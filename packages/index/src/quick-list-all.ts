@@ -7,7 +7,7 @@
  * file; what it answers is what {@link SessionIndex.listAllSummaries} answers.
  */
 
-import { type SessionIndexOptions, indexSettings } from "./index-options.js";
+import { indexSettings, type SessionIndexOptions } from "./index-options.js";
 import { openIndexConnection } from "./open-database.js";
 import { isSqliteError } from "./sqlite.js";
 import { Statements } from "./statements.js";

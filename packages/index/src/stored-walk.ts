@@ -74,11 +74,7 @@ export function statOrNull(path: string): Stats | null {
  * row taken out of `rows`; else the file is pending and keeps its stat. Only what a pending
  * file needs is kept: ten thousand stats held to the end cost more than reading them.
  */
-function answered(
-  path: string,
-  stamp: Stats | null,
-  rows: Map<string, StampedRow>,
-): WalkedFile {
+function answered(path: string, stamp: Stats | null, rows: Map<string, StampedRow>): WalkedFile {
   const row = rows.get(path);
   if (row === undefined || stamp === null || row[7] !== 1 || row[6] === null) {
     return { path, summary: undefined, stamp };
@@ -150,7 +146,14 @@ export function walkStored(
   }
   const statOnly = files.length - pending;
   onProgress?.(statOnly, files.length);
-  return { files, nestedCount: nested.length, statOnly, pending, rows: new Set(rows.keys()), unmet };
+  return {
+    files,
+    nestedCount: nested.length,
+    statOnly,
+    pending,
+    rows: new Set(rows.keys()),
+    unmet,
+  };
 }
 
 /** What `ls --all`'s listing found. */

@@ -17,21 +17,47 @@ import * as t from "io-ts";
 import type { RedactOptions } from "./redact/redact-session.js";
 import { parsePatternArg, type UserPattern } from "./rules/pattern-rules.js";
 
-const PatternObject = t.intersection([
-  t.type({ name: t.string, regex: t.string }),
-  t.partial({ flags: t.string }),
+/**
+ * `codec` refusing objects with members other than `keys`: a misspelt setting (`"pattern"`,
+ * `"flag"`) must be an error, not a rule silently left out.
+ */
+function closed<C extends t.Mixed>(codec: C, keys: readonly string[]): C {
+  const known = new Set(keys);
+  return new t.Type(
+    codec.name,
+    codec.is,
+    (u, c) => {
+      if (typeof u === "object" && u !== null && !Array.isArray(u)) {
+        const extra = Object.keys(u).find((k) => !known.has(k));
+        if (extra !== undefined) {
+          return t.failure(u, c, `unknown setting "${extra}" (expected ${keys.join(", ")})`);
+        }
+      }
+      return codec.validate(u, c);
+    },
+    codec.encode,
+  ) as unknown as C;
+}
+
+const PatternObject = closed(
+  t.intersection([t.type({ name: t.string, regex: t.string }), t.partial({ flags: t.string })]),
+  ["name", "regex", "flags"],
+);
+
+const EntropySettings = closed(t.partial({ minLength: t.number, threshold: t.number }), [
+  "minLength",
+  "threshold",
 ]);
 
-const EntropySettings = t.partial({ minLength: t.number, threshold: t.number });
-
 /** The config file's shape. */
-const ConfigCodec = t.exact(
+const ConfigCodec = closed(
   t.partial({
     patterns: t.array(t.union([t.string, PatternObject])),
     allow: t.array(t.string),
     entropy: t.union([t.boolean, EntropySettings]),
     paths: t.boolean,
   }),
+  ["patterns", "allow", "entropy", "paths"],
 );
 
 /** A config file as written. */
@@ -49,16 +75,20 @@ export interface RedactionConfig {
 // The codec decodes exactly the documented shape (the compiler holds them together).
 const _sameShape: (c: t.TypeOf<typeof ConfigCodec>) => RedactionConfig = (c) => c;
 
-/** The first problem io-ts found, as `at patterns.0.regex: expected string`. */
+/** The first problem io-ts found, as `at patterns.0.regex: expected string, got 1`. */
 function firstProblem(errors: t.Errors): string {
-  const e = errors[0];
+  // A union reports each branch's failure: a named one (an unknown setting) says most.
+  const e = errors.find((x) => x.message !== undefined) ?? errors[0];
   if (e === undefined) return "invalid";
+  // Keys under a union are its branch numbers, not places in the file.
   const path = e.context
+    .filter((c, i) => c.key !== "" && !(e.context[i - 1]?.type instanceof t.UnionType))
     .map((c) => c.key)
-    .filter((k) => k !== "")
     .join(".");
+  const where = path === "" ? "top level" : `at ${path}`;
+  if (e.message !== undefined) return `${where}: ${e.message}`;
   const expected = e.context[e.context.length - 1]?.type.name ?? "a valid value";
-  return `${path === "" ? "top level" : `at ${path}`}: expected ${expected}, got ${JSON.stringify(e.value)}`;
+  return `${where}: expected ${expected}, got ${JSON.stringify(e.value)}`;
 }
 
 /** Options from a config file's text; throws one line naming `file` and the problem. */

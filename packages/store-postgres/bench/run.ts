@@ -1,35 +1,43 @@
 /**
- * The PostgreSQL store against the JSONL file store, in one run on one machine:
- * - appends: W writers (1, 8, 32), each with its own session and manager, append user
- *   messages one after another; an append's latency is from the call to its `flush()`
- *   resolving (durable: committed; the file store writes before the call returns). Reported:
- *   aggregate appends/s and p50/p99 latency, and the ratio to the file store;
- * - replay: a 100k-entry session opened from PostgreSQL (`openSession`: load + replay)
- *   against the file store's `SessionManager.open` of the same file.
+ * Appends of the PostgreSQL store against the floor of the same work on the same server, in
+ * one run (`bench/raw-floor.ts`): W writers (1, 8, 32), each with its own session and manager,
+ * append user messages one after another; an append's latency is from the call to its
+ * `flush()` resolving (durable: committed). Each row is the median of `--rounds` runs
+ * (interleaved, so a noisy minute hits every row alike): appends/s, the ratio to the raw
+ * single-row floor of its commit mode, p50/p99 latency, and CPU per append of this process
+ * (managers, store, protocol) and of the server (every PostgreSQL process), with wall time.
+ * Then a 100k-entry replay: `openSession` (load + replay) against the file store's open.
  *
- *   pnpm --filter @pi-sessions/store-postgres bench [-- --appends=N --entries=N --rounds=N]
+ *   pnpm --filter @pi-sessions/store-postgres bench \
+ *     [-- --appends=N --entries=N --rounds=N --writers=1,8,32 --file=0]
  *
- * The server is the one `PI_SESSIONS_PG_URL` names, else one started here from the npm
- * binaries with fsync on (a commit waits for the disk); a second row uses asynchronous commit
- * on the same server. The file store runs with pi's default durability (`never`: no fsync),
- * and with `always` (fsync per append), the row to set against a durable commit.
+ * The server is the one `PI_SESSIONS_PG_URL` names (its CPU then unknown), else one started
+ * here from the npm binaries with fsync on (a commit waits for the disk). "async" rows use
+ * `synchronousCommit: "off"` (the store's option; `SET synchronous_commit = off` for the
+ * floor's connections): commits are acknowledged before their WAL reaches the disk.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Durability, SessionManager } from "@pi-sessions/core";
+import { SessionManager } from "@pi-sessions/core";
 import pg from "pg";
 import { PostgresSessionStore } from "../src/index.js";
 import { startPostgres } from "../test/support/pg-server.js";
+import { measure, type Spent } from "./cpu.js";
+import { batchFloor, createFloorTable, rawFloor } from "./raw-floor.js";
 
 const flag = (name: string, fallback: number): number => {
   const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
   return hit ? Number(hit.slice(name.length + 3)) : fallback;
 };
-const APPENDS = flag("appends", 3000);
+const APPENDS = flag("appends", 4000);
 const ENTRIES = flag("entries", 100_000);
 const ROUNDS = flag("rounds", 3);
-const WRITERS = [1, 8, 32];
+const WRITERS = (process.argv.find((a) => a.startsWith("--writers="))?.slice(10) ?? "1,8,32")
+  .split(",")
+  .map(Number);
+/** Whether the file store's rows run too (`--file=0` leaves them out). */
+const FILE = flag("file", 1) !== 0;
 const CWD = "/work/bench";
 
 const message = (i: number) => ({
@@ -38,24 +46,18 @@ const message = (i: number) => ({
   timestamp: 1_700_000_000_000 + i,
 });
 
-interface AppendResult {
-  readonly perSecond: number;
-  readonly p50: number;
-  readonly p99: number;
-}
-
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
 /** `writers` managers append `APPENDS` messages between them, each awaiting its flush. */
-async function appendRun(writers: number, make: () => SessionManager): Promise<AppendResult> {
+async function appendRun(writers: number, make: () => SessionManager): Promise<number[]> {
   const managers = Array.from({ length: writers }, make);
   // The first message writes each session whole; it is not part of what is measured.
   for (const sm of managers) sm.appendMessage(message(-1));
   await Promise.all(managers.map((sm) => sm.flush()));
   const each = Math.ceil(APPENDS / writers);
   const latencies: number[] = [];
-  const started = performance.now();
   await Promise.all(
     managers.map(async (sm) => {
       for (let i = 0; i < each; i++) {
@@ -66,69 +68,116 @@ async function appendRun(writers: number, make: () => SessionManager): Promise<A
       }
     }),
   );
-  const seconds = (performance.now() - started) / 1000;
   for (const sm of managers) sm.close();
-  latencies.sort((a, b) => a - b);
-  return {
-    perSecond: latencies.length / seconds,
-    p50: quantile(latencies, 0.5),
-    p99: quantile(latencies, 0.99),
-  };
+  return latencies;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+/** One measured run: its latencies and the time it spent. */
+interface Run {
+  readonly latencies: number[];
+  readonly spent: Spent;
+}
 
-/** The file of a session of `n` alternating user and assistant messages. */
-function bigSession(dir: string, n: number): string {
-  const sm = SessionManager.create(CWD, dir);
-  for (let i = 0; i < n; i++) sm.appendMessage(message(i));
-  sm.close();
-  return sm.getSessionFile() as string;
+/** A row of the table: the median over its runs of each figure. */
+function summary(runs: Run[]) {
+  const perSecond = runs.map((r) => r.latencies.length / (r.spent.wallMs / 1000));
+  const sorted = runs.map((r) => [...r.latencies].sort((a, b) => a - b));
+  const perAppend = (ms: number, r: Run) => (ms * 1000) / r.latencies.length;
+  const server = runs.map((r) => r.spent.serverMs);
+  return {
+    perSecond: median(perSecond),
+    p50: median(sorted.map((l) => quantile(l, 0.5))),
+    p99: median(sorted.map((l) => quantile(l, 0.99))),
+    clientUs: median(runs.map((r) => perAppend(r.spent.clientMs, r))),
+    serverUs: server.includes(undefined)
+      ? undefined
+      : median(runs.map((r) => perAppend(r.spent.serverMs as number, r))),
+    wallMs: median(runs.map((r) => r.spent.wallMs)),
+  };
 }
 
 async function main(): Promise<void> {
   const server = process.env.PI_SESSIONS_PG_URL ? undefined : await startPostgres({ fsync: true });
   const url = process.env.PI_SESSIONS_PG_URL || (server?.url as string);
-  const pool = new pg.Pool({ connectionString: url, max: 40 });
-  pool.on("error", () => {});
   const schema = `bench_${process.pid}`;
-  const store = await PostgresSessionStore.connect({ pool, schema });
-  // The same server, with commits acknowledged before their WAL reaches the disk: what the
-  // store costs when the disk is not the limit (a crash of the server may lose the last ms).
-  const asyncPool = new pg.Pool({
+  const store = await PostgresSessionStore.connect({ connectionString: url, schema });
+  const asyncStore = await PostgresSessionStore.connect({
+    connectionString: url,
+    schema,
+    synchronousCommit: "off",
+  });
+  const floorPool = new pg.Pool({ connectionString: url, max: 40 });
+  const asyncFloorPool = new pg.Pool({
     connectionString: url,
     max: 40,
     options: "-c synchronous_commit=off",
   });
-  asyncPool.on("error", () => {});
-  const asyncStore = await PostgresSessionStore.connect({ pool: asyncPool, schema });
+  for (const p of [floorPool, asyncFloorPool]) p.on("error", () => {});
+  await createFloorTable(floorPool, store.s);
   const dir = mkdtempSync(join(tmpdir(), "pi-pg-bench-"));
+  const pid = () => server?.pid;
   try {
-    console.log(`appends: ${APPENDS} per run, latency = append until flush() resolves`);
-    console.log("writers  store                    appends/s   p50 ms   p99 ms");
+    console.log(
+      `${APPENDS} appends per run, median of ${ROUNDS} runs; latency = append until flush() resolves; CPU per append (this process / server)`,
+    );
+    console.log(
+      "writers  what                          appends/s  × floor   p50 ms   p99 ms  client µs  server µs   wall s",
+    );
     for (const writers of WRITERS) {
-      const results: [string, AppendResult][] = [];
-      results.push([
-        "postgres (fsync on)",
-        await appendRun(writers, () => SessionManager.withStore(store, CWD)),
-      ]);
-      results.push([
-        "postgres (async commit)",
-        await appendRun(writers, () => SessionManager.withStore(asyncStore, CWD)),
-      ]);
-      for (const durability of ["never", "always"] as Durability[]) {
-        const make = () => SessionManager.create(CWD, dir, { durability });
-        results.push([`file (durability ${durability})`, await appendRun(writers, make)]);
+      const kinds: [string, () => Promise<number[]>][] = [
+        ["raw INSERT floor (durable)", () => rawFloor(floorPool, store.s, writers, APPENDS)],
+        ["store (durable)", () => appendRun(writers, () => SessionManager.withStore(store, CWD))],
+        ["raw INSERT floor (async)", () => rawFloor(asyncFloorPool, store.s, writers, APPENDS)],
+        [
+          "store (async commit)",
+          () => appendRun(writers, () => SessionManager.withStore(asyncStore, CWD)),
+        ],
+      ];
+      if (writers > 1) {
+        kinds.push(
+          [
+            "batched INSERT floor (durable)",
+            () => batchFloor(floorPool, store.s, writers, APPENDS),
+          ],
+          [
+            "batched INSERT floor (async)",
+            () => batchFloor(asyncFloorPool, store.s, writers, APPENDS),
+          ],
+        );
       }
-      for (const [name, r] of results) {
-        const line = `${String(writers).padStart(7)}  ${name.padEnd(24)} ${r.perSecond.toFixed(0).padStart(9)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)}`;
-        console.log(line);
+      if (FILE) {
+        kinds.push([
+          "file store (durability always)",
+          () => appendRun(writers, () => SessionManager.create(CWD, dir, { durability: "always" })),
+        ]);
       }
-      const pgRun = results[0]?.[1] as AppendResult;
-      const fileRun = results[2]?.[1] as AppendResult;
-      console.log(
-        `         postgres (fsync on) / file (never): ${(pgRun.perSecond / fileRun.perSecond).toFixed(2)}× the appends/s`,
-      );
+      const runs = new Map<string, Run[]>(kinds.map(([k]) => [k, []]));
+      for (let r = 0; r < ROUNDS; r++) {
+        for (const [name, run] of kinds) {
+          const { result, spent } = await measure(pid(), run);
+          runs.get(name)?.push({ latencies: result, spent });
+        }
+      }
+      const floors = {
+        durable: summary(runs.get("raw INSERT floor (durable)") as Run[]).perSecond,
+        async: summary(runs.get("raw INSERT floor (async)") as Run[]).perSecond,
+      };
+      for (const [name, list] of runs) {
+        const s = summary(list);
+        const floor = name.includes("async") ? floors.async : floors.durable;
+        const cells = [
+          String(writers).padStart(7),
+          name.padEnd(30),
+          s.perSecond.toFixed(0).padStart(9),
+          `${(s.perSecond / floor).toFixed(2)}×`.padStart(8),
+          s.p50.toFixed(2).padStart(8),
+          s.p99.toFixed(2).padStart(8),
+          s.clientUs.toFixed(0).padStart(10),
+          (s.serverUs === undefined ? "?" : s.serverUs.toFixed(0)).padStart(10),
+          (s.wallMs / 1000).toFixed(2).padStart(8),
+        ];
+        console.log(cells.join(" "));
+      }
     }
     const file = bigSession(dir, ENTRIES);
     const id = await store.importFile(file);
@@ -148,13 +197,22 @@ async function main(): Promise<void> {
       `replay of ${ENTRIES} entries (median of ${ROUNDS}): file open ${median(fileMs).toFixed(0)} ms, postgres load+replay ${median(pgMs).toFixed(0)} ms (${(median(pgMs) / median(fileMs)).toFixed(2)}× the file store)`,
     );
   } finally {
-    await pool.query(`DROP SCHEMA "${schema}" CASCADE`).catch(() => {});
+    await floorPool.query(`DROP SCHEMA "${schema}" CASCADE`).catch(() => {});
     await store.close();
-    await pool.end();
-    await asyncPool.end();
+    await asyncStore.close();
+    await floorPool.end();
+    await asyncFloorPool.end();
     await server?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The file of a session of `n` user messages. */
+function bigSession(dir: string, n: number): string {
+  const sm = SessionManager.create(CWD, dir);
+  for (let i = 0; i < n; i++) sm.appendMessage(message(i));
+  sm.close();
+  return sm.getSessionFile() as string;
 }
 
 await main();

@@ -1,7 +1,7 @@
 /**
  * One agent process: takes its turn in a shared session, then hands the session back.
  *
- *   agent.ts <postgres-url> <name> [session-id]
+ *   agent.ts <postgres-url> <schema> <name> [session-id]
  *
  * Without a session id it starts a new session; with one it opens it (taking the writer
  * lease, reading every entry the other agents wrote). It appends a user message and an
@@ -11,8 +11,8 @@
 import { SessionManager } from "@pi-sessions/core";
 import { PostgresSessionStore } from "@pi-sessions/store-postgres";
 
-const [url, name = "agent", id] = process.argv.slice(2);
-const store = await PostgresSessionStore.connect({ connectionString: url, owner: name });
+const [url, schema = "pi_sessions", name = "agent", id] = process.argv.slice(2);
+const store = await PostgresSessionStore.connect({ connectionString: url, schema, owner: name });
 const sm = id
   ? await store.openSession(id)
   : SessionManager.withStore(store, "/work/shared-project");

@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 
+export type { GroupCommitOptions } from "./group-commit.js";
 export type { PostgresStoreOptions } from "./postgres-store.js";
 export { PostgresSessionStore } from "./postgres-store.js";
 export type { SessionUsageRecords } from "./queries.js";

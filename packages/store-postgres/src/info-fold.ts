@@ -1,11 +1,14 @@
 /**
  * Core's listing fold (`SessionInfoFold`, the one the file store's listing runs), kept per
- * session as it goes: every write folds the lines it adds, in order, and saves the fold's
- * state on the session row in the same statement, so a listing only finishes saved states
- * instead of reading every line again. The fold's state is its public fields, saved as they
- * are (structured clone, so any JSON value a header holds comes back exactly); the texts it
- * collects are saved with the line each came from, so a state stays small however long the
- * session grows, and the listing hands them back to the fold, which joins them by its rule.
+ * session as it goes: every write folds the lines it adds, in order, keeps the texts the fold
+ * collected from each line with that line, and now and then saves the fold's state on the
+ * session row (`info_state`, as of its first `info_seq` lines), so a listing resumes a saved
+ * state, hands it the texts of the lines it covers and folds only the lines after it, instead
+ * of reading every line again. The state is the fold's public fields, saved as they are
+ * (structured clone, so any JSON value a header holds comes back exactly); it stays small
+ * however long the session grows. The rule that makes this exact: a saved state and the texts
+ * stored with the lines it covers are always the fold over those lines; the lines after it
+ * may carry any texts (the listing and the next writer fold them again).
  */
 import { deserialize, serialize } from "node:v8";
 import type { SessionInfo } from "@pi-sessions/core";
@@ -66,15 +69,20 @@ export class LineFold {
    * texts the fold collected from it, as JSON, or `null` when none.
    */
   line(text: string): string | null {
-    if (this.stopped) return null;
-    // A stored line never holds `\n`, so each push hands the fold exactly this one line.
-    if (!this.scanner.push(`${text}\n`)) this.stopped = true;
+    this.feed(text);
     const texts = this.fold.texts;
     if (texts.length === 0) return null;
     const json = JSON.stringify(texts);
     // Kept with the line, not in the state: the state stays small however long the session.
     texts.length = 0;
     return json;
+  }
+
+  /** Folds the next line, leaving what it collected among the fold's texts. */
+  private feed(text: string): void {
+    if (this.stopped) return;
+    // A stored line never holds `\n`, so each push hands the fold exactly this one line.
+    if (!this.scanner.push(`${text}\n`)) this.stopped = true;
   }
 
   /** The fold's state now, to save with the lines it has seen. */
@@ -84,20 +92,23 @@ export class LineFold {
   }
 
   /**
-   * The info of a saved state, given the texts of its lines (see {@link parseTexts}), in
-   * order; `null` when the lines are not a session, undefined when the state cannot be
-   * resumed here (the caller folds the lines instead).
+   * The info of a saved state, given the texts of the lines it covers (see
+   * {@link parseTexts}), in order, and the lines after them (`tail`, folded here: a state
+   * may be saved some lines behind the log); `null` when the lines are not a session,
+   * undefined when the state cannot be resumed here (the caller folds the lines instead).
    */
   static info(
-    saved: Buffer,
+    saved: Buffer | null,
     texts: readonly string[],
+    tail: readonly string[],
     location: string,
     updatedAt: Date,
   ): SessionInfo | null | undefined {
     const resumed = LineFold.resume(saved);
     if (resumed === undefined) return undefined;
-    if (resumed.stopped) return null;
     for (const text of texts) resumed.fold.texts.push(text);
+    for (const line of tail) resumed.feed(line);
+    if (resumed.stopped) return null;
     return resumed.fold.finish(location, updatedAt);
   }
 }
@@ -123,4 +134,56 @@ export interface FoldedLines {
 export function foldLines(lines: readonly StoredLine[], fold = new LineFold()): FoldedLines {
   const texts = lines.map((l) => fold.line(lineText(l)));
   return { texts, state: fold.save() };
+}
+
+/** The fold a writer goes on with, and the seq up to which the stored state agrees with it. */
+export interface WriterFold {
+  readonly fold: LineFold;
+  /** The stored state and texts are the fold's over the lines before this seq. */
+  readonly savedSeq: number;
+}
+
+/** Texts to store again: the lines whose stored texts are not what the fold collects. */
+export interface FoldRepair {
+  readonly seqs: number[];
+  readonly texts: (string | null)[];
+}
+
+/**
+ * The saved state of a session resumed, or undefined when there is none to go on from: none
+ * saved, one saved for more lines than there are, or another fold's (see {@link FOLD_FORMAT}).
+ */
+export function resumeSaved(
+  state: Buffer | null,
+  savedSeq: string | null,
+  nextSeq: string,
+): LineFold | undefined {
+  if (state === null || savedSeq === null || Number(savedSeq) > Number(nextSeq)) return undefined;
+  return LineFold.resume(state);
+}
+
+/**
+ * The writer's fold after a load: `resumed` fed the lines from `from` on (a fresh fold fed
+ * every line when nothing was resumed), each line's texts compared with those stored beside
+ * it. A repair is due when any differs (a writer that kept no fold wrote them) or when there
+ * was no state to resume; `lines` are the session's, seq `i` at index `i`.
+ */
+export function catchUp(
+  resumed: LineFold | undefined,
+  from: number,
+  lines: readonly (StoredLine & { readonly info_texts: string | null })[],
+): { fold: LineFold; repair: FoldRepair | undefined } {
+  const fold = resumed ?? new LineFold();
+  const seqs: number[] = [];
+  const texts: (string | null)[] = [];
+  for (let i = resumed ? from : 0; i < lines.length; i++) {
+    const line = lines[i] as StoredLine & { info_texts: string | null };
+    const collected = fold.line(lineText(line));
+    if (collected !== line.info_texts) {
+      seqs.push(i);
+      texts.push(collected);
+    }
+  }
+  const repair = seqs.length > 0 || resumed === undefined ? { seqs, texts } : undefined;
+  return { fold, repair };
 }

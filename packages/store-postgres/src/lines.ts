@@ -20,6 +20,20 @@ export interface LineRow {
   readonly role: string | null;
 }
 
+/** The key columns of `entries` (read from each line by `lineColumns`), in `keyValues` order. */
+export const KEY_COLUMNS = "entry_id, parent_id, type, ts, role";
+
+/** A row's key columns, in {@link KEY_COLUMNS} order. */
+export function keyValues(row: LineRow): (string | null)[] {
+  return [row.entryId, row.parentId, row.type, row.ts, row.role];
+}
+
+/** Each key column of `rows` as an array (for `unnest`), in {@link KEY_COLUMNS} order. */
+export function keyArrays(rows: readonly LineRow[]): (string | null)[][] {
+  const values = rows.map(keyValues);
+  return KEY_COLUMNS.split(", ").map((_, i) => values.map((v) => v[i] ?? null));
+}
+
 /** A surrogate half without its other half: JSON may hold one, UTF-8 cannot. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -34,16 +48,21 @@ const NONE: Columns = {
 };
 
 /**
+ * A key column's value: key columns only serve queries (the line is the record), so one
+ * PostgreSQL text cannot hold (a NUL, a lone surrogate) is left out rather than failing the
+ * write.
+ */
+function text(v: unknown): string | null {
+  return typeof v === "string" && !v.includes("\u0000") && !LONE_SURROGATE.test(v) ? v : null;
+}
+
+/**
  * The query columns of a line: an object's `id`, `parentId`, `type` and `timestamp`, and a
  * message's `role`. What a listing shows is not read here: core's listing fold reads the
  * lines themselves.
  */
 export function lineColumns(value: unknown): Columns {
   if (!isJsonRecord(value)) return NONE;
-  // Key columns only serve queries (the line is the record): one PostgreSQL text cannot hold
-  // (a NUL, a lone surrogate) is left out rather than failing the write.
-  const text = (v: unknown) =>
-    typeof v === "string" && !v.includes("\u0000") && !LONE_SURROGATE.test(v) ? v : null;
   const message = value.message;
   const role = value.type === "message" && isJsonRecord(message) ? message.role : undefined;
   return {

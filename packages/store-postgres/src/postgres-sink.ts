@@ -1,23 +1,43 @@
 /**
  * The sink of one PostgreSQL session: core's `queuedSink` (the fold happens at once, writes
  * queue in order, the first failure stops the queue and fails the manager), whose writes are
- * a whole-session insert first and then one line per append at the seq this sink expects.
+ * a whole-session insert first and then the appended lines at the seqs this sink expects.
+ * Appends queued behind one another go together: when the queue reaches an append, every
+ * append queued behind it joins it as one group (one commit, all or nothing), and the store's
+ * group committer sends the groups of all its sessions in one statement.
  */
 import {
   type QueuedWrite,
   queuedSink,
+  type SessionEntry,
   type SessionSink,
   type StoredSessionContent,
 } from "@pi-sessions/core";
 import { sessionLines } from "@pi-sessions/core/internal";
 import type pg from "pg";
-import { foldLines, LineFold } from "./info-fold.js";
+import type { GroupCommitter } from "./group-commit.js";
+import { foldLines, LineFold, type WriterFold } from "./info-fold.js";
 import { recordRow, splitFile } from "./lines.js";
-import { appendRow, insertSession, type Lease, type RetryPolicy, withRetry } from "./writes.js";
+import { insertSession, type Lease, type RetryPolicy, withRetry } from "./writes.js";
+
+/** The listing state is saved with a group once this many lines went unsaved... */
+const SAVE_EVERY_LINES = 16;
+/** ...or this many bytes of lines (a listing folds at most about this much of a session). */
+const SAVE_EVERY_BYTES = 32 * 1024;
+/** Appends sent as one group at most (the rest go in the next). */
+const MAX_GROUP = 500;
+
+/** The listing state a sink saves as it lets go of the session. */
+export interface FinalState {
+  readonly state: Buffer;
+  /** The session's next seq it is the state at (saved only if that is still the next seq). */
+  readonly nextSeq: number;
+}
 
 /** What one session's sink writes with. */
 export interface SinkContext {
   readonly pool: pg.Pool;
+  readonly committer: GroupCommitter;
   /** The quoted schema. */
   readonly s: string;
   readonly id: string;
@@ -27,13 +47,17 @@ export interface SinkContext {
   readonly lease: Lease | undefined;
   /** The seq of the session's next line, when it exists already (opened, not created). */
   readonly nextSeq?: number;
+  /** The listing fold after the opened session's lines (absent: this sink keeps none). */
+  readonly fold?: WriterFold;
   /**
-   * The listing fold's state after the opened session's lines (`null`: none saved for them,
-   * so this sink's appends save none either and the listing folds the session anew).
+   * Called once, when the manager lets go of the session: after `after` (the queued writes)
+   * settles, the lease is given up and `final()`, the fold's state then, saved.
    */
-  readonly infoState?: Buffer | null;
-  /** Gives the lease up once `after` settles (the queue drained); called at once, so tracked. */
-  readonly releaseLease: (lease: Lease, after: Promise<void>) => void;
+  readonly letGo: (
+    lease: Lease | undefined,
+    after: Promise<void>,
+    final: () => FinalState | undefined,
+  ) => void;
 }
 
 /** The queued sink of a session; `createWith` queues a session's first, whole write. */
@@ -41,24 +65,52 @@ export function postgresSink(c: SinkContext): SessionSink & {
   createWith(content: StoredSessionContent): void;
 } {
   let next = c.nextSeq ?? 0;
-  // The listing fold after every line written so far (none: the session's state is unknown).
-  let fold = c.infoState ? LineFold.resume(c.infoState) : undefined;
+  // The listing fold after every line written so far (none: the stored state is left as is),
+  // and how far the stored state is behind it.
+  let fold = c.fold?.fold;
+  let savedSeq = c.fold?.savedSeq ?? 0;
+  let unsavedBytes = 0;
+  // The seq of the next line the fold will see: ahead of `next` while a group is on its way.
+  let foldedTo = next;
+  // Appends queued and not yet sent, in order, and the group each sent one went with.
+  const unsent: SessionEntry[] = [];
+  const groups = new Map<SessionEntry, Promise<void>>();
+
+  const sendGroup = async (entries: readonly SessionEntry[]): Promise<void> => {
+    const rows = entries.map((e, i) => recordRow(next + i, e));
+    const texts = rows.map((r) => fold?.line(r.line as string) ?? null);
+    foldedTo = next + rows.length;
+    for (const r of rows) unsavedBytes += (r.line as string).length;
+    const end = next + rows.length;
+    const due = end - savedSeq >= SAVE_EVERY_LINES || unsavedBytes >= SAVE_EVERY_BYTES;
+    const state = fold && due ? fold.save() : null;
+    const group = { id: c.id, location: c.location, rows, texts, lease: c.lease, state };
+    await c.committer.submit(group);
+    next = end;
+    if (state) {
+      savedSeq = end;
+      unsavedBytes = 0;
+    }
+  };
+
   const write = async (w: QueuedWrite): Promise<void> => {
     if (w.kind === "append") {
-      const row = recordRow(next, w.entry);
-      const texts = fold?.line(row.line as string) ?? null;
-      const info = { texts, state: fold?.save() ?? null };
-      await withRetry(c.retry, (retrying) =>
-        appendRow(c.pool, c.s, c.id, row, c.lease, c.location, retrying, info),
-      );
-      next++;
-      return;
+      let group = groups.get(w.entry);
+      if (group === undefined) {
+        // The queue reached the first unsent append: it goes with every one queued behind it.
+        if (unsent[0] !== w.entry) throw new Error(`Appends out of order: ${c.location}`);
+        const entries = unsent.splice(0, MAX_GROUP);
+        group = sendGroup(entries);
+        for (const e of entries) groups.set(e, group);
+      }
+      groups.delete(w.entry);
+      return group;
     }
     const { header, entries } = w.content;
     // The lines the file store would write for the whole session, then split as a file is.
     const { rows } = splitFile(Buffer.from(sessionLines(header, entries).join(""), "utf8"));
-    fold = new LineFold();
-    const folded = foldLines(rows, fold);
+    const created = new LineFold();
+    const folded = foldLines(rows, created);
     const h = header as unknown as Record<string, unknown>;
     const text = (v: unknown) => (typeof v === "string" ? v : null);
     const session = {
@@ -76,19 +128,66 @@ export function postgresSink(c: SinkContext): SessionSink & {
       insertSession(c.pool, c.s, session, c.lease, c.location, retrying),
     );
     next = rows.length;
+    foldedTo = next;
+    fold = created;
+    savedSeq = rows.length;
+    unsavedBytes = 0;
   };
   const inner = queuedSink({ location: c.location, write, written: c.nextSeq !== undefined });
   let released = false;
   const release = (): void => {
-    if (released || !c.lease) return;
+    // A session never written (a manager's pending new one) has nothing to let go of.
+    if (released || !inner.written) return;
     released = true;
-    const lease = c.lease;
     // After the queued writes: giving the lease up first would let a writer in between them.
-    c.releaseLease(
-      lease,
-      inner.flush().catch(() => {}),
-    );
+    const after = inner.flush().catch(() => {});
+    // The state then, only if it is the state after exactly the lines stored (no group of a
+    // later append on its way, none failed) and some of them are not covered by a saved one.
+    const final = () =>
+      fold && foldedTo === next && savedSeq < next && !inner.failure
+        ? { state: fold.save(), nextSeq: next }
+        : undefined;
+    c.letGo(c.lease, after, final);
   };
-  // The queued sink's own getters and methods, with release and close giving the lease up.
-  return Object.assign(Object.create(inner) as typeof inner, { release, close: release });
+  const append = (entry: SessionEntry, session: () => StoredSessionContent): void => {
+    // Queued as an append (not a first write): the queue will reach it, unsent.
+    if (inner.written) unsent.push(entry);
+    inner.append(entry, session);
+  };
+  // The queued sink's own getters and methods, with append tracking what is unsent and
+  // release and close letting the session go.
+  return Object.assign(Object.create(inner) as typeof inner, { append, release, close: release });
+}
+
+/**
+ * After `after` (a sink's queued writes), gives its lease up and saves the listing state of
+ * the lines its writer did not save it for, in one statement; the state only while nobody
+ * appended since (the session's next seq is still the state's). Never rejects: a lease that
+ * cannot be given up (the server gone) expires by itself after its ttl, and a state not saved
+ * leaves listings to fold a few more lines.
+ */
+export async function letGo(
+  pool: pg.Pool,
+  s: string,
+  id: string,
+  lease: Lease | undefined,
+  after: Promise<void>,
+  final: () => FinalState | undefined,
+): Promise<void> {
+  try {
+    await after;
+    const state = final();
+    if (!lease && !state) return;
+    await pool.query(
+      `UPDATE ${s}.sessions
+          SET lease_owner = CASE WHEN lease_token = $2 THEN NULL ELSE lease_owner END,
+              lease_until = CASE WHEN lease_token = $2 THEN NULL ELSE lease_until END,
+              info_state = CASE WHEN next_seq = $4 THEN $3 ELSE info_state END,
+              info_seq = CASE WHEN next_seq = $4 THEN $4 ELSE info_seq END
+        WHERE id = $1 AND (lease_token = $2 OR next_seq = $4)`,
+      [id, lease?.token ?? null, state?.state ?? null, state?.nextSeq ?? null],
+    );
+  } catch {
+    // See above: nothing of it is the caller's to handle.
+  }
 }

@@ -4,8 +4,13 @@
  *   `manager.flush()` resolves once every accepted append is committed, and the first write
  *   that fails for good puts the manager in a failed state (`SessionStoreFailedError`, with
  *   the cause) that refuses every further write; the database never holds a gap;
+ * - appends are committed in groups: a session's queued appends as one group, the groups of
+ *   all the store's sessions in one statement and one commit (`GroupCommitter`), each group
+ *   with its own checks and verdict;
  * - opening is two steps: `await store.load(id)` (or `openSession`) takes the writer lease and
- *   reads the session, and the manager's synchronous `open` then replays what was read.
+ *   reads the session, and the manager's synchronous `open` then replays what was read;
+ * - a call that fails for a transient reason (a dropped connection, a restart) is retried, and
+ *   no connection's end ever reaches the process as an unhandled `'error'`.
  */
 import { hostname } from "node:os";
 import {
@@ -22,8 +27,10 @@ import {
   systemEnv,
 } from "@pi-sessions/core";
 import { isConversationEntry } from "@pi-sessions/core/internal";
-import pg from "pg";
-import { postgresSink } from "./postgres-sink.js";
+import type pg from "pg";
+import { forkedSession } from "./fork.js";
+import { GroupCommitter } from "./group-commit.js";
+import { type FinalState, letGo, postgresSink } from "./postgres-sink.js";
 import {
   findSessionById,
   listAllSessions,
@@ -33,33 +40,12 @@ import {
 } from "./queries.js";
 import { migrate, quoteSchema } from "./schema.js";
 import { type LoadedSession, loadSession } from "./session-load.js";
+import { type PostgresStoreOptions, poolOf } from "./store-options.js";
+import { hearConnectionErrors } from "./transaction.js";
 import { exportBytes, exportToDir, importBytes, importFile } from "./transfer.js";
-import type { Lease, RetryPolicy } from "./writes.js";
+import { type Lease, type RetryPolicy, withRetry } from "./writes.js";
 
-/** Options of {@link PostgresSessionStore.connect}. */
-export interface PostgresStoreOptions {
-  /** A `postgres://` URL (ignored when `pool` is given). */
-  readonly connectionString?: string;
-  /** A pool to use instead of making one; the store then leaves it open on `close()`. */
-  readonly pool?: pg.Pool;
-  /** The schema of the store's tables (default `pi_sessions`), created and migrated. */
-  readonly schema?: string;
-  /**
-   * The writer lease: a session opened or created here is leased to this store for `ttlMs`
-   * (default 30 s, renewed by every append); `false` lets the seq of each append decide alone.
-   */
-  readonly lease?: { readonly ttlMs: number } | false;
-  /** Who holds the leases (default host, pid and a random part). */
-  readonly owner?: string;
-  /** Retries of a write that failed for a transient reason (default 5, from 100 ms doubling). */
-  readonly retry?: Partial<RetryPolicy>;
-  /** The connections' `application_name` (default `pi-sessions`), to find them on the server. */
-  readonly applicationName?: string;
-  /** A server-side limit for every statement, in ms (default: none). */
-  readonly statementTimeoutMs?: number;
-  /** Clock and ids for migrating legacy sessions as they load (default: the system's). */
-  readonly env?: SessionEnv;
-}
+export type { PostgresStoreOptions } from "./store-options.js";
 
 /** A store of sessions in one PostgreSQL schema; see the module notes for the guarantee. */
 export class PostgresSessionStore implements SessionStore {
@@ -72,10 +58,12 @@ export class PostgresSessionStore implements SessionStore {
   private readonly loaded = new Map<string, LoadedSession>();
   private readonly releases = new Set<Promise<void>>();
   private readonly lease: { owner: string; ttlMs: number } | undefined;
-  /** How writes retry (read by the import). */
+  /** How calls retry on transient faults (read by the import). */
   readonly retry: RetryPolicy;
-  /** Clock and ids of legacy migrations. */
+  /** Clock and ids of legacy migrations and forks. */
   readonly env: SessionEnv;
+  /** Every append of the store's sessions goes through it. */
+  private readonly committer: GroupCommitter;
 
   private constructor(
     /** The connections: the store's own, or the pool it was given. */
@@ -84,6 +72,7 @@ export class PostgresSessionStore implements SessionStore {
     readonly schema: string,
     private readonly ownsPool: boolean,
     options: PostgresStoreOptions,
+    private readonly unhear: () => void,
   ) {
     this.s = quoteSchema(schema);
     this.dir = `/postgres/${schema}`;
@@ -93,24 +82,28 @@ export class PostgresSessionStore implements SessionStore {
       options.lease === false ? undefined : { owner, ttlMs: options.lease?.ttlMs ?? 30_000 };
     this.retry = { retries: 5, delayMs: 100, ...options.retry };
     this.env = options.env ?? systemEnv;
+    this.committer = new GroupCommitter(pool, this.s, this.retry, {
+      maxInFlight: 4,
+      maxRows: 1000,
+      ...options.groupCommit,
+    });
   }
 
   /** Connects, creates or migrates the schema, and returns the store. */
   static async connect(options: PostgresStoreOptions): Promise<PostgresSessionStore> {
     const schema = options.schema ?? "pi_sessions";
     quoteSchema(schema);
-    const pool =
-      options.pool ??
-      new pg.Pool({
-        connectionString: options.connectionString,
-        application_name: options.applicationName ?? "pi-sessions",
-        ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
-      });
-    // An idle connection the server dropped (a restart) must not crash the process: the pool
-    // discards it and the next write, retried, gets a fresh one.
-    if (!options.pool) pool.on("error", () => {});
-    const store = new PostgresSessionStore(pool, schema, !options.pool, options);
-    await migrate(pool, schema);
+    const pool = poolOf(options);
+    // A connection the server dropped (a restart, a crash, a terminated backend) must not end
+    // the process: the pool discards it and the call that used it rejects (or is retried).
+    const unhear = hearConnectionErrors(pool);
+    const store = new PostgresSessionStore(pool, schema, !options.pool, options, unhear);
+    try {
+      await withRetry(store.retry, () => migrate(pool, schema));
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
     return store;
   }
 
@@ -142,20 +135,27 @@ export class PostgresSessionStore implements SessionStore {
 
   /**
    * Reads the session (taking the writer lease unless `write` is false) so that the next
-   * synchronous `open` or `read` of its location replays it. Returns the location.
+   * synchronous `open` or `read` of its location replays it. Returns the location. Loaded with
+   * `write: false`, nothing is written (no lease, a legacy session migrated in memory only)
+   * and the session can be `read`, not opened.
    */
   async load(idOrLocation: string, options: { write?: boolean } = {}): Promise<string> {
     const id = this.idOf(idOrLocation);
     const location = `${this.dir}/${id}`;
     const write = options.write ?? true;
-    const session = await loadSession({
-      pool: this.pool,
-      s: this.s,
-      id,
-      location,
-      env: this.env,
-      ...(write && this.lease ? { lease: this.lease } : {}),
-    });
+    // Retried on a transient fault like a write: taking the lease again is ours to take (the
+    // same owner), and a legacy rewrite that committed is found done by the next load.
+    const session = await withRetry(this.retry, () =>
+      loadSession({
+        pool: this.pool,
+        s: this.s,
+        id,
+        location,
+        env: this.env,
+        readOnly: !write,
+        ...(this.lease ? { lease: this.lease } : {}),
+      }),
+    );
     this.loaded.set(location, session);
     return location;
   }
@@ -176,9 +176,32 @@ export class PostgresSessionStore implements SessionStore {
     return sm;
   }
 
-  /** The session `load` read for `location`, replayed, with its sink (throws if not loaded). */
+  /**
+   * A copy of the stored session `sourceId` as a new session of `targetCwd`, as core's
+   * `SessionManager.forkFrom` makes one of a file: every entry (the whole tree), a new header
+   * whose `parentSession` is the source's location, written at once; then opened (leased) and
+   * returned. The source is only read. `options.id` names the copy; `options.parentSession`
+   * is ignored, as core ignores it.
+   */
+  async forkFrom(
+    sourceId: string,
+    targetCwd: string,
+    options: SessionManagerOptions = {},
+  ): Promise<SessionManager> {
+    const location = await this.load(sourceId, { write: false });
+    const { entries } = this.read(location);
+    const env = options.env ?? this.env;
+    const bytes = forkedSession(location, entries, targetCwd, env, options.id);
+    const id = await importBytes(this, bytes, `fork of ${location}`);
+    return this.openSession(id, { ...options, cwd: targetCwd });
+  }
+
+  /** The session `load` read for writing at `location`, replayed, with its sink. */
   open(location: string): OpenedSession {
     const session = this.take(location);
+    if (session.readOnly) {
+      throw new Error(`Loaded for reading only (await store.load(id) to write): ${location}`);
+    }
     const { header, entries, diagnostics, entryLines } = session.loaded;
     const sink = this.sinkOf(location, session.lease, session);
     return { header, entries, diagnostics, entryLines, sink };
@@ -202,7 +225,7 @@ export class PostgresSessionStore implements SessionStore {
 
   /** The session as a pi session file's bytes: exactly what the file store writes. */
   exportBytes(id: string): Promise<Buffer> {
-    return exportBytes(this, this.idOf(id));
+    return withRetry(this.retry, () => exportBytes(this, this.idOf(id)));
   }
 
   /** Writes the session as a pi session file into `dir` (the file store's name); its path. */
@@ -212,17 +235,17 @@ export class PostgresSessionStore implements SessionStore {
 
   /** The sessions of one working directory, newest activity first (core's listing fold). */
   list(cwd: string): Promise<SessionInfo[]> {
-    return listSessions(this, cwd);
+    return withRetry(this.retry, () => listSessions(this, cwd));
   }
 
   /** Every session of the store, newest activity first. */
   listAll(): Promise<SessionInfo[]> {
-    return listAllSessions(this);
+    return withRetry(this.retry, () => listAllSessions(this));
   }
 
   /** The session with exactly this id, or undefined. */
   findById(id: string): Promise<SessionInfo | undefined> {
-    return findSessionById(this, id);
+    return withRetry(this.retry, () => findSessionById(this, id));
   }
 
   /**
@@ -230,13 +253,22 @@ export class PostgresSessionStore implements SessionStore {
    * `computeSessionsUsageTotals(await store.usageRecords())` of `@pi-sessions/plugins`.
    */
   usageRecords(): Promise<SessionUsageRecords[]> {
-    return usageRecords(this);
+    return withRetry(this.retry, () => usageRecords(this));
+  }
+
+  /**
+   * Resolves once every session its managers let go of (`close()`, a switch to another
+   * session) is released: its queued writes done, its lease given up, its listing state saved.
+   */
+  async released(): Promise<void> {
+    await Promise.all([...this.releases]);
   }
 
   /** Waits for every lease being given up, and ends the pool when the store made it. */
   async close(): Promise<void> {
     await Promise.all([...this.releases]);
     if (this.ownsPool) await this.pool.end();
+    else this.unhear();
   }
 
   /** The session `load` read for `location`, handed over once. */
@@ -254,36 +286,30 @@ export class PostgresSessionStore implements SessionStore {
   private sinkOf(
     location: string,
     lease: Lease | undefined,
-    opened: Pick<LoadedSession, "nextSeq" | "infoState"> | undefined,
+    opened: Pick<LoadedSession, "nextSeq" | "fold"> | undefined,
   ) {
     return postgresSink({
       pool: this.pool,
+      committer: this.committer,
       s: this.s,
       id: this.idOf(location),
       location,
       retry: this.retry,
       lease,
-      ...(opened === undefined ? {} : { nextSeq: opened.nextSeq, infoState: opened.infoState }),
-      releaseLease: (l, after) => this.releaseLease(location, l, after),
+      ...(opened === undefined ? {} : { nextSeq: opened.nextSeq }),
+      ...(opened?.fold === undefined ? {} : { fold: opened.fold }),
+      letGo: (l, after, final) => this.letGo(location, l, after, final),
     });
   }
 
-  /** Gives a lease up after `after`; `close()` waits for it, so an ending process does not
-   * leave its last session leased until the lease expires. */
-  private releaseLease(location: string, lease: Lease, after: Promise<void>): void {
-    const done = after
-      .then(() =>
-        this.pool.query(
-          `UPDATE ${this.s}.sessions SET lease_owner = NULL, lease_until = NULL
-            WHERE id = $1 AND lease_token = $2`,
-          [this.idOf(location), lease.token],
-        ),
-      )
-      .then(
-        () => {},
-        // A lease that cannot be given up (the server gone) expires by itself after its ttl.
-        () => {},
-      );
+  /** Lets a sink's session go (see `letGo`); `released()` and `close()` wait for it. */
+  private letGo(
+    location: string,
+    lease: Lease | undefined,
+    after: Promise<void>,
+    final: () => FinalState | undefined,
+  ): void {
+    const done = letGo(this.pool, this.s, this.idOf(location), lease, after, final);
     this.releases.add(done);
     void done.then(() => this.releases.delete(done));
   }

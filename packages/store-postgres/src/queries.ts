@@ -2,11 +2,14 @@
  * Queries over every session of the store. A listing's `SessionInfo` is core's own fold of
  * the listing (`SessionInfoFold`, the one the file store's listing runs) over the session's
  * stored lines, in order, as the file store's reader hands a file over; the session's last
- * write stands in for the file's mtime. Each write saves the fold's state as of its lines
- * (`LineFold`), so a listing finishes the saved states; a session without a current state
- * (written by a version that kept none) is folded from its lines here.
+ * write stands in for the file's mtime. Writers save the fold's state now and then
+ * (`LineFold`), so a listing resumes the saved state, hands it the texts of the lines it
+ * covers, and folds the few lines written after it; a session without a usable state (written
+ * by a version that kept none, or saved by another fold) is folded from all its lines here.
+ * `list(cwd)` keeps the sessions whose header cwd matches by core's rule (`cwdMatches`).
  */
 import type { SessionEntry, SessionHeader, SessionInfo } from "@pi-sessions/core";
+import { cwdMatches, resolveCwd } from "@pi-sessions/core/internal";
 import type pg from "pg";
 import { foldLines, LineFold, parseTexts } from "./info-fold.js";
 import type { StoredLine } from "./lines.js";
@@ -19,7 +22,7 @@ export interface QueryContext {
   readonly dir: string;
 }
 
-/** The infos of sessions without a current state, folded from their lines as stored. */
+/** The infos of sessions without a usable state, folded from their lines as stored. */
 async function foldedInfos(c: QueryContext, ids: readonly string[]): Promise<SessionInfo[]> {
   const result = await c.pool.query<StoredLine & { id: string; updated_at: Date }>(
     `SELECT s.id, s.updated_at, e.line, e.raw
@@ -36,15 +39,16 @@ async function foldedInfos(c: QueryContext, ids: readonly string[]): Promise<Ses
   return [...sessions].flatMap(([id, { updatedAt, lines }]) => {
     const { texts, state } = foldLines(lines);
     const joined = texts.filter((t) => t !== null).join(",");
-    return LineFold.info(state, parseTexts(joined), `${c.dir}/${id}`, updatedAt) ?? [];
+    return LineFold.info(state, parseTexts(joined), [], `${c.dir}/${id}`, updatedAt) ?? [];
   });
 }
 
 /**
  * The infos of the selected sessions, newest activity first: one row per session, its saved
- * state and its lines' texts joined by the server into one JSON array body (rows are what a
- * listing costs). The texts fit in one value: the file store's listing holds them as one
- * string too, which is far smaller than PostgreSQL's limit.
+ * state, the texts of the lines the state covers joined by the server into one JSON array body
+ * (rows are what a listing costs), and the lines after it; one statement, so one snapshot.
+ * The texts fit in one value: the file store's listing holds them as one string too, which is
+ * far smaller than PostgreSQL's limit.
  */
 async function infos(c: QueryContext, where: string, params: unknown[]): Promise<SessionInfo[]> {
   const result = await c.pool.query<{
@@ -52,27 +56,36 @@ async function infos(c: QueryContext, where: string, params: unknown[]): Promise
     updated_at: Date;
     info_state: Buffer | null;
     texts: string | null;
+    tail: (string | null)[] | null;
   }>(
     `SELECT s.id, s.updated_at, s.info_state,
             (SELECT string_agg(e.info_texts, ',' ORDER BY e.seq) FROM ${c.s}.entries e
-              WHERE e.session_id = s.id AND e.info_texts IS NOT NULL) AS texts
+              WHERE e.session_id = s.id AND e.seq < s.info_seq
+                AND e.info_texts IS NOT NULL) AS texts,
+            (SELECT array_agg(e.line ORDER BY e.seq) FROM ${c.s}.entries e
+              WHERE e.session_id = s.id AND e.seq >= s.info_seq) AS tail
        FROM ${c.s}.sessions s
-      WHERE (${where}) AND s.info_state IS NOT NULL AND s.info_seq = s.next_seq
+      WHERE (${where}) AND s.info_state IS NOT NULL AND s.info_seq <= s.next_seq
      UNION ALL
-     SELECT s.id, s.updated_at, NULL, NULL
+     SELECT s.id, s.updated_at, NULL, NULL, NULL
        FROM ${c.s}.sessions s
-      WHERE (${where}) AND (s.info_state IS NULL OR s.info_seq IS DISTINCT FROM s.next_seq)`,
+      WHERE (${where}) AND (s.info_state IS NULL OR s.info_seq IS NULL
+                            OR s.info_seq > s.next_seq)`,
     params,
   );
   const out: SessionInfo[] = [];
   const unsaved: string[] = [];
   for (const row of result.rows) {
-    if (row.info_state === null) {
+    const tail = row.tail ?? [];
+    // A line kept as bytes after the state (none is written so; a state covers what an import
+    // or a rewrite stores) is folded with the rest, from the start.
+    if (row.info_state === null || tail.includes(null)) {
       unsaved.push(row.id);
       continue;
     }
     const texts = parseTexts(row.texts);
-    const info = LineFold.info(row.info_state, texts, `${c.dir}/${row.id}`, row.updated_at);
+    const location = `${c.dir}/${row.id}`;
+    const info = LineFold.info(row.info_state, texts, tail as string[], location, row.updated_at);
     if (info === undefined) unsaved.push(row.id);
     else if (info !== null) out.push(info);
   }
@@ -80,9 +93,19 @@ async function infos(c: QueryContext, where: string, params: unknown[]): Promise
   return out.sort((a, b) => b.modified.getTime() - a.modified.getTime());
 }
 
-/** The sessions of one working directory (its header's `cwd`), newest activity first. */
-export function listSessions(c: QueryContext, cwd: string): Promise<SessionInfo[]> {
-  return infos(c, "s.cwd = $1", [cwd]);
+/**
+ * The sessions of one working directory, newest activity first: those whose header cwd
+ * matches `cwd` by core's rule (both resolved, so `/p/` and `/p` are one directory; a header
+ * without a cwd belongs to none, as in a session directory other than a cwd's default one).
+ */
+export async function listSessions(c: QueryContext, cwd: string): Promise<SessionInfo[]> {
+  const wanted = resolveCwd(cwd);
+  const stored = await c.pool.query<{ cwd: string }>(
+    `SELECT DISTINCT cwd FROM ${c.s}.sessions WHERE cwd IS NOT NULL`,
+  );
+  const matching = stored.rows.map((r) => r.cwd).filter((h) => cwdMatches(h, wanted, false));
+  if (matching.length === 0) return [];
+  return infos(c, "s.cwd = ANY($1)", [matching]);
 }
 
 /** Every session of the store, newest activity first. */

@@ -60,7 +60,8 @@ async function fillInfoStates(client: pg.PoolClient, s: string): Promise<void> {
  * `msg_json`, `activity_ms` and `name_json`, which restated its rules, are no longer written
  * (left NULL; rows written before keep their values, which nothing reads). Since version 2
  * each session keeps that fold's state (`info_state`, see `LineFold`) as of its first
- * `info_seq` lines, and each line the texts the fold collected from it (`info_texts`).
+ * `info_seq` lines, and each line the texts the fold collected from it (`info_texts`). Since
+ * version 3 no foreign key ties a line to its session (see the migration).
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -109,6 +110,24 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE ${s}.entries ADD COLUMN info_texts text;
     `,
     fill: fillInfoStates,
+  },
+  {
+    version: 3,
+    description: "no foreign key from entries to sessions; a session's delete deletes its lines",
+    // Every append already holds its session row (the claim proves it exists and updates it),
+    // so the key's check, which locked that row again for each line, only cost. Lines are
+    // written by the claim or with their session in one transaction, so none is orphaned; a
+    // deleted session's lines go with it, as the key's ON DELETE CASCADE did.
+    sql: (s) => `
+      ALTER TABLE ${s}.entries DROP CONSTRAINT IF EXISTS entries_session_id_fkey;
+      CREATE FUNCTION ${s}.delete_session_entries() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          DELETE FROM ${s}.entries WHERE session_id = OLD.id;
+          RETURN OLD;
+        END $$;
+      CREATE TRIGGER sessions_delete_entries AFTER DELETE ON ${s}.sessions
+        FOR EACH ROW EXECUTE FUNCTION ${s}.delete_session_entries();
+    `,
   },
 ];
 

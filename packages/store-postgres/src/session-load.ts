@@ -8,7 +8,14 @@
 import { SessionConflictError } from "@pi-sessions/core";
 import { type LoadedText, loadText, type SessionEnv } from "@pi-sessions/core/internal";
 import type pg from "pg";
-import { foldLines } from "./info-fold.js";
+import {
+  catchUp,
+  type FoldRepair,
+  foldLines,
+  LineFold,
+  resumeSaved,
+  type WriterFold,
+} from "./info-fold.js";
 import { fileText, type LineRow, type StoredLine, splitFile } from "./lines.js";
 import { inTransaction } from "./transaction.js";
 import { insertRows, type Lease } from "./writes.js";
@@ -46,8 +53,13 @@ export interface LoadedSession {
   readonly loaded: LoadedText;
   readonly nextSeq: number;
   readonly lease: Lease | undefined;
-  /** The listing fold's state after all its lines (`null`: none saved for all of them). */
-  readonly infoState: Buffer | null;
+  /**
+   * The listing fold after all its lines, and the seq up to which the stored state and texts
+   * agree with it (undefined: the writer keeps no fold; the stored state stays as it is).
+   */
+  readonly fold: WriterFold | undefined;
+  /** Loaded for reading only: no lease taken, nothing rewritten, never opened for writing. */
+  readonly readOnly: boolean;
 }
 
 /** What {@link loadSession} needs. */
@@ -60,6 +72,8 @@ export interface LoadRequest {
   readonly env: SessionEnv;
   /** Take the writer lease for this owner (absent: read without one). */
   readonly lease?: { readonly owner: string; readonly ttlMs: number };
+  /** Only read: no lease, no rewrite of a legacy session, no repair of the listing state. */
+  readonly readOnly?: boolean;
 }
 
 interface SessionRow {
@@ -99,8 +113,8 @@ async function takeLease(
 
 /** Loads a session (taking the lease when asked); throws when it is missing or leased. */
 export async function loadSession(r: LoadRequest): Promise<LoadedSession> {
-  const { lease, session, lines } = await inTransaction(r.pool, async (client) => {
-    const lease = r.lease ? await takeLease(client, r, r.lease) : undefined;
+  const read = await inTransaction(r.pool, async (client) => {
+    const lease = r.lease && !r.readOnly ? await takeLease(client, r, r.lease) : undefined;
     const found = await client.query<SessionRow>(
       `SELECT next_seq, needs_newline, info_state, info_seq FROM ${r.s}.sessions
         WHERE id = $1 FOR SHARE`,
@@ -108,19 +122,36 @@ export async function loadSession(r: LoadRequest): Promise<LoadedSession> {
     );
     const session = found.rows[0];
     if (!session) throw new SessionNotFoundError(r.location);
-    const rows = await client.query<StoredLine>(
-      `SELECT line, raw FROM ${r.s}.entries WHERE session_id = $1 ORDER BY seq`,
-      [r.id],
+    // The texts of the lines after the saved state (all of them when it is of no use here),
+    // which the writer's fold checks as it folds those lines again.
+    const resumed = resumeSaved(session.info_state, session.info_seq, session.next_seq);
+    const from = resumed ? Number(session.info_seq) : 0;
+    const rows = await client.query<StoredLine & { info_texts: string | null }>(
+      `SELECT line, raw, CASE WHEN seq >= $2 THEN info_texts END AS info_texts
+         FROM ${r.s}.entries WHERE session_id = $1 ORDER BY seq`,
+      [r.id, from],
     );
-    return { lease, session, lines: rows.rows };
+    return { lease, session, lines: rows.rows, resumed, from };
   });
+  const { lease, session, lines } = read;
   const loaded = loadText(fileText(lines, session.needs_newline), r.env, r.location);
   const nextSeq = Number(session.next_seq);
-  if (loaded.rewrite)
-    return { loaded, lease, ...(await rewriteSession(r, loaded.rewrite, nextSeq, lease)) };
-  // A state saved for fewer lines (a writer that kept none appended since) is no state.
-  const current = session.info_seq === session.next_seq ? session.info_state : null;
-  return { loaded, nextSeq, lease, infoState: current };
+  const readOnly = r.readOnly ?? false;
+  if (loaded.rewrite && !readOnly) {
+    return {
+      loaded,
+      lease,
+      readOnly,
+      ...(await rewriteSession(r, loaded.rewrite, nextSeq, lease)),
+    };
+  }
+  // A legacy session read only is migrated in memory (its ids drawn here): never written on.
+  if (readOnly || loaded.rewrite) return { loaded, nextSeq, lease, fold: undefined, readOnly };
+  const caught = catchUp(read.resumed, read.from, lines);
+  const fold = caught.repair
+    ? await repairFold(r, nextSeq, lease, caught.fold, caught.repair)
+    : { fold: caught.fold, savedSeq: read.from };
+  return { loaded, nextSeq, lease, fold, readOnly };
 }
 
 /**
@@ -132,10 +163,11 @@ async function rewriteSession(
   lines: readonly string[],
   loadedNext: number,
   lease: Lease | undefined,
-): Promise<{ nextSeq: number; infoState: Buffer }> {
+): Promise<{ nextSeq: number; fold: WriterFold }> {
   const { rows } = splitFile(Buffer.from(lines.join(""), "utf8"));
   const header = rows[0] as LineRow;
-  const folded = foldLines(rows);
+  const fold = new LineFold();
+  const folded = foldLines(rows, fold);
   return inTransaction(r.pool, async (client) => {
     const claimed = await client.query(
       `UPDATE ${r.s}.sessions SET header = $3, header_seq = 0, next_seq = $4,
@@ -148,6 +180,40 @@ async function rewriteSession(
     }
     await client.query(`DELETE FROM ${r.s}.entries WHERE session_id = $1`, [r.id]);
     await insertRows(client, r.s, r.id, rows, folded.texts);
-    return { nextSeq: rows.length, infoState: folded.state };
+    return { nextSeq: rows.length, fold: { fold, savedSeq: rows.length } };
   });
+}
+
+/**
+ * Saves the texts the fold found different and its state after every line, only while nobody
+ * appended since the load (and the lease is still ours); else the writer keeps no fold.
+ */
+async function repairFold(
+  r: LoadRequest,
+  nextSeq: number,
+  lease: Lease | undefined,
+  fold: LineFold,
+  repair: FoldRepair,
+): Promise<WriterFold | undefined> {
+  try {
+    await inTransaction(r.pool, async (client) => {
+      const claimed = await client.query(
+        `UPDATE ${r.s}.sessions SET info_state = $3, info_seq = $2
+          WHERE id = $1 AND next_seq = $2 AND ($4::bigint IS NULL OR lease_token = $4)`,
+        [r.id, nextSeq, fold.save(), lease?.token ?? null],
+      );
+      if (claimed.rowCount !== 1) throw new SessionConflictError(r.location, "appended meanwhile");
+      await client.query(
+        `UPDATE ${r.s}.entries e SET info_texts = u.texts
+           FROM unnest($2::bigint[], $3::text[]) AS u(seq, texts)
+          WHERE e.session_id = $1 AND e.seq = u.seq`,
+        [r.id, repair.seqs, repair.texts],
+      );
+    });
+    return { fold, savedSeq: nextSeq };
+  } catch (error) {
+    // Someone appended since the load: its writer keeps the stored state as it is.
+    if (error instanceof SessionConflictError) return undefined;
+    throw error;
+  }
 }

@@ -2,16 +2,23 @@
  * One transaction on a pooled connection, the way every multi-statement write of the store
  * runs: BEGIN, the work, COMMIT; on failure ROLLBACK, and a connection that broke mid-way is
  * dropped from the pool rather than handed to the next caller.
+ *
+ * A checked-out client is nobody's to listen to: pg-pool removes its own `'error'` listener
+ * while a client is out, and a client emits `'error'` when its connection ends (a FATAL between
+ * two statements, a crashed server, a reset), with or without a query running. Unheard, that
+ * event ends the process. So the transaction listens for as long as it holds the client, and
+ * turns the event into the failure of its work.
  */
 import type pg from "pg";
 
 /** Connection-level failures and cancellations: the statement did not commit, or we cannot know. */
 const TRANSIENT_CODES = new Set([
-  "57P01",
-  "57P02",
-  "57P03",
-  "57014",
-  "53300",
+  "57P01", // admin_shutdown: pg_terminate_backend, a fast shutdown
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now: starting up, in recovery
+  "57014", // query_canceled: a statement timeout, pg_cancel_backend
+  "53300", // too_many_connections
+  "40P01", // deadlock_detected: the victim's transaction is rolled back, a retry may pass
   "08000",
   "08003",
   "08006",
@@ -19,15 +26,44 @@ const TRANSIENT_CODES = new Set([
   "08004",
 ]);
 
+/** pg's message for a statement sent on a connection that had already ended. */
+const NOT_QUERYABLE = /Client has encountered a connection error and is not queryable/;
+
 /** Whether `error` may go away on a fresh connection (the server restarting, a dropped link). */
 export function isTransient(error: unknown): boolean {
   const e = error as { code?: unknown; message?: unknown } | null;
   if (typeof e?.code === "string" && (TRANSIENT_CODES.has(e.code) || e.code.startsWith("ECONN")))
     return true;
   const message = typeof e?.message === "string" ? e.message : "";
-  return /Connection terminated|connection timeout|Client has encountered a connection error/i.test(
+  return /Connection terminated|connection timeout|Client has encountered a connection error|Client was closed/i.test(
     message,
   );
+}
+
+/** How each connection ended, when it did: the first error it raised. */
+const ended = new WeakMap<pg.ClientBase, Error>();
+
+/**
+ * Makes every connection of `pool` heard: the pool's own `'error'` (an idle connection that
+ * ended) and each new connection's, from the moment the pool hands it out. A connection can end
+ * before its borrower had a chance to listen (a FATAL in the same packet as the answer to its
+ * start-up), and one that ends is then discarded by the pool; its failure reaches the caller as
+ * the rejection of the call that used it. Returns what stops listening to the pool (its
+ * connections keep their listener, which only keeps quiet).
+ */
+export function hearConnectionErrors(pool: pg.Pool): () => void {
+  const quiet = () => {};
+  const onConnect = (client: pg.PoolClient) => {
+    client.on("error", (error: Error) => {
+      if (!ended.has(client)) ended.set(client, error);
+    });
+  };
+  pool.on("error", quiet);
+  pool.on("connect", onConnect);
+  return () => {
+    pool.off("error", quiet);
+    pool.off("connect", onConnect);
+  };
 }
 
 /** Runs `work` in one transaction on a connection of `pool`; rolls back when it throws. */
@@ -36,17 +72,29 @@ export async function inTransaction<T>(
   work: (client: pg.PoolClient) => Promise<T>,
 ): Promise<T> {
   const client = await pool.connect();
+  // The connection's own end, heard while we hold it; the pending statement rejects as well.
+  let lost: Error | undefined;
+  const onError = (error: Error) => {
+    lost ??= error;
+  };
+  client.on("error", onError);
   let broken = false;
   try {
     await client.query("BEGIN");
     const result = await work(client);
     await client.query("COMMIT");
+    // A FATAL right after COMMIT's answer changes nothing: the commit is done.
     return result;
   } catch (error) {
-    broken = isTransient(error);
+    lost ??= ended.get(client);
+    broken = lost !== undefined || isTransient(error);
     if (!broken) await client.query("ROLLBACK").catch(() => {});
-    throw error;
+    // pg's "not queryable" only says the connection went before the statement; how it went
+    // (a FATAL from the server, a reset) is what the caller needs to read.
+    throw lost !== undefined && NOT_QUERYABLE.test((error as Error).message) ? lost : error;
   } finally {
-    client.release(broken);
+    client.removeListener("error", onError);
+    // Released with the error, the pool destroys the client and listens to it again itself.
+    client.release(broken ? (lost ?? true) : undefined);
   }
 }

@@ -1,14 +1,15 @@
 /**
- * The store's writes. Each is one atomic statement or transaction, so a write either
- * happened whole or not at all; a dropped connection or a cancelled statement is retried on
- * a fresh connection, and a retry that finds its own write already there (the commit went
- * through, its acknowledgement was lost) counts as done. Another writer's row where ours
- * should go is a `SessionConflictError`, and nothing of ours is written.
+ * The store's whole-session writes and its retry rule. Each write is one atomic statement or
+ * transaction, so it happened whole or not at all; a dropped connection or a cancelled
+ * statement is retried on a fresh connection, and a retry that finds its own write already
+ * there (the commit went through, its acknowledgement was lost) counts as done. Another
+ * writer's row where ours should go is a `SessionConflictError`, and nothing of ours is
+ * written. Appends go through the group committer (`group-commit.ts`).
  */
 import { SessionConflictError } from "@pi-sessions/core";
 import type pg from "pg";
 import type { FoldedLines } from "./info-fold.js";
-import type { LineRow } from "./lines.js";
+import { KEY_COLUMNS, keyArrays, type LineRow } from "./lines.js";
 import { inTransaction, isTransient } from "./transaction.js";
 
 /** How a write that failed for a transient reason is tried again. */
@@ -47,7 +48,7 @@ export async function withRetry<T>(
   }
 }
 
-const ROW_COLUMNS = "session_id, seq, line, raw, entry_id, parent_id, type, ts, role, info_texts";
+const ROW_COLUMNS = `session_id, seq, line, raw, ${KEY_COLUMNS}, info_texts`;
 
 /**
  * Inserts a session's rows with one `unnest` statement, whatever their number, each with the
@@ -69,11 +70,7 @@ export async function insertRows(
       rows.map((r) => r.seq),
       rows.map((r) => r.line),
       rows.map((r) => r.raw),
-      rows.map((r) => r.entryId),
-      rows.map((r) => r.parentId),
-      rows.map((r) => r.type),
-      rows.map((r) => r.ts),
-      rows.map((r) => r.role),
+      ...keyArrays(rows),
       texts,
     ],
   );
@@ -141,85 +138,4 @@ export async function insertSession(
     }
     await insertRows(client, s, session.id, session.rows, session.folded.texts);
   });
-}
-
-/** An appended line's part of the listing fold. */
-export interface AppendedInfo {
-  /** The texts the fold collected from the line. */
-  readonly texts: string | null;
-  /** The fold's state after it; `null` when the appender has none (the listing folds anew). */
-  readonly state: Buffer | null;
-}
-
-/** No state: the listing folds the session from its lines until a write saves one again. */
-const NO_INFO: AppendedInfo = { texts: null, state: null };
-
-/**
- * Appends one line at `row.seq`, in one statement: the session row is updated only while its
- * next seq is ours (and, with a lease, its token is ours), and the line is inserted only when
- * it was. Concurrent writers serialise on the session row; the loser changes nothing. The
- * listing fold's state after the line is saved with it.
- */
-export async function appendRow(
-  pool: pg.Pool,
-  s: string,
-  id: string,
-  row: LineRow,
-  lease: Lease | undefined,
-  location: string,
-  retrying: boolean,
-  info: AppendedInfo = NO_INFO,
-): Promise<void> {
-  // A named statement: each connection parses and plans it once, not on every append.
-  const result = await pool.query({
-    name: `pi-sessions-append:${s}`,
-    text: `WITH claimed AS (
-       UPDATE ${s}.sessions
-          SET next_seq = $2 + 1, needs_newline = false, updated_at = now(),
-              info_state = $11, info_seq = $2 + 1,
-              lease_until = CASE WHEN $8::bigint IS NULL THEN lease_until
-                                 ELSE now() + $9 * interval '1 millisecond' END
-        WHERE id = $1 AND next_seq = $2 AND ($8::bigint IS NULL OR lease_token = $8)
-        RETURNING id)
-     INSERT INTO ${s}.entries (${ROW_COLUMNS})
-     SELECT id, $2, $3, NULL, $4, $5, $6, $7, $10, $12 FROM claimed`,
-    values: [
-      id,
-      row.seq,
-      row.line,
-      row.entryId,
-      row.parentId,
-      row.type,
-      row.ts,
-      lease?.token ?? null,
-      lease?.ttlMs ?? 0,
-      row.role,
-      info.state,
-      info.texts,
-    ],
-  });
-  if (result.rowCount === 1) return;
-  const found = await pool.query<{
-    line: string | null;
-    lease_owner: string | null;
-    lease_token: string;
-  }>(
-    `SELECT e.line, s.lease_owner, s.lease_token FROM ${s}.sessions s
-       LEFT JOIN ${s}.entries e ON e.session_id = s.id AND e.seq = $2
-      WHERE s.id = $1`,
-    [id, row.seq],
-  );
-  const current = found.rows[0];
-  if (current === undefined) {
-    throw new SessionConflictError(location, "the session was deleted from the database");
-  }
-  // Our own line at our seq: an earlier try committed and only its answer was lost.
-  if (retrying && current.line === row.line) return;
-  if (lease && Number(current.lease_token) !== lease.token) {
-    throw new SessionConflictError(
-      location,
-      `the writer lease passed to ${current.lease_owner ?? "another writer"}`,
-    );
-  }
-  throw new SessionConflictError(location, `another writer appended line ${row.seq} first`);
 }

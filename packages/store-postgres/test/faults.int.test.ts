@@ -8,9 +8,10 @@
 import { SessionManager, SessionStoreFailedError } from "@pi-sessions/core";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { commitGroups } from "../src/append-groups.js";
 import { PostgresSessionStore, type PostgresStoreOptions } from "../src/index.js";
 import { recordRow } from "../src/lines.js";
-import { appendRow } from "../src/writes.js";
+import { startFaultProxy } from "./support/fault-proxy.js";
 import { type PostgresServer, startPostgres } from "./support/pg-server.js";
 import { freshSchema, pgUrl } from "./support/store.js";
 
@@ -21,6 +22,7 @@ let apps = 0;
 
 beforeAll(() => {
   admin = new pg.Pool({ connectionString: pgUrl() });
+  admin.on("error", () => {});
 });
 afterAll(() => admin.end());
 
@@ -105,11 +107,12 @@ describe("faults", () => {
     sm.close();
     const row = recordRow(2, { type: "custom", id: "c0ffee00", parentId: null, timestamp: "t" });
     const location = store.locationOf({ id } as never);
-    await appendRow(store.pool, store.s, id, row, undefined, location, false);
-    await appendRow(store.pool, store.s, id, row, undefined, location, true);
-    await expect(
-      appendRow(store.pool, store.s, id, row, undefined, location, false),
-    ).rejects.toThrow(/another writer appended line 2 first/);
+    const group = { id, location, rows: [row], texts: [null], lease: undefined, state: null };
+    const commit = (retrying: boolean) => commitGroups(store.pool, store.s, [{ group, retrying }]);
+    expect(await commit(false)).toEqual([undefined]);
+    expect(await commit(true)).toEqual([undefined]);
+    const [verdict] = await commit(false);
+    expect(verdict?.message).toMatch(/another writer appended line 2 first/);
     expect((await contents(store, id)).length).toBe(3);
     await store.close();
   });
@@ -143,6 +146,68 @@ describe("faults", () => {
     expect(await contents(store, id)).toEqual(["header", "first", "after"]);
     again.close();
     await store.close();
+  });
+});
+
+/** A written session, and a store on it whose every transaction starts up through a proxy. */
+async function behindProxy(retry: PostgresStoreOptions["retry"]) {
+  const writer = await storeWithSession();
+  writer.sm.close();
+  await writer.store.close();
+  const proxy = await startFaultProxy(pgUrl());
+  // Every transaction on a connection of its own, so each one starts up through the proxy.
+  const pool = new pg.Pool({ connectionString: proxy.url, maxUses: 1 });
+  const schema = writer.store.schema;
+  const store = await PostgresSessionStore.connect({ pool, schema, ...(retry ? { retry } : {}) });
+  return { writer, proxy, pool, store };
+}
+
+describe("a connection that ends as the pool hands it out", () => {
+  // The connection's end arrives in the packet that completes its start-up, so the client
+  // raises it before the caller of pool.connect() could listen: unheard, it ends the process.
+  it("inside openSession and a first write: retried, so both work; the process lives", async () => {
+    const { writer, proxy, pool, store } = await behindProxy({ retries: 3, delayMs: 10 });
+    proxy.endAtStartup(2);
+    const sm = await store.openSession(writer.id);
+    expect(proxy.ended).toBe(2);
+    sm.appendMessage(user("opened"));
+    await sm.flush();
+    sm.close();
+    proxy.endAtStartup(2);
+    const created = SessionManager.withStore(store, CWD);
+    created.appendMessage(user("created"));
+    await created.flush();
+    expect(proxy.ended).toBe(4);
+    created.close();
+    expect(await contents(store, writer.id)).toEqual(["header", "first", "opened"]);
+    expect(await contents(store, created.getSessionId())).toEqual(["header", "created"]);
+    await store.close();
+    await pool.end();
+    await proxy.close();
+  });
+
+  it("without retries: openSession rejects with the server's words, and the next call works", async () => {
+    const { writer, proxy, pool, store } = await behindProxy({ retries: 0 });
+    proxy.endAtStartup(1);
+    await expect(store.openSession(writer.id)).rejects.toThrow(
+      /^terminating connection due to administrator command$/,
+    );
+    const sm = await store.openSession(writer.id);
+    expect(sm.getEntries()).toHaveLength(1);
+    sm.close();
+    proxy.endAtStartup(1);
+    const created = SessionManager.withStore(store, CWD);
+    created.appendMessage(user("lost"));
+    await expect(created.flush()).rejects.toThrow(/terminating connection/);
+    created.close();
+    const again = SessionManager.withStore(store, CWD);
+    again.appendMessage(user("created"));
+    await again.flush();
+    again.close();
+    expect(await contents(store, again.getSessionId())).toEqual(["header", "created"]);
+    await store.close();
+    await pool.end();
+    await proxy.close();
   });
 });
 

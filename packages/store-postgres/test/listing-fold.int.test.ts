@@ -8,11 +8,12 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type SessionInfo, SessionManager } from "@pi-sessions/core";
+import { SessionManager } from "@pi-sessions/core";
 import { fcOptions, tempDir } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PostgresSessionStore } from "../src/index.js";
+import { comparable } from "./support/listing.js";
 import { connectStore } from "./support/store.js";
 
 let store: PostgresSessionStore;
@@ -90,10 +91,6 @@ const lineArb = fc.oneof(
 );
 
 const NL = Buffer.from("\n");
-
-/** An info without its path (a file path in one store, a location in the other). */
-const comparable = (infos: SessionInfo[]) =>
-  infos.map(({ path: _, ...rest }) => rest).sort((a, b) => a.id.localeCompare(b.id));
 
 /** Stores the files in the database and in a directory; returns the directory. */
 async function both(files: readonly (string | Buffer)[]): Promise<string> {

@@ -5,12 +5,13 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type SessionInfo, SessionManager } from "@pi-sessions/core";
+import { SessionManager } from "@pi-sessions/core";
 import { fcOptions, tempDir } from "@pi-sessions/test-utils";
 import { damagedSessionArb, sessionLogArb, sessionToJsonl } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PostgresSessionStore } from "../src/index.js";
+import { comparable } from "./support/listing.js";
 import { connectStore } from "./support/store.js";
 
 let store: PostgresSessionStore;
@@ -18,10 +19,6 @@ beforeAll(async () => {
   store = await connectStore();
 });
 afterAll(() => store.close());
-
-/** An info without its path (a file path in one store, a location in the other). */
-const comparable = (infos: SessionInfo[]) =>
-  infos.map(({ path: _, ...rest }) => rest).sort((a, b) => a.id.localeCompare(b.id));
 
 const sessionText = fc.oneof(
   sessionLogArb().map((log) => sessionToJsonl(log.header, log.entries)),
@@ -67,6 +64,46 @@ describe("queries by SQL", () => {
       }),
       fcOptions(40),
     );
+  });
+
+  it("list(cwd) keeps the sessions core's list keeps, however the directory is spelled (numRuns 20)", async () => {
+    // Spellings of one directory and of others, in headers and in the question: core resolves
+    // both sides (`cwdMatches`), so `/p/` and `/p` are one directory; no cwd belongs to none.
+    const spellings = ["/p", "/p/", "/p//", "/p/./", "/q/../p", "/q", "/p/r", "", "rel", "~"];
+    const spelling = fc.constantFrom(...spellings);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(spelling, { minLength: 1, maxLength: 6 }),
+        spelling,
+        async (headerCwds, asked) => {
+          await store.pool.query(`DELETE FROM ${store.s}.sessions`);
+          const dir = tempDir();
+          for (const [i, cwd] of headerCwds.entries()) {
+            const id = `cwd-${i}`;
+            const header = {
+              type: "session",
+              version: 3,
+              id,
+              timestamp: `2024-01-0${i + 1}T00:00:00Z`,
+              cwd,
+            };
+            const text = `${JSON.stringify(header)}\n`;
+            await store.importBytes(Buffer.from(text, "utf8"));
+            writeFileSync(join(dir, `s${i}.jsonl`), text);
+          }
+          const listed = comparable(await store.list(asked));
+          expect(listed).toEqual(comparable(await SessionManager.list(asked, dir)));
+        },
+      ),
+      fcOptions(20),
+    );
+    await store.pool.query(`DELETE FROM ${store.s}.sessions`);
+    const sm = SessionManager.withStore(store, "/p/");
+    sm.appendMessage({ role: "user", content: "in /p", timestamp: 1 });
+    await sm.flush();
+    sm.close();
+    expect((await store.list("/p")).map((i) => i.id)).toEqual([sm.getSessionId()]);
+    expect((await store.list("/p/")).map((i) => i.id)).toEqual([sm.getSessionId()]);
   });
 
   it("a session written through the manager lists with its name, first message and counts", async () => {

@@ -13,6 +13,11 @@ export interface PlantedSecret {
   readonly secret: string;
   /** The rule name its placeholder carries. */
   readonly rule: string;
+  /**
+   * The name its rule wants before it (`text` is `name=secret`), so that in JSON it can be a
+   * member `"name": "secret"`; absent for secrets found by their own shape.
+   */
+  readonly name?: string;
 }
 
 const AN = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -86,6 +91,7 @@ export const SECRET_KINDS: Readonly<Record<string, fc.Arbitrary<PlantedSecret>>>
       text: `AWS_SECRET_ACCESS_KEY=${s}`,
       secret: s,
       rule: "aws-secret-access-key",
+      name: "AWS_SECRET_ACCESS_KEY",
     })),
   openai: token(
     "openai",

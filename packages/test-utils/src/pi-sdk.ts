@@ -1,46 +1,26 @@
 /**
- * pi's SDK for tests of extensions: `createAgentSessionRuntime` with services per cwd, the
- * given extension factories, in-memory settings, no tools, and pi-ai's faux provider as the
- * model (it answers every prompt with "Noted: <prompt>" and every summary request with a short
- * summary). The runtime is bound as pi's print mode binds it, so extensions get
- * `session_start` on the first session and again after every new, resume and fork.
+ * pi's SDK for this repository's extension tests, on the testkit's runtime parts
+ * (`@pi-sessions/testkit/pi`, imported from source: the testkit's own tests use this package,
+ * so a package dependency would be a cycle). The faux model answers every prompt with
+ * "Noted: <prompt>" and every summary request with a short summary; the runtime is bound as
+ * pi's print mode binds it. Which SessionManager class pi's runtime uses is decided by the
+ * vitest module swap (vitest.pi-switch.ts), not by the testkit's hook.
  */
-import { join } from "node:path";
-import {
-  type AssistantMessage,
-  type FauxProviderHandle,
-  fauxAssistantMessage,
-  fauxProvider,
-  type Message,
-} from "@earendil-works/pi-ai";
-import {
-  type AgentSession,
-  type AgentSessionRuntime,
-  createAgentSessionFromServices,
-  createAgentSessionRuntime,
-  createAgentSessionServices,
-  type ExtensionFactory,
-  ModelRuntime,
-  type SessionManager,
-  SettingsManager,
+import type { FauxProviderHandle } from "@earendil-works/pi-ai";
+import type {
+  AgentSession,
+  AgentSessionRuntime,
+  ExtensionFactory,
+  SessionManager,
 } from "@earendil-works/pi-coding-agent";
+import { createPiRuntime, echoReply } from "../../testkit/src/pi/pi-runtime.js";
 
-function textOf(message: Message): string {
-  const content = message.content;
-  if (typeof content === "string") return content;
-  return content.map((block) => (block.type === "text" ? block.text : "")).join("");
-}
-
-/** The faux model's answer to a request, from its last message. */
-export function fauxReply(messages: readonly Message[]): AssistantMessage {
-  const last = messages[messages.length - 1];
-  const text = last ? textOf(last) : "";
-  // Compaction and branch summaries send the serialised conversation as one user message.
-  if (text.startsWith("<conversation>") || text.startsWith("# Conversation")) {
-    return fauxAssistantMessage("## Goal\nA summary of the conversation so far.");
-  }
-  return fauxAssistantMessage(`Noted: ${text}`);
-}
+export {
+  echoReply as fauxReply,
+  fauxModelRuntime,
+  testServices,
+  testSettings,
+} from "../../testkit/src/pi/pi-runtime.js";
 
 /** A running pi SDK: the runtime, the faux model, and shortcuts to its current session. */
 export interface PiSdk {
@@ -64,99 +44,19 @@ export interface PiSdkOptions {
   readonly sessionManager: SessionManager;
   /** The extensions under test. */
   readonly extensions: readonly ExtensionFactory[];
-  /**
-   * Receives the extensions' `ctx.ui.notify` calls (print mode drops them): pi's own no-op UI
-   * context with `notify` bound to this, as an RPC client binds its UI.
-   */
+  /** Receives the extensions' `ctx.ui.notify` calls (print mode drops them). */
   readonly notify?: (message: string, type?: "info" | "warning" | "error") => void;
-}
-
-/** pi's model runtime with only the faux provider (and a key for it) registered. */
-export async function fauxModelRuntime(
-  agentDir: string,
-  faux: FauxProviderHandle,
-): Promise<ModelRuntime> {
-  const modelRuntime = await ModelRuntime.create({
-    authPath: join(agentDir, "auth.json"),
-    modelsPath: join(agentDir, "models.json"),
-    refreshOnCreate: false,
-  });
-  modelRuntime.registerNativeProvider(faux.provider);
-  await modelRuntime.setRuntimeApiKey("faux", "faux-key");
-  return modelRuntime;
-}
-
-/**
- * In-memory settings with automatic compaction and retries off (tests compact by hand, and no
- * request repeats). The tiny keepRecentTokens makes a manual compaction cut inside the last
- * turn, so it summarises the history and that turn's prefix (split-turn details).
- */
-export function testSettings(): SettingsManager {
-  return SettingsManager.inMemory({
-    compaction: { enabled: false, keepRecentTokens: 1 },
-    retry: { enabled: false },
-  });
-}
-
-/** pi's services for one cwd: the given extensions, and nothing discovered from disk. */
-export function testServices(
-  base: Pick<
-    Parameters<typeof createAgentSessionServices>[0],
-    "cwd" | "agentDir" | "settingsManager" | "modelRuntime"
-  >,
-  extensions: readonly ExtensionFactory[],
-): ReturnType<typeof createAgentSessionServices> {
-  return createAgentSessionServices({
-    ...base,
-    resourceLoaderOptions: {
-      extensionFactories: [...extensions],
-      noContextFiles: true,
-      noSkills: true,
-      noPromptTemplates: true,
-      noThemes: true,
-    },
-  });
 }
 
 /** Starts pi's SDK over the faux model with the given extensions (see the module comment). */
 export async function createPiSdk(options: PiSdkOptions): Promise<PiSdk> {
-  const faux = fauxProvider({ api: "faux", models: [{ id: "faux-1" }] });
-  faux.setResponses(
-    Array.from(
-      { length: 500 },
-      () => (context: { messages: Message[] }) => fauxReply(context.messages),
-    ),
-  );
-  const modelRuntime = await fauxModelRuntime(options.agentDir, faux);
-  const settingsManager = testSettings();
-  const model = faux.getModel("faux-1");
-  const runtime = await createAgentSessionRuntime(
-    async ({ cwd, agentDir, sessionManager, sessionStartEvent }) => {
-      const services = await testServices(
-        { cwd, agentDir, settingsManager, modelRuntime },
-        options.extensions,
-      );
-      const result = await createAgentSessionFromServices({
-        services,
-        sessionManager,
-        sessionStartEvent,
-        tools: [],
-        ...(model ? { model, thinkingLevel: "off" as const } : {}),
-      });
-      return { ...result, services, diagnostics: services.diagnostics };
-    },
-    { cwd: options.cwd, agentDir: options.agentDir, sessionManager: options.sessionManager },
-  );
-  const notify = options.notify;
-  const bind = () => {
-    const ui = runtime.session.extensionRunner.getUIContext();
-    return runtime.session.bindExtensions({
-      mode: "print",
-      ...(notify ? { uiContext: { ...ui, notify } } : {}),
-    });
-  };
-  runtime.setRebindSession(bind);
-  await bind();
+  const { runtime, faux } = await createPiRuntime({
+    ...options,
+    reply: echoReply,
+    builtinTools: false,
+    keepRecentTokens: 1,
+    notify: options.notify ?? (() => {}),
+  });
   return {
     runtime,
     faux,

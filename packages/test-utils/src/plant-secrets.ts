@@ -1,8 +1,10 @@
 /**
  * Plants fake secrets into the free-text fields of generated sessions: message text, thinking,
- * tool-call arguments, tool results and their `details`, custom entry data, custom message
- * details, compaction and branch summaries, labels, session names, and — as JSON carried in a
- * tool result's text — nested one level down.
+ * provider signatures (which can carry reasoning text), tool-call arguments, tool results and
+ * their `details`, custom entry data, custom message details, compaction and branch summaries,
+ * labels, session names, and — as JSON carried in a tool result's text — nested one level down,
+ * where a secret whose rule wants a name before it is written as a member of that name
+ * (`"AWS_SECRET_ACCESS_KEY": "…"`).
  */
 import type { PlantedSecret } from "./fake-secrets.js";
 
@@ -18,9 +20,12 @@ const TEXT_FIELDS = new Set([
   "note",
   "command",
   "output",
+  "thinkingSignature",
+  "textSignature",
+  "thoughtSignature",
 ]);
-/** Opaque provider values the redactor leaves alone by design (see the README). */
-const OPAQUE = new Set(["thinkingSignature", "textSignature", "thoughtSignature", "toolCallId"]);
+/** Provider values the redactor leaves alone by design (link ids; image bytes below). */
+const OPAQUE = new Set(["toolCallId"]);
 /** Subtrees whose every string is free text. */
 const FREE_SUBTREES = new Set(["arguments", "details"]);
 
@@ -128,8 +133,10 @@ export function plant<T extends Entry>(
     const before = (slot.holder as Record<string | number, unknown>)[slot.key] as string;
     const asJson =
       slot.toolText && json[i] === true && JSON.stringify(secret.text) === `"${secret.text}"`;
+    const env =
+      secret.name === undefined ? { TOKEN: secret.text } : { [secret.name]: secret.secret };
     const value = asJson
-      ? JSON.stringify({ output: before, env: { TOKEN: secret.text } }, null, 2)
+      ? JSON.stringify({ output: before, env }, null, 2)
       : `${before} ${secret.text} .`;
     (slot.holder as Record<string | number, unknown>)[slot.key] = value;
     planted.push({ entry: slot.entry, secret, asJson });

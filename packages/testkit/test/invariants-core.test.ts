@@ -16,8 +16,10 @@ import {
   treeOf,
 } from "@pi-sessions/core";
 import {
+  contextOfSummary,
   entriesOf,
   foldEntry,
+  idAt,
   initialState,
   type LabelIndex,
   labelsProjection,
@@ -74,9 +76,8 @@ function observeState(s: SessionState): unknown {
     tree: treeOf(s),
     name: nameOf(s),
     labels: [...resolveLabels(projectionState(s, "labels") as LabelIndex)],
-    path: items(summary.path).map((e) => e.id),
-    messages: items(summary.messages),
-    settings: summary.settings,
+    path: items(summary.path).map((pos) => idAt(s.log, pos)),
+    context: contextOfSummary(s.log, summary),
   };
 }
 

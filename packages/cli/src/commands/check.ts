@@ -5,7 +5,9 @@
  * fixes what can be fixed with an atomic rewrite and a backup; damaged lines are kept verbatim.
  */
 
+import type { PathProblem } from "@pi-sessions/core/internal";
 import type { Command } from "commander";
+import { ExitCode } from "../io/errors.js";
 import { pad } from "../io/output.js";
 import { progressOn } from "../io/progress.js";
 import {
@@ -14,12 +16,14 @@ import {
   type CommonOptions,
   withCommonOptions,
 } from "../io/runtime.js";
+import { reportUnreadable } from "../io/session-files.js";
 import { checkFile, type FileReport, type ReportedProblem } from "../repair/check-file.js";
 import { resolveTargets } from "../session/targets.js";
 
 /** Options of `check`. */
 interface CheckOptions extends CommonOptions {
   repair?: boolean;
+  force?: boolean;
 }
 
 /**
@@ -53,6 +57,9 @@ function printReport(ctx: CommandContext, report: FileReport, quietOk: boolean):
   const head = `${plural(report.problems.length, "problem")}${fixable > 0 ? `, ${fixable} fixable` : ""}`;
   ctx.out(`${c.red("bad")} ${report.path}: ${head}`);
   for (const p of report.problems) ctx.out(problemLine(ctx, p));
+  if (report.refused !== undefined) {
+    ctx.out(`    ${c.yellow("not repaired")}: ${report.refused}`);
+  }
   if (report.repair !== undefined) {
     ctx.out(`    ${c.green("repaired")}; original saved as ${report.repair.backup}`);
     for (const a of report.repair.actions) {
@@ -69,23 +76,50 @@ function printReport(ctx: CommandContext, report: FileReport, quietOk: boolean):
   }
 }
 
+/** A file report for a `*.jsonl` entry the scan would not open (FIFO, device, loop, …). */
+function unreadableReport(problem: PathProblem): FileReport {
+  const message = `cannot read ${problem.path}: ${problem.reason}`;
+  return {
+    path: problem.path,
+    problems: [{ kind: "unreadable", message, fixable: false }],
+    exitCode: ExitCode.usage,
+  };
+}
+
 /** Runs `check`. */
 function runCheck(runtime: CliRuntime, target: string | undefined, options: CheckOptions): void {
   const ctx = runtime.context(options);
-  const { files, fromDirectory } = resolveTargets(ctx, target);
+  const { files, fromDirectory, problems } = resolveTargets(ctx, target);
   const progress = progressOn(ctx.io.stderr, "checking");
   const reports: FileReport[] = [];
+  const fileOptions = {
+    repair: options.repair === true,
+    force: options.force === true,
+    strict: !fromDirectory,
+    maxLineBytes: ctx.readOptions.maxLineBytes,
+  };
   for (const file of files) {
-    reports.push(checkFile(file, options.repair === true, !fromDirectory));
+    reports.push(checkFile(file, fileOptions));
     progress.update(reports.length, files.length);
   }
   progress.done();
+  const folders = problems.filter((p) => p.what === "folder");
+  reports.push(...problems.filter((p) => p.what === "file").map(unreadableReport));
   for (const r of reports) runtime.exit(r.exitCode);
+  // Unreadable is not empty: each folder, file or refused rewrite left out is said on stderr.
+  reportUnreadable(ctx, folders);
+  for (const r of reports) {
+    const unreadable = r.problems.find((p) => p.kind === "unreadable");
+    if (unreadable !== undefined) ctx.err(`pi-sessions: ${unreadable.message}`);
+    if (r.refused !== undefined) ctx.err(`pi-sessions: ${r.refused}`);
+  }
+  const readable = reports.filter((r) => !r.problems.some((p) => p.kind === "unreadable"));
   const bad = reports.filter((r) => r.problems.length > 0);
   const problemCount = bad.reduce((n, r) => n + r.problems.length, 0);
   const fixable = bad.reduce((n, r) => n + r.problems.filter((p) => p.fixable).length, 0);
   const repaired = reports.filter((r) => r.repair !== undefined).length;
   const left = reports.reduce((n, r) => n + (r.remaining ?? r.problems).length, 0);
+  const notRead = reports.length - readable.length + folders.length;
   if (ctx.json) {
     ctx.printJson({
       checked: reports.length,
@@ -93,14 +127,21 @@ function runCheck(runtime: CliRuntime, target: string | undefined, options: Chec
       problems: problemCount,
       fixable,
       ...(options.repair === true ? { repaired, problemsLeft: left } : {}),
+      unreadable: [
+        ...folders.map(({ path, reason }) => ({ path, what: "folder", reason })),
+        ...reports
+          .filter((r) => r.problems.some((p) => p.kind === "unreadable"))
+          .map(({ path, problems: [p] }) => ({ path, what: "file", reason: p?.message })),
+      ],
       files: reports.map(({ exitCode: _code, ...r }) => ({ ...r, ok: r.problems.length === 0 })),
     });
     return;
   }
   for (const r of reports) printReport(ctx, r, fromDirectory);
   const c = ctx.colors;
-  const summary = `checked ${plural(reports.length, "file")}: ${bad.length} with problems (${plural(problemCount, "problem")}, ${fixable} fixable)`;
-  ctx.out(bad.length === 0 ? c.green(summary) : summary);
+  const notReadNote = notRead > 0 ? `; could not read ${notRead} (said on stderr)` : "";
+  const summary = `checked ${plural(reports.length, "file")}: ${bad.length} with problems (${plural(problemCount, "problem")}, ${fixable} fixable)${notReadNote}`;
+  ctx.out(bad.length === 0 && notRead === 0 ? c.green(summary) : summary);
   if (options.repair === true && repaired > 0) {
     ctx.out(`repaired ${plural(repaired, "file")}; ${plural(left, "problem")} left`);
   } else if (options.repair !== true && fixable > 0) {
@@ -118,6 +159,10 @@ export function registerCheck(program: Command, runtime: CliRuntime): void {
       .option(
         "--repair",
         "fix what can be fixed: atomic rewrite, original kept as <file>.<time>.bak; damaged lines are kept verbatim",
+      )
+      .option(
+        "--force",
+        "with --repair, rewrite read-only files too (refused otherwise; mode, owner and group are kept)",
       ),
   ).action((target: string | undefined, options: CheckOptions) =>
     runCheck(runtime, target, options),

@@ -45,15 +45,23 @@ function roleOf(message: unknown): string {
 function runContext(runtime: CliRuntime, sessionArg: string, options: ContextOptions): void {
   const ctx = runtime.context(options);
   const path = resolveSessionArg(ctx, sessionArg);
-  const { session, leafId, projection } = withQuerySource(ctx, path, options.index, (source) => {
-    const leaf =
-      options.leaf !== undefined ? resolveEntryId(source.ids, options.leaf, path) : source.leafId;
-    return {
-      session: source.facts,
-      leafId: leaf,
-      projection: buildSessionProjection(source.contextEntries(leaf), leaf),
-    };
-  });
+  const { session, notes, leafId, projection } = withQuerySource(
+    ctx,
+    path,
+    options.index,
+    (source) => {
+      const leaf =
+        options.leaf !== undefined ? resolveEntryId(source.ids, options.leaf, path) : source.leafId;
+      return {
+        session: source.facts,
+        notes: source.notes,
+        leafId: leaf,
+        projection: buildSessionProjection(source.contextEntries(leaf), leaf),
+      };
+    },
+  );
+  // A line left unread is an entry missing from the path: said before anything else.
+  for (const note of notes) ctx.err(note);
   const rows: ContextRow[] = [];
   for (const projected of projection.entries) {
     for (const message of projected.messages) {

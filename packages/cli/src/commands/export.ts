@@ -12,24 +12,26 @@
  * secret a placeholder, in every format; `--redact-paths`, `--redact-config` as `redact`'s
  * `--paths`, `--config`. The report goes to stderr.
  *
- * Output goes to stdout, or to `-o FILE` (written atomically; never over the source). With
- * `--json`, stdout gets `{ format, scope, session, leafId, entries, output?, content? }`:
+ * Output goes to stdout, or to `-o FILE`: a new file atomically, an existing one only with
+ * `--force` and never a session, a FIFO or device by writing into it (see `io/output-target.ts`).
+ * With `--json`, stdout gets `{ format, scope, session, leafId, entries, output?, content? }`:
  * `content` is the export when there is no `-o`, `output` the file written otherwise.
  */
 import { resolve } from "node:path";
 import { systemEnv } from "@pi-sessions/core";
-import { serializeRecords, writeFileAtomic } from "@pi-sessions/core/internal";
+import { serializeRecords } from "@pi-sessions/core/internal";
 import { formatReport } from "@pi-sessions/redact";
 import { type Command, Option } from "commander";
 import { renderHtmlPage } from "../export/html-page.js";
 import { jsonlExportRecords } from "../export/jsonl.js";
 import { renderMarkdownTranscript } from "../export/markdown.js";
 import { type SessionView, viewOf } from "../export/session-view.js";
-import { oneLine, usageError } from "../io/errors.js";
+import { outputTargetOf, programDescriptors, writeOutput } from "../io/output-target.js";
 import { type CliRuntime, type CommonOptions, withCommonOptions } from "../io/runtime.js";
+import { jsonForTerminal } from "../io/terminal-text.js";
 import { loadRedacted, redactOptionsOf } from "../redact/redact-input.js";
 import { resolveEntryRef } from "../session/entry-ref.js";
-import { loadSession } from "../session/load-session.js";
+import { loadSession, longLineNotes } from "../session/load-session.js";
 import { resolveSessionArg } from "../session/resolve-session.js";
 
 /** Export formats. */
@@ -41,6 +43,7 @@ interface ExportOptions extends CommonOptions {
   leaf?: string;
   tree?: boolean;
   output?: string;
+  force?: boolean;
   redact?: boolean;
   redactPaths?: boolean;
   redactConfig?: string;
@@ -105,7 +108,11 @@ export function registerExport(program: Command, runtime: CliRuntime): void {
       )
       .option("--leaf <id>", "export the branch ending at this entry (id or unique prefix)")
       .option("--tree", "export every branch of the session, not just one")
-      .option("-o, --output <file>", "write to this file instead of stdout")
+      .option(
+        "-o, --output <file>",
+        "write to this file (or FIFO, device, /dev/stdout) instead of stdout",
+      )
+      .option("--force", "with -o, replace an existing file (never a session file)")
       .option("--redact", "replace secrets with placeholders first (as `redact` does)")
       .option("--redact-paths", "with --redact, also the working and home directories")
       .option("--redact-config <file>", "with --redact, a redaction config file"),
@@ -120,12 +127,15 @@ export function registerExport(program: Command, runtime: CliRuntime): void {
           redactOptionsOf({ paths: options.redactPaths, config: options.redactConfig }),
         )
       : undefined;
-    const s = viewOf(redacted?.loaded ?? loadSession(path));
+    const s = viewOf(redacted?.loaded ?? loadSession(path, undefined, ctx.readOptions));
+    // With --redact the file's own path gets the file's placeholders wherever it is shown.
+    const shownPath = redacted === undefined ? s.path : redacted.redaction.redactText(s.path);
     // An id or a unique prefix, resolved as `tree` and `context` do (same messages, same codes).
     const leafId = options.leaf !== undefined ? resolveEntryRef(s, options.leaf).id : s.leafId;
+    for (const note of longLineNotes(s.path, s.diagnostics)) ctx.err(note);
     if (s.diagnostics.length > 0) {
       ctx.err(
-        `note: ${s.path}: ${s.diagnostics.length} problem(s) while reading; intact entries exported (see pi-sessions check)`,
+        `note: ${shownPath}: ${s.diagnostics.length} problem(s) while reading; intact entries exported (see pi-sessions check)`,
       );
     }
     const scope = options.tree ? "tree" : "branch";
@@ -136,32 +146,33 @@ export function registerExport(program: Command, runtime: CliRuntime): void {
       redacted === undefined ? rendered.content : redacted.redaction.redactText(rendered.content);
     const { entries } = rendered;
     if (redacted !== undefined && !ctx.json)
-      ctx.io.stderr.write(formatReport(redacted.redaction.report, s.path));
+      ctx.io.stderr.write(formatReport(redacted.redaction.report, shownPath));
     const output = options.output === undefined ? undefined : resolve(ctx.io.cwd, options.output);
-    if (output !== undefined) {
-      if (output === s.path)
-        throw usageError(`refusing to overwrite the session itself: ${output}`);
-      try {
-        writeFileAtomic(output, content);
-      } catch (error) {
-        throw usageError(`cannot write ${output}: ${oneLine(error)}`);
-      }
+    // Decided before writing: what is at the path says how (or whether) to write it.
+    const target =
+      output === undefined ? undefined : outputTargetOf(output, s.path, options.force === true);
+    if (target !== undefined) {
+      writeOutput(target, content, programDescriptors(ctx.writeData, ctx.io.stderr));
     }
     const report = {
       format: options.format,
       scope,
-      session: s.path,
+      session: shownPath,
       leafId,
       entries,
       ...(redacted === undefined ? {} : { redaction: redacted.redaction.report }),
     };
     if (ctx.json) {
       ctx.printJson(output === undefined ? { ...report, content } : { ...report, output });
-    } else if (output === undefined) {
-      ctx.io.stdout.write(content);
+    } else if (target === undefined) {
+      // JSON Lines are data: escaped where a terminal would act, the same records all the same.
+      ctx.writeData(options.format === "jsonl" ? jsonForTerminal(content) : content);
     } else {
       const what = scope === "tree" ? "whole tree" : `branch to ${leafId ?? "(none)"}`;
-      ctx.out(`wrote ${entries} entries (${what}) as ${options.format} to ${output}`);
+      const line = `wrote ${entries} entries (${what}) as ${options.format} to ${target.path}`;
+      // Written into a pipe, device or descriptor (`-o /dev/stdout`): the note must not join it.
+      if (target.kind === "stream" || target.kind === "descriptor") ctx.err(line);
+      else ctx.out(line);
     }
   });
 }

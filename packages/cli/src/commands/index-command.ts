@@ -18,6 +18,7 @@ import {
   type CommonOptions,
   withCommonOptions,
 } from "../io/runtime.js";
+import { reportUnreadable, sessionFilesOf } from "../io/session-files.js";
 
 /** Options of `index`. */
 interface IndexOptions extends CommonOptions {
@@ -37,17 +38,22 @@ async function runIndex(runtime: CliRuntime, options: IndexOptions): Promise<voi
   const ctx = runtime.context(options);
   if (options.rebuild && options.verify) throw usageError("give either --rebuild or --verify");
   if (options.index === false) throw usageError("`index` needs an index file (drop --no-index)");
+  // What the index cannot look at is said, never taken for "no sessions" (a root: exit 2 first).
+  const { problems } = sessionFilesOf(ctx.sessionsRoot);
   const index = openIndexFor(ctx, options.index);
   if (index === undefined) {
     runtime.exit(ExitCode.usage);
     return;
   }
   try {
-    if (options.verify) verify(ctx, runtime, index);
+    if (options.verify) verify(ctx, runtime, index, problems.length);
     else await sync(ctx, runtime, index, options.rebuild === true);
   } finally {
     index.close();
   }
+  // A sync says the folders it could not read itself (keeping their rows); the scan adds the
+  // `*.jsonl` entries it will not open (FIFOs, devices, …), and, for --verify, everything.
+  reportUnreadable(ctx, options.verify ? problems : problems.filter((p) => p.what === "file"));
 }
 
 async function sync(
@@ -88,12 +94,17 @@ function rootUnreadable(root: string): boolean {
   }
 }
 
-function verify(ctx: CommandContext, runtime: CliRuntime, index: SessionIndex): void {
+function verify(
+  ctx: CommandContext,
+  runtime: CliRuntime,
+  index: SessionIndex,
+  unreadable: number,
+): void {
   const report = index.verify(ctx.sessionsRoot);
   if (ctx.json) ctx.printJson({ file: index.file, root: ctx.sessionsRoot, ...report });
   else {
     ctx.out(
-      `index ${index.file}: ${plural(report.files, "file")}, ${report.fresh} up to date, ${report.stale} changed since, ${report.missing} not indexed, ${report.orphaned} of deleted files; ${report.ok ? "no problems" : plural(report.problems.length, "problem")}`,
+      `index ${index.file}: ${plural(report.files, "file")}, ${report.fresh} up to date, ${report.stale} changed since, ${report.missing} not indexed, ${report.orphaned} of deleted files; ${report.ok ? (unreadable > 0 ? `no problems in what could be read, ${unreadable} could not be read` : "no problems") : plural(report.problems.length, "problem")}`,
     );
     for (const p of report.problems) ctx.out(`  ${p.path}: ${p.problem}`);
   }

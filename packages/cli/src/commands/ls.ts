@@ -5,9 +5,10 @@
  * last run); `--no-index` reads every file.
  */
 
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { encodeCwd, type PathProblem, scanSessionDir } from "@pi-sessions/core/internal";
 import type { Command } from "commander";
-import { ExitCode } from "../io/errors.js";
+import { ExitCode, usageError } from "../io/errors.js";
 import type { IndexOption } from "../io/index-file.js";
 import { formatBytes, formatDate, pad, truncate } from "../io/output.js";
 import { progressOn } from "../io/progress.js";
@@ -17,7 +18,7 @@ import {
   type CommonOptions,
   withCommonOptions,
 } from "../io/runtime.js";
-import { sessionFilesIn } from "../io/session-files.js";
+import { reportUnreadable, sessionFilesOf } from "../io/session-files.js";
 import { quickRowsOfAll } from "../session/quick-rows.js";
 import type { ListScope } from "../session/session-rows.js";
 import type { SessionRow } from "../session/summary-rows.js";
@@ -80,7 +81,8 @@ function printTable(ctx: CommandContext, rows: readonly SessionRow[], showCwd: b
     );
     if (showCwd) lines.push(c.dim(`${indent}${row.cwd || "(no cwd)"}`));
   }
-  ctx.out(lines.join("\n"));
+  // Each line made terminal-safe on its own: a newline or tab in a cwd shows, never breaks rows.
+  ctx.outLines(lines);
 }
 
 /** What `ls` found, as one summary line for stderr-free scripts to ignore. */
@@ -100,42 +102,59 @@ export function cwdOption(ctx: CommandContext, cwd: string | undefined): string 
   return resolve(ctx.io.cwd, cwd);
 }
 
+/**
+ * What `ls` lists from, as core's walk sees it: the whole root for `--all` (unsorted: only
+ * counted), else the files in the root and in the cwd's own directory. Throws exit 2 when the
+ * root cannot be read.
+ */
+function scanOf(
+  ctx: CommandContext,
+  scope: ListScope,
+): { files: string[]; problems: PathProblem[] } {
+  if (scope.all) return sessionFilesOf(ctx.sessionsRoot, false);
+  const top = scanSessionDir(ctx.sessionsRoot);
+  if (top.rootProblem !== undefined) {
+    throw usageError(`cannot read ${ctx.sessionsRoot}: ${top.rootProblem.reason}`);
+  }
+  const own = scanSessionDir(join(ctx.sessionsRoot, encodeCwd(scope.cwd)));
+  return { files: [...top.files, ...own.files], problems: [...top.problems, ...own.problems] };
+}
+
 /** Runs `ls`. */
 async function runLs(runtime: CliRuntime, options: LsOptions): Promise<void> {
   const ctx = runtime.context(options);
   const scope: ListScope =
     options.all === true ? { all: true } : { all: false, cwd: cwdOption(ctx, options.cwd) };
+  // Looked at first: a root that cannot be read is exit 2, not "no sessions"; what cannot be
+  // read below it is said after the listing.
+  const scan = scanOf(ctx, scope);
   const progress = progressOn(ctx.io.stderr, "reading sessions");
   // `ls --all` through the index first answers from the stored rows (a warm listing loads
   // nothing else); everything else, and that listing when the index failed, goes through
-  // core's listings, loaded only then.
+  // core's listings, loaded only then. `met`: how many files the index's listing met, when it
+  // counted them (else the scan's count stands).
   const quick =
     scope.all && options.index !== false
       ? await quickRowsOfAll(ctx, options.index, progress)
       : undefined;
   const { rows, files: met } =
     quick ||
-    (await (await import("../session/index-lister.js")).listedRows(
-      ctx,
-      scope,
-      quick === false ? false : options.index,
-      progress,
-    ));
+    (await (
+      await import("../session/index-lister.js")
+    ).listedRows(ctx, scope, quick === false ? false : options.index, progress));
   if (ctx.json) {
     ctx.printJson(rows);
   } else if (rows.length > 0) {
     printTable(ctx, rows, scope.all);
     ctx.out(ctx.colors.dim(summary(rows)));
   }
+  // Folders and `*.jsonl` entries that could not be read: one line each, exit 2.
+  reportUnreadable(ctx, scan.problems);
   if (scope.all) {
     // Files the listing dropped (no valid header first) would otherwise vanish silently (W16).
-    // The index counted the files it met; without it the folder is walked again, only counted
-    // (so its order does not matter: sorting 10,000 paths would).
-    // (A listing the index gave up on, read directly, counted nothing: walk then too.)
-    const files =
-      met !== undefined && met > 0 && met >= rows.length
-        ? met
-        : sessionFilesIn(ctx.sessionsRoot).length;
+    // The index counted the files it met; without it (or when it gave up and the files were
+    // read directly, counting nothing) the scan's count of regular `*.jsonl` files stands.
+    const files = met !== undefined && met > 0 && met >= rows.length ? met : scan.files.length;
     const skipped = files - rows.length;
     if (skipped > 0) {
       ctx.err(

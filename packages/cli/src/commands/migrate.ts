@@ -4,16 +4,17 @@
  * byte for byte in their places; existing ids and parents are kept. `--dry-run` reads only.
  */
 
-import { readFileSync } from "node:fs";
-import { systemEnv } from "@pi-sessions/core";
+import { NotRegularFileError, systemEnv } from "@pi-sessions/core";
+import { fsReason, readRegularFile } from "@pi-sessions/core/internal";
 import type { Command } from "commander";
-import { CliError, ExitCode, oneLine } from "../io/errors.js";
+import { CliError, ExitCode } from "../io/errors.js";
 import {
   type CliRuntime,
   type CommandContext,
   type CommonOptions,
   withCommonOptions,
 } from "../io/runtime.js";
+import { reportUnreadable } from "../io/session-files.js";
 import { commitRepair } from "../repair/commit.js";
 import { NotRepairableError, planRepair, type RepairAction } from "../repair/plan.js";
 import { resolveTargets } from "../session/targets.js";
@@ -21,12 +22,19 @@ import { resolveTargets } from "../session/targets.js";
 /** Options of `migrate`. */
 interface MigrateOptions extends CommonOptions {
   dryRun?: boolean;
+  force?: boolean;
 }
 
 /** What happened to one file. */
 interface MigrateResult {
   readonly path: string;
-  readonly status: "migrated" | "would-migrate" | "current" | "not-a-session" | "unreadable";
+  readonly status:
+    | "migrated"
+    | "would-migrate"
+    | "current"
+    | "not-a-session"
+    | "unreadable"
+    | "refused";
   /** The header's version before (absent = 1). */
   readonly fromVersion?: number;
   readonly backup?: string;
@@ -34,13 +42,18 @@ interface MigrateResult {
   readonly message?: string;
 }
 
-/** Migrates (or, dry, plans) one file. Never throws for a bad file: it becomes a status. */
-function migrateFile(path: string, dryRun: boolean): MigrateResult {
+/**
+ * Migrates (or, dry, plans) one file. Never throws for a bad file: it becomes a status. Only a
+ * regular file is read (a FIFO or device is `unreadable`, never opened); a rewrite that is
+ * refused (read-only without `force`, in use, changed meanwhile) is `refused`.
+ */
+function migrateFile(path: string, dryRun: boolean, force: boolean): MigrateResult {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(path);
+    bytes = readRegularFile(path);
   } catch (error) {
-    return { path, status: "unreadable", message: oneLine(error) };
+    const reason = error instanceof NotRegularFileError ? error.reason : fsReason(error);
+    return { path, status: "unreadable", message: reason };
   }
   let plan: ReturnType<typeof planRepair>;
   try {
@@ -56,7 +69,13 @@ function migrateFile(path: string, dryRun: boolean): MigrateResult {
   if (dryRun) {
     return { path, status: "would-migrate", fromVersion: plan.fromVersion, actions: plan.actions };
   }
-  const backup = commitRepair(path, plan);
+  let backup: string;
+  try {
+    backup = commitRepair(path, plan, { force });
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    return { path, status: "refused", fromVersion: plan.fromVersion, message: error.message };
+  }
   return { path, status: "migrated", fromVersion: plan.fromVersion, backup, actions: plan.actions };
 }
 
@@ -69,6 +88,9 @@ function printResult(ctx: CommandContext, r: MigrateResult, quietCurrent: boolea
     case "not-a-session":
     case "unreadable":
       ctx.out(`${c.red("skipped")}  ${r.path}: ${r.message}`);
+      return;
+    case "refused":
+      ctx.out(`${c.red("not migrated")}  ${r.path} (v${r.fromVersion}): ${r.message}`);
       return;
     default: {
       const verb = r.status === "migrated" ? c.green("migrated") : c.yellow("would migrate");
@@ -84,25 +106,44 @@ function printResult(ctx: CommandContext, r: MigrateResult, quietCurrent: boolea
 /** Runs `migrate`. */
 function runMigrate(runtime: CliRuntime, target: string, options: MigrateOptions): void {
   const ctx = runtime.context(options);
-  const { files, fromDirectory } = resolveTargets(ctx, target);
+  const { files, fromDirectory, problems } = resolveTargets(ctx, target);
   const dryRun = options.dryRun === true;
-  const results = files.map((file) => migrateFile(file, dryRun));
+  const results = files.map((file) => migrateFile(file, dryRun, options.force === true));
+  for (const p of problems) {
+    if (p.what === "file") results.push({ path: p.path, status: "unreadable", message: p.reason });
+  }
   const count = (status: MigrateResult["status"]): number =>
     results.filter((r) => r.status === status).length;
-  const skipped = count("not-a-session") + count("unreadable");
+  const skipped = count("not-a-session") + count("unreadable") + count("refused");
+  // Unreadable is not empty: every folder, file and refused rewrite is said on stderr (exit 2).
+  reportUnreadable(
+    ctx,
+    problems.filter((p) => p.what === "folder"),
+  );
+  for (const r of results) {
+    if (r.status === "unreadable" || r.status === "refused") {
+      ctx.err(
+        r.status === "refused"
+          ? `pi-sessions: ${r.message}`
+          : `pi-sessions: cannot read ${r.path}: ${r.message}`,
+      );
+      runtime.exit(ExitCode.usage);
+    }
+  }
   if (ctx.json) {
     ctx.printJson({ dryRun, files: results });
   } else {
     for (const r of results) printResult(ctx, r, fromDirectory);
     const done = dryRun ? `${count("would-migrate")} to migrate` : `${count("migrated")} migrated`;
     ctx.out(
-      `${files.length} file(s): ${done}, ${count("current")} already current, ${skipped} skipped`,
+      `${results.length} file(s): ${done}, ${count("current")} already current, ${skipped} skipped`,
     );
     if (dryRun) ctx.out(ctx.colors.dim("dry run: nothing was written"));
   }
-  if (!fromDirectory && skipped > 0) {
+  const only = results[0];
+  if (!fromDirectory && only !== undefined && only.status === "not-a-session") {
     // One named file that cannot be migrated is bad input, as for the other commands.
-    throw new CliError(`${results[0]?.path}: ${results[0]?.message}`, ExitCode.usage);
+    throw new CliError(`${only.path}: ${only.message}`, ExitCode.usage);
   }
   if (skipped > 0) runtime.exit(ExitCode.problems);
 }
@@ -114,6 +155,10 @@ export function registerMigrate(program: Command, runtime: CliRuntime): void {
       .command("migrate")
       .description("upgrade v1/v2 session files to v3 (a backup of each original is kept)")
       .argument("<target>", "a session file (or id, prefix, name) or a directory of them")
-      .option("--dry-run", "show what would change; write nothing"),
+      .option("--dry-run", "show what would change; write nothing")
+      .option(
+        "--force",
+        "rewrite read-only files too (refused otherwise; mode, owner and group are kept)",
+      ),
   ).action((target: string, options: MigrateOptions) => runMigrate(runtime, target, options));
 }

@@ -8,12 +8,11 @@
  * `{ session, output?, content?, report }`. `--check` writes nothing and exits 1 when anything
  * would be redacted (for CI and pre-share hooks), 0 when nothing would.
  */
-import { lstatSync } from "node:fs";
 import { resolve } from "node:path";
-import { readHeader, writeFileAtomic } from "@pi-sessions/core/internal";
 import { formatReport, redactSession } from "@pi-sessions/redact";
 import type { Command } from "commander";
-import { ExitCode, oneLine, usageError } from "../io/errors.js";
+import { ExitCode } from "../io/errors.js";
+import { outputTargetOf, programDescriptors, writeOutput } from "../io/output-target.js";
 import { type CliRuntime, type CommonOptions, withCommonOptions } from "../io/runtime.js";
 import {
   collect,
@@ -29,28 +28,6 @@ interface RedactCommandOptions extends CommonOptions, RedactFlags {
   output?: string;
   check?: boolean;
   force?: boolean;
-}
-
-/**
- * Refuses an `-o` target that must not be replaced: the session itself, another session file,
- * anything but a regular file (a device, a directory), or an existing file without `--force`.
- */
-function checkTarget(output: string, source: string, force: boolean): void {
-  let stats: ReturnType<typeof lstatSync>;
-  try {
-    stats = lstatSync(output);
-  } catch {
-    return; // nothing there: a new file
-  }
-  if (!stats.isFile()) throw usageError(`refusing to write ${output}: it is not a regular file`);
-  if (output === source) throw usageError(`refusing to overwrite the session itself: ${output}`);
-  if (readHeader(output) !== null) {
-    throw usageError(`refusing to overwrite ${output}: it is a pi session file (give a new path)`);
-  }
-  if (!force)
-    throw usageError(
-      `refusing to overwrite the existing file ${output} (add --force to replace it)`,
-    );
 }
 
 /** Registers `redact` on the program. */
@@ -74,30 +51,33 @@ export function registerRedact(program: Command, runtime: CliRuntime): void {
     const path = resolveSessionArg(ctx, session);
     loadSession(path); // not a session, empty, unreadable: the loader's one-line reasons
     const output = options.output === undefined ? undefined : resolve(ctx.io.cwd, options.output);
-    if (output !== undefined && options.check !== true)
-      checkTarget(output, path, options.force === true);
+    // Decided before redacting: what is at the path says how (or whether) to write it.
+    const target =
+      output === undefined || options.check === true
+        ? undefined
+        : outputTargetOf(output, path, options.force === true);
     const result = await redactSession(readSessionText(path), redactOptions);
     const { report } = result;
+    // The file's own path gets its placeholders too (with --paths it names the home directory).
+    const shownPath = result.redactText(path);
     if (options.check === true) {
-      if (ctx.json) ctx.printJson({ session: path, report });
-      else ctx.io.stderr.write(formatReport(report, path));
+      if (ctx.json) ctx.printJson({ session: shownPath, report });
+      else ctx.io.stderr.write(formatReport(report, shownPath));
       runtime.exit(report.secrets > 0 ? ExitCode.problems : ExitCode.ok);
       return;
     }
-    if (output !== undefined) {
-      try {
-        writeFileAtomic(output, result.text);
-      } catch (error) {
-        throw usageError(`cannot write ${output}: ${oneLine(error)}`);
-      }
+    if (target !== undefined) {
+      writeOutput(target, result.text, programDescriptors(ctx.writeData, ctx.io.stderr));
     }
     if (ctx.json) {
       const written = output === undefined ? { content: result.text } : { output };
-      ctx.printJson({ session: path, ...written, report });
+      ctx.printJson({ session: shownPath, ...written, report });
       return;
     }
-    if (output === undefined) ctx.io.stdout.write(result.text);
-    ctx.io.stderr.write(formatReport(report, path));
+    // Data, not text: exact into a pipe or file (damaged lines byte for byte), made safe only
+    // on a terminal (`writeData`); the line writer would re-spell what it must keep.
+    if (output === undefined) ctx.writeData(result.text);
+    ctx.io.stderr.write(formatReport(report, shownPath));
     if (output !== undefined) ctx.err(`wrote ${output}`);
   });
 }

@@ -57,9 +57,10 @@ function runTree(runtime: CliRuntime, sessionArg: string, options: TreeOptions):
   // Without --depth every row is shown, so every line is read for its summary: one pass over
   // the file is cheaper than the index's rows plus the same lines read by place.
   const index = options.depth === undefined ? false : options.index;
-  const { facts, problems, leafId, rows } = withQuerySource(ctx, path, index, (source) =>
+  const { facts, problems, leafId, rows, notes } = withQuerySource(ctx, path, index, (source) =>
     treeOfSource(source, options),
   );
+  for (const note of notes) ctx.err(note);
   if (ctx.json) {
     ctx.printJson({
       path: facts.path,
@@ -97,6 +98,7 @@ function treeOfSource(source: QuerySource, options: TreeOptions) {
   return {
     facts,
     problems,
+    notes: source.notes,
     leafId,
     rows: treeRows(roots, leafId, onPath, options.depth, summaryOf, hiddenBelow),
   };

@@ -8,7 +8,9 @@
  * - one session: exactly `computeUsageTotals(entries, leaf)`: `{ tree, branch, leafId,
  *   diagnostics }`;
  * - one session with `--by`: that object plus `{ session, by, groups: [{ key, tree, branch }] }`;
- * - `--all`: `{ root, sessions, skipped, copiedRecords, total, diagnostics }`, plus with `--by`
+ * - `--all`: `{ root, sessions, skipped, unreadable, copiedRecords, total, diagnostics }`
+ *   (`unreadable`: folders and `*.jsonl` entries that could not be read, `{ path, what,
+ *   reason }`), plus with `--by`
  *   `{ by, groups: [{ key, totals }] }` (by session, each group also has `sessionId`,
  *   `parentSession`, `own` and `copiedRecords`; `totals` excludes copies, `own` includes them).
  * Every totals object is a plugins `UsageTotals` (`input`, `output`, `cacheRead`, `cacheWrite`,
@@ -16,7 +18,6 @@
  * the plugins' usage diagnostics (negative counts or costs, left out of the sums; with `--all`
  * each also has `path`); they are also printed to stderr, one `warning:` line each.
  */
-import { statSync } from "node:fs";
 import {
   computeSessionsUsageTotals,
   computeUsageTotals,
@@ -33,9 +34,9 @@ import {
   type CommonOptions,
   withCommonOptions,
 } from "../io/runtime.js";
-import { sessionFilesUnder } from "../io/session-files.js";
+import { reportUnreadable, sessionFilesOf } from "../io/session-files.js";
 import { resolveEntryId } from "../session/entry-ref.js";
-import { loadSession } from "../session/load-session.js";
+import { loadSession, longLineNotes, NotASessionError } from "../session/load-session.js";
 import { type QuerySource, withQuerySource } from "../session/query-source.js";
 import { resolveSessionArg } from "../session/resolve-session.js";
 import type { SessionFacts } from "../session/session-header.js";
@@ -130,6 +131,7 @@ function sessionUsage(
   const { facts } = source;
   // Said before a bad --leaf fails; a file read through the index has no problems to say.
   warnDamage(ctx, facts.path, source.diagnostics);
+  for (const note of source.notes) ctx.err(note);
   // Resolved here (an id or a unique prefix, as `tree` and `context` take it) rather than by
   // catching the plugins' error, so the message names the file and the exit code matches.
   const leaf =
@@ -191,32 +193,24 @@ function modelRows(totals: UsageTotals): UsageRow[] {
     .sort((a, b) => b.totals.cost.total - a.totals.cost.total);
 }
 
-/** Whether `path` is (or links to) a regular file. */
-function isRegularFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return true; // gone or unreadable: the load says which, as before
-  }
-}
-
-/** `--all`: every session file under the root; returns the exit code. */
+/**
+ * `--all`: every session file under the root; returns the exit code. What cannot be read (a
+ * folder, a FIFO or device, a file without permission) is said on stderr and makes it 2: the
+ * totals leave it out.
+ */
 function usageOfAll(ctx: CommandContext, by: UsageGrouping | undefined): number {
-  const files = sessionFilesUnder(ctx.sessionsRoot);
+  const { files, problems } = sessionFilesOf(ctx.sessionsRoot);
+  reportUnreadable(ctx, problems);
+  let unreadable = problems.length > 0;
   const sessions: DirectorySession[] = [];
   const skipped: string[] = [];
   const progress = progressOn(ctx.io.stderr, "reading sessions");
   for (const [i, path] of files.entries()) {
     progress.update(i, files.length);
-    // A FIFO, socket or device named `*.jsonl` is never opened: reading a FIFO waits forever.
-    if (!isRegularFile(path)) {
-      skipped.push(path);
-      ctx.err(`note: skipped ${path}: not a regular file`);
-      continue;
-    }
     try {
-      const s = loadSession(path);
+      const s = loadSession(path, undefined, ctx.readOptions);
       warnDamage(ctx, s.path, s.diagnostics.length);
+      for (const note of longLineNotes(s.path, s.diagnostics)) ctx.err(note);
       // Only entries with usage matter to the sums; dropping the rest keeps memory flat
       // over thousands of files.
       sessions.push({ path, header: s.header, entries: usageEntries(s.entries) });
@@ -224,6 +218,8 @@ function usageOfAll(ctx: CommandContext, by: UsageGrouping | undefined): number 
       if (!(error instanceof CliError)) throw error;
       skipped.push(path);
       ctx.err(`note: skipped ${error.message}`);
+      // Not a session is a note; a file that could not be read at all is unreadable input.
+      if (!(error instanceof NotASessionError)) unreadable = true;
     }
   }
   progress.done();
@@ -242,14 +238,15 @@ function usageOfAll(ctx: CommandContext, by: UsageGrouping | undefined): number 
       root,
       sessions: sessions.length,
       skipped,
+      unreadable: problems.map(({ path, reason, what }) => ({ path, what, reason })),
       copiedRecords,
       total: all.total,
       diagnostics: all.diagnostics,
     };
     ctx.printJson(groups ? { ...base, by, groups } : base);
-    return sessions.length === 0 ? ExitCode.problems : ExitCode.ok;
+    return unreadable ? ExitCode.usage : sessions.length === 0 ? ExitCode.problems : ExitCode.ok;
   }
-  if (sessions.length === 0) return ExitCode.problems;
+  if (sessions.length === 0) return unreadable ? ExitCode.usage : ExitCode.problems;
   const c = ctx.colors;
   ctx.out(
     `${c.bold(`${sessions.length} session${sessions.length === 1 ? "" : "s"}`)} in ${root}` +
@@ -263,5 +260,5 @@ function usageOfAll(ctx: CommandContext, by: UsageGrouping | undefined): number 
   for (const line of usageTable(by ? `by ${by}` : "by model", rows)) ctx.out(line);
   for (const note of usageNotes(all.total)) ctx.out(c.dim(note));
   ctx.out(c.dim(`total cost ${formatCost(all.total.cost.total)}`));
-  return ExitCode.ok;
+  return unreadable ? ExitCode.usage : ExitCode.ok;
 }

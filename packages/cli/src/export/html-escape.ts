@@ -4,6 +4,8 @@
  * attribute, so hostile content (`<script>`, quotes, `&`) is shown, never run.
  */
 
+import { terminalSafeText } from "../io/terminal-text.js";
+
 const REPLACEMENTS: Record<string, string> = {
   "&": "&amp;",
   "<": "&lt;",
@@ -12,9 +14,14 @@ const REPLACEMENTS: Record<string, string> = {
   "'": "&#39;",
 };
 
-/** Escapes text for use in HTML text and in double- or single-quoted attribute values. */
+/**
+ * Escapes text for use in HTML text and in double- or single-quoted attribute values. Control
+ * characters (but newline and tab) are shown visibly, as on a terminal (`terminalSafeText`):
+ * a page read with `cat` or `less` must not drive the terminal, and a browser shows `␛` where
+ * it would otherwise show nothing.
+ */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => REPLACEMENTS[c] ?? c);
+  return terminalSafeText(text).replace(/[&<>"']/g, (c) => REPLACEMENTS[c] ?? c);
 }
 
 /**

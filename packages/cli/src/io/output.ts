@@ -3,11 +3,8 @@
  * small formatters (sizes, dates, columns) every human-readable listing uses.
  */
 
-import pc from "picocolors";
 import type { CliIo, OutputStream } from "./io.js";
-
-/** Colour functions (picocolors' formatter set); identity functions when colours are off. */
-export type Colors = ReturnType<typeof pc.createColors>;
+import { jsonForTerminal } from "./terminal-text.js";
 
 /**
  * Whether colours go to `stream`: only to a TTY, never when `NO_COLOR` is set (no-color.org);
@@ -20,22 +17,13 @@ export function colorEnabled(stream: OutputStream, env: NodeJS.ProcessEnv): bool
   return stream.isTTY === true;
 }
 
-/** Colour functions for stdout: real escapes on a terminal, identity functions otherwise. */
-export function colorsFor(io: CliIo): Colors {
-  return pc.createColors(colorEnabled(io.stdout, io.env));
-}
-
-/** Writes one line (a newline is added) to a stream. */
-export function writeLine(stream: OutputStream, line = ""): void {
-  stream.write(`${line}\n`);
-}
-
 /**
- * Writes a value as pretty JSON on stdout. `Date`s become ISO strings through `toJSON`; `Map`s
- * and `Set`s have no JSON form, so commands convert them before calling this.
+ * Writes a value as pretty JSON on stdout: exact, and safe on a terminal (see
+ * `jsonForTerminal`). `Date`s become ISO strings through `toJSON`; `Map`s and `Set`s have no
+ * JSON form, so commands convert them before calling this.
  */
 export function writeJson(io: CliIo, value: unknown): void {
-  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  io.stdout.write(`${jsonForTerminal(JSON.stringify(value, null, 2))}\n`);
 }
 
 /** A byte count for people: `512 B`, `3.4 KB`, `1.2 MB` (powers of 1024). */
@@ -69,9 +57,17 @@ export function formatCount(n: number): string {
 
 /**
  * Cuts text to `max` characters on one line: newlines and runs of whitespace become one space,
- * and an ellipsis marks the cut.
+ * and an ellipsis marks the cut. Costs O(`max`), not O(text): flattening a prefix gives a
+ * prefix of the whole text's flattening, so when a prefix of `2 * max + 16` characters already
+ * flattens to more than `max`, the cut falls inside it (a 30 MB message is never copied whole
+ * to show 80 characters of it).
  */
 export function truncate(text: string, max: number): string {
+  const head = 2 * max + 16;
+  if (max > 1 && text.length > head) {
+    const start = text.slice(0, head).replace(/\s+/g, " ").trim();
+    if (start.length > max) return `${start.slice(0, max - 1)}…`;
+  }
   const flat = text.replace(/\s+/g, " ").trim();
   if (flat.length <= max) return flat;
   return max <= 1 ? flat.slice(0, max) : `${flat.slice(0, max - 1)}…`;

@@ -4,6 +4,7 @@
  */
 
 import type { OutputStream } from "./io.js";
+import { rawStream } from "./terminal-output.js";
 
 /** Scans smaller than this finish before a bar would be readable. */
 export const PROGRESS_MIN_TOTAL = 200;
@@ -50,7 +51,11 @@ export class ProgressBar implements Progress {
   }
 }
 
-/** A bar on `stream` when it is a terminal, else {@link noProgress}. */
+/**
+ * A bar on `stream` when it is a terminal, else {@link noProgress}. The bar is our own bytes
+ * (its `\r` and erase sequence included), so it writes to the raw stream under a
+ * terminal-safe one; its label must never hold data.
+ */
 export function progressOn(stream: OutputStream, label: string): Progress {
-  return stream.isTTY === true ? new ProgressBar(stream, label) : noProgress;
+  return stream.isTTY === true ? new ProgressBar(rawStream(stream), label) : noProgress;
 }

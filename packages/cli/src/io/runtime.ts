@@ -3,13 +3,17 @@
  * `--json`), and the exit code the program ends with.
  */
 
+import { opendirSync } from "node:fs";
 import { resolve } from "node:path";
-import { getAgentDir, getSessionsRoot } from "@pi-sessions/core/internal";
+import { fsReason, getAgentDir, getSessionsRoot } from "@pi-sessions/core/internal";
 import type { Command } from "commander";
-import { usageError } from "./errors.js";
+import { type ExitCodeValue, usageError } from "./errors.js";
 import type { CliIo } from "./io.js";
-import { type Colors, colorsFor, writeJson, writeLine } from "./output.js";
+import { lineLimitOf } from "./line-limit.js";
+import { colorEnabled, writeJson } from "./output.js";
 import { isDirectory } from "./session-files.js";
+import { type Colors, Terminal, type TerminalIo } from "./terminal-output.js";
+import { terminalSafeText } from "./terminal-text.js";
 
 /** The options {@link withCommonOptions} adds to every command. */
 export interface CommonOptions {
@@ -39,9 +43,24 @@ export function sessionsRootOf(io: CliIo, dir: string | undefined): string {
   return resolve(io.cwd, getSessionsRoot(getAgentDir(io.env)));
 }
 
-/** Per-invocation helpers built from a command's parsed common options. */
+/** Why a directory cannot be listed (opened for reading), or undefined when it can. */
+function unlistable(dir: string): string | undefined {
+  try {
+    opendirSync(dir).closeSync();
+    return undefined;
+  } catch (error) {
+    return fsReason(error);
+  }
+}
+
+/**
+ * Per-invocation helpers built from a command's parsed common options. Human text goes out
+ * through `out`, `outLines` and `err` (or `io`'s streams), which make every line safe for a
+ * terminal; `printJson` and `writeData` keep data exact.
+ */
 export interface CommandContext {
-  readonly io: CliIo;
+  /** The process surface, its streams terminal-safe. */
+  readonly io: TerminalIo;
   /** `--json` was given. */
   readonly json: boolean;
   /** Colours for stdout (identity functions unless stdout is a terminal). */
@@ -50,12 +69,25 @@ export interface CommandContext {
   readonly sessionsRoot: string;
   /** Whether `--dir` chose the root, for messages that explain where we looked. */
   readonly dirGiven: boolean;
-  /** Writes a line to stdout. */
+  /** How read-only commands load a session: the line bound (`PI_SESSIONS_MAX_LINE_BYTES`). */
+  readonly readOptions: { readonly maxLineBytes: number };
+  /** Writes a line to stdout (made terminal-safe: a newline inside it shows as `␊`). */
   out(line?: string): void;
-  /** Writes a line to stderr (notes and warnings; never data). */
+  /** Writes lines to stdout in one write, each as `out` would. */
+  outLines(lines: readonly string[]): void;
+  /** Writes a line to stderr (notes and warnings; never data), terminal-safe. */
   err(line?: string): void;
-  /** Writes a value as JSON to stdout. */
+  /** Writes a value as JSON to stdout: exact, its strings escaped where a terminal would act. */
   printJson(value: unknown): void;
+  /**
+   * Writes data (an export's content, a redacted session) to stdout: exactly as it is into a
+   * pipe or a file; on a terminal made safe as multi-line text (`terminalSafeText`: newlines
+   * and tabs stay). Markdown and HTML renderers make their text safe themselves, and JSON Lines
+   * exports go through `jsonForTerminal`, so those are safe either way.
+   */
+  writeData(content: string): void;
+  /** Raises the exit code to at least `code` (a problem said on stderr, the command goes on). */
+  exit(code: ExitCodeValue): void;
 }
 
 /**
@@ -63,13 +95,19 @@ export interface CommandContext {
  * cannot hide an earlier problem).
  */
 export class CliRuntime {
-  readonly io: CliIo;
+  /** The process surface with terminal-safe streams: all text output goes through these. */
+  readonly io: TerminalIo;
+  /** The streams as given, for exact data (JSON, exports) only. */
+  private readonly rawIo: CliIo;
+  private readonly terminal: Terminal;
   private code = 0;
   /** Options given before the command name (`pi-sessions --dir X ls`). */
   private globals: () => CommonOptions = () => ({});
 
   constructor(io: CliIo) {
-    this.io = io;
+    this.rawIo = io;
+    this.terminal = new Terminal(colorEnabled(io.stdout, io.env));
+    this.io = this.terminal.io(io);
   }
 
   /** Where to read the program-level `--dir`/`--json` from (set by `createProgram`). */
@@ -101,18 +139,28 @@ export class CliRuntime {
       json: commandOptions.json ?? global.json,
     };
     const sessionsRoot = sessionsRootOf(io, options.dir);
-    if (options.dir !== undefined && options.dir !== "" && !isDirectory(sessionsRoot)) {
-      throw usageError(`--dir ${options.dir}: no such directory`);
+    if (options.dir !== undefined && options.dir !== "") {
+      if (!isDirectory(sessionsRoot)) throw usageError(`--dir ${options.dir}: no such directory`);
+      // Unreadable is not empty: a --dir we cannot list is exit 2, never "no sessions".
+      const problem = unlistable(sessionsRoot);
+      if (problem !== undefined) throw usageError(`cannot read --dir ${options.dir}: ${problem}`);
     }
     return {
       io,
       json: options.json === true,
-      colors: colorsFor(io),
+      colors: this.terminal.colors,
       sessionsRoot,
       dirGiven: options.dir !== undefined,
-      out: (line) => writeLine(io.stdout, line),
-      err: (line) => writeLine(io.stderr, line),
-      printJson: (value) => writeJson(io, value),
+      readOptions: { maxLineBytes: lineLimitOf(io.env) },
+      out: (line = "") => io.stdout.writeLine(line),
+      outLines: (lines) => io.stdout.writeLines(lines),
+      err: (line = "") => io.stderr.writeLine(line),
+      printJson: (value) => writeJson(this.rawIo, value),
+      writeData: (content) => {
+        const stdout = this.rawIo.stdout;
+        stdout.write(stdout.isTTY === true ? terminalSafeText(content) : content);
+      },
+      exit: (code) => this.exit(code),
     };
   }
 }

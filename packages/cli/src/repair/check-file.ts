@@ -3,9 +3,8 @@
  * short quote of the line), and — with `--repair` — the repair and what is left after it.
  */
 
-import { readFileSync } from "node:fs";
-import { systemEnv } from "@pi-sessions/core";
-import { readSessionFile } from "@pi-sessions/core/internal";
+import { type ReadSessionOptions, systemEnv } from "@pi-sessions/core";
+import { readRegularFile, readSessionFile } from "@pi-sessions/core/internal";
 import { CliError, ExitCode } from "../io/errors.js";
 import { truncate } from "../io/output.js";
 import {
@@ -16,7 +15,7 @@ import {
 } from "../session/load-session.js";
 import { fieldProblems, type LinedRecord, type Problem, problemsOf } from "../session/problems.js";
 import { commitRepair } from "./commit.js";
-import { splitLines } from "./lines.js";
+import { lineStarts } from "./lines.js";
 import { planRepair, type RepairAction } from "./plan.js";
 
 /** A problem as `check` reports it: with a quote of the line for damaged lines. */
@@ -35,6 +34,8 @@ export interface FileReport {
   readonly repair?: { readonly backup: string; readonly actions: readonly RepairAction[] };
   /** With `--repair`: the problems left afterwards (none fixable remain). */
   readonly remaining?: readonly ReportedProblem[];
+  /** With `--repair`: why the file was not rewritten (read-only, in use, changed meanwhile). */
+  readonly refused?: string;
   /** The exit code this file calls for: 0 clean, 1 problems, 2 unreadable. */
   readonly exitCode: number;
 }
@@ -42,13 +43,23 @@ export interface FileReport {
 /** Characters of a damaged line quoted in the report. */
 const QUOTE_CHARS = 60;
 
-/** Adds quotes of damaged lines (read once from the file's bytes). */
-function withQuotes(problems: readonly Problem[], bytes: Buffer): ReportedProblem[] {
-  let lines: Buffer[] | undefined;
+/**
+ * Bytes read from the start of a damaged line for its quote: far more than 60 characters need
+ * (4 bytes each at most), so whitespace that `truncate` folds away rarely shortens a quote,
+ * and never a whole line: a damaged line may be 200 MB.
+ */
+const QUOTE_BYTES = 4096;
+
+/** Adds quotes of damaged lines (their starts, read from the file in one streaming pass). */
+function withQuotes(problems: readonly Problem[], path: string): ReportedProblem[] {
+  const quoted = (p: Problem) =>
+    (p.kind === "invalid-json" || p.kind === "not-an-object") && p.line !== undefined;
+  const wanted = new Set(problems.filter(quoted).map((p) => p.line as number));
+  if (wanted.size === 0) return [...problems];
+  const starts = lineStarts(path, wanted, QUOTE_BYTES);
   return problems.map((p) => {
-    if ((p.kind !== "invalid-json" && p.kind !== "not-an-object") || p.line === undefined) return p;
-    lines ??= splitLines(bytes);
-    const raw = lines[p.line - 1]?.toString("utf8") ?? "";
+    if (!quoted(p)) return p;
+    const raw = starts.get(p.line as number)?.toString("utf8") ?? "";
     return { ...p, quote: JSON.stringify(truncate(raw, QUOTE_CHARS)) };
   });
 }
@@ -57,28 +68,25 @@ function withQuotes(problems: readonly Problem[], bytes: Buffer): ReportedProble
  * The header and entries of a loaded file, each with its line, as the field check takes them.
  * The entries are those `loadSession` returned (migrated in memory for a legacy file, so a v1
  * file is checked as the v3 entries it stands for); the lines come from a second read with
- * the same seeded env, because `LoadedSession` does not carry them.
+ * the same seeded env and line bound, because `LoadedSession` does not carry them.
  */
-function* linedRecords(session: LoadedSession): Generator<LinedRecord> {
+function* linedRecords(
+  session: LoadedSession,
+  options: ReadSessionOptions,
+): Generator<LinedRecord> {
   yield { record: session.header, line: session.headerLine };
-  const read = readSessionFile(session.path, legacyIdEnv(), session.path);
+  const read = readSessionFile(session.path, legacyIdEnv(), session.path, options);
   const lines = read.kind === "loaded" ? read.loaded.entryLines : undefined;
   for (let i = 0; i < session.entries.length; i++) {
     yield { record: session.entries[i] as LinedRecord["record"], line: lines?.lineOf(i) };
   }
 }
 
-/** The problems of a file, or the one problem that it is not a session / cannot be read. */
-function problemsOfFile(path: string): ReportedProblem[] {
-  let bytes: Buffer;
+/** The problems of a file, or the one problem that it is not a session (BOM said as such). */
+function problemsOfFile(path: string, options: ReadSessionOptions): ReportedProblem[] {
   try {
-    bytes = readFileSync(path);
-  } catch (error) {
-    throw new CliError(`cannot read ${path}: ${(error as Error).message}`, ExitCode.usage);
-  }
-  try {
-    const session = loadSession(path);
-    return withQuotes(problemsOf(session, fieldProblems(linedRecords(session))), bytes);
+    const session = loadSession(path, undefined, options);
+    return withQuotes(problemsOf(session, fieldProblems(linedRecords(session, options))), path);
   } catch (error) {
     if (error instanceof NotASessionError) {
       return [{ kind: "not-a-session", message: error.message, fixable: false }];
@@ -93,26 +101,50 @@ function codeOf(problems: readonly ReportedProblem[]): number {
   return problems.length > 0 ? ExitCode.problems : ExitCode.ok;
 }
 
+/** Options of {@link checkFile}. */
+export interface CheckFileOptions {
+  /** Fix what can be fixed (atomically, with a backup), then check again. */
+  readonly repair?: boolean;
+  /** Rewrite a read-only file too (refused otherwise). */
+  readonly force?: boolean;
+  /**
+   * Rethrow what makes the file unusable (unreadable, a refused rewrite): a single named
+   * file ends the command with exit 2 at once; otherwise it goes into the report.
+   */
+  readonly strict?: boolean;
+  /** The line bound of the read (see `lineLimitOf`). */
+  readonly maxLineBytes?: number;
+}
+
 /**
- * Checks one file; with `repair`, fixes what can be fixed (atomically, with a backup) and
- * checks again. `strict` rethrows an unreadable file (a single named file: exit 2 at once);
- * otherwise it becomes an "unreadable" problem so a directory check goes on.
+ * Checks one file; with `repair`, fixes what can be fixed and checks again. A file that
+ * cannot be read becomes an "unreadable" problem, a refused rewrite (read-only, in use,
+ * changed meanwhile) a `refused` reason; both exit 2 (unless `strict`, which rethrows).
  */
-export function checkFile(path: string, repair: boolean, strict: boolean): FileReport {
+export function checkFile(path: string, options: CheckFileOptions = {}): FileReport {
+  const read: ReadSessionOptions =
+    options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes };
   let problems: ReportedProblem[];
   try {
-    problems = problemsOfFile(path);
+    problems = problemsOfFile(path, read);
   } catch (error) {
-    if (strict || !(error instanceof CliError)) throw error;
+    if (options.strict === true || !(error instanceof CliError)) throw error;
     problems = [{ kind: "unreadable", message: error.message, fixable: false }];
   }
-  if (!repair || !problems.some((p) => p.fixable)) {
+  if (options.repair !== true || !problems.some((p) => p.fixable)) {
     return { path, problems, exitCode: codeOf(problems) };
   }
-  const plan = planRepair(readFileSync(path), { migrate: true, structural: true, env: systemEnv });
-  if (!plan.changed) return { path, problems, exitCode: codeOf(problems) };
-  const backup = commitRepair(path, plan);
-  const remaining = problemsOfFile(path);
+  let backup: string;
+  let plan: ReturnType<typeof planRepair>;
+  try {
+    plan = planRepair(readRegularFile(path), { migrate: true, structural: true, env: systemEnv });
+    if (!plan.changed) return { path, problems, exitCode: codeOf(problems) };
+    backup = commitRepair(path, plan, { force: options.force === true });
+  } catch (error) {
+    if (options.strict === true || !(error instanceof CliError)) throw error;
+    return { path, problems, refused: error.message, exitCode: ExitCode.usage };
+  }
+  const remaining = problemsOfFile(path, read);
   return {
     path,
     problems,

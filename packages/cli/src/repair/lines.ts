@@ -4,7 +4,8 @@
  * would alter — so nothing unparseable is ever lost or even re-spelled.
  */
 
-import { splitByteLines } from "@pi-sessions/core/internal";
+import { readSync } from "node:fs";
+import { splitByteLines, withFile } from "@pi-sessions/core/internal";
 
 /** The bytes of each `\n`-separated line (without the `\n`); the last may be a fragment. */
 export function splitLines(bytes: Buffer): Buffer[] {
@@ -25,4 +26,50 @@ export function joinLines(lines: readonly Buffer[]): Buffer {
     parts.push(line, newline);
   }
   return Buffer.concat(parts);
+}
+
+/**
+ * The first `maxBytes` bytes of each wanted line (1-based), read in one pass over the file in
+ * chunks: a huge file or line costs one chunk and the starts kept, never the whole file. Only
+ * a regular file is opened.
+ */
+export function lineStarts(
+  path: string,
+  wanted: ReadonlySet<number>,
+  maxBytes: number,
+): Map<number, Buffer> {
+  const out = new Map<number, Buffer>();
+  const last = Math.max(0, ...wanted);
+  withFile(path, (fd) => {
+    const buffer = Buffer.allocUnsafe(1024 * 1024);
+    let line = 1;
+    let kept: Buffer[] | undefined = wanted.has(1) ? [] : undefined;
+    let keptBytes = 0;
+    let position = 0;
+    for (;;) {
+      const n = readSync(fd, buffer, 0, buffer.length, position);
+      if (n === 0) break;
+      position += n;
+      const chunk = buffer.subarray(0, n);
+      let start = 0;
+      while (start <= n) {
+        const nl = chunk.indexOf(0x0a, start);
+        const end = nl === -1 ? n : nl;
+        if (kept !== undefined && keptBytes < maxBytes) {
+          const take = Math.min(end - start, maxBytes - keptBytes);
+          kept.push(Buffer.from(chunk.subarray(start, start + take)));
+          keptBytes += take;
+        }
+        if (nl === -1) break;
+        if (kept !== undefined) out.set(line, Buffer.concat(kept));
+        line++;
+        if (line > last) return;
+        kept = wanted.has(line) ? [] : undefined;
+        keptBytes = 0;
+        start = nl + 1;
+      }
+    }
+    if (kept !== undefined) out.set(line, Buffer.concat(kept));
+  });
+  return out;
 }

@@ -9,6 +9,7 @@
 
 import {
   branchOf,
+  type ReadSessionOptions,
   replayState,
   type SessionEntry,
   type SessionState,
@@ -21,7 +22,7 @@ import type { IndexOption } from "../io/index-file.js";
 import type { CommandContext } from "../io/runtime.js";
 import { type EntryIds, idsOf } from "./entry-ref.js";
 import { entrySummary } from "./entry-summary.js";
-import { type LoadedSession, loadSession } from "./load-session.js";
+import { type LoadedSession, loadSession, longLineNotes } from "./load-session.js";
 import { problemsOf } from "./problems.js";
 import { factsOf, type SessionFacts } from "./session-header.js";
 
@@ -36,6 +37,8 @@ export interface QuerySource {
   readonly problems: number;
   /** Core's load diagnostics (what `usage` warns about). */
   readonly diagnostics: number;
+  /** Lines the read left unread (over the line bound), one stderr line each to print. */
+  readonly notes: readonly string[];
   /** Core's tree down to `depth` levels (all without it), with what `treeRows` asks. */
   tree(leafId: string | null, depth: number | undefined): SourceTree;
   /** Entries that give core's context builder, from `leafId`, what the whole file gives. */
@@ -66,15 +69,16 @@ export interface SourceTree {
 const pathIds = (state: SessionState, leafId: string | null) =>
   new Set(branchOf(state, leafId).map((e) => e.id));
 
-/** The source of a session read from the whole file. */
-export function fileSource(path: string): QuerySource {
-  const session: LoadedSession = loadSession(path);
+/** The source of a session read from the whole file (`options`: the line bound). */
+export function fileSource(path: string, options: ReadSessionOptions = {}): QuerySource {
+  const session: LoadedSession = loadSession(path, undefined, options);
   return {
     facts: factsOf(session),
     leafId: session.state.leafId,
     ids: idsOf(session),
     problems: problemsOf(session).length,
     diagnostics: session.diagnostics.length,
+    notes: longLineNotes(path, session.diagnostics),
     tree: (leafId) => ({
       roots: treeOf(session.state),
       onPath: pathIds(session.state, leafId),
@@ -106,6 +110,7 @@ function indexSource(indexed: IndexedSession): QuerySource {
     ids: { has: (id) => indexed.hasId(id), startingWith: (p) => indexed.idsStartingWith(p) },
     problems: 0,
     diagnostics: 0,
+    notes: [],
     tree: (leafId, depth) =>
       depth === undefined ? wholeTree(indexed, leafId) : topOfTree(indexed, leafId, depth),
     contextEntries: (leafId) => indexed.contextPath(leafId),
@@ -167,7 +172,7 @@ export function withQuerySource<T>(
   use: (source: QuerySource) => T,
 ): T {
   const index = openIndexFor(ctx, option);
-  if (index === undefined) return use(fileSource(path));
+  if (index === undefined) return use(fileSource(path, ctx.readOptions));
   let indexed: IndexedSession | null = null;
   try {
     try {
@@ -176,14 +181,14 @@ export function withQuerySource<T>(
       // A file the index cannot open (unreadable, gone): the full read says why.
       if (!isIndexTrouble(error)) throw error;
     }
-    if (indexed === null) return use(fileSource(path));
+    if (indexed === null) return use(fileSource(path, ctx.readOptions));
     try {
       return use(indexSource(indexed));
     } catch (error) {
-      if (error instanceof FileNeeded) return use(fileSource(path));
+      if (error instanceof FileNeeded) return use(fileSource(path, ctx.readOptions));
       if (!isIndexTrouble(error)) throw error;
       ctx.err(`pi-sessions: index could not read ${path} (${error.message}); reading the file`);
-      return use(fileSource(path));
+      return use(fileSource(path, ctx.readOptions));
     }
   } finally {
     indexed?.close();

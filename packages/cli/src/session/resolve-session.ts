@@ -3,12 +3,12 @@
  * one), or a session name (or a unique prefix of one). Only reads.
  */
 
-import { statSync } from "node:fs";
+import { lstatSync, type Stats, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { buildSessionInfo, readHeader } from "@pi-sessions/core/internal";
-import { CliError, notFoundError, oneLine, usageError } from "../io/errors.js";
+import { buildSessionInfo, fileTypeOf, fsReason, readHeader } from "@pi-sessions/core/internal";
+import { CliError, notFoundError, usageError } from "../io/errors.js";
 import type { CommandContext } from "../io/runtime.js";
-import { sessionFilesUnder } from "../io/session-files.js";
+import { reportUnreadable, sessionFilesOf } from "../io/session-files.js";
 
 /** How many candidates an "ambiguous" message names before it says "…". */
 const SHOWN_CANDIDATES = 5;
@@ -30,17 +30,29 @@ function single(arg: string, what: string, paths: readonly string[]): string | u
   return paths[0];
 }
 
-/** An existing file at `arg` (resolved against the cwd); undefined when nothing is there. */
+/**
+ * An existing file at `arg` (resolved against the cwd); undefined when nothing is there. A
+ * FIFO, socket, device, dangling symlink or symlink loop is unreadable input (exit 2) here,
+ * before anything opens it.
+ */
 function existingFile(ctx: CommandContext, arg: string): string | undefined {
   const path = resolve(ctx.io.cwd, arg);
-  let isDirectory: boolean;
+  let stats: Stats;
   try {
-    isDirectory = statSync(path).isDirectory();
+    stats = statSync(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw usageError(`cannot read ${arg}: ${oneLine(error)}`);
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
+      throw usageError(`cannot read ${arg}: ${fsReason(error)}`);
+    }
+    if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true) {
+      throw usageError(`cannot read ${arg}: a dangling symbolic link`);
+    }
+    return undefined;
   }
-  if (isDirectory) throw new CliError(`${arg} is a directory, not a session file`);
+  if (stats.isDirectory()) throw new CliError(`${arg} is a directory, not a session file`);
+  if (!stats.isFile()) {
+    throw usageError(`cannot read ${arg}: ${fileTypeOf(stats)}, not a regular file`);
+  }
   return path;
 }
 
@@ -56,8 +68,12 @@ export function resolveSessionArg(ctx: CommandContext, arg: string): string {
   if (file !== undefined) return file;
   if (looksLikePath(arg)) throw usageError(`no such file: ${arg}`);
 
-  const files = sessionFilesUnder(ctx.sessionsRoot);
+  const scan = sessionFilesOf(ctx.sessionsRoot);
+  const files = scan.files;
+  // Folders that could not be listed may hold the session; a FIFO or device cannot.
+  const folders = scan.problems.filter((p) => p.what === "folder");
   if (files.length === 0) {
+    reportUnreadable(ctx, folders);
     throw notFoundError(`no sessions in ${ctx.sessionsRoot} (use --dir to read another directory)`);
   }
   const exact: string[] = [];
@@ -88,6 +104,8 @@ export function resolveSessionArg(ctx: CommandContext, arg: string): string {
     names.filter((n) => n.name?.toLowerCase().startsWith(lower) === true).map((n) => n.path),
   );
   if (byNamePrefix !== undefined) return byNamePrefix;
+  // What could not be looked at may hold the session: say so rather than only "no match".
+  reportUnreadable(ctx, folders);
   throw notFoundError(
     `no session matches "${arg}" (by path, id, id prefix, name or name prefix) in ${ctx.sessionsRoot}`,
   );

@@ -120,7 +120,9 @@ export function rowOf(info: ShapedSessionInfo): SessionRow {
  * {@link rowOf} gives for the same answer (an irregular file gets {@link fullRowOf}).
  */
 export function rowOfSummary(summary: ListingSummary & { readonly path: string }): SessionRow {
-  return regularRowOfSummary(summary) ?? fullRowOf({ ...infoOfSummary(summary), allMessagesText: "" });
+  return (
+    regularRowOfSummary(summary) ?? fullRowOf({ ...infoOfSummary(summary), allMessagesText: "" })
+  );
 }
 
 /** A row from an info and a full (read-only) load of the same file: the slow, exact path. */

@@ -26,7 +26,7 @@ import {
   writeSync,
 } from "node:fs";
 import { dirname } from "node:path";
-import { nodeStoreFs, writeFileAtomic } from "@pi-sessions/core/internal";
+import { nodeStoreFs, openRegularFile, writeFileAtomic } from "@pi-sessions/core/internal";
 
 /** A session file as the sync read it: its bytes, and the inode and size they came from. */
 export interface FileSnapshot {
@@ -72,15 +72,17 @@ function readFrom(fd: number, from: number): Buffer {
 /** Reads `path` (missing: a snapshot without bytes); the caller closes it with {@link closeSnapshot}. */
 export function readSnapshot(path: string): FileSnapshot {
   let fd: number;
+  let stat: ReturnType<typeof fstatSync>;
   try {
-    fd = openSync(path, constants.O_RDONLY);
+    // Only a regular file is opened: a FIFO named `*.jsonl` would wait forever for a writer
+    // (`NotRegularFileError`, a failed pair).
+    ({ fd, stats: stat } = openRegularFile(path));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") {
       return { path, bytes: undefined, ino: 0, size: 0, mode: 0o600, fd: undefined };
     }
     throw error;
   }
-  const stat = fstatSync(fd);
   // Read to the end as it is now, not to the size seen: the bytes are what the size check means.
   const bytes = readFrom(fd, 0);
   return { path, bytes, ino: stat.ino, size: bytes.length, mode: stat.mode & 0o777, fd };

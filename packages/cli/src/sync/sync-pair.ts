@@ -11,6 +11,7 @@ import {
   InvalidSessionError,
   type MergeResult,
   mergeSessions,
+  NotRegularFileError,
   type RenamedEntry,
   SessionLockedError,
   SessionMismatchError,
@@ -124,7 +125,11 @@ function resultOf(
 
 /** Why a pair cannot be merged, as a result; rethrows what is not about the copies. */
 function failure(session: string, error: unknown): PairResult {
-  if (error instanceof InvalidSessionError || error instanceof SessionMismatchError) {
+  if (
+    error instanceof InvalidSessionError ||
+    error instanceof SessionMismatchError ||
+    error instanceof NotRegularFileError
+  ) {
     return { session, status: "failed", message: oneLine(error) };
   }
   throw error;

@@ -9,7 +9,6 @@
  * exported into `--<cwd>--/<timestamp>_<id>.jsonl`.
  */
 
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   type MergeResult,
@@ -19,7 +18,12 @@ import {
   type SessionHeader,
   SessionLockedError,
 } from "@pi-sessions/core";
-import { encodeResolvedCwd, sessionFileName } from "@pi-sessions/core/internal";
+import {
+  encodeResolvedCwd,
+  type PathProblem,
+  readRegularFile,
+  sessionFileName,
+} from "@pi-sessions/core/internal";
 import { PostgresSessionStore, SessionLeasedError } from "@pi-sessions/store-postgres";
 import { oneLine } from "../io/errors.js";
 import type { Progress } from "../io/progress.js";
@@ -71,8 +75,25 @@ export async function syncWithPostgres(
     const onServer = new Set((await store.listAll()).map((info) => info.id));
     const local = new Map<string, string>();
     const results: PairResult[] = [];
-    for (const rel of sessionsUnder(root)) {
-      const header = headerOf(readFileSync(join(root, rel)));
+    const problems: PathProblem[] = [];
+    const files = sessionsUnder(root, problems);
+    for (const p of problems) {
+      const what = p.what === "folder" ? "folder " : "";
+      results.push({
+        session: p.path,
+        status: "failed",
+        message: `cannot read ${what}${p.reason}`,
+      });
+    }
+    for (const rel of files) {
+      let bytes: Buffer;
+      try {
+        bytes = readRegularFile(join(root, rel)); // never a FIFO's endless wait
+      } catch (error) {
+        results.push({ session: rel, status: "failed", message: oneLine(error) });
+        continue;
+      }
+      const header = headerOf(bytes);
       if (!header) results.push({ session: rel, status: "failed", message: "not a pi session" });
       else if (local.has(header.id)) {
         const message = `same session id as ${local.get(header.id)}; synced that file only`;

@@ -17,6 +17,8 @@ export interface BinResult {
   readonly code: number | null;
   readonly stdout: string;
   readonly stderr: string;
+  /** The child was killed by `killAfterMs`. */
+  readonly timedOut?: boolean;
 }
 
 /** Options of {@link runBin}. */
@@ -27,6 +29,13 @@ export interface RunBinOptions {
   cwd?: string;
   /** Text written to the child's stdin (closed right after). */
   input?: string;
+  /** Run the child as this user (see `unprivileged()` in test-utils): permission tests. */
+  user?: { uid?: number; gid?: number };
+  /**
+   * A hang guard, not a speed check: kill the child after this long (then `code` is null and
+   * `timedOut` true). Only for tests of inputs that once made the command never end.
+   */
+  killAfterMs?: number;
 }
 
 /** The command line that starts the CLI: the built bin, or the TS sources through tsx. */
@@ -55,7 +64,16 @@ export function runBin(args: readonly string[], options: RunBinOptions = {}): Pr
       cwd: options.cwd ?? CLI_DIR,
       env,
       stdio: ["pipe", "pipe", "pipe"],
+      ...options.user,
     });
+    let timedOut = false;
+    const guard =
+      options.killAfterMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true;
+            child.kill("SIGKILL");
+          }, options.killAfterMs);
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
@@ -65,7 +83,10 @@ export function runBin(args: readonly string[], options: RunBinOptions = {}): Pr
       stderr += chunk;
     });
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.on("close", (code) => {
+      if (guard !== undefined) clearTimeout(guard);
+      resolve(timedOut ? { code, stdout, stderr, timedOut } : { code, stdout, stderr });
+    });
     child.stdin.end(options.input ?? "");
   });
 }

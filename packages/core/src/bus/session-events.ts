@@ -25,19 +25,26 @@ export interface LeafMovedEvent {
 /**
  * Why the manager now holds another session: `"new"` newSession, `"open"` setSessionFile,
  * `"branched"` createBranchedSession, `"reload"` another manager of this process had
- * appended to the file, so the next append reloaded it first and continues from there.
+ * appended to the file, so the next append reloaded it first and continues from there;
+ * `"forked"` another process writes the file (its lock, or lines it added since we read it),
+ * so with `whenRefused: "fork"` the append went into a new session forked from this one.
  */
-export type SessionSwitchReason = "new" | "open" | "branched" | "reload";
+export type SessionSwitchReason = "new" | "open" | "branched" | "reload" | "forked";
 
 /** Payload of `sessionSwitched`: the whole session (state, file, leaf) was replaced. */
 export interface SessionSwitchedEvent {
+  /** Why the session was replaced. */
   readonly reason: SessionSwitchReason;
+  /** The id of the session now held. */
   readonly sessionId: string;
-  /** undefined in memory. */
+  /** Its file; undefined in memory. */
   readonly file: string | undefined;
+  /** The id of the session held before. */
   readonly previousSessionId: string;
-  /** undefined in memory. */
+  /** Its file; undefined in memory. */
   readonly previousFile: string | undefined;
+  /** For `"forked"`: the refusal of the previous file (a `SessionLockedError` or conflict). */
+  readonly refusal?: Error;
 }
 
 /** Payload of `diagnostics`: a session loaded by `setSessionFile` has load problems. */

@@ -116,7 +116,8 @@ export function loadText(text: string, env: SessionEnv, label = "<text>"): Loade
   return loader.finish();
 }
 
-function notASession(label: string, reason: NotASession): InvalidSessionError {
+/** The error a load throws for text that is not a pi session (the reference's message, SPEC §5.5). */
+export function notASession(label: string, reason: NotASession): InvalidSessionError {
   const message = `Session file is not a valid pi session: ${label}`;
   return new InvalidSessionError(message, describeNotASession(reason), reason.kind);
 }
@@ -147,6 +148,15 @@ export class SessionLoader implements JsonlVisitor {
   push(text: string): void {
     this.length += text.length;
     this.scanner.push(text);
+  }
+
+  /**
+   * Ends a line the reader skipped unread, longer than its `limit` (see
+   * {@link JsonlScanner.skipLine}); it counts as input, so a file of one such line is not empty.
+   */
+  skipLine(bytes: number, limit: number, endsWithNewline: boolean): boolean {
+    this.length += 1;
+    return this.scanner.skipLine(bytes, limit, endsWithNewline);
   }
 
   issue(issue: LineIssue): boolean {

@@ -13,11 +13,18 @@ export type JsonRecord = Record<string, unknown>;
 
 /** A line that is kept but is not a record. */
 export interface LineIssue {
-  /** Not JSON at all, or JSON but not an object ([Fix] W6: R1.6 kept `42` or `[1]` as an entry). */
-  readonly kind: "invalid-json" | "not-an-object";
+  /**
+   * Not JSON at all, or JSON but not an object ([Fix] W6: R1.6 kept `42` or `[1]` as an entry),
+   * or longer than a reader's line bound (only read-only readers set one: see
+   * {@link JsonlScanner.skipLine}).
+   */
+  readonly kind: "invalid-json" | "not-an-object" | "line-too-long";
   /** 1-based line number in the text. */
   readonly line: number;
-  /** The whole line as read, without its `\n` (a `\r` stays), never cut. */
+  /**
+   * The whole line as read, without its `\n` (a `\r` stays), never cut; empty for a
+   * `line-too-long` line, which was never read (so such a document must not be written back).
+   */
   readonly raw: string;
   /** Why it failed: the `JSON.parse` error, or the JSON type that was found. */
   readonly message: string;
@@ -87,27 +94,49 @@ export class JsonlScanner {
     return this.line;
   }
 
-  private handle(raw: string): boolean {
+  /**
+   * Ends the line in progress without parsing it: the reader found it longer than `limit`
+   * bytes (`bytes` in all) and skipped the rest of it. The part already pushed is dropped, the
+   * line is counted, and the visitor gets a `line-too-long` issue, so a line's cost stays
+   * bounded whatever its length.
+   */
+  skipLine(bytes: number, limit: number, endsWithNewline: boolean): boolean {
+    if (this.stopped) return false;
+    this.carry = "";
+    this.lastCode = endsWithNewline ? NEWLINE : -1;
     const line = ++this.line;
-    // Almost every line starts with `{`; anything else may be blank.
-    if (raw.charCodeAt(0) !== OPEN_BRACE && raw.trim().length === 0) return true;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      return this.keepGoing(this.visitor.issue({ kind: "invalid-json", line, raw, message }));
-    }
-    if (isJsonRecord(value)) return this.keepGoing(this.visitor.record(value, line, raw));
-    const type = value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
-    const message = `got ${type}`;
-    return this.keepGoing(this.visitor.issue({ kind: "not-an-object", line, raw, message }));
+    const message = `line of ${bytes} bytes is longer than the ${limit}-byte limit of this reader; not read`;
+    return this.keepGoing(this.visitor.issue({ kind: "line-too-long", line, raw: "", message }));
+  }
+
+  private handle(raw: string): boolean {
+    return this.keepGoing(visitLine(this.visitor, raw, ++this.line));
   }
 
   private keepGoing(answer: boolean | undefined): boolean {
     if (answer === false) this.stopped = true;
     return !this.stopped;
   }
+}
+
+/**
+ * One line's verdict by the rules of {@link JsonlScanner} (SPEC §2.1): blank lines are skipped,
+ * a JSON object is a record, anything else an issue; returns the visitor's answer (`true` for a
+ * blank line). Shared with the byte-level load, which sends here every line it does not vouch for.
+ */
+export function visitLine(visitor: JsonlVisitor, raw: string, line: number): boolean | undefined {
+  // Almost every line starts with `{`; anything else may be blank.
+  if (raw.charCodeAt(0) !== OPEN_BRACE && raw.trim().length === 0) return true;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return visitor.issue({ kind: "invalid-json", line, raw, message });
+  }
+  if (isJsonRecord(value)) return visitor.record(value, line, raw);
+  const type = value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
+  return visitor.issue({ kind: "not-an-object", line, raw, message: `got ${type}` });
 }
 
 /** One non-blank line of a document: its record, or the reason there is none. */

@@ -4,8 +4,9 @@
  * session can mint the same id. Both entries are kept: one keeps the id, every other version
  * gets a fresh one, and every field that refers to it (per `ENTRY_REFERENCES`) follows.
  *
- * The choice does not depend on which copy is passed first, so merges are commutative: the
- * version whose canonical JSON sorts first keeps the id. The fresh id is derived from the
+ * The choice does not depend on which copy is passed first, nor on earlier renames, so merges
+ * are commutative and associative: the version whose content apart from ids and references
+ * sorts first keeps the id (then the whole canonical JSON decides). The fresh id is derived from the
  * renamed version's own content (a hash), so merging again, in any order or grouping, mints the
  * same id — and an entry that an earlier merge already renamed is recognised, not renamed twice.
  */
@@ -113,6 +114,21 @@ function collidingIds(la: Map<string, CopyLine[]>, lb: Map<string, CopyLine[]>) 
 }
 
 /**
+ * Canonical texts of versions, in the order that picks who keeps the id: content apart from ids
+ * and references first (a rename elsewhere changes references — an entry whose parent an
+ * earlier merge renamed must not lose or win the id for that, or merges would not be
+ * associative), then the whole canonical text.
+ */
+function byContent(texts: string[], byText: ReadonlyMap<string, JsonRecord>): string[] {
+  const identity = new Map(texts.map((t) => [t, identityText(byText.get(t) as JsonRecord)]));
+  return texts.sort((x, y) => {
+    const [ix, iy] = [identity.get(x) as string, identity.get(y) as string];
+    if (ix !== iy) return ix < iy ? -1 : 1;
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+}
+
+/**
  * Renames the colliding versions in both copies, in place (their records and `changed` flags),
  * and returns what was renamed. References in each copy follow the version that copy's lookup
  * of the id gives. Works in rounds: versions that differ only in references may be one entry
@@ -138,7 +154,7 @@ export function renameCollisions(a: SessionCopy, b: SessionCopy, rule: Collision
     const renames = new Map<string, string>(); // canonical text of a version → its fresh id
     for (const id of distinct.length > 0 ? distinct : colliding.keys()) {
       const { sa, sb } = colliding.get(id) as { sa: Set<string>; sb: Set<string> };
-      const all = [...new Set([...sa, ...sb])].sort();
+      const all = byContent([...new Set([...sa, ...sb])], byText);
       const keep = rule === "keep-a" ? sa : new Set(all.slice(0, 1));
       for (const text of all) {
         if (keep.has(text)) continue;

@@ -13,6 +13,7 @@ import {
   type RenamedEntry,
   renameCollisions,
 } from "./id-collisions.js";
+import { alignMintedIds } from "./legacy-ids.js";
 import {
   type CopyLine,
   type MergeInput,
@@ -170,6 +171,8 @@ export function mergeSessions(
   const ca = readCopy(a, "a");
   const cb = readCopy(b, "b");
   if (ca.sessionId !== cb.sessionId) throw new SessionMismatchError(ca.sessionId, cb.sessionId);
+  alignMintedIds(ca, cb);
+  alignMintedIds(cb, ca);
   const renamed = renameCollisions(ca, cb, options.collisions ?? "symmetric");
   const keys = new Keys();
   const chainA = toChain(ca, unchangedRaw(cb), keys);

@@ -31,6 +31,8 @@ export interface CopyLine {
   record?: JsonRecord;
   /** Whether `record` differs from what `raw` says (migrated or renamed): written anew. */
   changed: boolean;
+  /** Whether the entry's id was minted by our migration (a v1 line had none): ours to choose. */
+  minted?: boolean;
   /** `raw` as latin1 text (one character per byte), once it was needed. */
   text?: string;
 }
@@ -113,10 +115,12 @@ export function readCopy(input: MergeInput, label: string): SessionCopy {
       header = { kind: "opaque", raw, record, changed };
       continue;
     }
-    const entry = recordKind(record, true) === "entry";
-    after.push(
-      entry ? { kind: "entry", raw, record, changed } : { kind: "opaque", raw, changed: false },
-    );
+    if (recordKind(record, true) !== "entry") {
+      after.push({ kind: "opaque", raw, changed: false });
+      continue;
+    }
+    const minted = legacy && before?._tag === "Right" && typeof before.right.id !== "string";
+    after.push({ kind: "entry", raw, record, changed, ...(minted ? { minted } : {}) });
   }
   return {
     bytes,

@@ -1,21 +1,34 @@
 import type {
+  AgentMessage,
   SessionContext,
   SessionEntry,
   SessionHeader,
+  SessionProjection,
   SessionTreeNode,
 } from "../schema/types.js";
-import { entryAt, logFromEntries } from "../state/entry-log.js";
+import {
+  type EntryColumns,
+  type EntryLog,
+  handleAt,
+  logFromColumns,
+  logFromEntries,
+  positionOf,
+} from "../state/entry-log.js";
 import { type Projection, replaySlots } from "../state/projection.js";
 import type { SessionState } from "../state/session-state.js";
-import { logTreeSource, pathInLog, treeIndex } from "../state/tree.js";
+import { logTreeSource, pathInLog, pathPositions, treeIndex } from "../state/tree.js";
 import { vecToArray } from "../state/vec.js";
+import { projectionOfPath } from "./context.js";
 import {
   type ContextCache,
   type ContextRole,
+  contextEntriesOfSummary,
   contextOfSummary,
   contextProjection,
   type PathSummary,
+  projectionOfSummary,
   summarizePath,
+  systemMessagesOfSummary,
 } from "./context-cache.js";
 import { type LabelsRole, labelsProjection, type ResolvedLabel } from "./labels.js";
 import { type SessionNameRole, sessionNameProjection } from "./session-name.js";
@@ -82,9 +95,34 @@ export function replayState(
   extra: readonly Projection<unknown>[] = [],
   owned = false,
 ): SessionState {
-  const log = logFromEntries(owned ? (entries as SessionEntry[]) : entries.slice());
+  return replayLog(
+    header,
+    logFromEntries(owned ? (entries as SessionEntry[]) : entries.slice()),
+    extra,
+  );
+}
+
+/**
+ * Replays a session loaded as columns (a large file: bodies decoded when read), handed over;
+ * the same state as {@link replayState} of its decoded entries.
+ */
+export function replayColumns(
+  header: SessionHeader | null,
+  columns: EntryColumns,
+  extra: readonly Projection<unknown>[] = [],
+): SessionState {
+  return replayLog(header, logFromColumns(columns), extra);
+}
+
+/** The state of a whole log: every projection replayed, the leaf at the last entry. */
+function replayLog(
+  header: SessionHeader | null,
+  log: EntryLog,
+  extra: readonly Projection<unknown>[],
+): SessionState {
   const slots = replaySlots(sessionProjections(extra), log);
-  return { header, log, slots, leafId: entries[entries.length - 1]?.id ?? null };
+  const leafId = log.length === 0 ? null : (log.store.ids[log.length - 1] as string);
+  return { header, log, slots, leafId };
 }
 
 /** A role's projection (the built-in or its replacement) and state. */
@@ -97,6 +135,12 @@ function role<R extends Projection<unknown>>(state: SessionState, name: string) 
 /** Snapshots whose leaf summary was computed off the tip; weak so states can be freed. */
 const leafMemo = new WeakMap<SessionState, PathSummary>();
 
+/** The summary of the path to the entry with `id` (latest occurrence), or of `[]`. */
+function summaryOf(log: EntryLog, id: string): PathSummary {
+  const pos = positionOf(log, id);
+  return summarizePath(log, pos < 0 ? [] : pathPositions(log, pos));
+}
+
 /**
  * The built-in context summary at the leaf (undefined when the builder was replaced): the
  * fold's when the leaf is the tip, else computed once per snapshot.
@@ -105,12 +149,12 @@ export function leafSummary(state: SessionState): PathSummary | undefined {
   const r = role<ContextRole>(state, "context");
   if (r.projection !== contextProjection) return undefined;
   const cache = r.state as ContextCache;
-  if (state.leafId === null) return summarizePath([]);
+  if (state.leafId === null) return summarizePath(state.log, []);
   if (cache.tip?.id === state.leafId) {
-    cache.summary ??= summarizePath(pathInLog(state.log, cache.tip.id));
+    cache.summary ??= summaryOf(state.log, cache.tip.id);
     return cache.summary;
   }
-  const summary = leafMemo.get(state) ?? summarizePath(pathInLog(state.log, state.leafId));
+  const summary = leafMemo.get(state) ?? summaryOf(state.log, state.leafId);
   leafMemo.set(state, summary);
   return summary;
 }
@@ -125,22 +169,41 @@ export function branchOf(state: SessionState, fromId?: string | null): SessionEn
 /** The leaf's path, whatever its id ("" included, unlike `getBranch`). */
 export function leafPath(state: SessionState): SessionEntry[] {
   const summary = leafSummary(state);
-  if (summary) return vecToArray(summary.path);
+  if (summary) {
+    const { items, length } = summary.path;
+    const out = new Array<SessionEntry>(length);
+    for (let i = 0; i < length; i++) out[i] = handleAt(state.log, items[i] as number);
+    return out;
+  }
   return state.leafId === null ? [] : pathInLog(state.log, state.leafId);
+}
+
+/** The compaction-aware context entries at the leaf (SPEC §8.3). O(context) from the summary. */
+export function contextEntriesOf(state: SessionState): SessionEntry[] {
+  const summary = leafSummary(state);
+  if (summary) return contextEntriesOfSummary(state.log, summary);
+  return projectionOf(state).entries.map((e) => e.sourceEntry);
 }
 
 /** What is sent to the model at the leaf, from the context role. */
 export function contextOf(state: SessionState): SessionContext {
   const summary = leafSummary(state);
-  if (summary) return contextOfSummary(summary);
+  if (summary) return contextOfSummary(state.log, summary);
   const r = role<ContextRole>(state, "context");
   return r.projection.context(r.state, { leafId: state.leafId, path: () => leafPath(state) });
 }
 
-/** The system messages of the leaf's context (what a compaction checkpoint folds). */
-export function systemMessagesOf(state: SessionState): SessionContext["messages"] {
+/** The provenance-preserving context at the leaf (SPEC §8.5). */
+export function projectionOf(state: SessionState): SessionProjection {
   const summary = leafSummary(state);
-  if (summary) return vecToArray(summary.systemMessages);
+  if (summary) return projectionOfSummary(state.log, summary);
+  return projectionOfPath(leafPath(state));
+}
+
+/** The system messages of the leaf's context (what a compaction checkpoint folds). */
+export function systemMessagesOf(state: SessionState): AgentMessage[] {
+  const summary = leafSummary(state);
+  if (summary) return systemMessagesOfSummary(state.log, summary);
   return contextOf(state).messages.filter((m) => m?.role === "system");
 }
 
@@ -161,7 +224,7 @@ export function treeOf(state: SessionState): SessionTreeNode[] {
   const nodes: SessionTreeNode[] = new Array(state.log.length);
   const node = (pos: number) => nodes[pos] as SessionTreeNode;
   for (const pos of index.indexed) {
-    const entry = entryAt(state.log, pos);
+    const entry = handleAt(state.log, pos);
     const label = r.projection.labelOf(r.state, entry.id);
     nodes[pos] = label
       ? { entry, children: [], label: label.label, labelTimestamp: label.timestamp }

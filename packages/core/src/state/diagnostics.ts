@@ -1,10 +1,11 @@
-import { type EntryLog, entryAt } from "./entry-log.js";
+import { type EntryLog, idAt, parentIdAt } from "./entry-log.js";
 import { logTreeSource, treeIndex } from "./tree.js";
 
 /** What kind of problem a load found. */
 export type LoadDiagnosticKind =
   | "invalid-json"
   | "not-an-object"
+  | "line-too-long"
   | "invalid-entry"
   | "extra-header"
   | "duplicate-id"
@@ -35,16 +36,16 @@ export function structuralDiagnostics(
 ): LoadDiagnostic[] {
   const out: LoadDiagnostic[] = [];
   const add = (kind: LoadDiagnosticKind, pos: number, message: string) =>
-    out.push({ kind, line: lineOf(pos), entryId: entryAt(log, pos).id, message });
+    out.push({ kind, line: lineOf(pos), entryId: idAt(log, pos), message });
   for (const pos of log.store.duplicates) {
     if (pos >= log.length) break; // ascending: the rest came after this snapshot
     const where = lineOf(pos) === undefined ? `entry ${pos + 1}` : "this entry";
-    const id = entryAt(log, pos).id;
+    const id = idAt(log, pos);
     add("duplicate-id", pos, `${where} reuses id ${id}; the later entry shadows the earlier one`);
   }
   const tree = treeIndex(logTreeSource(log));
   for (const pos of tree.indexed) {
-    const { id, parentId } = entryAt(log, pos);
+    const [id, parentId] = [idAt(log, pos), parentIdAt(log, pos)];
     if (parentId === id) add("cycle", pos, `entry ${id} is its own parent`);
     else if (typeof parentId === "string" && tree.parentOf(pos) === -1) {
       const why = "which does not exist; it is shown as a root";
@@ -52,7 +53,7 @@ export function structuralDiagnostics(
     }
   }
   for (const cycle of tree.cycles) {
-    const members = cycle.map((q) => entryAt(log, q).id).join(" → ");
+    const members = cycle.map((q) => idAt(log, q)).join(" → ");
     add("cycle", cycle[0] as number, `parent cycle through ${members}; walks stop at the repeat`);
   }
   return out;

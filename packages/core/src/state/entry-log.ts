@@ -1,12 +1,63 @@
 import type { SessionEntry } from "../schema/types.js";
+import { handleMaker } from "./entry-handle.js";
+
+/**
+ * Where the entries of a loaded file are read when something asks for one: the JSON text of
+ * the entry at a position. A file store implements it over the lines' byte offsets.
+ */
+export interface EntrySource {
+  /** The JSON text of the entry at `position` (a position the load gave it). */
+  line(position: number): string;
+}
+
+/** Thrown when an entry's text no longer holds the entry its load saw (the file was changed). */
+export class EntryUnreadableError extends Error {
+  constructor(
+    /** The entry's position in the log (file order). */
+    readonly position: number,
+    /** The id the load saw there. */
+    readonly id: string,
+    detail: string,
+  ) {
+    super(`Entry ${id} (position ${position}) cannot be read back: ${detail}`);
+    this.name = "EntryUnreadableError";
+  }
+}
+
+/**
+ * The tree fields of every entry of a load (parallel to positions) and, per position, the
+ * decoded entry when there is one: what a load of a large file keeps, the bodies staying in
+ * `source` until something reads them.
+ */
+export interface EntryColumns {
+  /** Each entry's `id`. */
+  readonly ids: string[];
+  /** Each entry's `parentId` value (any JSON value a foreign writer put there). */
+  readonly parents: unknown[];
+  /** Each entry's `type` value. */
+  readonly types: unknown[];
+  /** A message entry's `message.role` when known without decoding it (else undefined). */
+  readonly roles?: unknown[];
+  /** A decoded entry, an entry's JSON not decoded yet, or undefined: its text is in `source`. */
+  readonly slots: (SessionEntry | string | undefined)[];
+  /** Where the text of an entry not held in `slots` is read. */
+  readonly source?: EntrySource;
+}
 
 /**
  * The append-only entry log with its id and children indexes, shared by the snapshots of one
  * line of appends: each reads only its prefix, so appending never copies (DESIGN rule 6). An
  * append to an older snapshot (a fork) copies its prefix to a new store: newer ones never see it.
+ * Each entry is known by its tree fields (id, parentId, type) from the start; its body is
+ * decoded from its JSON (an appended line, a line of the loaded file) the first time something
+ * reads it, so a load and an append cost the tree, not the transcript.
  */
-interface LogStore {
-  readonly entries: SessionEntry[];
+export interface LogStore extends EntryColumns {
+  readonly roles: unknown[];
+  /** What was handed out for each position before it was decoded (see entry-handle.ts). */
+  readonly handles: (SessionEntry | undefined)[];
+  /** The `message` stand-ins handed out (see entry-handle.ts). */
+  readonly messageHandles: (object | undefined)[];
   /** id → position of its latest occurrence. */
   readonly latest: Map<string, number>;
   /** position → previous position with the same id; only duplicates pay for it. */
@@ -30,12 +81,33 @@ export interface EntryLog {
   readonly distinct: number;
 }
 
-function emptyStore(entries: SessionEntry[] = []): LogStore {
-  return { entries, latest: new Map(), previous: new Map(), children: undefined, duplicates: [] };
+/** The tree fields of an entry about to be appended by its JSON text. */
+export interface EntryHead {
+  readonly id: string;
+  readonly parentId: unknown;
+  readonly type: unknown;
+  /** A message entry's `message.role`, when it is a string. */
+  readonly role?: unknown;
 }
 
-function indexChild(children: Map<string, number | number[]>, entry: SessionEntry, pos: number) {
-  const parent = entry.parentId;
+function emptyStore(columns?: EntryColumns): LogStore {
+  return {
+    ids: columns?.ids ?? [],
+    parents: columns?.parents ?? [],
+    types: columns?.types ?? [],
+    roles: columns?.roles ?? new Array(columns?.ids.length ?? 0),
+    slots: columns?.slots ?? [],
+    source: columns?.source,
+    handles: [],
+    messageHandles: [],
+    latest: new Map(),
+    previous: new Map(),
+    children: undefined,
+    duplicates: [],
+  };
+}
+
+function indexChild(children: Map<string, number | number[]>, parent: unknown, pos: number) {
   if (typeof parent !== "string") return;
   const list = children.get(parent);
   if (list === undefined) children.set(parent, pos);
@@ -45,7 +117,7 @@ function indexChild(children: Map<string, number | number[]>, entry: SessionEntr
 
 /** Indexes the id at `pos`; returns whether it was new. */
 function indexId(store: LogStore, pos: number): boolean {
-  const id = (store.entries[pos] as SessionEntry).id;
+  const id = store.ids[pos] as string;
   const prev = store.latest.get(id);
   store.latest.set(id, pos);
   if (prev === undefined) return true;
@@ -54,38 +126,86 @@ function indexId(store: LogStore, pos: number): boolean {
   return false;
 }
 
-function pushToStore(store: LogStore, entry: SessionEntry): boolean {
-  const pos = store.entries.push(entry) - 1;
-  if (store.children) indexChild(store.children, entry, pos);
+function pushToStore(
+  store: LogStore,
+  head: EntryHead,
+  slot: SessionEntry | string | undefined,
+): boolean {
+  const pos = store.ids.push(head.id) - 1;
+  store.parents.push(head.parentId);
+  store.types.push(head.type);
+  store.roles.push(head.role);
+  store.slots.push(slot);
+  if (store.children) indexChild(store.children, head.parentId, pos);
   return indexId(store, pos);
 }
 
-/** The log with `entry` appended: O(1) amortised, O(length) once when forking an older snapshot. */
-export function appendToLog(log: EntryLog, entry: SessionEntry): EntryLog {
-  let store = log.store;
-  if (store.entries.length !== log.length) {
-    store = emptyStore();
-    for (let i = 0; i < log.length; i++) pushToStore(store, log.store.entries[i] as SessionEntry);
+/** The store a snapshot may append to: its own, or a copy of its prefix (a fork of the past). */
+function storeToExtend(log: EntryLog): LogStore {
+  const old = log.store;
+  if (old.ids.length === log.length) return old;
+  const store = emptyStore();
+  for (let i = 0; i < log.length; i++) {
+    // The copy reads bodies from the old store: decoded there (sharing it) or on demand.
+    const slot = old.slots[i] ?? handleAt(log, i);
+    pushToStore(
+      store,
+      { id: old.ids[i] as string, parentId: old.parents[i], type: old.types[i] },
+      slot,
+    );
   }
-  const isNew = pushToStore(store, entry);
+  return store;
+}
+
+/** The log with `entry` (decoded) appended: O(1) amortised, O(length) once when forking. */
+export function appendToLog(log: EntryLog, entry: SessionEntry): EntryLog {
+  const store = storeToExtend(log);
+  const { id, parentId, type } = entry;
+  const isNew = pushToStore(store, { id, parentId, type }, entry);
   return { store, length: log.length + 1, distinct: log.distinct + (isNew ? 1 : 0) };
+}
+
+/** The log with the entry whose JSON is `line` appended, decoded only when read. */
+export function appendLineToLog(log: EntryLog, head: EntryHead, line: string): EntryLog {
+  const store = storeToExtend(log);
+  const isNew = pushToStore(store, head, line);
+  return { store, length: log.length + 1, distinct: log.distinct + (isNew ? 1 : 0) };
+}
+
+/** Indexes the ids of a fresh store; returns the distinct count. */
+function indexAll(store: LogStore): number {
+  const { ids, latest } = store;
+  const n = ids.length;
+  // With unique ids one Map write per entry is all it takes (a duplicate shows as a Map that
+  // did not grow); only a log with duplicates pays the second, careful pass.
+  for (let pos = 0; pos < n && latest.size === pos; pos++) latest.set(ids[pos] as string, pos);
+  if (latest.size === n) return n;
+  latest.clear();
+  let distinct = 0;
+  for (let pos = 0; pos < n; pos++) if (indexId(store, pos)) distinct++;
+  return distinct;
 }
 
 /** A log of entries in file order, owning the array (a load's, uncopied): do not change it. */
 export function logFromEntries(entries: SessionEntry[]): EntryLog {
-  const store = emptyStore(entries);
-  // With unique ids one Map write per entry is all it takes (a duplicate shows as a Map that
-  // did not grow); only a log with duplicates pays the second, careful pass.
-  for (let pos = 0; pos < entries.length && store.latest.size === pos; pos++) {
-    store.latest.set((entries[pos] as SessionEntry).id, pos);
+  const n = entries.length;
+  const ids = new Array<string>(n);
+  const parents = new Array<unknown>(n);
+  const types = new Array<unknown>(n);
+  for (let i = 0; i < n; i++) {
+    const entry = entries[i] as SessionEntry;
+    ids[i] = entry.id;
+    parents[i] = entry.parentId;
+    types[i] = entry.type;
   }
-  let distinct = store.latest.size;
-  if (distinct !== entries.length) {
-    store.latest.clear();
-    distinct = 0;
-    for (let pos = 0; pos < entries.length; pos++) if (indexId(store, pos)) distinct++;
-  }
-  return { store, length: entries.length, distinct };
+  const store = emptyStore({ ids, parents, types, slots: entries });
+  return { store, length: n, distinct: indexAll(store) };
+}
+
+/** A log over a load's columns (handed over, uncopied): bodies decode from `source` on demand. */
+export function logFromColumns(columns: EntryColumns): EntryLog {
+  const store = emptyStore(columns);
+  return { store, length: store.ids.length, distinct: indexAll(store) };
 }
 
 /** Position of the indexed (latest) entry with this id within the snapshot, or -1. */
@@ -96,10 +216,101 @@ export function positionOf(log: EntryLog, id: string): number {
   return pos ?? -1;
 }
 
-/** The indexed entry with this id (last occurrence wins, SPEC W15). */
+/** The id at a position `< log.length`. */
+export function idAt(log: EntryLog, pos: number): string {
+  return log.store.ids[pos] as string;
+}
+
+/** The `parentId` value at a position (any JSON value a foreign writer put there). */
+export function parentIdAt(log: EntryLog, pos: number): unknown {
+  return log.store.parents[pos];
+}
+
+/** The `type` value at a position. */
+export function typeAt(log: EntryLog, pos: number): unknown {
+  return log.store.types[pos];
+}
+
+/** A message entry's `message.role` (decoding the entry only when the log does not know it). */
+export function roleAt(log: EntryLog, pos: number): unknown {
+  const role = log.store.roles[pos];
+  if (role !== undefined || log.store.types[pos] !== "message") return role;
+  const message = (entryAt(log, pos) as { message?: unknown }).message;
+  return typeof message === "object" && message !== null
+    ? (message as { role?: unknown }).role
+    : undefined;
+}
+
+/**
+ * The decoded entry at a position `< log.length`, decoded now if it was not: what the core reads
+ * bodies from. Throws {@link EntryUnreadableError} when its text no longer holds it.
+ */
+export function entryAt(log: EntryLog, pos: number): SessionEntry {
+  return decodedAt(log.store, pos);
+}
+
+/** {@link entryAt} on a store (the handles' way back). */
+export function decodedAt(store: LogStore, pos: number): SessionEntry {
+  const slot = store.slots[pos];
+  if (typeof slot === "object") return slot;
+  const id = store.ids[pos] as string;
+  let text: string | undefined;
+  try {
+    text = slot ?? store.source?.line(pos);
+  } catch (error) {
+    throw new EntryUnreadableError(pos, id, `its file cannot be read (${String(error)})`);
+  }
+  if (text === undefined) throw new EntryUnreadableError(pos, id, "it has no source");
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new EntryUnreadableError(pos, id, `its line is no longer JSON (${String(error)})`);
+  }
+  const record = value as SessionEntry | null;
+  if (
+    typeof record !== "object" ||
+    record === null ||
+    record.id !== id ||
+    record.type !== store.types[pos]
+  ) {
+    throw new EntryUnreadableError(pos, id, "its line now holds another record");
+  }
+  store.slots[pos] = record;
+  return record;
+}
+
+/** Handles over log stores, decoding with {@link decodedAt}. */
+const makeHandle = handleMaker<LogStore>((store, pos) => decodedAt(store, pos));
+
+/**
+ * The entry at a position as callers get it: the decoded entry, or, before it is decoded, a
+ * handle that reads the tree fields from the log and decodes on any other read. One object per
+ * position for the store's life, so identity holds across calls.
+ */
+export function handleAt(log: EntryLog, pos: number): SessionEntry {
+  const store = log.store;
+  const given = store.handles[pos];
+  if (given !== undefined) return given;
+  const slot = store.slots[pos];
+  if (typeof slot === "object") return slot;
+  const handle = makeHandle(store, pos);
+  store.handles[pos] = handle;
+  return handle;
+}
+
+/** The JSON text of the entry at a position (its line as loaded or appended, else re-serialised). */
+export function lineAt(log: EntryLog, pos: number): string {
+  const slot = log.store.slots[pos];
+  if (typeof slot === "string") return slot;
+  if (slot === undefined && log.store.source) return log.store.source.line(pos);
+  return JSON.stringify(slot);
+}
+
+/** The indexed entry with this id (last occurrence wins, SPEC W15), as callers get it. */
 export function getLogEntry(log: EntryLog, id: string): SessionEntry | undefined {
   const pos = positionOf(log, id);
-  return pos < 0 ? undefined : log.store.entries[pos];
+  return pos < 0 ? undefined : handleAt(log, pos);
 }
 
 /** Whether `id` was ever used in the snapshot, including shadowed duplicates. */
@@ -107,32 +318,28 @@ export function hasSeenId(log: EntryLog, id: string): boolean {
   return positionOf(log, id) >= 0;
 }
 
-/** The entry at a position `< log.length`. */
-export function entryAt(log: EntryLog, pos: number): SessionEntry {
-  return log.store.entries[pos] as SessionEntry;
-}
-
-/** The last entry in file order. */
+/** The last entry in file order, as callers get it. */
 export function lastEntry(log: EntryLog): SessionEntry | undefined {
-  return log.length === 0 ? undefined : log.store.entries[log.length - 1];
+  return log.length === 0 ? undefined : handleAt(log, log.length - 1);
 }
 
-/** A new array of the snapshot's entries in file order. */
+/** A new array of the snapshot's entries in file order, as callers get them. */
 export function logEntries(log: EntryLog): SessionEntry[] {
-  return log.store.entries.slice(0, log.length);
+  const out = new Array<SessionEntry>(log.length);
+  for (let i = 0; i < log.length; i++) out[i] = handleAt(log, i);
+  return out;
 }
 
 /**
- * Indexed entries whose `parentId` is exactly `parentId`, in file order (SPEC §7.7). Costs
- * the number of children. With duplicate ids the reference orders by the first occurrence of
- * each id (Map insertion order), which we reproduce on that rare path only.
+ * Positions of the indexed entries whose `parentId` is exactly `parentId`, in file order
+ * (SPEC §7.7). Costs the number of children. With duplicate ids the reference orders by the
+ * first occurrence of each id (Map insertion order), which we reproduce on that rare path only.
  */
-export function childrenOf(log: EntryLog, parentId: string): SessionEntry[] {
+export function childPositions(log: EntryLog, parentId: string): number[] {
   const store = log.store;
   if (!store.children) {
     store.children = new Map();
-    for (let i = 0; i < store.entries.length; i++)
-      indexChild(store.children, store.entries[i] as SessionEntry, i);
+    for (let i = 0; i < store.ids.length; i++) indexChild(store.children, store.parents[i], i);
   }
   const found = store.children.get(parentId) ?? [];
   let list = (typeof found === "number" ? [found] : found).filter((pos) => pos < log.length);
@@ -142,8 +349,13 @@ export function childrenOf(log: EntryLog, parentId: string): SessionEntry[] {
       for (let q = store.previous.get(p); q !== undefined; q = store.previous.get(q)) p = q;
       return p;
     };
-    list = list.filter((pos) => positionOf(log, entryAt(log, pos).id) === pos);
+    list = list.filter((pos) => positionOf(log, idAt(log, pos)) === pos);
     list.sort((a, b) => first(a) - first(b));
   }
-  return list.map((pos) => entryAt(log, pos));
+  return list;
+}
+
+/** {@link childPositions} as entries, as callers get them. */
+export function childrenOf(log: EntryLog, parentId: string): SessionEntry[] {
+  return childPositions(log, parentId).map((pos) => handleAt(log, pos));
 }

@@ -1,5 +1,14 @@
 import type { SessionEntry } from "../schema/types.js";
-import { type EntryLog, entryAt, getLogEntry, logFromEntries } from "./entry-log.js";
+import {
+  type EntryHead,
+  type EntryLog,
+  getLogEntry,
+  handleAt,
+  idAt,
+  logFromEntries,
+  parentIdAt,
+  typeAt,
+} from "./entry-log.js";
 import { pathInLog } from "./tree.js";
 
 /**
@@ -28,6 +37,42 @@ export interface Projection<S> {
   readonly types?: readonly string[];
   init(): S;
   apply(state: S, entry: SessionEntry, ctx: FoldContext): S;
+  /**
+   * Optional: `apply` reads only the entry's `type`, `id` and `parentId`. The runner then may
+   * pass an object with just those, so an append or a load decodes nothing for it.
+   */
+  readonly structural?: boolean;
+  /**
+   * Optional: the state after every entry of a log, computed from its structure instead of
+   * folding entry by entry; it must equal the fold (a law the tests check). A load of a large
+   * session then costs this projection nothing per entry.
+   */
+  replay?(log: LogView): S;
+}
+
+/** A log as {@link Projection.replay} reads it: tree fields by position, entries on demand. */
+export interface LogView {
+  /** Number of entries. */
+  readonly length: number;
+  /** The id at a position. */
+  idAt(position: number): string;
+  /** The `parentId` value at a position. */
+  parentIdAt(position: number): unknown;
+  /** The `type` value at a position. */
+  typeAt(position: number): unknown;
+  /** The entry at a position (its body decoded when read). */
+  entryAt(position: number): SessionEntry;
+}
+
+/** A log as a {@link LogView}. */
+export function logView(log: EntryLog): LogView {
+  return {
+    length: log.length,
+    idAt: (pos) => idAt(log, pos),
+    parentIdAt: (pos) => parentIdAt(log, pos),
+    typeAt: (pos) => typeAt(log, pos),
+    entryAt: (pos) => handleAt(log, pos),
+  };
 }
 
 /** Declares a projection: fixes the state type, so a literal is checked where it is written. */
@@ -61,19 +106,24 @@ class LogContext implements FoldContext {
 }
 
 /**
- * THE runner: every slot's state after one more entry. When no state changed the same array
- * comes back, so an append that concerns no projection allocates nothing.
+ * THE runner: every slot's state after one more entry, given by its tree fields (`head`, the
+ * entry itself when it is decoded) and `entry()` (called only for a projection that reads
+ * more). When no state changed the same array comes back, so an append that concerns no
+ * projection allocates nothing.
  */
 function step(
   slots: readonly ProjectionSlot[],
-  entry: SessionEntry,
+  head: EntryHead,
+  entry: () => SessionEntry,
   ctx: FoldContext,
 ): readonly ProjectionSlot[] {
   let out: ProjectionSlot[] | undefined;
+  let full: SessionEntry | undefined;
   for (let i = 0; i < slots.length; i++) {
     const { projection, state: before } = slots[i] as ProjectionSlot;
-    if (projection.types !== undefined && !projection.types.includes(entry.type)) continue;
-    const state = projection.apply(before, entry, ctx);
+    if (projection.types !== undefined && !projection.types.includes(head.type as string)) continue;
+    const given = projection.structural ? (head as SessionEntry) : (full ??= entry());
+    const state = projection.apply(before, given, ctx);
     if (state === before) continue;
     out ??= slots.slice();
     out[i] = { projection, state };
@@ -81,13 +131,18 @@ function step(
   return out ?? slots;
 }
 
-/** Folds one entry appended to `before` into `slots`: the runner's incremental use. */
+/**
+ * Folds one entry appended to `before` into `slots`: the runner's incremental use. `head` is
+ * the entry's tree fields (or the decoded entry), `entry()` the entry as callers get it.
+ */
 export function foldSlots(
   slots: readonly ProjectionSlot[],
   before: EntryLog,
-  entry: SessionEntry,
+  head: EntryHead,
+  entry: () => SessionEntry,
 ): readonly ProjectionSlot[] {
-  return slots.length === 0 ? slots : step(slots, entry, new LogContext(before, before.length));
+  if (slots.length === 0) return slots;
+  return step(slots, head, entry, new LogContext(before, before.length));
 }
 
 /** Folds an entry list with one projection, outside any session. */
@@ -102,15 +157,29 @@ export function replayProjection<S>(
 /**
  * `projections` folded over every entry of `log` from their initial states (a load, a
  * projection added to a live session); equal to one entry at a time, a law the tests check.
+ * A projection with `replay` computes its state from the log's structure; the others are
+ * folded, each only over the entry types it asks for, so no entry is decoded for nobody.
  */
 export function replaySlots(
   projections: readonly Projection<unknown>[],
   log: EntryLog,
 ): readonly ProjectionSlot[] {
-  let out: readonly ProjectionSlot[] = projections.map((p) => ({ projection: p, state: p.init() }));
-  const ctx = new LogContext(log, 0);
-  for (let i = 0; i < log.length && out.length > 0; i++) {
-    out = step(out, entryAt(log, i), ctx.at(log, i));
+  const states = projections.map((p) => (p.replay ? p.replay(logView(log)) : p.init()));
+  const folded = projections.flatMap((p, i) => (p.replay ? [] : [i]));
+  if (folded.length > 0) {
+    const ctx = new LogContext(log, 0);
+    for (let pos = 0; pos < log.length; pos++) {
+      const type = typeAt(log, pos);
+      let entry: SessionEntry | undefined;
+      for (const i of folded) {
+        const projection = projections[i] as Projection<unknown>;
+        if (projection.types !== undefined && !projection.types.includes(type as string)) continue;
+        const given = projection.structural
+          ? ({ type, id: idAt(log, pos), parentId: parentIdAt(log, pos) } as SessionEntry)
+          : (entry ??= handleAt(log, pos));
+        states[i] = projection.apply(states[i], given, ctx.at(log, pos));
+      }
+    }
   }
-  return out;
+  return projections.map((projection, i) => ({ projection, state: states[i] }));
 }

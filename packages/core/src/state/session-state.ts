@@ -1,5 +1,14 @@
 import type { SessionEntry, SessionHeader } from "../schema/types.js";
-import { appendToLog, childrenOf, type EntryLog, getLogEntry, logEntries } from "./entry-log.js";
+import {
+  appendLineToLog,
+  appendToLog,
+  childrenOf,
+  type EntryHead,
+  type EntryLog,
+  getLogEntry,
+  handleAt,
+  logEntries,
+} from "./entry-log.js";
 import { foldSlots, type Projection, type ProjectionSlot, replaySlots } from "./projection.js";
 
 /**
@@ -19,8 +28,23 @@ export function foldEntry(state: SessionState, entry: SessionEntry): SessionStat
   return {
     header: state.header,
     log: appendToLog(before, entry),
-    slots: foldSlots(state.slots, before, entry),
+    slots: foldSlots(state.slots, before, entry, () => entry),
     leafId: entry.id,
+  };
+}
+
+/**
+ * Folds the entry whose JSON text is `line` (tree fields in `head`), moving the leaf to it: the
+ * entry is decoded only when something reads its body (projections read it through a handle).
+ */
+export function foldLine(state: SessionState, head: EntryHead, line: string): SessionState {
+  const before = state.log;
+  const log = appendLineToLog(before, head, line);
+  return {
+    header: state.header,
+    log,
+    slots: foldSlots(state.slots, before, head, () => handleAt(log, before.length)),
+    leafId: head.id,
   };
 }
 

@@ -1,5 +1,5 @@
 import type { SessionEntry } from "../schema/types.js";
-import { type EntryLog, entryAt, getLogEntry, positionOf } from "./entry-log.js";
+import { type EntryLog, entryAt, handleAt, idAt, parentIdAt, positionOf } from "./entry-log.js";
 
 /**
  * What the tree index reads by file position: the entry log and raw parsed records (which may
@@ -182,12 +182,15 @@ export function treeIndex(source: TreeSource): TreeIndex {
   };
 }
 
-/** The entry log as a {@link TreeSource}, read in place. */
+/**
+ * The entry log as a {@link TreeSource}, read in place: ids and parents from its columns; a
+ * timestamp (asked only to order siblings) decodes its entry.
+ */
 export function logTreeSource(log: EntryLog): TreeSource {
   return {
     length: log.length,
-    idAt: (pos) => entryAt(log, pos).id,
-    parentIdAt: (pos) => entryAt(log, pos).parentId,
+    idAt: (pos) => idAt(log, pos),
+    parentIdAt: (pos) => parentIdAt(log, pos),
     timestampAt: (pos) => entryAt(log, pos).timestamp,
     positionOf: (id) => positionOf(log, id),
   };
@@ -213,8 +216,27 @@ export function recordsTreeSource(records: readonly unknown[]): TreeSource {
   };
 }
 
+/**
+ * Positions root → `pos` along the `parentId` links in `log` (each to the latest entry of that
+ * id), stopping at a repeat (SPEC W14). O(path), reading only the columns.
+ */
+export function pathPositions(log: EntryLog, pos: number): number[] {
+  const { ids, parents } = log.store;
+  // Without duplicate ids a parent named by the previous entry's id is that entry: most of a
+  // path, read with one comparison (the load shares that string) instead of a lookup.
+  const unique = log.distinct === log.length;
+  const up = (p: number) => {
+    const parent = parents[p];
+    if (unique && p > 0 && parent === ids[p - 1]) return p - 1;
+    if (typeof parent !== "string") return undefined;
+    const q = positionOf(log, parent);
+    return q < 0 ? undefined : q;
+  };
+  return walkUp(pos, up, (p) => p, log.length);
+}
+
 /** The path root → the indexed entry with this id in `log` (cycle-safe; `[]` if none). O(path). */
 export function pathInLog(log: EntryLog, id: string): SessionEntry[] {
-  const entry = getLogEntry(log, id);
-  return entry ? walkPath(entry, (parentId) => getLogEntry(log, parentId), log.length) : [];
+  const pos = positionOf(log, id);
+  return pos < 0 ? [] : pathPositions(log, pos).map((p) => handleAt(log, p));
 }

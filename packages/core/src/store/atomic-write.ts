@@ -17,6 +17,13 @@ export interface AtomicWriteOptions {
   mode?: number;
   /** Fail with EEXIST if the target exists (a session's first write, a fork: SPEC §6.2, §6.4). */
   exclusive?: boolean;
+  /**
+   * Give the new file these exact attributes before it takes the name (a rewrite that must
+   * not change who may read the file): the mode bits (`mode` and the umask are then ignored),
+   * the owner and the group. A process that may not give the file away (`EPERM`) fails before
+   * the commit, so the target is left as it was.
+   */
+  like?: { readonly mode: number; readonly uid: number; readonly gid: number };
   /** File-system calls (test seam; default `node:fs`). */
   fs?: StoreFs;
 }
@@ -117,6 +124,12 @@ export function writeFileAtomic(
   let committed = false;
   try {
     try {
+      const like = options.like;
+      if (like !== undefined) {
+        fsApi.fchownSync(fd, like.uid, like.gid);
+        // After the chown, which may clear set-id bits: the mode comes out exactly as asked.
+        fsApi.fchmodSync(fd, like.mode & 0o7777);
+      }
       writeContent(fsApi, fd, content);
       fsApi.fsyncSync(fd);
     } finally {

@@ -8,6 +8,8 @@ import { isValidHeader } from "../format/record-rules.js";
 import type { SessionHeader } from "../schema/types.js";
 import { readOrNull, readText, statOrNull } from "./read-chunks.js";
 import { samePath } from "./session-files.js";
+import { fsReason, type PathProblem } from "./session-scan.js";
+import { errorCode } from "./store-fs.js";
 
 /** How far {@link readHeader} looks for the first record by default: 1 MiB, as R1.6 does. */
 export const HEADER_SCAN_LIMIT = 1024 * 1024;
@@ -51,15 +53,24 @@ export function cwdMatches(headerCwd: unknown, cwd: string, emptyMatches = true)
   return samePath(resolveCwd(headerCwd), resolveCwd(cwd));
 }
 
-/** A directory's `*.jsonl` paths in listing order; `[]` if unreadable or a symlink to a file. */
-export function jsonlPaths(dir: string): string[] {
+/**
+ * A directory's `*.jsonl` paths in listing order; `[]` if it is missing or a symlink to a file.
+ * A directory that exists but cannot be listed (permissions, I/O) also gives `[]` — what the
+ * reference's listings do — but is reported to `problems` when given, so that a caller which
+ * answers for the folder does not take "unreadable" for "empty" (see `scanSessionFiles`).
+ */
+export function jsonlPaths(dir: string, problems?: PathProblem[]): string[] {
   try {
     const names = readdirSync(dir).filter((name) => name.endsWith(".jsonl"));
     // `join(dir, name)` for every name, normalising `dir` once: a file name holds no separator
     // and is never "." or "..", so only the directory part needs normalising (10,000 files).
     const prefix = join(dir, "x").slice(0, -1);
     return names.map((name) => prefix + name);
-  } catch {
+  } catch (error) {
+    const code = errorCode(error);
+    if (problems !== undefined && code !== "ENOENT" && code !== "ENOTDIR") {
+      problems.push({ path: dir, code: code ?? "EIO", reason: fsReason(error), what: "folder" });
+    }
     return [];
   }
 }

@@ -4,7 +4,7 @@ import { InvalidSessionError } from "../format/load-text.js";
 import type { SessionEntry, SessionHeader } from "../schema/types.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { sessionFileName } from "./paths.js";
-import { readSessionFile, type SessionFileRead } from "./read-session.js";
+import { readSessionColumns, readSessionFile, type SessionFileRead } from "./read-session.js";
 import { isConversationEntry, sessionLines } from "./session-files.js";
 import type {
   OpenedSession,
@@ -30,8 +30,12 @@ class FileSink implements SessionSink {
   }
 
   append(entry: SessionEntry, session: () => StoredSessionContent): void {
-    if (this.writer) this.writer.appendRecord(JSON.stringify(entry));
-    else if (isConversationEntry(entry)) {
+    this.appendLine(JSON.stringify(entry), () => entry, session);
+  }
+
+  appendLine(line: string, entry: () => SessionEntry, session: () => StoredSessionContent): void {
+    if (this.writer) this.writer.appendRecord(line);
+    else if (isConversationEntry(entry())) {
       const { header, entries } = session();
       const lines = sessionLines(header, entries);
       this.writer = SessionFileWriter.createNew(this.location, lines, this.options);
@@ -84,8 +88,13 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
       const writer = lines && SessionFileWriter.createNew(path, lines, writing);
       return new FileSink(path, writer, writing);
     },
+    createFromLines(header, lines) {
+      const path = locationOf(header);
+      const all = lines.map((line) => `${line}\n`);
+      return new FileSink(path, SessionFileWriter.createNew(path, all, writing), writing);
+    },
     open(path, freshHeader): OpenedSession {
-      const read = readSessionFile(path, env);
+      const read = readSessionColumns(path, env);
       const attach = (size: number, endsWithNewline: boolean) =>
         SessionFileWriter.attach(path, { size, endsWithNewline }, writing);
       const sink = (writer?: SessionFileWriter) => new FileSink(path, writer, writing);
@@ -98,6 +107,19 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
         writeFileAtomic(path, lines);
         const writer = attach(Buffer.byteLength(lines[0] as string), true);
         return { header, entries: [], diagnostics: [], sink: sink(writer) };
+      }
+      if (read.kind === "columns") {
+        const { columns, source } = read;
+        const { header, diagnostics, entryLines, ids, parents, types, roles, slots } = columns;
+        const writer = attach(columns.size, !columns.needsNewline);
+        return {
+          header,
+          entries: [],
+          columns: { ids, parents, types, roles, slots, source },
+          diagnostics,
+          entryLines,
+          sink: sink(writer),
+        };
       }
       const writer = attach(read.size, !read.loaded.needsNewline);
       if (read.loaded.rewrite) writer.rewrite(read.loaded.rewrite);

@@ -3,7 +3,7 @@
  * in chunks (a huge session costs one chunk plus the texts the info keeps). Only reads (W13).
  */
 
-import { fstatSync, type Stats } from "node:fs";
+import type { Stats } from "node:fs";
 import { isJsonRecord, JsonlScanner, type JsonlVisitor, type JsonRecord } from "../format/parse.js";
 import { isValidHeader } from "../format/record-rules.js";
 import { sessionNameOf } from "../projections/session-name.js";
@@ -168,16 +168,30 @@ export function buildSessionInfo(path: string): SessionInfo | null {
   return readSessionInfoSync(path)?.info ?? null;
 }
 
-/** {@link buildSessionInfo} with the stat it was read by (up to its size), and `shape` if asked. */
-export function readSessionInfoSync(path: string, withShape = false): SessionInfoRead | null {
-  return readOrNull(path, (fd) => {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) return { info: null, stats };
+/**
+ * {@link buildSessionInfo} with the stat it was read by (up to its size), and `shape` if asked.
+ * Only a regular file is opened (a FIFO or device gives `null` at once). `maxLineBytes` skips
+ * lines longer than that unread (they add nothing to the info; the shape is then irregular).
+ */
+export function readSessionInfoSync(
+  path: string,
+  withShape = false,
+  maxLineBytes?: number,
+): SessionInfoRead | null {
+  return readOrNull(path, (fd, stats) => {
     syncBuffer ??= Buffer.allocUnsafe(CHUNK_BYTES);
     const fold = new SessionInfoFold();
     const shapeFold = withShape ? new SessionShapeFold(fold) : undefined;
     const scanner = new JsonlScanner(shapeFold ?? fold);
-    const read = readText(fd, syncBuffer, (text) => scanner.push(text), stats.size);
+    const long =
+      maxLineBytes === undefined
+        ? undefined
+        : {
+            maxBytes: maxLineBytes,
+            onLongLine: (bytes: number, newline: boolean) =>
+              scanner.skipLine(bytes, maxLineBytes, newline),
+          };
+    const read = readText(fd, syncBuffer, (text) => scanner.push(text), stats.size, long);
     if (read.stopped || !scanner.end()) return { info: null, stats };
     const info = fold.finish(path, stats.mtime);
     const shape = info && shapeFold?.finish(scanner.endsWithNewline, read.bytes);

@@ -1,6 +1,7 @@
 import type { LineMap } from "../format/line-map.js";
 import type { SessionEntry, SessionHeader } from "../schema/types.js";
 import type { LoadDiagnostic } from "../state/diagnostics.js";
+import type { EntryColumns } from "../state/entry-log.js";
 
 /**
  * Where a `SessionManager` keeps its sessions: the manager folds every change at once and answers
@@ -23,6 +24,12 @@ export interface SessionStore {
     entries: readonly SessionEntry[],
     when: "conversation" | "now",
   ): SessionSink;
+  /**
+   * Optional: starts a session written at once from its lines (the header's, then each entry's
+   * JSON text without `\n`), for stores of text: a fork of a large session copies its lines
+   * without decoding them. Without it the manager decodes them for {@link SessionStore.create}.
+   */
+  createFromLines?(header: SessionHeader, lines: readonly string[]): SessionSink;
   /** Opens `location` for writing (missing: new, with `freshHeader`); throws `InvalidSessionError`. */
   open(location: string, freshHeader: () => SessionHeader): OpenedSession;
   /** Reads the session at `location` without opening it for writing (a fork source). */
@@ -34,6 +41,11 @@ export interface StoredSession {
   readonly header: SessionHeader | null;
   /** Entries in file order; handed over to the caller (the log's store). */
   readonly entries: SessionEntry[];
+  /**
+   * The entries as columns instead (a large file's load: tree fields, bodies decoded when read),
+   * handed over; when given, `entries` is empty.
+   */
+  readonly columns?: EntryColumns;
   readonly diagnostics: LoadDiagnostic[];
   /** File line of each entry, when the session came from text. */
   readonly entryLines?: LineMap;
@@ -58,6 +70,12 @@ export interface SessionSink {
   readonly failure: Error | undefined;
   /** Persists one appended entry; `session()` is the whole session, for a first write. */
   append(entry: SessionEntry, session: () => StoredSessionContent): void;
+  /**
+   * Optional: persists one appended entry given as its JSON text (`entry()` gives the same value
+   * as an entry, decoded when read), for stores that write text: the manager serialises each
+   * entry once and calls this instead of {@link SessionSink.append} when a sink has it.
+   */
+  appendLine?(line: string, entry: () => SessionEntry, session: () => StoredSessionContent): void;
   /**
    * Whether someone else of this process appended since this sink last read or wrote; the
    * manager then reloads before writing (W7 allows taking in a foreign writer's complete

@@ -174,7 +174,8 @@ export class SessionFileWriter {
   }
 
   private newerWriter(what: string): SessionConflictError {
-    return new SessionConflictError(this.path, `a newer session manager in this process ${what}`);
+    const detail = `a newer session manager in this process ${what}`;
+    return new SessionConflictError(this.path, detail, true);
   }
 
   private takeLock(takeOver = true): void {

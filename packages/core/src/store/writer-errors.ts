@@ -2,10 +2,16 @@ import { errorCode } from "./store-fs.js";
 
 /** Thrown when the file is not what this writer last left: another writer got in (W7). */
 export class SessionConflictError extends Error {
-  /** `detail` says what differed. */
+  /**
+   * `detail` says what differed; `inProcess` when the other writer is a newer manager of this
+   * process (pi's own resume flows), not another process or tool.
+   */
   constructor(
+    /** The session file. */
     readonly path: string,
     detail: string,
+    /** Whether the other writer is a newer manager of this process. */
+    readonly inProcess = false,
   ) {
     super(`Session file was changed by another writer (${detail}); nothing was written: ${path}`);
     this.name = "SessionConflictError";

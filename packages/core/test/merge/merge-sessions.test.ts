@@ -114,6 +114,32 @@ describe("mergeSessions", () => {
     expect(again.bytes.equals(ab.bytes)).toBe(true);
   });
 
+  it("picks the version that keeps a colliding id by content, not by references a rename changes", () => {
+    // Three machines: x and y minted c0000001, x and z minted c0000002. Whether x's c0000002
+    // keeps its id must not depend on whether x's c0000001 (its parent) was renamed first, in
+    // merge(merge(x, y), z), or together with it, in merge(x, merge(y, z)).
+    const think = (id: string, parentId: string, s: number) => ({
+      type: "thinking_level_change",
+      id,
+      parentId,
+      timestamp: at(s),
+      thinkingLevel: "high",
+    });
+    const root = [HEADER, msg("00000001", null, 1, "hi"), msg("d0000000", "00000001", 1, "ok")];
+    const x = file(...root, msg("c0000001", "00000001", 3, "x"), think("c0000002", "c0000001", 5));
+    const y = file(...root, msg("c0000001", "00000001", 2, "w"));
+    const z = file(...root, think("c0000002", "d0000000", 4));
+    const entries = (bytes: Buffer) =>
+      parseSessionEntries(bytes.toString())
+        .map((r) => JSON.stringify(r))
+        .sort();
+    const left = mergeSessions(mergeSessions(x, y).bytes, z).bytes;
+    const right = mergeSessions(x, mergeSessions(y, z).bytes).bytes;
+    expect(entries(right)).toEqual(entries(left));
+    // The earlier thinking change (z's, at 4 s) keeps the id, whatever its parent's id.
+    expect(records(left).find((r) => r.id === "c0000002")).toMatchObject({ parentId: "d0000000" });
+  });
+
   it("interleaves diverged lines by time, so the latest activity is last", () => {
     const later = file(
       ...common,

@@ -4,10 +4,11 @@
  * and the `list()` / `listAll()` results. Returns the differences; which of them are allowed
  * is decided by fix-rows.ts.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import { diffLines, fileModeOf, walkTree } from "@pi-sessions/test-utils/pi-file-diff";
+import { entryIdsOf, SideNormaliser } from "@pi-sessions/test-utils/pi-normalise";
 import type { Side } from "./child-env.js";
-import { entryIdsOf, SideNormaliser } from "./normalise.js";
 import type { SideLog } from "./run-side.js";
 
 /** One way the sides differ. Paths are normalised and relative to the side's root. */
@@ -45,22 +46,6 @@ export interface Comparison {
   readonly lines: number;
 }
 
-/** Every file and directory below `dir`, depth first, sorted by name. */
-function walk(dir: string): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir).sort();
-  } catch {
-    return [];
-  }
-  return names.flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? [path, ...walk(path)] : [path];
-  });
-}
-
-const modeOf = (path: string): string => (statSync(path).mode & 0o777).toString(8);
-
 /** Sorted like pi's list (newest first), ties by normalised path (pi leaves them to readdir). */
 function normaliseInfos(infos: Record<string, unknown>[], n: SideNormaliser): string[] {
   return infos
@@ -74,7 +59,7 @@ function normaliseInfos(infos: Record<string, unknown>[], n: SideNormaliser): st
 
 function normaliseSide(log: SideLog): NormalisedSide {
   const dirs = [join(log.root, "agent", "sessions"), join(log.root, "export")];
-  const all = dirs.filter((d) => existsSync(d)).flatMap((d) => [d, ...walk(d)]);
+  const all = dirs.filter((d) => existsSync(d)).flatMap((d) => [d, ...walkTree(d)]);
   const isFile = (p: string) => statSync(p, { throwIfNoEntry: false })?.isFile() === true;
   // Numbering follows the runtime: its session files first, in the order it reached them.
   const ordered = [...new Set([...log.sessionFiles, ...log.extraFiles, ...all])].filter(
@@ -92,7 +77,7 @@ function normaliseSide(log: SideLog): NormalisedSide {
           .split("\n")
           .map((l) => n.text(l))
       : undefined;
-    files.set(path, { ...(lines ? { lines } : {}), mode: modeOf(p) });
+    files.set(path, { ...(lines ? { lines } : {}), mode: fileModeOf(p) });
   }
   return {
     files,
@@ -100,33 +85,6 @@ function normaliseSide(log: SideLog): NormalisedSide {
     list: normaliseInfos(log.list, n),
     listAll: normaliseInfos(log.listAll, n),
   };
-}
-
-/** The JSON path of the first value that differs between two lines (`$` if not JSON). */
-function firstDifferingField(a: string, b: string): string {
-  let x: unknown;
-  let y: unknown;
-  try {
-    x = JSON.parse(a);
-    y = JSON.parse(b);
-  } catch {
-    return "$";
-  }
-  const walkValues = (u: unknown, v: unknown, path: string): string | undefined => {
-    if (JSON.stringify(u) === JSON.stringify(v)) return undefined;
-    if (typeof u !== "object" || typeof v !== "object" || u === null || v === null) return path;
-    const keys = [...new Set([...Object.keys(u), ...Object.keys(v)])];
-    for (const k of keys) {
-      const found = walkValues(
-        (u as Record<string, unknown>)[k],
-        (v as Record<string, unknown>)[k],
-        `${path}.${k}`,
-      );
-      if (found) return found;
-    }
-    return `${path} (key order)`;
-  };
-  return walkValues(x, y, "$") ?? "$";
 }
 
 /** Two entry lines that differ in `parentId` alone: both parents, and the line before them. */
@@ -170,22 +128,11 @@ export function compareSides(piLog: SideLog, oursLog: SideLog): Comparison {
     }
     if (a.mode !== b.mode) differences.push({ kind: "mode", path, pi: a.mode, ours: b.mode });
     if (!a.lines || !b.lines) continue;
-    const count = Math.max(a.lines.length, b.lines.length);
-    for (let i = 0; i < count; i++) {
-      const [x, y] = [a.lines[i], b.lines[i]];
-      lines++;
-      if (x === y) continue;
-      const field = x === undefined || y === undefined ? "$" : firstDifferingField(x, y);
-      const parents = field === "$.parentId" ? parentsOnly(x, y, b.lines[i - 1]) : undefined;
-      differences.push({
-        kind: "line",
-        path,
-        line: i + 1,
-        field,
-        pi: x,
-        ours: y,
-        ...(parents ? { parents } : {}),
-      });
+    lines += Math.max(a.lines.length, b.lines.length);
+    for (const d of diffLines(a.lines, b.lines)) {
+      const previous = b.lines[d.line - 2];
+      const parents = d.field === "$.parentId" ? parentsOnly(d.pi, d.ours, previous) : undefined;
+      differences.push({ kind: "line", path, ...d, ...(parents ? { parents } : {}) });
     }
   }
   for (const path of ours.files.keys()) {

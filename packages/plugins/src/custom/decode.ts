@@ -189,7 +189,11 @@ export function decodeCustomEntry<D extends AnyCustomType>(
 
 /**
  * Adds `v: version` to a payload of a versioned type, so it reads back as the current
- * version (version 1 needs nothing). Throws a TypeError when the holder is not an object.
+ * version (version 1 needs nothing). The payload is typed as the current version, so a stale
+ * older `v` it carries (data read back and appended again) is replaced. A `v` that claims a
+ * newer version, or is no version at all, is kept: the append guard then refuses it, as it
+ * refuses a raw append, instead of the data being relabelled as the current version. Throws a
+ * TypeError when the holder is not an object.
  */
 export function stampVersion(type: AnyCustomType, payload: unknown): unknown {
   if (type.version === 1) return payload;
@@ -199,7 +203,9 @@ export function stampVersion(type: AnyCustomType, payload: unknown): unknown {
       `${describeType(type)} is versioned (v${type.version}): its ${holderPath(type)} must be an object to carry "v"`,
     );
   }
-  const { v: _old, ...rest } = (holder ?? {}) as Record<string, unknown>;
+  const stored = storedVersionOf(type, payload);
+  if (isLeft(stored) || stored.right > type.version) return payload;
+  const { v: _stale, ...rest } = (holder ?? {}) as Record<string, unknown>;
   const stamped = { v: type.version, ...rest };
   return type.kind === "custom" ? stamped : { ...(payload as object), details: stamped };
 }

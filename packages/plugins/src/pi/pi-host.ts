@@ -67,19 +67,31 @@ type ValueOf<Items, K> =
 export interface PiPluginHost<S, I = unknown> {
   /** The installed plugin. */
   readonly plugin: Plugin<S, I>;
-  /** True once pi has started a session for this runtime (`session_start` ran). */
+  /** True once the host knows pi's session: its `session_start` handler ran, or {@link bind}. */
   readonly bound: boolean;
+  /**
+   * Binds the host to the session of `ctx` at once (what its own `session_start` handler does).
+   * pi runs an extension's handlers in the order they were registered, so a `session_start`
+   * handler registered before `installPiPlugin` runs before the host is bound: call
+   * `host.bind(ctx)` there before reading. Idempotent; the state is refolded from `ctx`.
+   */
+  bind(ctx: ExtensionContext): void;
   /**
    * The plugin's branch state at pi's current leaf: its reducer folded over its own entries of
    * `getBranch()` (older versions upcast, unreadable ones skipped). O(1) per own append; a leaf
    * moved by something else is refolded once on the next read. `undefined` without a reducer.
+   * Throws before the host is bound (see {@link bind}): an empty state would be wrong for a
+   * resumed or reloaded session.
    */
   state(): S;
-  /** Invalid or unknown-version records of the plugin's types in this session, in file order. */
+  /**
+   * Invalid or unknown-version records of the plugin's types in this session, in file order.
+   * Throws before the host is bound, like {@link state}.
+   */
   diagnostics(): PluginDiagnostic[];
   /** Errors caught in the host's handlers, renderers and listeners, oldest first. */
   failures(): readonly PiPluginFailure[];
-  /** The state of one of the plugin's projections, folded over the whole session. */
+  /** The state of one of the plugin's projections, folded over the whole session (bound only). */
   projectionState<P>(projection: Projection<P>): P;
   /** Reads an entry through the plugin's types; undefined for other entries. */
   read(entry: SessionEntry): ReadCustomEntry | undefined;
@@ -174,10 +186,21 @@ export function installPiPlugin<S, I>(
     tracker?.appended(leaf as unknown as SessionEntry);
     notify();
   };
+  const bound = (what: string): PiSessionView => {
+    if (!session) {
+      throw new Error(
+        `plugin "${plugin.name}": ${what} before the host is bound to pi's session. ` +
+          "Call it from a command, tool or event handler; in a session_start handler registered " +
+          "before installPiPlugin (pi runs handlers in registration order), call host.bind(ctx) first.",
+      );
+    }
+    return session;
+  };
   // A read between events (a tool, a command, another extension) first catches up with an
   // entry pi appended since (O(1) when it hangs off the cached leaf), so the next event does
   // not find the cache stale and refold the branch a second time.
   const state = (): S => {
+    bound("state()");
     follow();
     return tracker?.current() as S;
   };
@@ -206,14 +229,6 @@ export function installPiPlugin<S, I>(
     failed: fail,
   });
 
-  const bound = (what: string): PiSessionView => {
-    if (!session) {
-      throw new Error(
-        `plugin "${plugin.name}": ${what} before pi started a session (call it from an event handler, command or tool)`,
-      );
-    }
-    return session;
-  };
   /** Refuses a draft entry exactly as our manager's append guard would, before pi sees it. */
   const guard = (draft: Record<string, unknown>, at: PiSessionView): void => {
     const entry = {
@@ -231,16 +246,21 @@ export function installPiPlugin<S, I>(
     get bound() {
       return session !== undefined;
     },
+    bind: restore,
     state,
     diagnostics: () =>
-      session
-        ? diagnosticsOf(
-            replayProjection(diagnostics, session.getEntries() as unknown as SessionEntry[]),
-          )
-        : [],
+      diagnosticsOf(
+        replayProjection(
+          diagnostics,
+          bound("diagnostics()").getEntries() as unknown as SessionEntry[],
+        ),
+      ),
     failures: () => [...failed],
     projectionState: <P>(projection: Projection<P>): P =>
-      replayProjection(projection, (session?.getEntries() ?? []) as unknown as SessionEntry[]),
+      replayProjection(
+        projection,
+        bound("projectionState()").getEntries() as unknown as SessionEntry[],
+      ),
     read: (entry) => readCustomEntry(registry, entry),
     append(typeOrName: CustomEntryType<string, unknown> | string, data: unknown): string {
       const at = bound("append");

@@ -4,17 +4,14 @@
  * pi goes through, after every step the host's state equals `foldBranchState` over pi's
  * `getBranch()`, and no handler failed. Runs over pi's SessionManager and ours.
  */
-import { existsSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { SessionManager } from "@earendil-works/pi-coding-agent";
+import { existsSync } from "node:fs";
 import { SessionManager as CoreSessionManager, type SessionEntry } from "@pi-sessions/core";
-import { fcOptions, fcRuns, tempDir } from "@pi-sessions/test-utils";
-import { createPiSdk } from "@pi-sessions/test-utils/pi-sdk";
+import { fcOptions, fcRuns } from "@pi-sessions/test-utils";
 import { useSessionManager } from "@pi-sessions/test-utils/pi-switch";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { foldBranchState } from "../../src/index.js";
-import { type TodoHost, todoExtension, todoPlugin } from "./pi-fixtures.js";
+import { startTodoSdk, todoExtension, todoPlugin } from "./pi-fixtures.js";
 
 const KINDS = [
   "add",
@@ -46,18 +43,8 @@ describe.each(["pi", "ours"] as const)(
       const { cls } = useSessionManager(side, CoreSessionManager);
       await fc.assert(
         fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 10 }), async (ops) => {
-          const root = tempDir("pi-plugins-law-");
-          const cwd = join(root, "work");
-          mkdirSync(cwd, { recursive: true });
-          const hosts: TodoHost[] = [];
-          const sdk = await createPiSdk({
-            cwd,
-            agentDir: join(root, "agent"),
-            sessionManager: SessionManager.create(cwd, join(root, "sessions")),
-            extensions: [todoExtension(hosts)],
-          });
+          const { sdk, host } = await startTodoSdk(side, todoExtension, true);
           try {
-            const host = () => hosts[hosts.length - 1] as TodoHost;
             const manager = () => sdk.session().sessionManager;
             const file = () => manager().getSessionFile() ?? "";
             await sdk.prompt("Start.");

@@ -4,7 +4,13 @@
  * adds commands that write through the typed host and, for old and damaged records, through
  * `pi.appendEntry` directly, as an older version of the extension or a bug would.
  */
-import type { ExtensionFactory } from "@earendil-works/pi-coding-agent";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { type ExtensionFactory, SessionManager } from "@earendil-works/pi-coding-agent";
+import { SessionManager as CoreSessionManager } from "@pi-sessions/core";
+import { tempDir } from "@pi-sessions/test-utils";
+import { createPiSdk, type PiSdk } from "@pi-sessions/test-utils/pi-sdk";
+import { type ManagerSide, useSessionManager } from "@pi-sessions/test-utils/pi-switch";
 import * as t from "io-ts";
 import { customEntryType, customMessageType, definePlugin } from "../../src/index.js";
 import { installPiPlugin, type PiPluginHost, type PiPluginOptions } from "../../src/pi/index.js";
@@ -98,4 +104,30 @@ export function todoExtension(hosts: TodoHost[], options: PiPluginOptions = {}):
       handler: async (args) => pi.appendEntry("t-add", JSON.parse(args)),
     });
   };
+}
+
+/**
+ * pi's SDK over `side`'s SessionManager in a fresh temp folder, with the extension `make`
+ * builds around the list its hosts are collected in; the first session is in memory, or a
+ * file when `persist` is set.
+ */
+export async function startTodoSdk(
+  side: ManagerSide,
+  make: (hosts: TodoHost[]) => ExtensionFactory,
+  persist = false,
+): Promise<{ sdk: PiSdk; host: () => TodoHost }> {
+  useSessionManager(side, CoreSessionManager);
+  const root = tempDir("pi-plugins-");
+  const cwd = join(root, "work");
+  mkdirSync(cwd, { recursive: true });
+  const hosts: TodoHost[] = [];
+  const sdk = await createPiSdk({
+    cwd,
+    agentDir: join(root, "agent"),
+    sessionManager: persist
+      ? SessionManager.create(cwd, join(root, "sessions"))
+      : SessionManager.inMemory(cwd),
+    extensions: [make(hosts)],
+  });
+  return { sdk, host: () => hosts[hosts.length - 1] as TodoHost };
 }

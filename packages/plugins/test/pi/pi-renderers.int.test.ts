@@ -5,18 +5,10 @@
  * a renderer that throws yields `undefined` (pi's default) and is kept in `failures()`.
  */
 
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import {
-  type CustomEntry,
-  type CustomMessageEntry,
-  SessionManager,
-} from "@earendil-works/pi-coding-agent";
+import type { CustomEntry, CustomMessageEntry } from "@earendil-works/pi-coding-agent";
 import { Markdown } from "@earendil-works/pi-tui";
-import { SessionManager as CoreSessionManager } from "@pi-sessions/core";
-import { tempDir } from "@pi-sessions/test-utils";
-import { createPiSdk, type PiSdk } from "@pi-sessions/test-utils/pi-sdk";
-import { type ManagerSide, useSessionManager } from "@pi-sessions/test-utils/pi-switch";
+import type { PiSdk } from "@pi-sessions/test-utils/pi-sdk";
+import type { ManagerSide } from "@pi-sessions/test-utils/pi-switch";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   initTheme,
@@ -24,7 +16,8 @@ import {
 } from "../../node_modules/@earendil-works/pi-coding-agent/dist/modes/interactive/theme/theme.js";
 import { createRegistry, type RenderFormat, renderEntry } from "../../src/index.js";
 import { markdownThemeOf } from "../../src/pi/index.js";
-import { type TodoHost, todoExtension, todoPlugin } from "./pi-fixtures.js";
+import { terminalText } from "../markdown-renderers.js";
+import { startTodoSdk, todoExtension, todoPlugin } from "./pi-fixtures.js";
 
 const WIDTH = 100;
 const hints = { expanded: false, outputPad: 1, keyText: () => "", keyHint: () => "" };
@@ -45,22 +38,13 @@ afterEach(async () => {
 beforeAll(() => initTheme("dark", false));
 
 async function start(side: ManagerSide, format: RenderFormat) {
-  useSessionManager(side, CoreSessionManager);
-  const root = tempDir("pi-plugins-render-");
-  const cwd = join(root, "work");
-  mkdirSync(cwd, { recursive: true });
-  const hosts: TodoHost[] = [];
-  sdk = await createPiSdk({
-    cwd,
-    agentDir: join(root, "agent"),
-    sessionManager: SessionManager.inMemory(cwd),
-    extensions: [todoExtension(hosts, { format })],
-  });
+  const started = await startTodoSdk(side, (hosts) => todoExtension(hosts, { format }));
+  sdk = started.sdk;
   await sdk.prompt("/add render *me*");
   await sdk.prompt("/done render *me*");
   await sdk.prompt("/done boom");
   await sdk.prompt("/note all <b>good</b>");
-  return { s: sdk, host: hosts[hosts.length - 1] as TodoHost };
+  return { s: sdk, host: started.host() };
 }
 
 const headlessRenderers = createRegistry([todoPlugin]).renderers();
@@ -123,4 +107,25 @@ describe.each(["pi", "ours"] as const)("renderers in pi over %s's SessionManager
       ]);
     },
   );
+
+  it("show escaped titles as typed: URLs, brackets, links and math (pi's Markdown)", async () => {
+    const { s } = await start(side, "markdown");
+    const titles = [
+      "See https://example.com/a_b_c",
+      "Keep [draft] status",
+      "Follow [the guide](https://example.com/guide)",
+      "Costs $a$ and \\[x\\]",
+    ];
+    for (const title of titles) await s.prompt(`/add ${title}`);
+    const runner = s.session().extensionRunner;
+    const adds = s
+      .session()
+      .sessionManager.getBranch()
+      .filter((e): e is CustomEntry => e.type === "custom" && e.customType === "t-add")
+      .slice(1);
+    const drawn = adds.map((entry) =>
+      terminalText(runner.getEntryRenderer("t-add")?.(entry, hints, theme)?.render(WIDTH) ?? []),
+    );
+    expect(drawn).toEqual(titles.map((title) => `todo: ${title}`));
+  });
 });

@@ -26,11 +26,18 @@ export interface StringToken {
   readonly container: number;
 }
 
-/** The string literals of a JSON text and the `type` member of each object holding them. */
+/** The string literals of a JSON text and what is known of the containers holding them. */
 export interface JsonStrings {
   readonly tokens: readonly StringToken[];
   /** The string value of each object's `type` member, by container number. */
   readonly containerType: ReadonlyMap<number, string>;
+  /**
+   * The member each container is the value of, by container number (an array's elements
+   * inherit the array's: each block of `content: [...]` is in `content`).
+   */
+  readonly containerMember: ReadonlyMap<number, string>;
+  /** The container holding each container, by container number (none for the outermost). */
+  readonly containerParent: ReadonlyMap<number, number>;
 }
 
 interface Frame {
@@ -66,6 +73,8 @@ export function decodeLiteral(text: string, start: number, end: number, escaped:
 export function jsonStrings(text: string, from = 0): JsonStrings {
   const tokens: StringToken[] = [];
   const containerType = new Map<number, string>();
+  const containerMember = new Map<number, string>();
+  const containerParent = new Map<number, number>();
   const stack: Frame[] = [];
   let containers = 0;
   const n = text.length;
@@ -116,13 +125,10 @@ export function jsonStrings(text: string, from = 0): JsonStrings {
       // `{` or `[`
       const top = stack[stack.length - 1];
       const member = top === undefined ? undefined : top.object ? top.lastKey : top.member;
-      stack.push({
-        object: c === 0x7b,
-        id: containers++,
-        member,
-        expectKey: c === 0x7b,
-        lastKey: undefined,
-      });
+      const id = containers++;
+      if (member !== undefined) containerMember.set(id, member);
+      if (top !== undefined) containerParent.set(id, top.id);
+      stack.push({ object: c === 0x7b, id, member, expectKey: c === 0x7b, lastKey: undefined });
     } else if (c === 0x7d || c === 0x5d) {
       stack.pop();
     } else if (c === 0x2c) {
@@ -131,5 +137,5 @@ export function jsonStrings(text: string, from = 0): JsonStrings {
     }
     i++;
   }
-  return { tokens, containerType };
+  return { tokens, containerType, containerMember, containerParent };
 }

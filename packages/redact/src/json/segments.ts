@@ -6,27 +6,47 @@
  *   a secret that spans an escape in the file (`\"`, `\n`, `\u0041`) is seen whole;
  * - a string that is itself JSON (a tool result carrying a response body, a file read by the
  *   agent), or a multi-line string some of whose lines are JSON (JSONL printed by a tool), gives
- *   the strings inside that JSON, decoded again, down to {@link MAX_NESTING} levels;
- * - a line that is not JSON (damaged, torn) is one segment, the line as it is.
+ *   the strings inside that JSON, decoded again, at any depth (see {@link MAX_NESTING});
+ * - a line that is not JSON (damaged, torn) is one segment as it is, and one more for each
+ *   layer of escapes undone ({@link unescapedLayers}).
+ *
+ * Besides the segments, a line gives its *members*: each object member with a string value, as
+ * a name and a value. Rules that need the name before a value (`"aws_secret_access_key": "…"`
+ * in a JSON file the agent read) find nothing in the two strings apart; they see the member.
  *
  * The strings whose change would break the session are not segments: the top-level reference
- * fields of an entry ({@link STRUCTURAL_FIELDS}) and opaque provider payloads
- * ({@link isOpaque}: signatures, tool-call ids, base64 image data).
+ * fields of an entry ({@link STRUCTURAL_FIELDS}) and opaque provider payloads (tool-call link
+ * ids, image bytes: {@link payloadKind}). Signatures are segments marked `payload`.
  */
-import { decodeLiteral, jsonStrings, type StringToken } from "./json-tokens.js";
+
+import { unescapedLayers } from "./damaged-line.js";
+import { decodeLiteral, type JsonStrings, jsonStrings, type StringToken } from "./json-tokens.js";
 import { type PositionMap, shifted, tokenPositions } from "./position-map.js";
+import { type PayloadKind, payloadKind } from "./provider-payloads.js";
 
 /** A decoded text of a line and the way back to the line's raw positions. */
 export interface Segment {
   readonly text: string;
   /** The raw line position of decoded position `pos` (`0 ≤ pos ≤ text.length`). */
   readonly toRaw: PositionMap;
+  /**
+   * Part of a provider signature: scanned by the rules, but not by the detectors that guess
+   * (the entropy detector, rules without literals), to which base64 looks like a secret.
+   */
+  readonly payload: boolean;
+}
+
+/** An object member with a string value, decoded: what rules needing a name before a value see. */
+export interface Member {
+  readonly name: string;
+  readonly value: string;
 }
 
 /** What a line holds for the rules. */
 export interface LineSegments {
   readonly segments: readonly Segment[];
-  /** Whether the line is JSON (else it is one raw segment). */
+  readonly members: readonly Member[];
+  /** Whether the line is JSON (else it is one raw segment and its unescaped layers). */
   readonly json: boolean;
   /** The entry's top-level `id`, when it has a string one. */
   readonly entryId: string | undefined;
@@ -50,32 +70,24 @@ export const STRUCTURAL_FIELDS: ReadonlySet<string> = new Set([
   "fromId",
 ]);
 
-/** Members holding a provider's opaque signature: changed, the provider rejects the resume. */
-const SIGNATURE_MEMBERS: ReadonlySet<string> = new Set([
-  "thinkingSignature",
-  "textSignature",
-  "thoughtSignature",
-]);
-
 /**
- * Whether a string value is an opaque payload rather than text: a signature (sent back to the
- * provider as it was), a tool-call link id, or the base64 `data` of an image block. Neither is text a person wrote or
- * read, and neither can be rewritten without breaking what it encodes.
+ * How deep JSON inside strings is followed: in effect without limit. Each level escapes the
+ * quotes of the next once more, so a string at depth d needs more than 2^(d-1) characters in
+ * the file, and no string a JavaScript engine holds (under 2^30 characters) reaches depth 32;
+ * the bound only keeps a hostile line from recursing without end.
  */
-export function isOpaque(token: StringToken, containerType: ReadonlyMap<number, string>): boolean {
-  if (token.isKey || token.member === undefined) return false;
-  if (SIGNATURE_MEMBERS.has(token.member)) return true;
-  const type = containerType.get(token.container);
-  // The ids that link a tool call to its result (`toolu_01…`): provider-issued, never text,
-  // and a pair that stopped matching would break the conversation pi replays.
-  if (token.member === "toolCallId" || (token.member === "id" && type === "toolCall")) return true;
-  return token.member === "data" && type === "image";
-}
-
-/** How deep JSON inside strings is followed (a string of JSON holding a string of JSON …). */
-export const MAX_NESTING = 4;
+export const MAX_NESTING = 32;
 
 const BOM = 0xfeff;
+
+/** What the segments and members of a line are collected into. */
+interface Collector {
+  readonly segments: Segment[];
+  readonly members: Member[];
+}
+
+/** What a string of a line is: skipped, or a segment (a signature's marked `payload`). */
+type Classify = (token: StringToken, strings: JsonStrings) => PayloadKind | "structural";
 
 /** Whether `text` parses as JSON whose top level is an object or an array. */
 function isJsonContainer(text: string): boolean {
@@ -89,33 +101,45 @@ function isJsonContainer(text: string): boolean {
   }
 }
 
-/** The segments of the string literals of `json` (valid JSON), mapped through `toRaw`. */
+/** The segments and members of the string literals of `json` (valid JSON), mapped by `toRaw`. */
 function jsonSegments(
   json: string,
   from: number,
   toRaw: PositionMap,
   nesting: number,
-  skip: ((t: StringToken, types: ReadonlyMap<number, string>) => boolean) | undefined,
-  out: Segment[],
-): ReturnType<typeof jsonStrings> {
+  payload: boolean,
+  classify: Classify | undefined,
+  out: Collector,
+): void {
   const strings = jsonStrings(json, from);
+  let key: { token: StringToken; name: string } | undefined;
   for (const token of strings.tokens) {
-    if (skip?.(token, strings.containerType)) continue;
+    const kind = classify?.(token, strings) ?? "text";
+    if (kind === "opaque" || kind === "structural") continue;
     const text = decodeLiteral(json, token.start, token.end, token.escaped);
+    if (token.isKey) key = { token, name: text };
+    else if (key !== undefined && key.token.container === token.container) {
+      out.members.push({ name: key.name, value: text });
+    }
     const map = tokenPositions(json, token, text.length, toRaw);
-    textSegments(text, map, nesting, out);
+    textSegments(text, map, nesting, payload || kind === "signature", out);
   }
-  return strings;
 }
 
 /**
  * The segments of one decoded string: itself, or the strings of the JSON it holds, or — when
  * some of its lines are JSON — those lines' strings and the text between them.
  */
-function textSegments(text: string, toRaw: PositionMap, nesting: number, out: Segment[]): void {
+function textSegments(
+  text: string,
+  toRaw: PositionMap,
+  nesting: number,
+  payload: boolean,
+  out: Collector,
+): void {
   if (nesting < MAX_NESTING && text.length > 1) {
     if (isJsonContainer(text)) {
-      jsonSegments(text, 0, toRaw, nesting + 1, undefined, out);
+      jsonSegments(text, 0, toRaw, nesting + 1, payload, undefined, out);
       return;
     }
     if (
@@ -124,10 +148,10 @@ function textSegments(text: string, toRaw: PositionMap, nesting: number, out: Se
       text.startsWith("{") ||
       text.startsWith("[")
     ) {
-      if (jsonLines(text, toRaw, nesting, out)) return;
+      if (jsonLines(text, toRaw, nesting, payload, out)) return;
     }
   }
-  out.push({ text, toRaw });
+  out.segments.push({ text, toRaw, payload });
 }
 
 /**
@@ -135,8 +159,14 @@ function textSegments(text: string, toRaw: PositionMap, nesting: number, out: Se
  * together, so a multi-line secret in plain text stays one segment). Returns false, adding
  * nothing, when no line is JSON.
  */
-function jsonLines(text: string, toRaw: PositionMap, nesting: number, out: Segment[]): boolean {
-  const parts: Segment[] = [];
+function jsonLines(
+  text: string,
+  toRaw: PositionMap,
+  nesting: number,
+  payload: boolean,
+  out: Collector,
+): boolean {
+  const parts: Collector = { segments: [], members: [] };
   let plainStart = 0;
   let found = false;
   let lineStart = 0;
@@ -148,25 +178,28 @@ function jsonLines(text: string, toRaw: PositionMap, nesting: number, out: Segme
       found = true;
       if (plainStart < lineStart) {
         const from = plainStart;
-        parts.push({ text: text.slice(from, lineStart), toRaw: shifted(toRaw, from) });
+        parts.segments.push({
+          text: text.slice(from, lineStart),
+          toRaw: shifted(toRaw, from),
+          payload,
+        });
       }
-      jsonSegments(
-        text.slice(lineStart, lineEnd),
-        0,
-        shifted(toRaw, lineStart),
-        nesting + 1,
-        undefined,
-        parts,
-      );
+      const line = text.slice(lineStart, lineEnd);
+      jsonSegments(line, 0, shifted(toRaw, lineStart), nesting + 1, payload, undefined, parts);
       plainStart = lineEnd;
     }
     lineStart = lineEnd + 1;
   }
   if (!found) return false;
   if (plainStart < text.length) {
-    parts.push({ text: text.slice(plainStart), toRaw: shifted(toRaw, plainStart) });
+    parts.segments.push({
+      text: text.slice(plainStart),
+      toRaw: shifted(toRaw, plainStart),
+      payload,
+    });
   }
-  out.push(...parts);
+  out.segments.push(...parts.segments);
+  out.members.push(...parts.members);
   return true;
 }
 
@@ -189,26 +222,24 @@ export function lineSegments(line: string): LineSegments {
   try {
     value = JSON.parse(from === 0 ? line : line.slice(from));
   } catch {
+    const layers = unescapedLayers(line, MAX_NESTING).map((l) => ({ ...l, payload: false }));
     return {
-      segments: [{ text: line, toRaw: identity }],
+      segments: [{ text: line, toRaw: identity, payload: false }, ...layers],
+      members: [],
       json: false,
       entryId: undefined,
       type: undefined,
     };
   }
-  const segments: Segment[] = [];
+  const out: Collector = { segments: [], members: [] };
   const isObject = typeof value === "object" && value !== null && !Array.isArray(value);
-  jsonSegments(
-    line,
-    from,
-    identity,
-    0,
-    (t, types) => (isObject && structural(t)) || isOpaque(t, types),
-    segments,
-  );
+  const classify: Classify = (t, strings) =>
+    isObject && structural(t) ? "structural" : payloadKind(t, strings);
+  jsonSegments(line, from, identity, 0, false, classify, out);
   const record = isObject ? (value as Record<string, unknown>) : undefined;
   return {
-    segments,
+    segments: out.segments,
+    members: out.members,
     json: true,
     entryId: typeof record?.id === "string" ? record.id : undefined,
     type: typeof record?.type === "string" ? record.type : undefined,

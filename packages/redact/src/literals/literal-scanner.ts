@@ -1,9 +1,16 @@
 /**
  * One pass over a text for many literals at once: the literals become one regular expression
- * (case-insensitive when some literal is) shaped as a trie (`g(?:h(?:p_|o_)|lpat-)`), so the engine tries one branch
- * per position instead of every literal, and each hit names the literal and whether its case
- * matters. A case-sensitive literal found in another case (`msg.` for SendGrid's `SG.`) is no
- * hit; the scan goes on from the next position so no overlapping literal is missed.
+ * (case-insensitive when some literal is) shaped as a trie (`g(?:h(?:p_|o_)|lpat-)`), so the
+ * engine tries one branch per position instead of every literal, and each hit names the
+ * literal and whether its case matters. A case-sensitive literal found in another case (`msg.`
+ * for SendGrid's `SG.`) is no hit; the scan goes on from the next position so no overlapping
+ * literal is missed.
+ *
+ * A case-insensitive scan builds its trie from lower-cased literals, so two literals that
+ * differ only in case share one branch: a match is then the longest literal (in any case)
+ * starting at its place, and every other literal starting there is a prefix of it. With a
+ * branch per spelling, the engine would stop at the first branch that matched (`A` for the
+ * literals `A` and `aa` in the text `aa`), and the longer literal would never be reported.
  */
 
 /** One literal to look for, and what finding it means. */
@@ -101,6 +108,17 @@ function gateOf(text: string, ignoreCase: boolean, frequency: CharFrequency | un
   return text.slice(best);
 }
 
+/**
+ * The word a case-insensitive trie holds for `gate`: its lower-case spelling, so spellings that
+ * differ only in case share a branch — unless lower-casing changes what the regex matches
+ * (`İ` lower-cases to two characters), in which case the gate as it is.
+ */
+function trieWord(gate: string, lower: string, flags: string): string {
+  if (lower === gate) return lower;
+  const whole = new RegExp(`^${escapeRegex(lower)}$`, flags.replace("g", ""));
+  return whole.test(gate) ? lower : gate;
+}
+
 /** Finds which of a fixed set of literals occur in a text. */
 export class LiteralScanner<T> {
   private readonly regex: RegExp | undefined;
@@ -108,12 +126,19 @@ export class LiteralScanner<T> {
   private readonly folded = new Map<string, Entry<T>[]>();
   private shortest = Number.POSITIVE_INFINITY;
   private longest = 0;
+  /** The scan folds case the Unicode way (its regex has the `u` flag). */
+  private readonly unicode: boolean;
 
   /**
    * `frequency` (of characters in the texts to come) lets the scanner look for the rarest part
    * of each literal; without it, whole literals are looked for.
    */
   constructor(literals: readonly ScanLiteral<T>[], frequency?: CharFrequency) {
+    // Case-insensitive only if some literal is, Unicode only if some literal's regex folds
+    // that way: each costs speed, and without them the scan is as exact as its sources.
+    const ignoreCase = literals.some((l) => l.ignoreCase);
+    this.unicode = literals.some((l) => l.ignoreCase && l.unicode);
+    const flags = `g${ignoreCase ? "i" : ""}${this.unicode ? "u" : ""}`;
     const words = new Set<string>();
     for (const l of literals) {
       const gate = gateOf(l.text, l.ignoreCase, frequency);
@@ -121,13 +146,10 @@ export class LiteralScanner<T> {
       const list = this.byLower.get(lower) ?? [];
       list.push({ text: gate, ignoreCase: l.ignoreCase, tag: l.tag });
       this.byLower.set(lower, list);
-      if (gate.length > 0) words.add(l.ignoreCase ? lower : gate);
+      if (gate.length > 0) words.add(ignoreCase ? trieWord(gate, lower, flags) : gate);
       this.shortest = Math.min(this.shortest, Math.max(gate.length, 1));
       this.longest = Math.max(this.longest, gate.length);
     }
-    // Case-insensitive only if some literal is, Unicode only if some literal's regex folds
-    // that way: each costs speed, and without them the scan is as exact as its sources.
-    const flags = `g${literals.some((l) => l.ignoreCase) ? "i" : ""}${literals.some((l) => l.ignoreCase && l.unicode) ? "u" : ""}`;
     this.regex = words.size === 0 ? undefined : new RegExp(trieSource([...words]), flags);
   }
 
@@ -151,11 +173,7 @@ export class LiteralScanner<T> {
       const found = m[0];
       for (let len = Math.min(found.length, this.longest); len >= this.shortest; len--) {
         const part = len === found.length ? found : found.slice(0, len);
-        const entries =
-          len === found.length
-            ? this.entriesOf(part)
-            : (this.byLower.get(part.toLowerCase()) ?? []);
-        for (const e of entries) {
+        for (const e of this.entriesOf(part)) {
           if (e.ignoreCase || e.text === part) {
             any = true;
             if (onHit(e.tag) === true) return true;
@@ -175,7 +193,7 @@ export class LiteralScanner<T> {
    */
   private entriesOf(found: string): readonly Entry<T>[] {
     const direct = this.byLower.get(found.toLowerCase());
-    if (direct !== undefined) return direct;
+    if (direct !== undefined || !this.unicode) return direct ?? [];
     let folded = this.folded.get(found);
     if (folded === undefined) {
       folded = [];

@@ -41,7 +41,12 @@ export function placeholder(rule: string, n: number): string {
   return `[REDACTED:${rule}#${n}]`;
 }
 
-/** Finds occurrences of the known secrets in a text, leftmost-longest. */
+/**
+ * Finds occurrences of the known secrets in a text, leftmost-longest, each widened to cover
+ * every secret that starts inside it and reaches past it: two detectors may find overlapping
+ * secrets (the entropy detector's run `AWS_SECRET_ACCESS_KEY=Kx8v…` ends at the first `/` of
+ * the key the AWS rule found), and replacing only the leftmost would leave the other's tail.
+ */
 export class SecretMatcher {
   private readonly regex: RegExp | undefined;
 
@@ -51,17 +56,30 @@ export class SecretMatcher {
     this.regex = words.length === 0 ? undefined : new RegExp(trieSource(words), "g");
   }
 
-  /** Calls `on(start, end)` for each occurrence in `text`, left to right, never overlapping. */
+  /**
+   * Calls `on(start, end, secret)` for each span of `text` to replace, left to right, never
+   * overlapping: `secret` is the leftmost secret there (its placeholder names the span), and
+   * the span also covers the secrets overlapping it.
+   */
   each(text: string, on: (start: number, end: number, secret: string) => void): void {
     const regex = this.regex;
     if (regex === undefined) return;
     regex.lastIndex = 0;
-    for (let m = regex.exec(text); m !== null; m = regex.exec(text)) {
-      if (m[0].length === 0) {
-        regex.lastIndex++;
-        continue;
+    let m = regex.exec(text);
+    while (m !== null) {
+      const start = m.index;
+      const secret = m[0];
+      let end = start + secret.length;
+      // Every secret starting inside the span widens it to its own end.
+      regex.lastIndex = start + 1;
+      let next = regex.exec(text);
+      while (next !== null && next.index < end) {
+        end = Math.max(end, next.index + next[0].length);
+        regex.lastIndex = next.index + 1;
+        next = regex.exec(text);
       }
-      on(m.index, m.index + m[0].length, m[0]);
+      on(start, end, secret);
+      m = next;
     }
   }
 }
@@ -105,12 +123,17 @@ export function replaceSecrets(
       });
     }
     if (edits.length === 0) continue;
-    // Segments are disjoint and listed in text order, but nested JSON can list a later-written
-    // string first only if the writer reordered nothing: sort to be sure.
-    edits.sort((x, y) => x.start - y.start);
+    // In file order, the longer first where two start together. The segments of a JSON line
+    // are disjoint, but a damaged line is read as it is and unescaped, which finds one secret
+    // twice in one place: an edit overlapping the one before is merged into it.
+    edits.sort((x, y) => x.start - y.start || y.end - x.end);
     let text = "";
     let at = 0;
     for (const e of edits) {
+      if (e.start < at) {
+        at = Math.max(at, e.end);
+        continue;
+      }
       const info = known.get(e.secret) as KnownSecret;
       let ph = placeholders.get(e.secret);
       if (ph === undefined) {

@@ -14,6 +14,7 @@
  * paid per batch rather than per string.
  */
 import { lintSource } from "@secretlint/core";
+import { secretLintProfiler } from "@secretlint/profiler";
 import { rules as recommended } from "@secretlint/secretlint-rule-preset-recommend";
 import type { SecretLintRuleContext, SecretLintRuleCreator } from "@secretlint/types";
 import { type RequiredLiterals, requiredLiterals } from "../literals/required-literals.js";
@@ -162,9 +163,12 @@ class SecretlintRule implements Detector {
 /**
  * Where the secret a message reports is. Most rules report its range; a few (the AWS secret
  * key, the npm `_authToken` and `x-oauth-basic` checks of 13.1.0) report a range that starts at
- * the whole match but has the length of the secret inside it, which would leave the secret's
- * tail in place. Each message also carries the secret's text in its data: when that text
- * starts within the reported range, its own span is the secret.
+ * the whole match (`AWS_SECRET_ACCESS_KEY = …`) but has the length of the secret inside it,
+ * which would redact the name and leave the secret, or its tail. Each message also carries the
+ * secret's text in its data: a reported text at least as long as the range, found from the
+ * range's start on within the same text of the batch, is the secret — wherever it starts, also
+ * past the range's end when the name and the spaces after it are longer than the secret.
+ * Shorter reported texts are parts (the GitHub token's type name) and change nothing.
  */
 export function secretRange(
   content: string,
@@ -172,17 +176,17 @@ export function secretRange(
   data: unknown,
 ): readonly [number, number] {
   if (typeof data !== "object" || data === null) return range;
-  // The longest reported text that starts inside the range …
+  const separator = content.indexOf(SEPARATOR, range[0]);
+  const textEnd = separator === -1 ? content.length : separator;
   let found: readonly [number, number] | undefined;
   for (const value of Object.values(data)) {
-    if (typeof value !== "string" || value.length === 0) continue;
+    if (typeof value !== "string" || value.length < range[1] - range[0]) continue;
     const at = content.indexOf(value, range[0]);
-    if (at === -1 || at >= range[1]) continue;
+    if (at === -1 || at + value.length > textEnd) continue;
+    // The longest such text, then the first.
     if (found === undefined || value.length > found[1] - found[0]) found = [at, at + value.length];
   }
-  // … replaces it when it reaches at least as far (it is the secret, not a part such as the
-  // GitHub token's type prefix).
-  return found !== undefined && found[1] >= range[1] ? found : range;
+  return found ?? range;
 }
 
 /** The index of the text holding `pos` (the last starting at or before it). */
@@ -214,9 +218,18 @@ export interface RuleSet {
 
 let cached: Promise<RuleSet> | undefined;
 
-/** secretlint's recommended rules (minus {@link EXCLUDED_RULES}), probed once per process. */
+/**
+ * secretlint's recommended rules (minus {@link EXCLUDED_RULES}), probed once per process.
+ *
+ * Loading them switches secretlint's profiler off: in 13.1.0 it is on by default and keeps a
+ * performance mark of every rule of every `lintSource` call, in Node's timeline and in its own
+ * arrays, for good — about 40 marks and 6 KB per redacted session, without bound in a process
+ * that redacts many (an extension, a daemon, a test run). It serves only secretlint's own
+ * `--profile` output, which nothing here reads.
+ */
 export function secretlintRules(): Promise<RuleSet> {
   cached ??= (async () => {
+    secretLintProfiler.setEnabled(false);
     const probes: RuleProbe[] = [];
     const detectors: Detector[] = [];
     for (const rule of recommended as SecretLintRuleCreator[]) {

@@ -29,6 +29,8 @@ export async function teardown(): Promise<void> {
 /** Drops every schema whose name carries this run's tag. */
 async function dropRunSchemas(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
+  // A connection that ends under us (the server stopping) must not end the run.
+  client.on("error", () => {});
   await client.connect();
   try {
     const found = await client.query<{ nspname: string }>(

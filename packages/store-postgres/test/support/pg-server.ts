@@ -18,11 +18,15 @@ import pg from "pg";
 export interface PostgresServer {
   readonly url: string;
   readonly port: number;
+  /** The postmaster's pid (the backends are its children), or undefined while it is down. */
+  readonly pid: number | undefined;
   /**
-   * Stops the server (fast shutdown: open connections are terminated), runs `whileDown`, and
-   * starts it again.
+   * Stops the server, runs `whileDown`, and starts it again. `SIGINT` (the default) is a fast
+   * shutdown: every connection is told it is terminated. `SIGQUIT` is an immediate shutdown, as
+   * a crash: backends exit at once and their connections end without a word; the next start
+   * recovers from the WAL.
    */
-  restart(whileDown?: () => Promise<void>): Promise<void>;
+  restart(whileDown?: () => Promise<void>, signal?: "SIGINT" | "SIGQUIT"): Promise<void>;
   /** Stops the server and removes its data directory. */
   stop(): Promise<void>;
 }
@@ -94,6 +98,7 @@ async function waitReady(url: string, child: ChildProcess, log: () => string): P
       throw new Error(`postgres exited with ${child.exitCode}:\n${log()}`);
     }
     const client = new pg.Client({ connectionString: url });
+    client.on("error", () => {});
     try {
       await client.connect();
       await client.query("SELECT 1");
@@ -159,20 +164,23 @@ export async function startPostgres(options: StartOptions = {}): Promise<Postgre
     child = c;
     await waitReady(url, c, () => output);
   };
-  const halt = async () => {
+  const halt = async (signal: "SIGINT" | "SIGQUIT" = "SIGINT") => {
     const c = child;
     child = undefined;
     if (!c || c.exitCode !== null) return;
     const exited = new Promise((r) => c.once("exit", r));
-    c.kill("SIGINT");
+    c.kill(signal);
     await exited;
   };
   await start();
   return {
     url,
     port,
-    async restart(whileDown) {
-      await halt();
+    get pid() {
+      return child?.exitCode === null ? child.pid : undefined;
+    },
+    async restart(whileDown, signal) {
+      await halt(signal);
       await whileDown?.();
       await start();
     },

@@ -3,12 +3,18 @@
  * folder: a common prefix, then each copy's own appends (messages, labels, names, compactions,
  * branch moves — whatever {@link logStepArb} generates), optionally with forced id collisions
  * (an entry of one copy takes the id of a different entry of another), which is what the merge
- * of SPEC §14 M2 must survive. Every copy is a valid log on its own.
+ * of SPEC §14 M2 must survive. A colliding entry is then also referred to, in each copy that
+ * holds it, by entries appended at the end: a child, a label, a compaction that keeps it, a
+ * branch summary from it, a context edit on it, a session name — every field a rename must
+ * follow, which the random steps alone reach in only a few percent of the cases. Every copy is
+ * a valid log on its own.
  */
 
 import type { SessionEntry, SessionHeader } from "@pi-sessions/core";
 import fc from "fast-check";
 import { entryIdFor } from "./common.js";
+import { buildEntry } from "./entry-build.js";
+import { type BodySpec, bodySpecArb, type EntryKind } from "./entry-specs.js";
 import { sessionHeaderArb } from "./header.js";
 import { type SessionLog, sessionToJsonl } from "./jsonl.js";
 import { buildLogEntries, logStepArb, type SessionLogOptions } from "./session-log.js";
@@ -23,6 +29,11 @@ export interface DivergedOptions extends Omit<SessionLogOptions, "minEntries" | 
   maxNews?: number;
   /** Force some of a copy's new entries to reuse another copy's new ids (default true). */
   collisions?: boolean;
+  /**
+   * Append entries that refer to each colliding entry, in each copy that holds it (default
+   * true; only with `collisions`).
+   */
+  references?: boolean;
 }
 
 /** Copies of one session with a common prefix. */
@@ -39,12 +50,46 @@ export interface DivergedCopies {
 /** Salt offset between copies: their own ids never meet unless forced. */
 const COPY_SALT = 1 << 24;
 
-/** A forced collision: copy `copy`'s new entry `index` takes copy `from`'s new entry `fromIndex`'s id. */
+/**
+ * A forced collision: copy `copy`'s new entry `index` takes copy `from`'s new entry
+ * `fromIndex`'s id; `refer` and `referFrom` are entries that then refer to it in either copy.
+ */
 interface ForcedId {
   readonly copy: number;
   readonly index: number;
   readonly from: number;
   readonly fromIndex: number;
+  readonly refer: readonly BodySpec[];
+  readonly referFrom: readonly BodySpec[];
+}
+
+/** The kinds of entry appended to refer to a colliding entry (besides its plain children). */
+const REFERRING: readonly EntryKind[] = [
+  "message",
+  "label",
+  "compaction",
+  "branch_summary",
+  "context_edit",
+  "session_info",
+];
+
+/**
+ * The entry `spec` builds as a reference to `target` (an entry of `entries`), appended after
+ * them with id `id` at `ms`: a branch summary hangs at the target's parent and names the target
+ * as the leaf it came from; every other kind hangs below the target, so a label, compaction or
+ * context edit sees it on its path (and picks it, when it is the kind of entry that it can).
+ */
+function referTo(spec: BodySpec, target: SessionEntry, id: string, ms: number): SessionEntry {
+  const summary = spec.kind === "branch_summary";
+  return buildEntry(spec, {
+    id,
+    parentId: summary ? target.parentId : target.id,
+    ms,
+    ids: [target.id],
+    earlierCount: 1,
+    path: () => [target],
+    previousId: target.id,
+  });
 }
 
 /** Copies of one session that diverged after a common prefix; see the module notes. */
@@ -52,6 +97,10 @@ export function divergedCopiesArb(options: DivergedOptions = {}): fc.Arbitrary<D
   const n = options.copies ?? 2;
   const step = logStepArb(options);
   const news = fc.array(step, { maxLength: options.maxNews ?? 10 });
+  const referring =
+    options.references === false
+      ? fc.constant([])
+      : fc.array(bodySpecArb(REFERRING, options), { maxLength: 3 });
   const forced: fc.Arbitrary<ForcedId[]> =
     options.collisions === false
       ? fc.constant([])
@@ -61,6 +110,8 @@ export function divergedCopiesArb(options: DivergedOptions = {}): fc.Arbitrary<D
             index: fc.nat(20),
             from: fc.nat(n - 1),
             fromIndex: fc.nat(20),
+            refer: referring,
+            referFrom: referring,
           }),
           { maxLength: 3 },
         );
@@ -81,6 +132,8 @@ export function divergedCopiesArb(options: DivergedOptions = {}): fc.Arbitrary<D
         ),
       );
       const collidingIds: string[] = [];
+      // Per copy: the entries (by index) that refer to a colliding entry, to append.
+      const refers = ownSteps.map((): [number, BodySpec][] => []);
       for (const f of force) {
         const to = ids[f.copy] as string[];
         const from = ids[f.from] as string[];
@@ -89,13 +142,23 @@ export function divergedCopiesArb(options: DivergedOptions = {}): fc.Arbitrary<D
         // Only between two copies' own entries, and never twice in one copy.
         if (f.copy === f.from || own === 0 || theirs === 0) continue;
         const at = p + (f.index % own);
-        const id = from[p + (f.fromIndex % theirs)] as string;
+        const fromAt = p + (f.fromIndex % theirs);
+        const id = from[fromAt] as string;
         if (to.includes(id)) continue;
         to[at] = id;
         collidingIds.push(id);
+        for (const spec of f.refer) refers[f.copy]?.push([at, spec]);
+        for (const spec of f.referFrom) refers[f.from]?.push([fromAt, spec]);
       }
       const copies = ownSteps.map((own, c): SessionLog => {
-        const entries = buildLogEntries([...prefixSteps, ...own], start, salt, options.ids, ids[c]);
+        const steps = [...prefixSteps, ...own];
+        const entries = buildLogEntries(steps, start, salt, options.ids, ids[c]);
+        let ms = entries.reduce((max, e) => Math.max(max, Date.parse(e.timestamp)), start);
+        for (const [at, spec] of refers[c] ?? []) {
+          const id = entryIdFor(entries.length + (c + 1) * COPY_SALT, salt, options.ids);
+          ms += 1000;
+          entries.push(referTo(spec, entries[at] as SessionEntry, id, ms));
+        }
         const last = entries[entries.length - 1];
         return {
           header,

@@ -3,31 +3,27 @@
  * written to a fresh temporary directory, the reader runs over it (a function, or a command
  * line whose stdout a given function parses), and the property judges its output against the
  * folder's facts (usually through the oracles). A failure is shrunk by fast-check to a minimal
- * folder, which is printed file by file with the seed and path that replay it.
+ * folder, which is printed file by file with the seed and path that replay it. Each run gets
+ * a home of its own, the folder written to `<home>/.pi/agent/sessions` as pi keeps it.
  *
  * Runs in any runner or none: it returns a report and never throws for a failing reader.
  */
-import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { type SessionFolderOptions, sessionFolderArb } from "./folder-arb.js";
 import type { SessionFolder } from "./folder-types.js";
+import { type FolderReaderCommand, type ReaderPaths, runReaderCommand } from "./reader-command.js";
 import { formatFolder, writeFolder } from "./write-folder.js";
 
-/** A reader given as a function over the sessions root's path. */
-export type FolderReaderFn<T> = (root: string) => T | Promise<T>;
+export type { CommandRun, FolderReaderCommand, ReaderPaths } from "./reader-command.js";
 
-/** A reader given as a command line; the root is passed where an argument is `{root}`, else last. */
-export interface FolderReaderCommand<T> {
-  readonly command: string;
-  readonly args?: readonly string[];
-  /** Turns the command's stdout into the value the property judges. */
-  readonly parse: (stdout: string) => T;
-  readonly cwd?: string;
-  readonly env?: NodeJS.ProcessEnv;
-}
+/**
+ * A reader given as a function of the sessions root's path (and this run's other paths). A
+ * function cannot be stopped, so `timeoutMs` applies to commands only.
+ */
+export type FolderReaderFn<T> = (root: string, paths: ReaderPaths) => T | Promise<T>;
 
 /** Either kind of reader. */
 export type FolderReader<T> = FolderReaderFn<T> | FolderReaderCommand<T>;
@@ -48,29 +44,41 @@ export interface CheckReaderOptions {
   readonly folder?: SessionFolderOptions;
   /** Folders of your own (e.g. `sessionFolderArb(...).filter(...)`). */
   readonly arbitrary?: fc.Arbitrary<SessionFolder>;
-  /** Runs (default: `FC_RUNS` from the environment, else 100). */
+  /** Folders to generate (default: `FC_RUNS` from the environment, else 100). */
   readonly numRuns?: number;
   /** Seed to replay (default: `FC_SEED` from the environment, else random). */
   readonly seed?: number;
   /** Shrink path to replay, with its seed (default: `FC_PATH`). */
   readonly path?: string;
-  /** Where the temporary roots are made (default the OS temp directory). */
+  /** Where each run's temporary home is made (default the OS temp directory). */
   readonly tmpDir?: string;
   /** Where a failure's text goes (default `console.error`); `false` prints nothing. */
   readonly log?: ((text: string) => void) | false;
-  /** Longest line printed in full (default 400). */
+  /** Longest line printed in full (default 400); longer ones are cut, and the text says so. */
   readonly maxLineLength?: number;
+  /**
+   * How long shrinking may go on after the first failure, in ms (default 60,000). When it is
+   * over, the smallest failing folder found so far is reported, marked `shrinkStopped`.
+   */
+  readonly shrinkTimeLimitMs?: number;
 }
 
 /** What {@link checkReader} found. */
 export interface CheckReaderReport {
   readonly failed: boolean;
-  /** Folders tried (including shrinking steps, as fast-check counts them). */
+  /**
+   * Folders generated and judged until the first failure (all of them when none failed).
+   * Shrinking steps are not included: see `numShrinks`.
+   */
   readonly numRuns: number;
+  /** How many times the failure was shrunk to a smaller failing folder (0 when it passed). */
+  readonly numShrinks: number;
+  /** Shrinking was cut short by `shrinkTimeLimitMs`: the folder may not be minimal. */
+  readonly shrinkStopped: boolean;
   readonly seed: number;
   /** The shrink path of the failure (replay with `seed` and `path`). */
   readonly path: string | undefined;
-  /** The minimal failing folder. */
+  /** The minimal failing folder; `writeFolder(report.folder, dir)` writes it out. */
   readonly folder: SessionFolder | undefined;
   /** The property's (or the reader's) error message. */
   readonly error: string | undefined;
@@ -84,36 +92,14 @@ function envNumber(name: string): number | undefined {
   return raw !== undefined && raw !== "" && Number.isInteger(n) ? n : undefined;
 }
 
-function runCommand<T>(reader: FolderReaderCommand<T>, root: string): Promise<T> {
-  const given = reader.args ?? [];
-  const args = given.includes("{root}")
-    ? given.map((a) => (a === "{root}" ? root : a))
-    : [...given, root];
-  return new Promise((resolve, reject) => {
-    execFile(
-      reader.command,
-      args,
-      {
-        cwd: reader.cwd,
-        env: reader.env ?? process.env,
-        maxBuffer: 256 * 1024 * 1024,
-        encoding: "utf8",
-      },
-      (error, stdout, stderr) => {
-        if (error) {
-          reject(
-            new Error(`${reader.command} ${args.join(" ")} failed: ${error.message}\n${stderr}`),
-          );
-          return;
-        }
-        try {
-          resolve(reader.parse(stdout));
-        } catch (e) {
-          reject(e);
-        }
-      },
-    );
-  });
+/** A fresh home for one run, with the sessions root where pi keeps it. */
+function makePaths(tmpDir: string | undefined): { run: string; paths: ReaderPaths } {
+  const run = mkdtempSync(join(tmpDir ?? tmpdir(), "pi-sessions-run-"));
+  const home = join(run, "home");
+  const agentDir = join(home, ".pi", "agent");
+  const root = join(agentDir, "sessions");
+  mkdirSync(root, { recursive: true });
+  return { run, paths: { root, home, agentDir } };
 }
 
 function messageOf(error: unknown): string {
@@ -132,28 +118,50 @@ export async function checkReader<T>(
   options: CheckReaderOptions = {},
 ): Promise<CheckReaderReport> {
   const arbitrary = options.arbitrary ?? sessionFolderArb(options.folder);
-  const read = typeof reader === "function" ? reader : (root: string) => runCommand(reader, root);
+  const read =
+    typeof reader === "function"
+      ? reader
+      : (_root: string, paths: ReaderPaths) => runReaderCommand(reader, paths);
   const prop = fc.asyncProperty(arbitrary, async (folder) => {
-    const root = mkdtempSync(join(options.tmpDir ?? tmpdir(), "pi-sessions-root-"));
+    const { run, paths } = makePaths(options.tmpDir);
     try {
-      writeFolder(folder, root);
-      const output = await read(root);
-      return (await property(output, folder, root)) !== false;
+      writeFolder(folder, paths.root);
+      const output = await read(paths.root, paths);
+      return (await property(output, folder, paths.root)) !== false;
     } finally {
-      rmSync(root, { recursive: true, force: true });
+      rmSync(run, { recursive: true, force: true });
     }
   });
   const seed = options.seed ?? envNumber("FC_SEED");
   const path = options.path ?? (process.env.FC_PATH || undefined);
-  const details = await fc.check(prop, {
-    numRuns: options.numRuns ?? envNumber("FC_RUNS") ?? 100,
+  const numRuns = options.numRuns ?? envNumber("FC_RUNS") ?? 100;
+  // Two steps, so that the shrink time limit starts at the first failure: find it without
+  // shrinking, then shrink from it (its path) until done or the limit interrupts fast-check.
+  const found = await fc.check(prop, {
+    numRuns,
+    endOnFailure: true,
     ...(seed !== undefined ? { seed } : {}),
     ...(path !== undefined ? { path } : {}),
   });
+  const limit = options.shrinkTimeLimitMs ?? 60_000;
+  const shrunk = found.failed
+    ? await fc.check(prop, {
+        numRuns,
+        seed: found.seed,
+        path: found.counterexamplePath ?? "",
+        ...(Number.isFinite(limit) ? { interruptAfterTimeLimit: limit } : {}),
+      })
+    : undefined;
+  const shrinkStopped = shrunk?.interrupted === true;
+  // Interrupted before it replayed the failure, fast-check has no counterexample: keep the first.
+  const best = shrunk?.failed && shrunk.counterexample ? shrunk : found;
+  const details = { ...best, numRuns: found.numRuns, numShrinks: shrunk?.numShrinks ?? 0 };
   if (!details.failed) {
     return {
       failed: false,
       numRuns: details.numRuns,
+      numShrinks: 0,
+      shrinkStopped: false,
       seed: details.seed,
       path: undefined,
       folder: undefined,
@@ -169,16 +177,22 @@ export async function checkReader<T>(
   const replay = `replay: checkReader(reader, property, { seed: ${details.seed}, path: ${JSON.stringify(
     details.counterexamplePath,
   )} }) or FC_SEED=${details.seed} FC_PATH=${details.counterexamplePath ?? ""}`;
+  const stopped = shrinkStopped
+    ? `; shrinking stopped after ${limit} ms (shrinkTimeLimitMs), the folder may not be minimal`
+    : "";
   const text = [
-    `checkReader: failed after ${details.numRuns} folder(s), shrunk ${details.numShrinks} time(s)`,
+    `checkReader: failed after ${details.numRuns} folder(s), shrunk ${details.numShrinks} time(s)${stopped}`,
     error,
     folder ? formatFolder(folder, { maxLineLength: options.maxLineLength }) : "(no folder)",
     replay,
+    "write the folder out: writeFolder(report.folder, dir)",
   ].join("\n");
   if (options.log !== false) (options.log ?? console.error)(text);
   return {
     failed: true,
     numRuns: details.numRuns,
+    numShrinks: details.numShrinks,
+    shrinkStopped,
     seed: details.seed,
     path: details.counterexamplePath ?? undefined,
     folder,

@@ -23,6 +23,7 @@ import type {
 import { SESSIONS_ROOT } from "./folder-types.js";
 import type { DraftRecord, HostileValueName, HostileValueSpec } from "./hostile-values.js";
 import { markShownValues, plantValues } from "./plant-values.js";
+import { SessionIds } from "./session-ids.js";
 
 /** A session as generated: its header, its cwd (an index into the folder's cwds), its steps. */
 export interface SessionPart {
@@ -86,14 +87,14 @@ function fileNameOf(header: Record<string, unknown> | null, fallback: string): s
   return typeof ts === "string" && typeof id === "string" ? sessionFileName(ts, id) : fallback;
 }
 
-function sessionDrafts(parts: FolderParts): Draft[] {
+function sessionDrafts(parts: FolderParts, ids: SessionIds): Draft[] {
   let offset = 0;
   const drafts = parts.sessions.map((s): Draft => {
     const cwd = parts.cwds[s.cwd % parts.cwds.length] as string;
     const header = {
       type: "session",
       version: 3,
-      id: s.header.id,
+      id: ids.claim(s.header.id),
       timestamp: s.header.timestamp,
       cwd,
     };
@@ -117,7 +118,7 @@ function headerMs(d: Draft): number {
   return Number.isNaN(ms) ? 0 : ms;
 }
 
-function derive(drafts: Draft[], parts: FolderParts): void {
+function derive(drafts: Draft[], parts: FolderParts, ids: SessionIds): void {
   for (const [n, part] of parts.derived.entries()) {
     if (drafts.length === 0) return;
     const src = drafts[part.source % drafts.length] as Draft;
@@ -144,7 +145,7 @@ function derive(drafts: Draft[], parts: FolderParts): void {
       const header = {
         type: "session",
         version: 3,
-        id: part.id,
+        id: ids.claim(part.id),
         timestamp,
         cwd: part.kind === "fork" ? cwd : srcCwd,
         parentSession,
@@ -190,11 +191,21 @@ function derive(drafts: Draft[], parts: FolderParts): void {
 
 function fromText(
   kind: "damaged" | "legacy",
-  header: Record<string, unknown> | null,
+  given: Record<string, unknown> | null,
   entries: readonly unknown[],
-  text: string,
+  givenText: string,
   fallbackName: string,
+  ids: SessionIds,
 ): Draft {
+  let header = given;
+  let text = givenText;
+  if (typeof given?.id === "string") {
+    const id = ids.claim(given.id);
+    if (id !== given.id) {
+      header = { ...given, id };
+      text = givenText.replace(JSON.stringify(given.id), JSON.stringify(id));
+    }
+  }
   const path = `${folderOf(header?.cwd)}/${fileNameOf(header, fallbackName)}`;
   const records = entries.map((e, i) => ({
     entry: e as Record<string, unknown>,
@@ -225,17 +236,19 @@ function finish(d: Draft): FolderFile {
 
 /** The folder the parts describe (pure). */
 export function assembleFolder(parts: FolderParts): SessionFolder {
-  const drafts = sessionDrafts(parts);
+  const ids = new SessionIds();
+  const drafts = sessionDrafts(parts, ids);
   const planted = plantValues(drafts, parts.values, parts.longLineLength);
-  derive(drafts, parts);
+  derive(drafts, parts, ids);
   if (parts.damaged) {
     const d = parts.damaged;
     const header = d.header as unknown as Record<string, unknown>;
-    drafts.push(fromText("damaged", header, d.entries, d.jsonl, "damaged.jsonl"));
+    drafts.push(fromText("damaged", header, d.entries, d.jsonl, "damaged.jsonl", ids));
   }
   if (parts.legacy) {
     const [header, ...entries] = parts.legacy.records;
-    drafts.push(fromText("legacy", header ?? null, entries, parts.legacy.jsonl, "legacy.jsonl"));
+    const legacy = parts.legacy.jsonl;
+    drafts.push(fromText("legacy", header ?? null, entries, legacy, "legacy.jsonl", ids));
   }
   const present = drafts.filter(
     (d, i) => !d.deleted && drafts.findIndex((o) => o.path === d.path) === i,

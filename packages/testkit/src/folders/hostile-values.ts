@@ -24,14 +24,20 @@ export const HOSTILE_VALUES = {
   "no-total-tokens":
     "A usage object without `totalTokens` (older pi). Its total is `input + output + cacheRead + cacheWrite`.",
   "duplicate-lines":
-    "An exact duplicate of a line, right after it. Both copies count in the whole tree of that file; the branch counts the entry once.",
+    'An exact duplicate of a line, right after it (a write repeated, e.g. after a retry). By default both copies count in the whole tree of that file, as every line of `getEntries()` is a record (the rule of `@pi-sessions/plugins`); a tool that counts one API call once asks the oracle for `duplicateLines: "once"`. The branch counts the entry once either way.',
   "line-separators":
     "U+2028 and U+2029 inside a string, written raw as `JSON.stringify` writes them. Lines split on `\\n` only.",
-  bom: "A byte-order mark at the start of the file. Usage: its records still count (a reader that trims it, as `loadEntriesFromFile` does, reads them all). Listing: a BOM right before the header makes that line no JSON, so the file has no header and is dropped (SPEC §2.2).",
+  bom: "A byte-order mark at the start of the file. Usage: its records still count (a reader that trims it, as `loadEntriesFromFile` does, reads them all). Listing: a BOM right before the header makes that line no JSON, so the file has no header and is dropped, as pi's listing drops it.",
   "long-lines":
     "A line far longer than common read buffers (default 100,000 characters). Nothing is cut or dropped.",
   collisions:
     "Two records in different sessions with the same timestamp and the same usage (so the same `totalTokens`). They are two records: only copies of one record (same entry id) are one.",
+  "entry-id-collisions":
+    "Two records in different sessions with the same entry id but different timestamps (pi draws 8 hex digits per entry, unique within a file only). They are two records: a reader that takes an entry id alone for a copy drops one.",
+  "big-integers":
+    "A usage count that is an integer beyond 2^53 (exact in a double), 2^63 or 2^64 (`18446744073709552000`). The line is valid JSON and its record counts: a reader that parses counts into 64-bit integers must not drop the line. Totals compare within a relative 1e-9, as sums of doubles depend on their order.",
+  "html-text":
+    "Message text that looks like HTML (`<script>`, `<img onerror>`, an entity `&lt;b&gt;`). It is text: a transcript shows it as written, and an HTML export escapes it.",
 } as const;
 
 /** The name of an odd value (see {@link HOSTILE_VALUES}). */
@@ -90,6 +96,13 @@ function withOffset(iso: string, minutes: number): string | undefined {
   return `${local}${sign}${hh}:${mm}`;
 }
 
+/** The text `html-text` adds to a message. */
+export const HTML_TEXT =
+  '<script>alert("x")</script> <img src=x onerror=alert(1)> &lt;b&gt; <!-- c -->';
+
+/** The integers `big-integers` plants: beyond 2^53, 2^63 and 2^64 (each exact as a double). */
+export const BIG_INTEGERS: readonly number[] = [2 ** 53 + 2, 2 ** 63, 2 ** 64 + 2 ** 13];
+
 /** The long text of `long-lines`: readable, deterministic, exactly `length` characters. */
 export function longText(length: number): string {
   const unit = "a very long line of session text ";
@@ -119,7 +132,8 @@ function messageOf(entry: Record<string, unknown>, roles: readonly string[]) {
 /**
  * Plants one value into a session's records (in place; `records` hold clones). Returns the
  * record it changed, or undefined when there was nowhere to put it (no usage record for a
- * numeric string). `collisions` and `bom` are planted across files by the folder, not here.
+ * numeric string). `collisions`, `entry-id-collisions` and `bom` are planted across files by
+ * the folder, not here.
  */
 export function plantValue(
   records: DraftRecord[],
@@ -186,6 +200,20 @@ export function plantValue(
       const m = r && messageOf(r.entry, ["user", "assistant"]);
       return m && appendToText(m, "\u2028 and \u2029") ? r : undefined;
     }
+    case "html-text": {
+      const r = pickOf(
+        records.filter((d) => messageOf(d.entry, ["user", "assistant"])),
+        spec.pick,
+      );
+      const m = r && messageOf(r.entry, ["user", "assistant"]);
+      return m && appendToText(m, ` ${HTML_TEXT}`) ? r : undefined;
+    }
+    case "big-integers": {
+      if (!u) return undefined;
+      const field = NUMERIC_FIELDS[spec.variant % 4] as string;
+      u[field] = BIG_INTEGERS[spec.variant % BIG_INTEGERS.length] as number;
+      return chosen;
+    }
     case "long-lines": {
       const r = pickOf(records, spec.pick);
       if (!r) return undefined;
@@ -211,5 +239,25 @@ export function plantCollision(a: DraftRecord, b: DraftRecord): boolean {
   const copy = JSON.parse(JSON.stringify(ua.usage)) as Record<string, unknown>;
   for (const k of Object.keys(ub.usage)) delete ub.usage[k];
   Object.assign(ub.usage, copy);
+  return true;
+}
+
+/** The id fields of an entry that name another entry (or itself). */
+const ID_FIELDS = ["id", "parentId", "targetId", "firstKeptEntryId", "fromId"] as const;
+
+/**
+ * Plants an entry-id collision: record `b` (in another session) takes the id of record `a`,
+ * and every record of `b`'s session that names `b` follows. Refused (false) when `a`'s id is
+ * already used in `b`'s session, or when the two would be the same record at the same instant.
+ */
+export function plantIdCollision(a: DraftRecord, b: DraftRecord, session: DraftRecord[]): boolean {
+  const to = a.entry.id;
+  const from = b.entry.id;
+  if (typeof to !== "string" || typeof from !== "string" || to === from) return false;
+  if (a.entry.timestamp === b.entry.timestamp) return false;
+  if (session.some((r) => r.entry.id === to)) return false;
+  for (const r of session) {
+    for (const key of ID_FIELDS) if (r.entry[key] === from) r.entry[key] = to;
+  }
   return true;
 }

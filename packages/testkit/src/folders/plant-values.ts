@@ -9,6 +9,7 @@ import {
   type HostileValueName,
   type HostileValueSpec,
   plantCollision,
+  plantIdCollision,
   plantValue,
 } from "./hostile-values.js";
 import { usageSourceOf } from "./usage-source.js";
@@ -22,6 +23,7 @@ export interface ValueHolder {
 /** Which values each record origin got, and the partner of each collision. */
 export interface PlantedValues {
   readonly byOrigin: Map<string, Set<HostileValueName>>;
+  /** `"<value name> <origin>"` → the origin of the other record of that collision. */
   readonly partners: Map<string, string>;
 }
 
@@ -44,7 +46,7 @@ export function plantValues(
   for (const spec of specs) {
     if (spec.name === "bom" || drafts.length === 0) continue;
     const target = drafts[spec.at % drafts.length] as ValueHolder;
-    if (spec.name !== "collisions") {
+    if (spec.name !== "collisions" && spec.name !== "entry-id-collisions") {
       const changed = plantValue(target.records, spec, longLineLength);
       if (changed) mark(changed, spec.name);
       continue;
@@ -53,18 +55,24 @@ export function plantValues(
     const other = drafts[
       (drafts.indexOf(target) + 1 + (spec.variant % (drafts.length - 1))) % drafts.length
     ] as ValueHolder;
-    // A record takes part in one collision at most: a second would move its timestamp away.
+    // A record takes part in one collision at most: a second would move it away from the first.
     const free = (d: ValueHolder) =>
       d.records.filter(
-        (r) => usageSourceOf(r.entry) !== undefined && !planted.get(r.origin)?.has("collisions"),
+        (r) =>
+          (spec.name === "entry-id-collisions" || usageSourceOf(r.entry) !== undefined) &&
+          !planted.get(r.origin)?.has(spec.name),
       );
     const a = free(target)[spec.pick % Math.max(1, free(target).length)];
-    const b = free(other)[spec.pick % Math.max(1, free(other).length)];
-    if (a && b && plantCollision(a, b)) {
-      mark(a, "collisions");
-      mark(b, "collisions");
-      partners.set(a.origin, b.origin);
-      partners.set(b.origin, a.origin);
+    const b = free(other)[(spec.pick + spec.variant) % Math.max(1, free(other).length)];
+    const done =
+      a !== undefined &&
+      b !== undefined &&
+      (spec.name === "collisions" ? plantCollision(a, b) : plantIdCollision(a, b, other.records));
+    if (done) {
+      mark(a, spec.name);
+      mark(b, spec.name);
+      partners.set(`${spec.name} ${a.origin}`, b.origin);
+      partners.set(`${spec.name} ${b.origin}`, a.origin);
     }
   }
   return { byOrigin: planted, partners };
@@ -80,11 +88,11 @@ export function markShownValues(files: readonly ValueHolder[], planted: PlantedV
     const seen = new Set<string>();
     for (const r of d.records) {
       for (const v of planted.byOrigin.get(r.origin) ?? []) {
-        const partner = planted.partners.get(r.origin);
+        const partner = planted.partners.get(`${v} ${r.origin}`);
         const shows =
           v === "duplicate-lines"
             ? seen.has(r.origin)
-            : v === "collisions"
+            : v === "collisions" || v === "entry-id-collisions"
               ? [...(where.get(partner ?? "") ?? [])].some((o) => o !== d)
               : true;
         if (shows) d.values.add(v);

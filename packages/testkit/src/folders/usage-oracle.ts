@@ -5,7 +5,10 @@
  *
  * - one record: a count that is not a finite non-negative number counts as 0; a missing, bad or
  *   negative `totalTokens` is `input + output + cacheRead + cacheWrite`; the cost is `cost.total`;
- * - one file, whole tree: every record, every branch, exact duplicate lines twice;
+ * - which records: every record that carries usage, or assistant messages only
+ *   (`records: "assistant"`);
+ * - one file, whole tree: every record, every branch, exact duplicate lines twice (or once,
+ *   `duplicateLines: "once"`);
  * - one file, branch: the records on the path root → leaf (last record of an id wins), once each;
  * - the folder: each record once however many files copy it (forks, branched sessions, the same
  *   file under two folders). Files are taken oldest first (header timestamp, then path); a
@@ -61,6 +64,26 @@ export interface UsageOracleOptions {
    * reads it as the number).
    */
   readonly numericStrings?: "zero" | "parse";
+  /**
+   * Which records carry usage: `"all"` (default: assistant messages, `usage` entries, tool
+   * results, compactions, branch summaries; see {@link usageSourceOf}) or `"assistant"`
+   * (assistant messages only, the contract of most usage counters: one record per API call).
+   */
+  readonly records?: "all" | "assistant";
+  /**
+   * How an exact duplicate of a line counts in a file's whole tree: `"both"` (default, as
+   * every line of `getEntries()` is a record) or `"once"` (a repeated write of one API call).
+   */
+  readonly duplicateLines?: "both" | "once";
+}
+
+/** The usage a record carries under `options` (see {@link UsageOracleOptions.records}). */
+function sourceOf(entry: unknown, options: UsageOracleOptions) {
+  const source = usageSourceOf(entry);
+  if (!source || options.records !== "assistant") return source;
+  const m = (entry as { type?: unknown; message?: { role?: unknown } }).message;
+  const assistant = (entry as { type?: unknown }).type === "message" && m?.role === "assistant";
+  return assistant ? source : undefined;
 }
 
 /** No usage. */
@@ -117,8 +140,9 @@ export function addSums(a: OracleSums, b: OracleSums): OracleSums {
 }
 
 /**
- * The fields where `actual` differs from `expected` (tokens exactly, cost within 1e-9 relative:
- * sums of doubles depend on their order). Empty when they agree.
+ * The fields where `actual` differs from `expected`: tokens exactly while they are safe
+ * integers, cost and tokens beyond 2^53 (`big-integers`) within 1e-9 relative, as sums of
+ * doubles depend on their order. Empty when they agree.
  */
 export function diffSums(expected: OracleSums, actual: Partial<OracleSums>): string[] {
   const out: string[] = [];
@@ -126,7 +150,8 @@ export function diffSums(expected: OracleSums, actual: Partial<OracleSums>): str
     const a = actual[k];
     if (a === undefined) continue;
     const e = expected[k];
-    const same = k === "cost" ? Math.abs(a - e) <= 1e-9 * Math.max(1, Math.abs(e)) : a === e;
+    const exact = k !== "cost" && Number.isSafeInteger(e) && Number.isSafeInteger(a);
+    const same = exact ? a === e : Math.abs(a - e) <= 1e-9 * Math.max(1, Math.abs(e));
     if (!same) out.push(`${k}: expected ${e}, got ${a}`);
   }
   return out;
@@ -168,10 +193,16 @@ export function branchRecords(file: FolderFile): FolderRecord[] {
 function sumOf(records: readonly FolderRecord[], options: UsageOracleOptions): OracleSums {
   let sums = ZERO_SUMS;
   for (const r of records) {
-    const source = usageSourceOf(r.entry);
+    const source = sourceOf(r.entry, options);
     if (source) sums = addSums(sums, recordSums(source.usage, options));
   }
   return sums;
+}
+
+/** A file's records, an exact duplicate line (same origin, next to it) once under "once". */
+function recordsOf(file: FolderFile, options: UsageOracleOptions): readonly FolderRecord[] {
+  if (options.duplicateLines !== "once") return file.records;
+  return file.records.filter((r, i) => file.records[i - 1]?.origin !== r.origin);
 }
 
 function dayOf(timestamp: unknown): string {
@@ -196,8 +227,9 @@ export function usageOracle(folder: SessionFolder, options: UsageOracleOptions =
   for (const f of filesOldestFirst(folder)) {
     let unique = ZERO_SUMS;
     let copies = 0;
-    for (const r of f.records) {
-      const source = usageSourceOf(r.entry);
+    const records = recordsOf(f, options);
+    for (const r of records) {
+      const source = sourceOf(r.entry, options);
       if (!source) continue;
       if (firstFile.get(r.origin) !== f.path) {
         copies++;
@@ -210,7 +242,7 @@ export function usageOracle(folder: SessionFolder, options: UsageOracleOptions =
       addTo(byDay, dayOf(r.entry.timestamp), sums);
     }
     files[f.path] = {
-      own: sumOf(f.records, options),
+      own: sumOf(records, options),
       unique,
       branch: sumOf(branchRecords(f), options),
       copies,

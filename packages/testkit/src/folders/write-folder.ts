@@ -18,7 +18,10 @@ export function writeFolder(folder: SessionFolder, root: string): string[] {
 
 /** Options of {@link formatFolder}. */
 export interface FormatFolderOptions {
-  /** Longest line shown in full; longer ones are cut with a note (default 400). */
+  /**
+   * Longest line shown in full (default 400; `Infinity` for none): a longer line is cut, shows
+   * its length, and a last line says lines were cut and how to get them whole.
+   */
   readonly maxLineLength?: number;
 }
 
@@ -33,16 +36,19 @@ function describe(file: FolderFile): string {
   return facts.join("; ");
 }
 
-function showLine(line: string, max: number): string {
+/** A line as printed, and whether it was cut. */
+function showLine(line: string, max: number): { text: string; cut: boolean } {
   // Line separators are shown escaped, so a printed line is one line on a terminal too.
   const visible = line.replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
   const bom = visible.startsWith("\uFEFF") ? `(BOM)${visible.slice(1)}` : visible;
-  return bom.length <= max ? bom : `${bom.slice(0, max)}… (${bom.length} characters)`;
+  if (bom.length <= max) return { text: bom, cut: false };
+  return { text: `${bom.slice(0, max)}… (${bom.length} characters)`, cut: true };
 }
 
 /** Every file of `folder` with its facts and numbered lines. */
 export function formatFolder(folder: SessionFolder, options: FormatFolderOptions = {}): string {
   const max = options.maxLineLength ?? 400;
+  let cut = 0;
   const out: string[] = [
     `sessions root: ${folder.files.length} file(s)${
       folder.deleted.length > 0 ? `; deleted: ${folder.deleted.join(", ")}` : ""
@@ -54,8 +60,15 @@ export function formatFolder(folder: SessionFolder, options: FormatFolderOptions
     if (lines[lines.length - 1] === "") lines.pop();
     else out.push("    (no final newline)");
     lines.forEach((line, i) => {
-      out.push(`  ${String(i + 1).padStart(3)} ${showLine(line, max)}`);
+      const shown = showLine(line, max);
+      if (shown.cut) cut++;
+      out.push(`  ${String(i + 1).padStart(3)} ${shown.text}`);
     });
+  }
+  if (cut > 0) {
+    out.push(
+      `(${cut} line(s) longer than ${max} characters cut here; writeFolder(folder, dir) writes them whole, maxLineLength shows more)`,
+    );
   }
   return out.join("\n");
 }

@@ -18,6 +18,7 @@ import {
 } from "../../src/index.js";
 
 const LONG = 2_000;
+const ids = (file: FolderFile) => file.records.map((r) => r.entry);
 const COUNTS = ["input", "output", "cacheRead", "cacheWrite", "totalTokens"];
 
 function usages(file: FolderFile) {
@@ -63,6 +64,17 @@ const SHOWS: Record<HostileValueName, (file: FolderFile, folder: SessionFolder) 
           ),
       ),
     ),
+  "entry-id-collisions": (f, folder) =>
+    ids(f).some((entry) =>
+      folder.files.some(
+        (g) => g !== f && ids(g).some((o) => o.id === entry.id && o.timestamp !== entry.timestamp),
+      ),
+    ),
+  "big-integers": (f) =>
+    usages(f).some(({ usage }) =>
+      COUNTS.some((k) => typeof usage[k] === "number" && (usage[k] as number) > 2 ** 53),
+    ) && /\d{16,}/.test(f.text),
+  "html-text": (f) => f.text.includes("<script>") && f.text.includes("&lt;b&gt;"),
 };
 
 describe("odd values (HOSTILE_VALUES)", () => {

@@ -137,4 +137,74 @@ describe("usageOracle", () => {
       "Tools/summaries": expect.objectContaining({ totalTokens: 7 }),
     });
   });
+
+  it('counts assistant messages only when asked (records: "assistant")', () => {
+    const at = "2025-01-01T00:00:00.000Z";
+    const records: FolderRecord[] = [
+      { entry: assistant("a", null, at, u(10, 1)), origin: "x#0" },
+      {
+        entry: {
+          type: "usage",
+          id: "b",
+          parentId: "a",
+          timestamp: at,
+          provider: "p",
+          model: "m",
+          usage: u(5, 5),
+        },
+        origin: "x#1",
+      },
+      {
+        entry: {
+          type: "message",
+          id: "c",
+          parentId: "b",
+          timestamp: at,
+          message: { role: "toolResult", content: [], usage: u(1, 1), timestamp: 1 },
+        },
+        origin: "x#2",
+      },
+      {
+        entry: {
+          type: "compaction",
+          id: "d",
+          parentId: "c",
+          timestamp: at,
+          summary: "s",
+          usage: u(2, 2),
+        },
+        origin: "x#3",
+      },
+    ];
+    const folder: SessionFolder = { files: [file("x", at, records)], deleted: [], values: [] };
+    expect(usageOracle(folder).total.records).toBe(4);
+    const assistantOnly = usageOracle(folder, { records: "assistant" });
+    expect(assistantOnly.total).toMatchObject({ records: 1, input: 10, output: 1 });
+    expect(Object.keys(assistantOnly.byModel)).toEqual(["p/m"]);
+  });
+
+  it('counts an exact duplicate line twice by default, once with duplicateLines: "once"', () => {
+    const at = "2025-01-01T00:00:00.000Z";
+    const a = assistant("a", null, at, u(10, 1));
+    const records: FolderRecord[] = [
+      { entry: a, origin: "x#0" },
+      { entry: a, origin: "x#0" },
+    ];
+    const folder: SessionFolder = { files: [file("x", at, records)], deleted: [], values: [] };
+    const both = usageOracle(folder);
+    const once = usageOracle(folder, { duplicateLines: "once" });
+    expect([both.total.records, both.files.x?.own.records, both.files.x?.branch.records]).toEqual([
+      2, 2, 1,
+    ]);
+    expect([once.total.records, once.files.x?.own.records, once.files.x?.branch.records]).toEqual([
+      1, 1, 1,
+    ]);
+  });
+
+  it("compares counts beyond 2^53 within 1e-9 relative, smaller ones exactly", () => {
+    const sums = recordSums({ input: 2 ** 64, output: 7 });
+    expect(diffSums(sums, { ...sums, input: 2 ** 64 + 4096 })).toEqual([]);
+    expect(diffSums(sums, { ...sums, input: 2 ** 63 })).toHaveLength(1);
+    expect(diffSums(sums, { ...sums, output: 8 })).toEqual(["output: expected 7, got 8"]);
+  });
 });

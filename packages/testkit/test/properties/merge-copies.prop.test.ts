@@ -4,22 +4,26 @@
  * are kept and change nothing else; a legacy copy is migrated before the merge (M3).
  */
 
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import {
   mergeSessions,
   parseSessionEntries,
   SessionManager,
   type SessionTreeNode,
 } from "@pi-sessions/core";
+import { tempDir } from "@pi-sessions/test-utils";
 import {
   canonicalJson,
   type DivergedCopies,
-  divergedCopiesArb,
   garbageLineArb,
+  legacySessionArb,
   nonObjectLineArb,
 } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { params, runs } from "../arbitraries-run.js";
+import { divergedPairArb as pair } from "./merge-arbitraries.js";
 
 type Shape = [string, string | undefined, string | undefined, Shape[]];
 type Node = Pick<SessionTreeNode, "label" | "labelTimestamp"> & {
@@ -40,6 +44,9 @@ interface PiModule {
       getLeafId(): string | null;
       getSessionName(): string | undefined;
     };
+    open(path: string): {
+      appendMessage(message: { role: "user"; content: string; timestamp: number }): string;
+    };
   };
 }
 
@@ -52,7 +59,6 @@ beforeAll(async () => {
   pi = (await import(url.href)) as PiModule;
 });
 
-const pair = divergedCopiesArb({ shape: "any", unknownTypes: true });
 const copiesOf = (d: DivergedCopies) => [d.copies[0]?.jsonl ?? "", d.copies[1]?.jsonl ?? ""];
 
 /** Our view of a merged file: tree, leaf, name. */
@@ -131,6 +137,45 @@ describe("merged files and unclean copies", () => {
         expect(entries(merged.bytes).sort()).toEqual(entries(mergeSessions(a, b).bytes).sort());
       }),
       params(150),
+    );
+  });
+
+  it(`merges a v1 copy with the copy pi 1.6.0 migrated: each entry once (numRuns ${runs(100)})`, () => {
+    // Machine A still has the v1 file and appended to it with an old pi; machine B opened the
+    // file's earlier state with pi 1.6.0, which migrated it (random ids) and went on. The ids
+    // our migration gives A's copy are ours to choose: the entries pi migrated keep pi's.
+    const dir = tempDir();
+    fc.assert(
+      fc.property(legacySessionArb({ version: 1 }), fc.nat(), fc.nat(3), (v1, cut, appends) => {
+        const lines = v1.jsonl.split("\n").slice(0, -1);
+        const shared = 1 + (cut % lines.length); // how much of the file B's copy was taken from
+        const path = join(dir, "b.jsonl");
+        writeFileSync(path, `${lines.slice(0, shared).join("\n")}\n`);
+        const sm = pi.SessionManager.open(path);
+        for (let i = 0; i < appends; i++) {
+          sm.appendMessage({ role: "user", content: `on b ${i}`, timestamp: 1_700_000_000_000 });
+        }
+        const b = readFileSync(path, "utf8");
+        const bEntries = parseSessionEntries(b).length - 1;
+        const merged = mergeSessions(v1.jsonl, b);
+        const out = parseSessionEntries(merged.bytes.toString()).slice(1);
+        // Every entry of B once, and A's entries past the shared part (none of A's is lost).
+        expect(out).toHaveLength(bEntries + (lines.length - shared));
+        const content = (r: object) => {
+          const { id, parentId, firstKeptEntryId, firstKeptEntryIndex, ...rest } = r as Record<
+            string,
+            unknown
+          >;
+          return canonicalJson(rest);
+        };
+        const kept = new Set(out.map(content));
+        for (const r of v1.records.slice(shared)) expect(kept.has(content(r))).toBe(true);
+        const ids = new Set(parseSessionEntries(b).map((r) => (r as { id: string }).id));
+        for (const e of out.slice(0, shared - 1))
+          expect(ids.has((e as { id: string }).id)).toBe(true);
+        expect(mergeSessions(b, v1.jsonl).bytes.equals(merged.bytes)).toBe(true);
+      }),
+      params(100),
     );
   });
 });

@@ -14,7 +14,10 @@ import {
 } from "@pi-sessions/core";
 import {
   childrenOfId,
+  contextOfSummary,
+  type EntryLog,
   entriesOf,
+  idAt,
   type LabelIndex,
   leafSummary,
   type PathSummary,
@@ -27,13 +30,14 @@ import { MISSING_ID } from "./arbitraries.js";
 
 export const vecItems = <T>(v: Vec<T>): T[] => v.items.slice(0, v.length);
 
-/** What a summary answers: path, settings and messages. */
-export function summaryAnswers(s: PathSummary): unknown {
+/** What a summary of a path in `log` answers: path, settings and messages. */
+export function summaryAnswers(log: EntryLog, s: PathSummary): unknown {
+  const { messages, thinkingLevel, model } = contextOfSummary(log, s);
   return {
-    path: vecItems(s.path).map((e) => e.id),
-    settings: s.settings,
-    messages: vecItems(s.messages),
-    systemMessages: vecItems(s.systemMessages),
+    path: vecItems(s.path).map((pos) => idAt(log, pos)),
+    settings: { thinkingLevel, model },
+    messages,
+    systemMessages: messages.filter((m) => m?.role === "system"),
   };
 }
 
@@ -57,7 +61,7 @@ export function answers(state: SessionState, extraIds: readonly string[] = []): 
     tree: treeShape(treeOf(state)),
     branch: branchOf(state).map((e) => e.id),
     branches: ids.map((id) => branchOf(state, id).map((e) => e.id)),
-    context: summaryAnswers(leafSummary(state) as PathSummary),
+    context: summaryAnswers(state.log, leafSummary(state) as PathSummary),
   };
 }
 

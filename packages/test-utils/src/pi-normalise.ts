@@ -1,7 +1,8 @@
 /**
- * Normalises what one side of the pi-runtime test wrote, so the two sides can be compared
- * line by line: random ids and times become numbers by first appearance, in one pass over
- * the text in a fixed order (the side's session files in the order the runtime reached them).
+ * Normalises what one side of a comparison with pi wrote (core's pi-runtime test, the CLI's
+ * launcher tests), so the two sides can be compared line by line: random ids and times become
+ * numbers by first appearance, in one pass over the text in a fixed order (the side's session
+ * files in the order pi reached them).
  *
  * - the side's temp root (also in its cwd-encoded form `--tmp-…-work--`) → `<root>`
  * - session ids (UUIDs, also inside file names and `parentSession` paths) → `<session#n>`
@@ -10,6 +11,9 @@
  * - ISO timestamps, file-name timestamps (`2026-01-01T10-00-00-000Z`) and epoch-ms message
  *   `timestamp` numbers → `<t#n>`, one numbering for all three forms of the same instant
  * - `durationMs` (measured with performance.now, so it depends on machine speed) → 0
+ *
+ * With `times: "erased"` every time becomes `<t>`: for runs on the real clock, where two
+ * entries may fall in one millisecond on one side and not on the other.
  */
 
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
@@ -51,7 +55,7 @@ function fileTsToIso(ts: string): string {
 export class SideNormaliser {
   private readonly sessions = new Numbering("session");
   private readonly ids = new Numbering("id");
-  private readonly times = new Numbering("t");
+  private readonly instants = new Numbering("t");
   private readonly roots: string[];
 
   /**
@@ -61,9 +65,14 @@ export class SideNormaliser {
   constructor(
     root: string,
     private readonly entryIds: ReadonlySet<string>,
+    private readonly times: "numbered" | "erased" = "numbered",
   ) {
     // The absolute root, then its cwd-encoded form (leading separator dropped, `/` → `-`).
     this.roots = [root, root.replace(/^[/\\]+/, "").replace(/[/\\:]/g, "-")];
+  }
+
+  private time(iso: string): string {
+    return this.times === "erased" ? "<t>" : this.instants.of(iso);
   }
 
   /** `text` with every root, id, timestamp and duration replaced. */
@@ -73,10 +82,9 @@ export class SideNormaliser {
     return out.replace(TOKENS, (match, ...rest) => {
       const groups = rest[rest.length - 1] as Record<string, string | undefined>;
       if (groups.uuid) return this.sessions.of(groups.uuid);
-      if (groups.iso) return this.times.of(groups.iso);
-      if (groups.fileTs) return this.times.of(fileTsToIso(groups.fileTs));
-      if (groups.ms)
-        return `"timestamp":"${this.times.of(new Date(Number(groups.ms)).toISOString())}"`;
+      if (groups.iso) return this.time(groups.iso);
+      if (groups.fileTs) return this.time(fileTsToIso(groups.fileTs));
+      if (groups.ms) return `"timestamp":"${this.time(new Date(Number(groups.ms)).toISOString())}"`;
       if (groups.duration) return `"durationMs":0`;
       if (groups.hex && this.entryIds.has(groups.hex)) return this.ids.of(groups.hex);
       return match;

@@ -1,0 +1,51 @@
+/**
+ * pi's session listings (`/resume`, `--resume`) through the session index, inside pi's process:
+ * the index is opened once, on the first listing (pi's start loads no SQLite), and kept for the
+ * process. Any trouble with it — the addon missing, the file unusable, a listing that throws —
+ * and the listing reads the files instead, as core does; an abort is passed on as it is. The
+ * index answers exactly what the files say (its own contract), so pi cannot tell which answered.
+ */
+
+import type { SessionInfo, SessionListProgress } from "@pi-sessions/core";
+import type { SessionIndex } from "@pi-sessions/index";
+
+/** The progress callback of a listing (core's). */
+export type ListProgress = SessionListProgress;
+
+/** The index of this process: opened on first use; `null` once it could not be opened. */
+let opened: Promise<SessionIndex | null> | undefined;
+
+/** Opens the default index (`$PI_SESSIONS_INDEX`, else the cache dir), or null on any trouble. */
+async function processIndex(): Promise<SessionIndex | null> {
+  opened ??= (async () => {
+    try {
+      const { openSessionIndex } = await import("@pi-sessions/index");
+      // Its notices (a damaged index rebuilt) are not pi's business: the answer is right anyway.
+      const index = openSessionIndex({ onNotice: () => {} });
+      process.once("exit", () => index.close());
+      return index;
+    } catch {
+      return null;
+    }
+  })();
+  return opened;
+}
+
+/**
+ * `viaIndex` on the process's index, else `viaFiles`. A listing the index failed (for a reason
+ * other than `signal`'s abort) is redone from the files.
+ */
+export async function listThroughIndex(
+  viaIndex: (index: SessionIndex) => Promise<SessionInfo[]>,
+  viaFiles: () => Promise<SessionInfo[]>,
+  signal: AbortSignal | undefined,
+): Promise<SessionInfo[]> {
+  const index = await processIndex();
+  if (index === null) return viaFiles();
+  try {
+    return await viaIndex(index);
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    return viaFiles();
+  }
+}

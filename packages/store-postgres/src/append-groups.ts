@@ -1,0 +1,182 @@
+/**
+ * The statements of group commit: the claim of every group's session row and the insert of
+ * the claimed groups' lines, in one statement (one commit), and why a group was not claimed.
+ * Each group keeps its own checks: the session's next seq is the group's first, the lease
+ * token is the writer's; a group whose check fails changes nothing.
+ */
+import { SessionConflictError } from "@pi-sessions/core";
+import type pg from "pg";
+import { KEY_COLUMNS, keyArrays, keyValues, type LineRow } from "./lines.js";
+import type { Lease } from "./writes.js";
+
+/** One session's lines to append, in order, at consecutive seqs from the first row's. */
+export interface AppendGroup {
+  readonly id: string;
+  readonly location: string;
+  readonly rows: readonly LineRow[];
+  /** The texts the listing fold collected from each row (see `LineFold.line`). */
+  readonly texts: readonly (string | null)[];
+  readonly lease: Lease | undefined;
+  /** The listing fold's state after the rows, when it is saved with them (else kept as is). */
+  readonly state: Buffer | null;
+}
+
+/** A group as a round sends it: whether an earlier try may have committed it. */
+export interface RoundGroup {
+  readonly group: AppendGroup;
+  readonly retrying: boolean;
+}
+
+/**
+ * Claims every group's session row and inserts the rows of the claimed ones, in one statement
+ * (one commit); returns each group's verdict: undefined when its rows are stored (now, or by
+ * an earlier try), else the conflict that refused it. Groups must name distinct sessions.
+ */
+export async function commitGroups(
+  pool: pg.Pool,
+  s: string,
+  round: readonly RoundGroup[],
+): Promise<(SessionConflictError | undefined)[]> {
+  const groups = round.map((r) => r.group);
+  const only = groups.length === 1 ? groups[0] : undefined;
+  const won = new Set(
+    only?.rows.length === 1 ? await claimOne(pool, s, only) : await claimAll(pool, s, groups),
+  );
+  const lost = round.filter((r) => !won.has(r.group.id));
+  const verdicts = lost.length === 0 ? new Map() : await whyNot(pool, s, lost);
+  return groups.map((g) => (won.has(g.id) ? undefined : verdicts.get(g.id)));
+}
+
+/** The claim and insert of a round of groups, as one statement; the ids of the claimed. */
+async function claimAll(
+  pool: pg.Pool,
+  s: string,
+  groups: readonly AppendGroup[],
+): Promise<string[]> {
+  const rows = groups.flatMap((g) =>
+    g.rows.map((row, i) => ({ id: g.id, row, texts: g.texts[i] })),
+  );
+  // A named statement: each connection parses and plans it once. The session rows are taken in
+  // the order of `unnest` (sorted by id by the caller), so two rounds never wait on each other
+  // in a cycle. No foreign key: the claim proves the session exists and holds its row.
+  const claimed = await pool.query<{ id: string }>({
+    name: `pi-sessions-append-groups:${s}`,
+    text: `WITH g AS (
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::float8[],
+                            $6::bytea[]) AS g(id, first_seq, next_seq, token, ttl, state)),
+     claimed AS (
+       UPDATE ${s}.sessions s
+          SET next_seq = g.next_seq, needs_newline = false, updated_at = now(),
+              lease_until = CASE WHEN g.token IS NULL THEN s.lease_until
+                                 ELSE now() + g.ttl * interval '1 millisecond' END,
+              info_state = CASE WHEN g.state IS NULL THEN s.info_state ELSE g.state END,
+              info_seq = CASE WHEN g.state IS NULL THEN s.info_seq ELSE g.next_seq END
+         FROM g
+        WHERE s.id = g.id AND s.next_seq = g.first_seq
+          AND (g.token IS NULL OR s.lease_token = g.token)
+        RETURNING s.id),
+     inserted AS (
+       INSERT INTO ${s}.entries (session_id, seq, line, ${KEY_COLUMNS}, info_texts)
+       SELECT r.* FROM unnest($7::text[], $8::bigint[], string_to_array($9, E'\n'),
+                              $10::text[], $11::text[], $12::text[], $13::text[], $14::text[],
+                              string_to_array($15, E'\n', ''))
+                AS r(id, seq, line, ${KEY_COLUMNS}, texts)
+        WHERE r.id IN (SELECT id FROM claimed))
+     SELECT id FROM claimed`,
+    values: [
+      groups.map((g) => g.id),
+      groups.map((g) => g.rows[0]?.seq),
+      groups.map((g) => (g.rows.at(-1)?.seq ?? 0) + 1),
+      groups.map((g) => g.lease?.token ?? null),
+      groups.map((g) => g.lease?.ttlMs ?? 0),
+      groups.map((g) => g.state),
+      rows.map((r) => r.id),
+      rows.map((r) => r.row.seq),
+      // Lines and texts are JSON, which never holds a raw newline: joined by one, they go as
+      // one value each, split by the server, instead of array literals escaped quote by quote.
+      rows.map((r) => r.row.line).join("\n"),
+      ...keyArrays(rows.map((r) => r.row)),
+      rows.map((r) => r.texts ?? "").join("\n"),
+    ],
+  });
+  return claimed.rows.map((r) => r.id);
+}
+
+/**
+ * The same for one group of one line (a writer alone, waiting for each append): scalar
+ * parameters and no `unnest`, which is half the server's work for a single row.
+ */
+async function claimOne(pool: pg.Pool, s: string, group: AppendGroup): Promise<string[]> {
+  const row = group.rows[0] as LineRow;
+  const inserted = await pool.query<{ id: string }>({
+    name: `pi-sessions-append-one:${s}`,
+    text: `WITH claimed AS (
+       UPDATE ${s}.sessions
+          SET next_seq = $2 + 1, needs_newline = false, updated_at = now(),
+              lease_until = CASE WHEN $9::bigint IS NULL THEN lease_until
+                                 ELSE now() + $10 * interval '1 millisecond' END,
+              info_state = CASE WHEN $11::bytea IS NULL THEN info_state ELSE $11 END,
+              info_seq = CASE WHEN $11::bytea IS NULL THEN info_seq ELSE $2 + 1 END
+        WHERE id = $1 AND next_seq = $2 AND ($9::bigint IS NULL OR lease_token = $9)
+        RETURNING id)
+     INSERT INTO ${s}.entries (session_id, seq, line, ${KEY_COLUMNS}, info_texts)
+     SELECT id, $2, $3, $4, $5, $6, $7, $8, $12 FROM claimed
+     RETURNING session_id AS id`,
+    values: [
+      group.id,
+      row.seq,
+      row.line,
+      ...keyValues(row),
+      group.lease?.token ?? null,
+      group.lease?.ttlMs ?? 0,
+      group.state,
+      group.texts[0] ?? null,
+    ],
+  });
+  return inserted.rows.map((r) => r.id);
+}
+
+/** Why each group was not claimed: none of ours when its own first line is there already. */
+async function whyNot(
+  pool: pg.Pool,
+  s: string,
+  lost: readonly RoundGroup[],
+): Promise<Map<string, SessionConflictError | undefined>> {
+  const found = await pool.query<{
+    id: string;
+    exists: boolean;
+    line: string | null;
+    lease_owner: string | null;
+    lease_token: string | null;
+  }>(
+    `SELECT g.id, s.id IS NOT NULL AS exists, e.line, s.lease_owner, s.lease_token
+       FROM unnest($1::text[], $2::bigint[]) AS g(id, seq)
+       LEFT JOIN ${s}.sessions s ON s.id = g.id
+       LEFT JOIN ${s}.entries e ON e.session_id = g.id AND e.seq = g.seq`,
+    [lost.map((l) => l.group.id), lost.map((l) => l.group.rows[0]?.seq)],
+  );
+  const byId = new Map(found.rows.map((r) => [r.id, r]));
+  const out = new Map<string, SessionConflictError | undefined>();
+  for (const { group, retrying } of lost) {
+    const current = byId.get(group.id);
+    const first = group.rows[0] as LineRow;
+    let verdict: SessionConflictError | undefined;
+    if (!current?.exists) {
+      verdict = new SessionConflictError(
+        group.location,
+        "the session was deleted from the database",
+      );
+    } else if (retrying && current.line === first.line) {
+      // Our own line at our seq: an earlier try committed the group, only its answer was lost.
+      verdict = undefined;
+    } else if (group.lease && Number(current.lease_token) !== group.lease.token) {
+      const holder = current.lease_owner ?? "another writer";
+      verdict = new SessionConflictError(group.location, `the writer lease passed to ${holder}`);
+    } else {
+      const why = `another writer appended line ${first.seq} first`;
+      verdict = new SessionConflictError(group.location, why);
+    }
+    out.set(group.id, verdict);
+  }
+  return out;
+}

@@ -1,0 +1,73 @@
+/**
+ * The options of `PostgresSessionStore.connect`, and the pool the store makes from them.
+ */
+import type { SessionEnv } from "@pi-sessions/core";
+import pg from "pg";
+import type { GroupCommitOptions } from "./group-commit.js";
+import type { RetryPolicy } from "./writes.js";
+
+/** Options of `PostgresSessionStore.connect`. */
+export interface PostgresStoreOptions {
+  /** A `postgres://` URL (ignored when `pool` is given). */
+  readonly connectionString?: string;
+  /**
+   * A pool to use instead of making one; the store then leaves it open on `close()`. The store
+   * listens to the `'error'` event of the pool and of each connection it opens from then on
+   * (a dropped connection must not end the process; the call that used it rejects instead).
+   */
+  readonly pool?: pg.Pool;
+  /** The schema of the store's tables (default `pi_sessions`), created and migrated. */
+  readonly schema?: string;
+  /**
+   * The writer lease: a session opened or created here is leased to this store for `ttlMs`
+   * (default 30 s, renewed by every append); `false` lets the seq of each append decide alone.
+   */
+  readonly lease?: { readonly ttlMs: number } | false;
+  /** Who holds the leases (default host, pid and a random part). */
+  readonly owner?: string;
+  /**
+   * Retries of a call that failed for a transient reason (default 5, from 100 ms doubling):
+   * appends, a session's first write, `openSession`/`load`, imports, forks, queries and the
+   * migration at `connect`.
+   */
+  readonly retry?: Partial<RetryPolicy>;
+  /**
+   * How appends are grouped into commits: rounds on the wire at once (default 4), rows in one
+   * round at most (default 1000).
+   */
+  readonly groupCommit?: Partial<GroupCommitOptions>;
+  /** The connections' `application_name` (default `pi-sessions`), to find them on the server. */
+  readonly applicationName?: string;
+  /** A server-side limit for every statement, in ms (default: none). */
+  readonly statementTimeoutMs?: number;
+  /**
+   * The server's `synchronous_commit` for the store's connections (default: the server's,
+   * `on`). `"off"` acknowledges a commit before its WAL reaches the disk: a server crash may
+   * lose the last few hundred ms of acknowledged appends (whole groups, never part of one,
+   * never a gap in a session), a client crash loses nothing. Only for a pool the store makes:
+   * set it on a pool of yours yourself (`options: "-c synchronous_commit=off"`).
+   */
+  readonly synchronousCommit?: "on" | "off" | "local" | "remote_write" | "remote_apply";
+  /** Clock and ids for migrating legacy sessions as they load, and for forks (default: the system's). */
+  readonly env?: SessionEnv;
+}
+
+/** The pool `options` name, or a new one made from them. */
+export function poolOf(options: PostgresStoreOptions): pg.Pool {
+  if (options.pool) {
+    if (options.synchronousCommit) {
+      throw new Error(
+        'synchronousCommit applies to the pool the store makes; set it on your pool (options: "-c synchronous_commit=…")',
+      );
+    }
+    return options.pool;
+  }
+  return new pg.Pool({
+    connectionString: options.connectionString,
+    application_name: options.applicationName ?? "pi-sessions",
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    ...(options.synchronousCommit
+      ? { options: `-c synchronous_commit=${options.synchronousCommit}` }
+      : {}),
+  });
+}
