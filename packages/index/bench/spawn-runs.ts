@@ -153,3 +153,19 @@ process.stderr.write(vouched + "/" + files.length);`;
   }
   return cost;
 }
+
+/**
+ * Node's own start-up from spawn to exit: a plain `node` that turns on the compile cache and
+ * does nothing else, the floor under every spawned side (what neither a listing nor its floor
+ * can go below). Fails unless it exits 0.
+ */
+export function nodeStartup(): SpawnCost {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.NODE_OPTIONS;
+  const { run, cost } = spawnCost(
+    ["--no-warnings", "--input-type=module", "-e", COMPILE_CACHE],
+    env,
+  );
+  if (run.status !== 0) throw new Error(`node start-up: exit ${run.status}: ${run.stderr}`);
+  return cost;
+}
