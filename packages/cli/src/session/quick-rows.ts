@@ -9,7 +9,12 @@ import { quickListAll } from "@pi-sessions/index";
 import { indexOptionsFor, sayUnavailable } from "../io/index-file.js";
 import type { Progress } from "../io/progress.js";
 import type { CommandContext } from "../io/runtime.js";
-import { type ListedRows, rowsOfSummaries } from "./summary-rows.js";
+import {
+  type ListedRows,
+  type PathSummary,
+  regularRowOfSummary,
+  type SessionRow,
+} from "./summary-rows.js";
 
 /**
  * The rows of every session under the root through the index `option` names, with how many
@@ -37,4 +42,15 @@ export async function quickRowsOfAll(
     newestFirst(a.modified ?? Number.NaN, b.modified ?? Number.NaN),
   );
   return { rows: await rowsOfSummaries(all), files: listed.files };
+}
+
+/**
+ * The rows of summaries, in their order: a regular file's from its summary, an irregular
+ * one's through `session-rows.ts` (a full load of the file), loaded only when one is listed.
+ */
+async function rowsOfSummaries(summaries: readonly PathSummary[]): Promise<SessionRow[]> {
+  const rows = summaries.map(regularRowOfSummary);
+  if (!rows.includes(undefined)) return rows as SessionRow[];
+  const { rowOfSummary } = await import("./session-rows.js");
+  return rows.map((row, i) => row ?? rowOfSummary(summaries[i] as PathSummary));
 }

@@ -1,8 +1,8 @@
 /**
  * `ls` rows from the index's summaries (`ListedSummary`: plain values, no `SessionInfo`): a
  * regular file's counts come from its stored shape; an irregular one needs a full load of the
- * file to count its problems as `check` does, which loads the reader (`session-rows.ts`) only
- * when such a file is listed.
+ * file to count its problems as `check` does (`session-rows.ts`' `rowOfSummary`, which
+ * `quick-rows.ts` loads only when such a file is listed).
  */
 
 import type { SessionInfo } from "@pi-sessions/core";
@@ -38,7 +38,7 @@ export interface ListedRows {
 }
 
 /** A summary with its file's path, as the index lists it. */
-type PathSummary = ListingSummary & { readonly path: string };
+export type PathSummary = ListingSummary & { readonly path: string };
 
 /** The summary's info fields, as core's listing builds them (an unknown time as Invalid Date). */
 export function infoOfSummary(summary: PathSummary): Omit<SessionInfo, "allMessagesText"> {
@@ -59,28 +59,12 @@ export function infoOfSummary(summary: PathSummary): Omit<SessionInfo, "allMessa
 export function regularRowOfSummary(summary: PathSummary): SessionRow | undefined {
   const shape = summary.shape;
   if (!shape.regular) return undefined;
-  // One object, not the info spread into the row: ten thousand rows are held to the end.
-  return {
-    path: summary.path,
-    id: summary.id,
-    cwd: summary.cwd,
-    name: summary.name ?? undefined,
-    parentSessionPath: summary.parentSessionPath ?? undefined,
-    created: new Date(summary.created ?? Number.NaN),
-    modified: new Date(summary.modified ?? Number.NaN),
-    messageCount: summary.messageCount,
-    firstMessage: summary.firstMessage,
+  // The info's own object made the row, not the info spread into a new one: ten thousand
+  // rows are held to the end.
+  return Object.assign(infoOfSummary(summary), {
     entries: shape.entries,
     branches: shape.branches,
     size: shape.size,
     problems: 0,
-  };
-}
-
-/** The rows of summaries, in their order (`session-rows.ts`' `rowOfSummary` for each). */
-export async function rowsOfSummaries(summaries: readonly PathSummary[]): Promise<SessionRow[]> {
-  const rows = summaries.map(regularRowOfSummary);
-  if (!rows.includes(undefined)) return rows as SessionRow[];
-  const { rowOfSummary } = await import("./session-rows.js");
-  return rows.map((row, i) => row ?? rowOfSummary(summaries[i] as PathSummary));
+  });
 }
