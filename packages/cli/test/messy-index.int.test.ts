@@ -2,7 +2,9 @@
  * The index's commands on an untidy sessions folder (issue 32): a FIFO, a socket and (as root) a
  * device named `*.jsonl` hang none of `ls`, `search`, `index`, `index --verify` and
  * `usage --all` (each is killed after a bound and then fails here), and each answers as it does
- * without them.
+ * without them — a command that walks the folder names each special file on stderr in one line
+ * and exits 2 (unreadable input, the rest still read), as every command does since the CLI's
+ * hardening.
  */
 
 import { spawnSync } from "node:child_process";
@@ -57,8 +59,13 @@ describe("a FIFO, a socket and a device named *.jsonl in the sessions folder", (
     const messy = tempDir();
     const copied = copyCorpus(messy);
     const project = join(Object.values(copied)[0] as string, "..");
-    specials(project);
-    specials(messy);
+    const odd = [...specials(project), ...specials(messy)];
+    /** Whether `stderr` names every special file in one line of its own. */
+    const namesEach = (stderr: string) => {
+      for (const path of odd) {
+        expect(stderr.split("\n").filter((l) => l.includes(path))).toHaveLength(1);
+      }
+    };
     const index = (dir: string) => ({ PI_SESSIONS_INDEX: join(dir, "..", `${Date.now()}.sqlite`) });
     const same = (args: string[]) => {
       const a = run([...args, "--dir", plain], index(tempDir()));
@@ -66,7 +73,9 @@ describe("a FIFO, a socket and a device named *.jsonl in the sessions folder", (
       return { a, b };
     };
     const ls = same(["ls", "--all", "--json"]);
-    expect(ls.b.status).toBe(0);
+    expect(ls.a.status).toBe(0);
+    expect(ls.b.status, ls.b.stderr).toBe(2);
+    namesEach(ls.b.stderr);
     const paths = (out: string) =>
       (JSON.parse(out) as { path: string }[]).map((r) => r.path.slice(r.path.lastIndexOf("/")));
     expect(paths(ls.b.stdout)).toEqual(paths(ls.a.stdout));
@@ -77,12 +86,18 @@ describe("a FIFO, a socket and a device named *.jsonl in the sessions folder", (
     );
     const file = join(tempDir(), "index.sqlite");
     const synced = run(["index", "--dir", messy, "--json"], { PI_SESSIONS_INDEX: file });
-    expect(synced.status).toBe(0);
+    expect(synced.status, synced.stderr).toBe(2);
+    namesEach(synced.stderr);
     const verified = run(["index", "--verify", "--dir", messy], { PI_SESSIONS_INDEX: file });
-    expect(verified.status).toBe(0);
-    expect(verified.stdout).toContain("no problems");
+    expect(verified.status, verified.stderr).toBe(2);
+    namesEach(verified.stderr);
+    expect(verified.stdout).toContain(
+      `no problems in what could be read, ${odd.length} could not be read`,
+    );
     const usage = same(["usage", "--all", "--json"]);
-    expect(usage.b.status).toBe(usage.a.status);
+    expect(usage.a.status).toBe(0);
+    expect(usage.b.status, usage.b.stderr).toBe(2);
+    namesEach(usage.b.stderr);
     expect(usage.b.stdout.length).toBeGreaterThan(0);
   });
 });
@@ -112,7 +127,9 @@ describe("a sessions folder that cannot be read", () => {
       chmodSync(root, 0o000);
       const rootBlocked = run(["index", "--dir", root], env, true);
       expect(rootBlocked.status).toBe(2);
-      expect(rootBlocked.stderr).toContain(`pi-sessions: cannot read ${root};`);
+      expect(rootBlocked.stderr.trim()).toBe(
+        `pi-sessions: cannot read --dir ${root}: permission denied`,
+      );
     } finally {
       chmodSync(root, 0o755);
       chmodSync(project, 0o755);

@@ -45,7 +45,16 @@ import { openSqlite } from "../src/sqlite.js";
 import { writeFloorMs } from "./floors.js";
 import { generate } from "./generate-folder.js";
 import { searchSection } from "./search-section.js";
-import { CLI_MAIN, freshLs, freshRefWall, listingFloor, ms, type SpawnCost } from "./spawn-runs.js";
+import {
+  CLI_MAIN,
+  freshLs,
+  freshRefWall,
+  listingFloor,
+  lsStartup,
+  ms,
+  nodeStartup,
+  type SpawnCost,
+} from "./spawn-runs.js";
 
 interface RefModule {
   SessionManager: { listAll(): Promise<{ path: string }[]> };
@@ -257,6 +266,12 @@ async function main(): Promise<void> {
       const firstLs: SpawnCost[] = [];
       const lsSpawn: SpawnCost[] = [];
       const floorSpawn: SpawnCost[] = [];
+      const startSpawn: SpawnCost[] = [];
+      const lsEmpty: SpawnCost[] = [];
+      // An empty sessions folder of its own, and an index of its own, for ls's start-up.
+      const emptyAgent = join(agentDir, "empty-agent");
+      mkdirSync(join(emptyAgent, "sessions"), { recursive: true });
+      const emptyFile = join(agentDir, "empty.sqlite");
       // A user's first `ls --all`, each into an empty index of its own, beside the reference.
       const firstFile = join(agentDir, "first.sqlite");
       for (let r = 0; r < rounds; r++) {
@@ -270,6 +285,8 @@ async function main(): Promise<void> {
         refSpawn.push(freshRefWall(agentDir, files));
         lsSpawn.push(freshLs(file, agentDir, files));
         floorSpawn.push(listingFloor(file, root, files));
+        startSpawn.push(nodeStartup());
+        lsEmpty.push(lsStartup(emptyFile, emptyAgent));
       }
       const wall = (runs: SpawnCost[]) => runs.map((c) => c.wallMs);
       const cpu = (runs: SpawnCost[]) => runs.map((c) => c.cpuMs);
@@ -285,6 +302,37 @@ async function main(): Promise<void> {
       const floorCpu = median(cpu(floorSpawn));
       costRow("  warm ls --all against its floor, wall", wall(lsSpawn), floorWall, "floor");
       costRow("  warm ls --all CPU against the floor's CPU", cpu(lsSpawn), floorCpu, "floor");
+      // Node's own start-up, beneath both: what is left above it is each side's own work.
+      const startWall = median(wall(startSpawn));
+      const startCpu = median(cpu(startSpawn));
+      console.log(
+        `  node start-up alone: wall median ${startWall.toFixed(1)} ms, CPU median ${startCpu.toFixed(1)} ms (${startSpawn.length} spawns)`,
+      );
+      const above = (runs: SpawnCost[], pick: (c: SpawnCost) => number, base: number) =>
+        median(runs.map(pick)) - base;
+      const lsWork = above(lsSpawn, (c) => c.wallMs, startWall);
+      const floorWork = above(floorSpawn, (c) => c.wallMs, startWall);
+      const lsCpuWork = above(lsSpawn, (c) => c.cpuMs, startCpu);
+      const floorCpuWork = above(floorSpawn, (c) => c.cpuMs, startCpu);
+      console.log(
+        `  above start-up: ls ${lsWork.toFixed(1)} / floor ${floorWork.toFixed(1)} ms wall (${(lsWork / floorWork).toFixed(2)}×), ${lsCpuWork.toFixed(1)} / ${floorCpuWork.toFixed(1)} ms CPU (${(lsCpuWork / floorCpuWork).toFixed(2)}×)`,
+      );
+      // ls's own start-up (the same command on an empty folder): what is left above it is the
+      // work that grows with the files, set against the floor's above Node's start-up.
+      const lsStartWall = median(wall(lsEmpty));
+      const lsStartCpu = median(cpu(lsEmpty));
+      const perFileWall = above(lsSpawn, (c) => c.wallMs, lsStartWall);
+      const perFileCpu = above(lsSpawn, (c) => c.cpuMs, lsStartCpu);
+      console.log(
+        `  ls --all on an empty folder (its start-up): wall median ${lsStartWall.toFixed(1)} ms, CPU median ${lsStartCpu.toFixed(1)} ms (${lsEmpty.length} spawns; CPU ${cpu(
+          lsEmpty,
+        )
+          .map((c) => c.toFixed(1))
+          .join(" / ")})`,
+      );
+      console.log(
+        `  per-file work, ls above its start-up against the floor above Node's: ${perFileWall.toFixed(1)} / ${floorWork.toFixed(1)} ms wall (${(perFileWall / floorWork).toFixed(2)}×), ${perFileCpu.toFixed(1)} / ${floorCpuWork.toFixed(1)} ms CPU (${(perFileCpu / floorCpuWork).toFixed(2)}×)`,
+      );
       console.log(
         `  floor CPU: median ${floorCpu.toFixed(1)} ms (${cpu(floorSpawn)
           .map((c) => c.toFixed(1))

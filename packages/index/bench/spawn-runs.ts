@@ -153,3 +153,39 @@ process.stderr.write(vouched + "/" + files.length);`;
   }
   return cost;
 }
+
+/**
+ * Node's own start-up from spawn to exit: a plain `node` that turns on the compile cache and
+ * does nothing else, the floor under every spawned side (what neither a listing nor its floor
+ * can go below). Fails unless it exits 0.
+ */
+export function nodeStartup(): SpawnCost {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.NODE_OPTIONS;
+  const { run, cost } = spawnCost(
+    ["--no-warnings", "--input-type=module", "-e", COMPILE_CACHE],
+    env,
+  );
+  if (run.status !== 0) throw new Error(`node start-up: exit ${run.status}: ${run.stderr}`);
+  return cost;
+}
+
+/**
+ * `pi-sessions ls --all` on an empty sessions folder, from spawn to exit: the command's own
+ * start-up (Node, the bundle's modules for `ls`, the index opened and closed), the part of a
+ * warm `ls --all` that does not grow with the files. Fails unless it says "no sessions" and
+ * exits 1, as `ls` does on an empty folder.
+ */
+export function lsStartup(file: string, agentDir: string): SpawnCost {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PI_CODING_AGENT_DIR: agentDir,
+    PI_SESSIONS_INDEX: file,
+  };
+  delete env.NODE_OPTIONS;
+  const { run, cost } = spawnCost([CLI_MAIN, "ls", "--all"], env);
+  if (run.status !== 1 || !run.stderr.includes("no sessions")) {
+    throw new Error(`ls --all (empty): exit ${run.status}: ${run.stderr.slice(0, 500)}`);
+  }
+  return cost;
+}

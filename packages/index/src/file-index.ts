@@ -12,14 +12,8 @@ import type { Stats } from "node:fs";
 import { dirname } from "node:path";
 import { encodeListingAnswer, JsonlScanner, type StoredIds } from "@pi-sessions/core/internal";
 import { EntryRecorder } from "./entry-recorder.js";
-import {
-  type Folds,
-  foldText,
-  freshFolds,
-  indexRules,
-  resumeFolds,
-  saveFolds,
-} from "./fold-state.js";
+import { type Folds, foldText, freshFolds, resumeFolds, saveFolds } from "./fold-state.js";
+import { indexRules } from "./index-rules.js";
 import { readBytes, readLineChunks, readWholeLines } from "./line-chunks.js";
 import type { FileRow, FileUpdate, Statements } from "./statements.js";
 import type { Answered } from "./stored-answer.js";

@@ -13,7 +13,8 @@
 import { readSync, type Stats } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import { DEPTH, type Depth, FileIndexer, finishAnswer, hashLine } from "./file-index.js";
-import { indexRules, resumeFolds } from "./fold-state.js";
+import { resumeFolds } from "./fold-state.js";
+import { indexRules } from "./index-rules.js";
 import { withRegularFile } from "./open-file.js";
 import { DEFAULT_SETTLE_MS, settleOf } from "./settled.js";
 import type { FileRow, Settle, Statements } from "./statements.js";

@@ -6,6 +6,8 @@ import type {
   ListSessionsOptions,
   ShapedSessionInfo,
 } from "@pi-sessions/core/internal";
+import { defaultIndexFile } from "./location.js";
+import { DEFAULT_SETTLE_MS } from "./settled.js";
 
 /** What a listing covers: its files' rows and which directories they lie in. */
 export interface Scope {
@@ -36,6 +38,24 @@ export interface SessionIndexOptions {
    * coarsest timestamp granule of the filesystems the sessions live on.
    */
   readonly settleMs?: number;
+}
+
+/** {@link SessionIndexOptions} with every default filled in. */
+export interface IndexSettings {
+  readonly file: string;
+  readonly busyTimeoutMs: number;
+  readonly notice: (message: string) => void;
+  readonly settleMs: number;
+}
+
+/** The settings `options` give, defaults filled in (one place for them). */
+export function indexSettings(options: SessionIndexOptions): IndexSettings {
+  return {
+    file: options.file ?? defaultIndexFile(options.env),
+    busyTimeoutMs: options.busyTimeoutMs ?? 30_000,
+    notice: options.onNotice ?? (() => {}),
+    settleMs: options.settleMs ?? DEFAULT_SETTLE_MS,
+  };
 }
 
 /** Options of the lower-level listings ({@link SessionIndex.listDir}, `listProjects`). */

@@ -18,11 +18,12 @@ export type {
 } from "./index-options.js";
 export { defaultIndexFile, INDEX_FILE_ENV, INDEX_FILE_NAME } from "./location.js";
 export { IndexUnavailableError } from "./open-database.js";
-export type { ListedSummary, QuickListing } from "./quick-listing.js";
+export { type QuickListAllOptions, quickListAll } from "./quick-list-all.js";
 export type { SearchFilters, SearchHit } from "./search.js";
 export { ftsQuery, SearchQueryError } from "./search.js";
 export { openSessionIndex, SessionIndex } from "./session-index.js";
 export type { IndexedSession, TreeTop, UsageSession } from "./session-query.js";
 export { StaleLineError } from "./session-query.js";
+export type { ListedSummary, QuickListing } from "./stored-walk.js";
 export { sessionFilesIn, sessionFilesUnder } from "./sync-covered-files.js";
 export type { VerifyProblem, VerifyReport } from "./verify.js";

@@ -5,7 +5,7 @@
  * read command must never delete or overwrite what it did not make (`index-file-proof.ts`).
  */
 
-import { mkdirSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { type IndexFileProof, proveIndexFile } from "./index-file-proof.js";
 import { prepareSchema } from "./schema.js";
@@ -96,6 +96,28 @@ export function openDatabase(file: string, busyTimeoutMs: number): Opened {
       });
     }
   }
+}
+
+/**
+ * Opens the index at `file` for use: {@link openDatabase}, a rebuild of a damaged index told to
+ * `notice` in one line, and the file made owner-only (it holds transcript text, like the
+ * sessions). Throws {@link IndexUnavailableError} as {@link openDatabase} does.
+ */
+export function openIndexConnection(
+  file: string,
+  busyTimeoutMs: number,
+  notice: (message: string) => void,
+): Database {
+  const opened = openDatabase(file, busyTimeoutMs);
+  if (opened.rebuiltBecause !== undefined) {
+    notice(`index ${file} was damaged (${opened.rebuiltBecause}); it is rebuilt from the files`);
+  }
+  try {
+    if (file !== ":memory:") chmodSync(file, 0o600);
+  } catch {
+    // Another user's index we may read; leave its mode alone.
+  }
+  return opened.db;
 }
 
 /** An error's message on one line. */

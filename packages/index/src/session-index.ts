@@ -7,7 +7,6 @@
  * ends in a direct read of the files with a notice saying what happened.
  */
 
-import { chmodSync } from "node:fs";
 import type { SessionInfo, SessionListProgress } from "@pi-sessions/core";
 import {
   defaultSessionDirPath,
@@ -22,24 +21,25 @@ import {
 } from "@pi-sessions/core/internal";
 import { DEPTH, type Depth } from "./file-index.js";
 import { IndexInfoCache, type SyncCounts, zeroCounts } from "./index-cache.js";
-import type {
-  IndexDirListingOptions,
-  IndexListed,
-  IndexListingOptions,
-  Scope,
-  SessionIndexOptions,
+import {
+  type IndexDirListingOptions,
+  type IndexListed,
+  type IndexListingOptions,
+  indexSettings,
+  type Scope,
+  type SessionIndexOptions,
 } from "./index-options.js";
 import { dirScope, NO_SCOPE, projectsScope, pruneGone } from "./listing-scope.js";
-import { defaultIndexFile } from "./location.js";
 import {
   describe,
   IndexUnavailableError,
   isDamagedIndex,
   isSqliteError,
   openDatabase,
+  openIndexConnection,
   removeIndexFile,
 } from "./open-database.js";
-import { type QuickListing, quickListing } from "./quick-listing.js";
+import { quickListing } from "./quick-listing.js";
 import { resetSchema } from "./schema.js";
 import { ftsQuery, type SearchFilters, type SearchHit, searchIndex } from "./search.js";
 import { type IndexedSession, openIndexedSession, StaleLineError } from "./session-query.js";
@@ -47,6 +47,7 @@ import { DEFAULT_SETTLE_MS, settleRows } from "./settled.js";
 import type { Database } from "./sqlite.js";
 import { type StatCheck, statCheck } from "./stat-check.js";
 import { Statements } from "./statements.js";
+import type { QuickListing } from "./stored-walk.js";
 import { type VerifyReport, verifyIndex } from "./verify.js";
 
 /**
@@ -73,18 +74,8 @@ export class SessionIndex {
     private readonly notice: (message: string) => void,
     private readonly settleMs: number = DEFAULT_SETTLE_MS,
   ) {
-    const opened = openDatabase(file, busyTimeoutMs);
-    if (opened.rebuiltBecause !== undefined) {
-      notice(`index ${file} was damaged (${opened.rebuiltBecause}); it is rebuilt from the files`);
-    }
-    this.db = opened.db;
+    this.db = openIndexConnection(file, busyTimeoutMs, notice);
     this.st = new Statements(this.db);
-    try {
-      // It holds transcript text: owner only, like the sessions.
-      if (file !== ":memory:") chmodSync(file, 0o600);
-    } catch {
-      // Another user's index we may read; leave its mode alone.
-    }
   }
 
   /** The sessions of one working directory, as `SessionManager.list(cwd, sessionDir, …)`. */
@@ -220,14 +211,8 @@ export class SessionIndex {
     onProgress?: (done: number, total: number) => void,
   ): QuickListing | undefined {
     try {
-      const listed = quickListing(
-        this.db,
-        this.st,
-        root,
-        this.settleMs,
-        this.busyTimeoutMs,
-        onProgress,
-      );
+      const timing = { settleMs: this.settleMs, busyTimeoutMs: this.busyTimeoutMs };
+      const listed = quickListing(this.db, this.st, root, timing, onProgress);
       for (const [kind, n] of Object.entries(listed.counts)) {
         this.counts[kind as keyof SyncCounts] += n;
       }
@@ -417,11 +402,6 @@ export class SessionIndex {
  * `IndexUnavailableError` when SQLite cannot be loaded or the file cannot be opened or made.
  */
 export function openSessionIndex(options: SessionIndexOptions = {}): SessionIndex {
-  const file = options.file ?? defaultIndexFile(options.env);
-  return new SessionIndex(
-    file,
-    options.busyTimeoutMs ?? 30_000,
-    options.onNotice ?? (() => {}),
-    options.settleMs ?? DEFAULT_SETTLE_MS,
-  );
+  const { file, busyTimeoutMs, notice, settleMs } = indexSettings(options);
+  return new SessionIndex(file, busyTimeoutMs, notice, settleMs);
 }

@@ -13,7 +13,7 @@
  */
 
 import type { Stats } from "node:fs";
-import { indexRules } from "./fold-state.js";
+import { indexRules } from "./index-rules.js";
 import { type Database, inTransaction } from "./sqlite.js";
 import type { FileRow, ListedRow, Settle, Statements } from "./statements.js";
 import { decodeAnswer, type FileAnswer } from "./stored-answer.js";
@@ -44,11 +44,28 @@ export function vouchedByStat(row: RowStamp, stamp: FullStamp): boolean {
   return (
     row.settled === 1 &&
     row.rules === indexRules() &&
-    row.ctime_ms === stamp.ctimeMs &&
-    row.mtime_ms === stamp.mtimeMs &&
-    row.size === stamp.size &&
-    row.ino === stamp.ino &&
-    row.dev === stamp.dev
+    sameStamp(stamp, row.dev, row.ino, row.size, row.mtime_ms, row.ctime_ms)
+  );
+}
+
+/**
+ * Whether a stat gives a row's stamp, field by field: for a settled row made under the rules
+ * this code runs, the rest of {@link vouchedByStat}'s rule.
+ */
+export function sameStamp(
+  stamp: FullStamp,
+  dev: number,
+  ino: number,
+  size: number,
+  mtimeMs: number,
+  ctimeMs: number,
+): boolean {
+  return (
+    ctimeMs === stamp.ctimeMs &&
+    mtimeMs === stamp.mtimeMs &&
+    size === stamp.size &&
+    ino === stamp.ino &&
+    dev === stamp.dev
   );
 }
 

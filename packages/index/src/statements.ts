@@ -50,6 +50,43 @@ type RawListedRow = [
   number,
 ];
 
+/** The columns of a {@link ListedRow}, in its statement's order. */
+const LISTED_COLUMNS = `id, path, dev, ino, size, mtime_ms, committed, ctime_ms, settled, answer,
+  rules, filled`;
+
+/** A {@link ListedRow} from its statement's array. */
+function listedRow(r: RawListedRow): ListedRow {
+  return {
+    id: r[0],
+    path: r[1],
+    dev: r[2],
+    ino: r[3],
+    size: r[4],
+    mtime_ms: r[5],
+    committed: r[6],
+    ctime_ms: r[7],
+    settled: r[8],
+    answer: r[9],
+    rules: r[10],
+    filled: r[11],
+  };
+}
+
+/**
+ * A row as a walk reads it: its path, stamp and stored answer, and whether it is settled under
+ * the rules it was asked about (1) or not (0).
+ */
+export type StampedRow = [
+  path: string,
+  dev: number,
+  ino: number,
+  size: number,
+  mtimeMs: number,
+  ctimeMs: number,
+  answer: string | null,
+  settledUnderRules: number,
+];
+
 /** A `files` row (the stamp, how far the file is indexed, and the folds' saved states). */
 export interface FileRow extends ListedRow {
   /** Lines (blank ones included) in those bytes. */
@@ -116,6 +153,13 @@ export class Statements {
   readonly fileByPath: Statement<[string], FileRow>;
   /** The rows whose path lies strictly between the two strings. */
   readonly filesBetween: { all(from: string, to: string): ListedRow[] };
+  /** The row of one path, as {@link filesBetween} reads it. */
+  readonly listedByPath: { get(path: string): ListedRow | undefined };
+  /**
+   * The rows whose path lies strictly between `from` and `to` as a walk reads them (arrays, no
+   * object per row), `settledUnderRules` 1 when settled and made under `rules`.
+   */
+  readonly stampsBetween: Statement<[rules: string, from: string, to: string], StampedRow>;
   /** The row's joined text, if it has one. */
   readonly textOf: { get(id: number): { all_text: string } | undefined };
   /** Writes a new row; resolves its id. */
@@ -136,26 +180,24 @@ export class Statements {
     // Not the folds' states and the hash: strings of every row for the few files opened.
     const between = prepareArrays<[string, string], RawListedRow>(
       db,
-      `SELECT id, path, dev, ino, size, mtime_ms, committed, ctime_ms, settled, answer, rules,
-         filled FROM files WHERE path > ? AND path < ?`,
+      `SELECT ${LISTED_COLUMNS} FROM files WHERE path > ? AND path < ?`,
     );
-    this.filesBetween = {
-      all: (from, to) =>
-        between.all(from, to).map((r) => ({
-          id: r[0],
-          path: r[1],
-          dev: r[2],
-          ino: r[3],
-          size: r[4],
-          mtime_ms: r[5],
-          committed: r[6],
-          ctime_ms: r[7],
-          settled: r[8],
-          answer: r[9],
-          rules: r[10],
-          filled: r[11],
-        })),
+    this.filesBetween = { all: (from, to) => between.all(from, to).map(listedRow) };
+    const byPath = prepareArrays<[string], RawListedRow>(
+      db,
+      `SELECT ${LISTED_COLUMNS} FROM files WHERE path = ?`,
+    );
+    this.listedByPath = {
+      get: (path) => {
+        const row = byPath.get(path);
+        return row === undefined ? undefined : listedRow(row);
+      },
     };
+    this.stampsBetween = prepareArrays(
+      db,
+      `SELECT path, dev, ino, size, mtime_ms, ctime_ms, answer, settled = 1 AND rules = ?
+       FROM files WHERE path > ? AND path < ?`,
+    );
     // The text is kept as UTF-8 bytes: node:sqlite reads TEXT only up to a NUL, and a message
     // may hold one.
     const textOf = prepareArrays<[number], [Uint8Array]>(

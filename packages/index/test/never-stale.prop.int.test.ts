@@ -5,7 +5,9 @@
  * the index's answers are the files' own: its listings equal core's direct read, its search
  * finds exactly the entries whose text holds the word, and a session through the index
  * (`tree`, `context`) equals a full read of the file; and `ls --all`'s summaries equal core's
- * listing, settled rows answered by their stat included.
+ * listing, settled rows answered by their stat included — both `listAllSummaries` and the
+ * CLI's own path, `quickListAll`, which opens the same index file on a connection of its own
+ * and answers a warm listing from the stored rows without the per-file step.
  */
 
 import { readFileSync } from "node:fs";
@@ -21,7 +23,7 @@ import { fcOptions, tempDir } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { expect, test } from "vitest";
 import { entryFields } from "../src/entry-fields.js";
-import { openSessionIndex, type SessionIndex } from "../src/index.js";
+import { openSessionIndex, quickListAll, type SessionIndex } from "../src/index.js";
 import { applyStep, fileTextArb, stepArb, writeFolder } from "./folder-arbitraries.js";
 import { flatten } from "./tree-ids.js";
 
@@ -79,9 +81,17 @@ function summaryOf(info: ShapedSessionInfo) {
 }
 
 /** Every answer of the index equals what the files say now. */
-async function answersAreTheFiles(index: SessionIndex, root: string): Promise<void> {
+async function answersAreTheFiles(
+  index: SessionIndex,
+  root: string,
+  stored: { readonly file: string; readonly settleMs: number },
+): Promise<void> {
   const direct = await listAllSessions(root, { cache: null, withShape: true });
-  // `ls --all`'s summaries first (they must not lean on what a listing below just stored).
+  // `ls --all`'s summaries first (they must not lean on what a listing below just stored):
+  // the CLI's path, then the index's own.
+  const cli = await quickListAll(root, stored);
+  expect(cli?.nested).toEqual(direct.map(summaryOf));
+  expect(cli?.flat).toEqual([]);
   const quick = index.listAllSummaries(root);
   expect(quick?.nested).toEqual(direct.map(summaryOf));
   expect(quick?.flat).toEqual([]);
@@ -125,11 +135,12 @@ function neverStale(runs: number, settleMs: number, pauseMs: number) {
       async (texts, steps) => {
         const root = join(tempDir(), "sessions");
         let paths = writeFolder(root, texts);
-        const index = openSessionIndex({ file: join(tempDir(), "index.sqlite"), settleMs });
+        const stored = { file: join(tempDir(), "index.sqlite"), settleMs };
+        const index = openSessionIndex(stored);
         try {
           for (let n = 0; n <= steps.length; n++) {
             if (pauseMs > 0) await new Promise((done) => setTimeout(done, pauseMs));
-            await answersAreTheFiles(index, root);
+            await answersAreTheFiles(index, root, stored);
             const step = steps[n];
             if (step !== undefined) paths = applyStep(root, paths, step, texts.length + n);
           }

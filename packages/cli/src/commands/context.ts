@@ -5,7 +5,7 @@
 
 import { buildSessionProjection } from "@pi-sessions/core";
 import type { Command } from "commander";
-import type { IndexOption } from "../io/index-access.js";
+import type { IndexOption } from "../io/index-file.js";
 import { formatBytes, formatCount, pad, truncate } from "../io/output.js";
 import { type CliRuntime, type CommonOptions, withCommonOptions } from "../io/runtime.js";
 import { resolveEntryId } from "../session/entry-ref.js";

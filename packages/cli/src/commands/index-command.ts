@@ -10,7 +10,8 @@ import type { SessionIndex, SyncCounts } from "@pi-sessions/index";
 import type { Command } from "commander";
 import { ExitCode, usageError } from "../io/errors.js";
 import { reportUnreadable, sessionFilesOf } from "../io/find-session-files.js";
-import { type IndexOption, openIndexFor } from "../io/index-access.js";
+import { openIndexFor } from "../io/index-access.js";
+import type { IndexOption } from "../io/index-file.js";
 import { progressOn } from "../io/progress.js";
 import {
   type CliRuntime,
@@ -44,23 +45,29 @@ async function runIndex(runtime: CliRuntime, options: IndexOptions): Promise<voi
     runtime.exit(ExitCode.usage);
     return;
   }
+  let named: ReadonlySet<string> = new Set();
   try {
     if (options.verify) verify(ctx, runtime, index, problems.length);
-    else await sync(ctx, runtime, index, options.rebuild === true);
+    else named = await sync(ctx, runtime, index, options.rebuild === true);
   } finally {
     index.close();
   }
-  // A sync says the folders it could not read itself (keeping their rows); the scan adds the
-  // `*.jsonl` entries it will not open (FIFOs, devices, …), and, for --verify, everything.
-  reportUnreadable(ctx, options.verify ? problems : problems.filter((p) => p.what === "file"));
+  // A sync says the folders it could not read and holds rows of itself (keeping them); the
+  // scan adds the rest: the `*.jsonl` entries it will not open (FIFOs, devices, …) and the
+  // folders the index never held (else a first `index` of a locked folder would be silent).
+  reportUnreadable(
+    ctx,
+    problems.filter((p) => p.what === "file" || !named.has(p.path)),
+  );
 }
 
+/** Syncs (or rebuilds) the index; resolves the folders it said it could not read. */
 async function sync(
   ctx: CommandContext,
   runtime: CliRuntime,
   index: SessionIndex,
   rebuild: boolean,
-): Promise<void> {
+): Promise<ReadonlySet<string>> {
   const progress = progressOn(ctx.io.stderr, rebuild ? "rebuilding index" : "indexing sessions");
   const onProgress = (done: number, total: number) => progress.update(done, total);
   const result = rebuild
@@ -81,6 +88,7 @@ async function sync(
     ctx.err(`pi-sessions: cannot read ${dir}; what the index holds of it is kept as it was`);
   }
   if (unreadable.length > 0) runtime.exit(ExitCode.usage);
+  return new Set(unreadable);
 }
 
 /** Whether the sessions root exists but cannot be read (a missing one just has no sessions). */

@@ -10,7 +10,7 @@ import { encodeCwd, type PathProblem, scanSessionDir } from "@pi-sessions/core/i
 import type { Command } from "commander";
 import { ExitCode, usageError } from "../io/errors.js";
 import { reportUnreadable, sessionFilesOf } from "../io/find-session-files.js";
-import { type IndexOption, withIndex } from "../io/index-access.js";
+import type { IndexOption } from "../io/index-file.js";
 import { formatBytes, formatDate, pad, truncate } from "../io/output.js";
 import { progressOn } from "../io/progress.js";
 import {
@@ -19,13 +19,9 @@ import {
   type CommonOptions,
   withCommonOptions,
 } from "../io/runtime.js";
-import { indexLister, indexRowsOfAll } from "../session/index-lister.js";
-import {
-  directLister,
-  type ListScope,
-  listSessionRows,
-  type SessionRow,
-} from "../session/ls-rows.js";
+import type { ListScope } from "../session/ls-rows.js";
+import { quickRowsOfAll } from "../session/quick-rows.js";
+import type { SessionRow } from "../session/summary-rows.js";
 
 /** Options of `ls`. */
 interface LsOptions extends CommonOptions {
@@ -132,30 +128,20 @@ async function runLs(runtime: CliRuntime, options: LsOptions): Promise<void> {
   // Looked at first: a root that cannot be read is exit 2, not "no sessions"; what cannot be
   // read below it is said after the listing.
   const scan = scanOf(ctx, scope);
-  // How many files the listing met, when the index counted them (else the scan's count).
-  let met: number | undefined;
-  const rows = await withIndex(ctx, options.index, async (index) => {
-    if (index !== undefined && scope.all) {
-      const quick = indexRowsOfAll(
-        index,
-        ctx.sessionsRoot,
-        progressOn(ctx.io.stderr, "reading sessions"),
-      );
-      if (quick !== undefined) {
-        met = quick.files;
-        return quick.rows;
-      }
-    }
-    const before = index?.filesMet;
-    const listed = await listSessionRows(
-      ctx.sessionsRoot,
-      scope,
-      progressOn(ctx.io.stderr, "reading sessions"),
-      index === undefined ? directLister : indexLister(index),
-    );
-    if (index !== undefined && before !== undefined) met = index.filesMet - before;
-    return listed;
-  });
+  const progress = progressOn(ctx.io.stderr, "reading sessions");
+  // `ls --all` through the index first answers from the stored rows (a warm listing loads
+  // nothing else); everything else, and that listing when the index failed, goes through
+  // core's listings, loaded only then. `met`: how many files the index's listing met, when it
+  // counted them (else the scan's count stands).
+  const quick =
+    scope.all && options.index !== false
+      ? await quickRowsOfAll(ctx, options.index, progress)
+      : undefined;
+  const { rows, files: met } =
+    quick ||
+    (await (
+      await import("../session/index-lister.js")
+    ).listedRows(ctx, scope, quick === false ? false : options.index, progress));
   if (ctx.json) {
     ctx.printJson(rows);
   } else if (rows.length > 0) {

@@ -9,7 +9,8 @@ import type { SearchFilters, SearchHit, SessionIndex } from "@pi-sessions/index"
 import { IndexUnavailableError, SearchQueryError } from "@pi-sessions/index";
 import type { Command } from "commander";
 import { ExitCode, usageError } from "../io/errors.js";
-import { type IndexOption, MEMORY, withIndex } from "../io/index-access.js";
+import { withIndex } from "../io/index-access.js";
+import { type IndexOption, MEMORY } from "../io/index-file.js";
 import { formatDate, pad, truncate } from "../io/output.js";
 import { parseDate, parsePositiveInt } from "../io/parse-args.js";
 import { progressOn } from "../io/progress.js";

@@ -7,7 +7,7 @@
  */
 
 import type { Command } from "commander";
-import type { IndexOption } from "../io/index-access.js";
+import type { IndexOption } from "../io/index-file.js";
 import { truncate } from "../io/output.js";
 import { parsePositiveInt } from "../io/parse-args.js";
 import {

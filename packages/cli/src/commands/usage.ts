@@ -27,7 +27,7 @@ import {
 import { type Command, Option } from "commander";
 import { CliError, ExitCode, usageError } from "../io/errors.js";
 import { reportUnreadable, sessionFilesOf } from "../io/find-session-files.js";
-import type { IndexOption } from "../io/index-access.js";
+import type { IndexOption } from "../io/index-file.js";
 import { progressOn } from "../io/progress.js";
 import {
   type CliRuntime,

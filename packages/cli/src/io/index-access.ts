@@ -1,31 +1,12 @@
 /**
- * How commands reach the session index: `--index FILE` or the default file (from the CLI's
- * environment, so tests can point it at a temp directory), with every trouble said in one line
- * on stderr and answered by reading the files directly — the index only makes reading faster,
- * never different.
+ * How commands reach the session index (`index-file.ts` says which file and how trouble is
+ * said): opened for a command, with every trouble said in one line on stderr and answered by
+ * reading the files directly — the index only makes reading faster, never different.
  */
 
-import { resolve } from "node:path";
-import {
-  defaultIndexFile,
-  IndexUnavailableError,
-  openSessionIndex,
-  type SessionIndex,
-} from "@pi-sessions/index";
-import { oneLine } from "./errors.js";
+import { openSessionIndex, type SessionIndex } from "@pi-sessions/index";
+import { type IndexOption, indexOptionsFor, sayUnavailable } from "./index-file.js";
 import type { CommandContext } from "./runtime.js";
-
-/** The `--index` / `--no-index` option as commander parses it. */
-export type IndexOption = string | boolean | undefined;
-
-/** The index file a command uses: `--index FILE` (resolved), else the default. */
-export function indexFileOf(ctx: CommandContext, option: IndexOption): string {
-  if (option === MEMORY) return MEMORY;
-  return typeof option === "string" ? resolve(ctx.io.cwd, option) : defaultIndexFile(ctx.io.env);
-}
-
-/** SQLite's name for an index held in memory for one run. */
-export const MEMORY = ":memory:";
 
 /**
  * Opens the index for a command, or says in one line why not and resolves `undefined` (the
@@ -34,14 +15,10 @@ export const MEMORY = ":memory:";
  */
 export function openIndexFor(ctx: CommandContext, option: IndexOption): SessionIndex | undefined {
   if (option === false) return undefined;
-  const file = indexFileOf(ctx, option);
   try {
-    return openSessionIndex({ file, onNotice: (message) => ctx.err(`pi-sessions: ${message}`) });
+    return openSessionIndex(indexOptionsFor(ctx, option));
   } catch (error) {
-    if (!(error instanceof IndexUnavailableError)) throw error;
-    ctx.err(
-      `pi-sessions: index unavailable (${oneLine(error)}); reading the session files directly`,
-    );
+    sayUnavailable(ctx, error);
     return undefined;
   }
 }

@@ -1,9 +1,15 @@
-/** `ls`'s infos from the session index: core's listings, answered from the index's rows. */
+/**
+ * `ls`'s rows through core's listings: answered from the session index's rows, or read from
+ * the files (`--no-index`, or an index that cannot be opened).
+ */
 
-import { newestFirst } from "@pi-sessions/core/internal";
 import type { SessionIndex } from "@pi-sessions/index";
+import { withIndex } from "../io/index-access.js";
+import type { IndexOption } from "../io/index-file.js";
 import type { Progress } from "../io/progress.js";
-import { rowOfSummary, type SessionLister, type SessionRow } from "./ls-rows.js";
+import type { CommandContext } from "../io/runtime.js";
+import { directLister, type ListScope, listSessionRows, type SessionLister } from "./ls-rows.js";
+import type { ListedRows } from "./summary-rows.js";
 
 /** A lister over `index`; the transcript text is left out (`ls` never shows it). */
 export function indexLister(index: SessionIndex): SessionLister {
@@ -15,21 +21,22 @@ export function indexLister(index: SessionIndex): SessionLister {
 }
 
 /**
- * `ls --all`'s rows from the index's stored answers, checked by one stat per file, in the order
- * the listings give (`SessionIndex.listAllSummaries`), with how many `*.jsonl` files it met;
- * `undefined` when the index failed (the caller lists through {@link indexLister}, which says
- * what happened).
+ * The rows of `scope` through the index `option` names (or the files), with how many
+ * `*.jsonl` files the index's listings met (`undefined` when they were read directly).
  */
-export function indexRowsOfAll(
-  index: SessionIndex,
-  root: string,
+export async function listedRows(
+  ctx: CommandContext,
+  scope: ListScope,
+  option: IndexOption,
   progress: Progress,
-): { rows: SessionRow[]; files: number } | undefined {
-  const listed = index.listAllSummaries(root, (done, total) => progress.update(done, total));
-  progress.done();
-  if (listed === undefined) return undefined;
-  const all = [...listed.nested, ...listed.flat].sort((a, b) =>
-    newestFirst(a.modified ?? Number.NaN, b.modified ?? Number.NaN),
-  );
-  return { rows: all.map(rowOfSummary), files: listed.files };
+): Promise<ListedRows> {
+  let files: number | undefined;
+  const rows = await withIndex(ctx, option, async (index) => {
+    const before = index?.filesMet;
+    const lister = index === undefined ? directLister : indexLister(index);
+    const listed = await listSessionRows(ctx.sessionsRoot, scope, progress, lister);
+    if (index !== undefined && before !== undefined) files = index.filesMet - before;
+    return listed;
+  });
+  return { rows, files };
 }

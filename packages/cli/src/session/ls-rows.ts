@@ -22,29 +22,9 @@ import {
 import { noProgress, type Progress } from "../io/progress.js";
 import { countLeaves, loadSession } from "./load-session.js";
 import { problemsOf } from "./problems.js";
+import { infoOfSummary, regularRowOfSummary, type SessionRow } from "./summary-rows.js";
 
-/** One session as `ls` shows it; `ls --json` prints an array of these. */
-export interface SessionRow {
-  readonly path: string;
-  readonly id: string;
-  readonly cwd: string;
-  readonly name?: string;
-  readonly parentSessionPath?: string;
-  readonly created: Date;
-  readonly modified: Date;
-  /** Message entries (core's `messageCount`). */
-  readonly messageCount: number;
-  /** The first user message, or `(no messages)`. */
-  readonly firstMessage: string;
-  /** Entries with an id (every type). */
-  readonly entries: number;
-  /** Branch tips: entries no other entry names as parent. */
-  readonly branches: number;
-  /** File size in bytes. */
-  readonly size: number;
-  /** How many problems `check` would report (0 for a healthy file). */
-  readonly problems: number;
-}
+export type { SessionRow } from "./summary-rows.js";
 
 /** Which sessions to list: all of them, or those of one working directory. */
 export type ListScope = { readonly all: true } | { readonly all: false; readonly cwd: string };
@@ -140,26 +120,9 @@ export function rowOf(info: ShapedSessionInfo): SessionRow {
  * {@link rowOf} gives for the same answer (an irregular file gets {@link fullRowOf}).
  */
 export function rowOfSummary(summary: ListingSummary & { readonly path: string }): SessionRow {
-  const info = {
-    path: summary.path,
-    id: summary.id,
-    cwd: summary.cwd,
-    name: summary.name ?? undefined,
-    parentSessionPath: summary.parentSessionPath ?? undefined,
-    created: new Date(summary.created ?? Number.NaN),
-    modified: new Date(summary.modified ?? Number.NaN),
-    messageCount: summary.messageCount,
-    firstMessage: summary.firstMessage,
-  };
-  const shape = summary.shape;
-  if (!shape.regular) return fullRowOf({ ...info, allMessagesText: "" });
-  return {
-    ...info,
-    entries: shape.entries,
-    branches: shape.branches,
-    size: shape.size,
-    problems: 0,
-  };
+  return (
+    regularRowOfSummary(summary) ?? fullRowOf({ ...infoOfSummary(summary), allMessagesText: "" })
+  );
 }
 
 /** A row from an info and a full (read-only) load of the same file: the slow, exact path. */

@@ -17,7 +17,8 @@ import {
   treeOf,
 } from "@pi-sessions/core";
 import { type IndexedSession, StaleLineError, type UsageSession } from "@pi-sessions/index";
-import { type IndexOption, openIndexFor } from "../io/index-access.js";
+import { openIndexFor } from "../io/index-access.js";
+import type { IndexOption } from "../io/index-file.js";
 import type { CommandContext } from "../io/runtime.js";
 import { type EntryIds, idsOf } from "./entry-ref.js";
 import { entrySummary } from "./entry-summary.js";
