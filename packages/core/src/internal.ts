@@ -42,6 +42,7 @@ export * from "./schema/codecs/issues.js";
 export * from "./schema/codecs/messages.js";
 export * from "./schema/codecs/usage.js";
 export * from "./schema/entry-references.js";
+export * from "./schema/entry-types.js";
 export * from "./schema/types.js";
 export * from "./state/diagnostics.js";
 export * from "./state/entry-handle.js";
