@@ -13,13 +13,11 @@ import { execFileSync, spawn } from "node:child_process";
 import {
   chmodSync,
   closeSync,
-  constants,
   existsSync,
   lstatSync,
   openSync,
   readdirSync,
   readFileSync,
-  readSync,
   statSync,
   symlinkSync,
   watch,

@@ -39,7 +39,7 @@ function session(dir: string): { path: string; home: string } {
   return { path, home };
 }
 
-describe("-o targets: redact follows export's rules (io/output-target.ts)", () => {
+describe("-o targets: redact follows export's rules (output/output-target.ts)", () => {
   it("redact -o writes into a FIFO, which stays a FIFO; refuses a directory and another session", async () => {
     const dir = tempDir("pi-redact-target-");
     const { path } = session(dir);

@@ -13,7 +13,7 @@
  * `--paths`, `--config`. The report goes to stderr.
  *
  * Output goes to stdout, or to `-o FILE`: a new file atomically, an existing one only with
- * `--force` and never a session, a FIFO or device by writing into it (see `io/output-target.ts`).
+ * `--force` and never a session, a FIFO or device by writing into it (see `output/output-target.ts`).
  * With `--json`, stdout gets `{ format, scope, session, leafId, entries, output?, content? }`:
  * `content` is the export when there is no `-o`, `output` the file written otherwise.
  */
@@ -26,9 +26,9 @@ import { renderHtmlPage } from "../export/html-page.js";
 import { jsonlExportRecords } from "../export/jsonl.js";
 import { renderMarkdownTranscript } from "../export/markdown.js";
 import { type SessionView, viewOf } from "../export/session-view.js";
-import { outputTargetOf, programDescriptors, writeOutput } from "../io/output-target.js";
 import { type CliRuntime, type CommonOptions, withCommonOptions } from "../io/runtime.js";
 import { jsonForTerminal } from "../io/terminal-text.js";
+import { outputTargetOf, programDescriptors, writeOutput } from "../output/output-target.js";
 import { loadRedacted, redactOptionsOf } from "../redact/redact-input.js";
 import { resolveEntryRef } from "../session/entry-ref.js";
 import { loadSession, longLineNotes } from "../session/load-session.js";

@@ -12,8 +12,8 @@ import { resolve } from "node:path";
 import { formatReport, redactSession } from "@pi-sessions/redact";
 import type { Command } from "commander";
 import { ExitCode } from "../io/errors.js";
-import { outputTargetOf, programDescriptors, writeOutput } from "../io/output-target.js";
 import { type CliRuntime, type CommonOptions, withCommonOptions } from "../io/runtime.js";
+import { outputTargetOf, programDescriptors, writeOutput } from "../output/output-target.js";
 import {
   collect,
   type RedactFlags,

@@ -122,7 +122,9 @@ function step(
   for (let i = 0; i < slots.length; i++) {
     const { projection, state: before } = slots[i] as ProjectionSlot;
     if (projection.types !== undefined && !projection.types.includes(head.type as string)) continue;
-    const given = projection.structural ? (head as SessionEntry) : (full ??= entry());
+    // A projection that reads only tree fields gets the head; the full entry is built once.
+    if (!projection.structural && full === undefined) full = entry();
+    const given = projection.structural ? (head as SessionEntry) : (full as SessionEntry);
     const state = projection.apply(before, given, ctx);
     if (state === before) continue;
     out ??= slots.slice();
@@ -174,9 +176,10 @@ export function replaySlots(
       for (const i of folded) {
         const projection = projections[i] as Projection<unknown>;
         if (projection.types !== undefined && !projection.types.includes(type as string)) continue;
+        if (!projection.structural && entry === undefined) entry = handleAt(log, pos);
         const given = projection.structural
           ? ({ type, id: idAt(log, pos), parentId: parentIdAt(log, pos) } as SessionEntry)
-          : (entry ??= handleAt(log, pos));
+          : (entry as SessionEntry);
         states[i] = projection.apply(states[i], given, ctx.at(log, pos));
       }
     }

@@ -66,8 +66,9 @@ describe('whenRefused: "fork" (SPEC L3)', () => {
     });
     expect(switched).toHaveLength(1);
     expect(switched[0]).toMatchObject({ reason: "forked", previousFile: file, file: fork });
-    expect((switched[0]?.refusal as SessionLockedError).holder?.pid).toBe(pid);
-    expect(switched[0]?.refusal).toBeInstanceOf(SessionLockedError);
+    const refusal = switched[0]?.refusal;
+    expect(refusal).toBeInstanceOf(SessionLockedError);
+    expect((refusal as SessionLockedError).holder?.pid).toBe(pid);
     // The fork is ours now: later appends go on there, and reopen as one session.
     sm.appendMessage(assistant("answer"));
     sm.close();
