@@ -58,6 +58,15 @@ export {
   referenceFieldsOf,
   renameReferences,
 } from "./schema/entry-references.js";
+export {
+  ENTRY_TYPE_NAMES,
+  ENTRY_TYPES,
+  type EntryTypeDefinition,
+  type EntryTypeRole,
+  type EntryTypeTable,
+  entryTypesWithRole,
+  isBuiltInEntryType,
+} from "./schema/entry-types.js";
 export type {
   AgentMessage,
   AssistantMessage,

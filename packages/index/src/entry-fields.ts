@@ -4,6 +4,7 @@
  * looks in. Pure: a record in, a row out; unknown shapes give empty columns, never an error.
  */
 
+import { ENTRY_TYPES, isBuiltInEntryType } from "@pi-sessions/core";
 import { isJsonRecord, type JsonRecord, messageText } from "@pi-sessions/core/internal";
 
 /** The indexed columns of one record (`null` where the record has no such field). */
@@ -34,9 +35,15 @@ const num = (value: unknown): number | null =>
 /** Roles whose message text is searchable: what people look for in a transcript. */
 const SEARCHED_ROLES = new Set(["user", "assistant", "toolResult", "custom"]);
 
-/** The text of a message for search: core's message text (text blocks, or a string). */
+/**
+ * The text of a record for search: core's message text (text blocks, or a string) of the
+ * `content` of a type whose definition keeps its text there (`custom_message`), else of its
+ * message. Any record's message is searched, as before, so an unknown type carrying one is found.
+ */
 function searchText(type: unknown, record: JsonRecord, message: JsonRecord | undefined): string {
-  if (type === "custom_message") return messageText(record.content);
+  if (isBuiltInEntryType(type) && ENTRY_TYPES[type].searchText === "content") {
+    return messageText(record.content);
+  }
   if (message === undefined || !SEARCHED_ROLES.has(String(message.role))) return "";
   return messageText(message.content);
 }

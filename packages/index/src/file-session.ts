@@ -3,7 +3,7 @@
  * file, reading from the file only the lines a query needs (see `session-query.ts`).
  */
 
-import type { SessionEntry, SessionHeader } from "@pi-sessions/core";
+import { entryTypesWithRole, type SessionEntry, type SessionHeader } from "@pi-sessions/core";
 import { USAGE_TOTALS_PROJECTION_NAME } from "@pi-sessions/plugins";
 import { coreTreeTop, type TreeTop } from "./core-tree-top.js";
 import type { IndexedSession, UsageSession } from "./indexed-session.js";
@@ -14,10 +14,10 @@ import { treeTop } from "./tree-top.js";
 import { savedUsage } from "./usage-fold.js";
 
 /** Entry types the tree's state is folded from (labels and the name): always read for it. */
-const TREE_TYPES = new Set(["label", "session_info"]);
+const TREE_TYPES = new Set<string>(entryTypesWithRole("tree-state"));
 
 /** Entry types that set a context's model and thinking level: always read on its path. */
-const SETTING_TYPES = new Set(["model_change", "thinking_level_change"]);
+const SETTING_TYPES = new Set<string>(entryTypesWithRole("context-setting"));
 
 /** Records read with a missing one of the tree (see `FileSession.entryAt`). */
 const READ_AHEAD = 256;

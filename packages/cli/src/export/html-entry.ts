@@ -3,7 +3,7 @@
  * every field is read defensively: a damaged or foreign entry (wrong types, unknown roles and
  * blocks) renders as what it is, with its raw JSON, instead of throwing.
  */
-import type { SessionEntry } from "@pi-sessions/core";
+import { type EntryTypeTable, isBuiltInEntryType, type SessionEntry } from "@pi-sessions/core";
 import { entryAnchor, escapeHtml as esc } from "./html-escape.js";
 
 /** What an entry's rendering may look up besides the entry. */
@@ -125,48 +125,49 @@ function messageHtml(message: unknown): string {
   }
 }
 
-/** The inner HTML of one entry (without its wrapper). */
+type BodyFn = (e: Rec, ctx: EntryHtmlContext) => string;
+
+/** The inner HTML of each built-in entry type (`satisfies`: a new type must get one). */
+const ENTRY_BODIES = {
+  message: (e) => messageHtml(e.message),
+  compaction: (e, ctx) =>
+    `${head("compaction", ` <span class="meta">${esc(String(num(e.tokensBefore) ?? "?"))} tokens before · kept from ${ref(e.firstKeptEntryId, ctx)}</span> ${usageHtml(e.usage)}`)}${pre(str(e.summary) ?? "", "text")}${e.details === undefined ? "" : `<details><summary>details</summary>${pre(json(e.details))}</details>`}`,
+  branch_summary: (e, ctx) =>
+    `${head("branch summary", ` <span class="meta">of the branch ending at ${ref(e.fromId, ctx)}</span> ${usageHtml(e.usage)}`)}${pre(str(e.summary) ?? "", "text")}`,
+  model_change: (e) =>
+    head(
+      "model",
+      ` <span class="meta">→ ${esc(`${str(e.provider) ?? "?"}/${str(e.modelId) ?? "?"}`)}</span>`,
+    ),
+  thinking_level_change: (e) =>
+    head("thinking", ` <span class="meta">→ ${esc(str(e.thinkingLevel) ?? "?")}</span>`),
+  label: (e, ctx) => {
+    const label = str(e.label);
+    return head(
+      "label",
+      ` <span class="meta">${ref(e.targetId, ctx)} ${label ? `→ “${esc(label)}”` : "cleared"}</span>`,
+    );
+  },
+  session_info: (e) =>
+    head("name", ` <span class="meta">${esc(str(e.name) ?? "(cleared)")}</span>`),
+  usage: (e) =>
+    head(
+      "usage",
+      ` <span class="meta">${esc(`${str(e.kind) ?? "?"} · ${str(e.provider) ?? "?"}/${str(e.model) ?? "?"}`)}</span> ${usageHtml(e.usage)}`,
+    ),
+  context_edit: (e, ctx) =>
+    `${head("context edit", ` <span class="meta">of ${ref(e.targetId, ctx)}</span>`)}${pre(json(e.replacement), "raw")}`,
+  custom: (e) =>
+    head("custom", ` <b>${esc(str(e.customType) ?? "?")}</b>`) + pre(json(e.data), "raw"),
+  custom_message: (e) =>
+    head("custom message", ` <b>${esc(str(e.customType) ?? "?")}</b>`) + contentHtml(e.content),
+} satisfies EntryTypeTable<BodyFn>;
+
+/** The inner HTML of one entry (without its wrapper); an unknown type shows its JSON. */
 function bodyHtml(entry: SessionEntry, ctx: EntryHtmlContext): string {
   const e = entry as unknown as Rec;
-  switch (entry.type) {
-    case "message":
-      return messageHtml(e.message);
-    case "compaction":
-      return `${head("compaction", ` <span class="meta">${esc(String(num(e.tokensBefore) ?? "?"))} tokens before · kept from ${ref(e.firstKeptEntryId, ctx)}</span> ${usageHtml(e.usage)}`)}${pre(str(e.summary) ?? "", "text")}${e.details === undefined ? "" : `<details><summary>details</summary>${pre(json(e.details))}</details>`}`;
-    case "branch_summary":
-      return `${head("branch summary", ` <span class="meta">of the branch ending at ${ref(e.fromId, ctx)}</span> ${usageHtml(e.usage)}`)}${pre(str(e.summary) ?? "", "text")}`;
-    case "model_change":
-      return head(
-        "model",
-        ` <span class="meta">→ ${esc(`${str(e.provider) ?? "?"}/${str(e.modelId) ?? "?"}`)}</span>`,
-      );
-    case "thinking_level_change":
-      return head("thinking", ` <span class="meta">→ ${esc(str(e.thinkingLevel) ?? "?")}</span>`);
-    case "label": {
-      const label = str(e.label);
-      return head(
-        "label",
-        ` <span class="meta">${ref(e.targetId, ctx)} ${label ? `→ “${esc(label)}”` : "cleared"}</span>`,
-      );
-    }
-    case "session_info":
-      return head("name", ` <span class="meta">${esc(str(e.name) ?? "(cleared)")}</span>`);
-    case "usage":
-      return head(
-        "usage",
-        ` <span class="meta">${esc(`${str(e.kind) ?? "?"} · ${str(e.provider) ?? "?"}/${str(e.model) ?? "?"}`)}</span> ${usageHtml(e.usage)}`,
-      );
-    case "context_edit":
-      return `${head("context edit", ` <span class="meta">of ${ref(e.targetId, ctx)}</span>`)}${pre(json(e.replacement), "raw")}`;
-    case "custom":
-      return head("custom", ` <b>${esc(str(e.customType) ?? "?")}</b>`) + pre(json(e.data), "raw");
-    case "custom_message":
-      return (
-        head("custom message", ` <b>${esc(str(e.customType) ?? "?")}</b>`) + contentHtml(e.content)
-      );
-    default:
-      return head(String(e.type)) + pre(json(entry), "raw");
-  }
+  if (isBuiltInEntryType(e.type)) return ENTRY_BODIES[e.type](e, ctx);
+  return head(String(e.type)) + pre(json(entry), "raw");
 }
 
 /** CSS class of an entry's wrapper: its type, and its role for messages. */

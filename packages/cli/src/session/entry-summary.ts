@@ -4,6 +4,8 @@
  * entry of unknown shape still gets a line (its type), never an exception.
  */
 
+import { type EntryTypeTable, isBuiltInEntryType } from "@pi-sessions/core";
+
 /** A loosely typed record: what an entry really is at run time. */
 type Loose = Record<string, unknown>;
 
@@ -69,36 +71,29 @@ export function messageSummary(message: unknown): string {
   }
 }
 
-/** A one-line description of any entry, by type. */
+/** The one-line description of each built-in entry type (`satisfies`: a new type must get one). */
+const ENTRY_SUMMARIES = {
+  message: (e) => messageSummary(e.message),
+  thinking_level_change: (e) => `thinking → ${str(e.thinkingLevel) ?? "?"}`,
+  model_change: (e) => `model → ${str(e.provider) ?? "?"}/${str(e.modelId) ?? "?"}`,
+  compaction: (e) =>
+    `compaction (${typeof e.tokensBefore === "number" ? `${e.tokensBefore} tokens before` : "?"}): ${str(e.summary) ?? ""}`,
+  branch_summary: (e) => `branch summary: ${str(e.summary) ?? ""}`,
+  custom: (e) => `custom ${str(e.customType) ?? "?"}`,
+  custom_message: (e) => `custom message ${str(e.customType) ?? "?"}: ${contentText(e.content)}`,
+  label: (e) =>
+    str(e.label)
+      ? `label ${str(e.targetId) ?? "?"} "${str(e.label)}"`
+      : `label ${str(e.targetId) ?? "?"} cleared`,
+  session_info: (e) => (str(e.name) ? `name "${str(e.name)}"` : "name cleared"),
+  usage: (e) => `usage ${str(e.kind) ?? ""} ${str(e.provider) ?? "?"}/${str(e.model) ?? "?"}`,
+  context_edit: (e) =>
+    `context edit of ${str(e.targetId) ?? "?"}${e.replacement === null ? " (removed)" : ""}`,
+} satisfies EntryTypeTable<(entry: Loose) => string>;
+
+/** A one-line description of any entry, by type; an unknown type reads as its name. */
 export function entrySummary(entry: unknown): string {
   const e = asRecord(entry) ?? {};
   const type = str(e.type) ?? "?";
-  switch (type) {
-    case "message":
-      return messageSummary(e.message);
-    case "compaction":
-      return `compaction (${typeof e.tokensBefore === "number" ? `${e.tokensBefore} tokens before` : "?"}): ${str(e.summary) ?? ""}`;
-    case "branch_summary":
-      return `branch summary: ${str(e.summary) ?? ""}`;
-    case "model_change":
-      return `model → ${str(e.provider) ?? "?"}/${str(e.modelId) ?? "?"}`;
-    case "thinking_level_change":
-      return `thinking → ${str(e.thinkingLevel) ?? "?"}`;
-    case "label":
-      return str(e.label)
-        ? `label ${str(e.targetId) ?? "?"} "${str(e.label)}"`
-        : `label ${str(e.targetId) ?? "?"} cleared`;
-    case "session_info":
-      return str(e.name) ? `name "${str(e.name)}"` : "name cleared";
-    case "custom":
-      return `custom ${str(e.customType) ?? "?"}`;
-    case "custom_message":
-      return `custom message ${str(e.customType) ?? "?"}: ${contentText(e.content)}`;
-    case "context_edit":
-      return `context edit of ${str(e.targetId) ?? "?"}${e.replacement === null ? " (removed)" : ""}`;
-    case "usage":
-      return `usage ${str(e.kind) ?? ""} ${str(e.provider) ?? "?"}/${str(e.model) ?? "?"}`;
-    default:
-      return type;
-  }
+  return isBuiltInEntryType(type) ? ENTRY_SUMMARIES[type](e) : type;
 }

@@ -8,6 +8,7 @@
  * 1 GB file costs a scan of its bytes instead of a `JSON.parse` and an object tree per line.
  */
 
+import { ENTRY_TYPE_NAMES, entryTypesWithRole } from "../schema/entry-types.js";
 import type { SessionEntry, SessionHeader } from "../schema/types.js";
 import type { LoadDiagnostic } from "../state/diagnostics.js";
 import type { EntryColumns } from "../state/entry-log.js";
@@ -52,21 +53,11 @@ export class LegacyFileError extends Error {
 }
 
 /** Entry types decoded at load: the built-in projections fold them (labels, names). */
-const DECODED_AT_LOAD = new Set(["label", "session_info"]);
+const DECODED_AT_LOAD = new Set<string>(entryTypesWithRole("tree-state"));
 
 /** Entry types by their bytes, so a line's type costs a compare, not a new string. */
 const KNOWN_TYPES = [
-  "message",
-  "model_change",
-  "thinking_level_change",
-  "compaction",
-  "branch_summary",
-  "custom",
-  "custom_message",
-  "label",
-  "session_info",
-  "context_edit",
-  "usage",
+  ...ENTRY_TYPE_NAMES,
   "session",
   // Message roles share the table: they are read the same way.
   "user",

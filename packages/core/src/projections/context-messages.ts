@@ -44,9 +44,25 @@ export function sessionEntryToContextMessages(entry: SessionEntry): AgentMessage
       const m: AgentMessage = { role: "compactionSummary", summary, tokensBefore, timestamp: at };
       return systemMessage ? [systemMessage, m] : [m];
     }
-    default:
+    case "thinking_level_change":
+    case "model_change":
+    case "custom":
+    case "label":
+    case "session_info":
+    case "usage":
+    case "context_edit":
       return [];
+    default:
+      return unknownTypeMessages(entry);
   }
+}
+
+/**
+ * An entry of an unknown type (SPEC §2.6) contributes nothing. Its parameter is `never`, so a
+ * new built-in type does not compile until the switch above says what it contributes.
+ */
+function unknownTypeMessages(_entry: never): AgentMessage[] {
+  return [];
 }
 
 /** Roles whose content a context edit replaces. */

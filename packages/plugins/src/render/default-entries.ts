@@ -2,6 +2,7 @@
  * Default rendering of every built-in entry type (SPEC §3.2), of unknown types and of records
  * that are not entries at all.
  */
+import { type EntryTypeTable, isBuiltInEntryType } from "@pi-sessions/core";
 import { renderDefaultMessage } from "./default-messages.js";
 import { type Fmt, fmtFor } from "./format.js";
 import { contentParts, jsonBlock, usagePart } from "./parts.js";
@@ -110,7 +111,8 @@ function contextEdit(fmt: Fmt, ctx: RenderContext, e: unknown, id?: string): str
   );
 }
 
-const ENTRY_TYPES: Readonly<Record<string, EntryFn>> = {
+/** The rendering of each built-in entry type (`satisfies`: a new type must get one). */
+const ENTRY_RENDERERS = {
   message: (fmt, ctx, e, id) => renderDefaultMessage(fmt, ctx, get(e, "message"), id),
   thinking_level_change: (fmt, _ctx, e, id) =>
     fmt.line(`Thinking level: ${fmt.inline(safeString(get(e, "thinkingLevel") ?? "?"))}`, id),
@@ -127,7 +129,7 @@ const ENTRY_TYPES: Readonly<Record<string, EntryFn>> = {
   session_info: sessionInfo,
   usage,
   context_edit: contextEdit,
-};
+} satisfies EntryTypeTable<EntryFn>;
 
 /**
  * The default rendering of any record: each built-in type has its own; an unknown type or a
@@ -138,9 +140,7 @@ export function renderDefaultEntry(entry: unknown, ctx: RenderContext): string {
   const rawId = get(entry, "id");
   const id = ctx.showIds && typeof rawId === "string" ? rawId : undefined;
   const type = get(entry, "type");
-  if (typeof type === "string" && Object.hasOwn(ENTRY_TYPES, type)) {
-    return (ENTRY_TYPES[type] as EntryFn)(fmt, ctx, entry, id);
-  }
+  if (isBuiltInEntryType(type)) return ENTRY_RENDERERS[type](fmt, ctx, entry, id);
   const title =
     typeof entry !== "object" || entry === null
       ? "Unreadable record"

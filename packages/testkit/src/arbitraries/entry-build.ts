@@ -120,6 +120,11 @@ export function buildEntry(spec: BodySpec, place: EntryPlace): SessionEntry {
     case "unknown":
       out = { ...head, type: spec.type, payload: spec.payload };
       break;
+    default:
+      // Compile-time exhaustiveness: every body spec kind is built above.
+      throw new Error(
+        `no builder for entry kind ${String((spec satisfies never as BodySpec).kind)}`,
+      );
   }
   if (place.extra !== undefined) out.x_extra = place.extra;
   // Unknown entry types are not in core's closed union (SPEC §2.6); everything else is.

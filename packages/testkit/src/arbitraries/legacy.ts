@@ -4,6 +4,7 @@
  * `firstKeptEntryIndex`) and version 2 (a tree, with `hookMessage` roles), optionally without a
  * `version` key or with garbage lines a rewrite must keep word for word.
  */
+import type { EntryTypeTable } from "@pi-sessions/core";
 import fc from "fast-check";
 import { ENTRY_KINDS } from "./entry-specs.js";
 import { garbageLineArb, isInvalidJsonLine } from "./garbage.js";
@@ -48,8 +49,26 @@ export interface LegacyOptions {
   versionless?: boolean;
 }
 
-/** Entry types and roles a v2 file can hold: the built-in ones without the R1.6 additions. */
-const V2_KINDS = ENTRY_KINDS.filter((kind) => kind !== "usage" && kind !== "context_edit");
+/**
+ * Whether a v2 file can hold each built-in entry type: all but the R1.6 additions (`satisfies`:
+ * a new type must say whether legacy files are generated with it).
+ */
+const IN_V2_FILES = {
+  message: true,
+  thinking_level_change: true,
+  model_change: true,
+  compaction: true,
+  branch_summary: true,
+  custom: true,
+  custom_message: true,
+  label: true,
+  session_info: true,
+  usage: false,
+  context_edit: false,
+} satisfies EntryTypeTable<boolean>;
+
+/** Entry types and roles a v2 file can hold. */
+const V2_KINDS = ENTRY_KINDS.filter((kind) => IN_V2_FILES[kind]);
 const V2_ROLES = ["user", "assistant", "toolResult", "bashExecution", "custom"] as const;
 
 interface Records {

@@ -4,6 +4,7 @@
  * and applied to both managers. Targets are picked by index, never by raw id, because ids
  * are random.
  */
+import type { EntryTypeTable } from "@pi-sessions/core";
 import fc from "fast-check";
 import type { SessionManagerLike } from "../model/api.js";
 import * as A from "../model/args.js";
@@ -65,13 +66,18 @@ const dt = fc.constantFrom(0, 1, 1, 1, 250, 60_000, -1, -5_000);
 const with_ = <T extends object>(arb: fc.Arbitrary<T>): fc.Arbitrary<DifferentialOp> =>
   fc.tuple(dt, arb).map(([d, o]) => ({ dt: d, ...o }) as unknown as DifferentialOp);
 
-/** Every operation with a weight; appends dominate so sessions grow. */
-export const differentialOpArb: fc.Arbitrary<DifferentialOp> = fc.oneof(
-  {
+type WeightedOp = { weight: number; arbitrary: fc.Arbitrary<DifferentialOp> };
+
+/**
+ * The call that appends each built-in entry type, with its weight (`satisfies`: a new type
+ * must say how the differential check appends it); appends dominate so sessions grow.
+ */
+const APPEND_OPS = {
+  message: {
     weight: 8,
     arbitrary: with_(fc.record({ op: fc.constant("appendMessage"), message: A.messageArb })),
   },
-  {
+  thinking_level_change: {
     weight: 1,
     arbitrary: with_(
       fc.record({
@@ -80,7 +86,7 @@ export const differentialOpArb: fc.Arbitrary<DifferentialOp> = fc.oneof(
       }),
     ),
   },
-  {
+  model_change: {
     weight: 1,
     arbitrary: with_(
       fc.record({
@@ -90,7 +96,7 @@ export const differentialOpArb: fc.Arbitrary<DifferentialOp> = fc.oneof(
       }),
     ),
   },
-  {
+  compaction: {
     weight: 2,
     arbitrary: with_(
       fc.record({
@@ -106,7 +112,18 @@ export const differentialOpArb: fc.Arbitrary<DifferentialOp> = fc.oneof(
       }),
     ),
   },
-  {
+  branch_summary: {
+    weight: 2,
+    arbitrary: with_(
+      fc.record({
+        op: fc.constant("branchWithSummary"),
+        target: fc.option(target, { nil: null }),
+        summary: A.textArb,
+        extras: A.extrasArb,
+      }),
+    ),
+  },
+  custom: {
     weight: 1,
     arbitrary: with_(
       fc.record({
@@ -116,7 +133,7 @@ export const differentialOpArb: fc.Arbitrary<DifferentialOp> = fc.oneof(
       }),
     ),
   },
-  {
+  custom_message: {
     weight: 1,
     arbitrary: with_(
       fc.record({
@@ -128,17 +145,17 @@ export const differentialOpArb: fc.Arbitrary<DifferentialOp> = fc.oneof(
       }),
     ),
   },
-  {
-    weight: 1,
-    arbitrary: with_(fc.record({ op: fc.constant("appendSessionInfo"), name: A.sessionNameArb })),
-  },
-  {
+  label: {
     weight: 2,
     arbitrary: with_(
       fc.record({ op: fc.constant("appendLabelChange"), target, label: A.labelArb }),
     ),
   },
-  {
+  session_info: {
+    weight: 1,
+    arbitrary: with_(fc.record({ op: fc.constant("appendSessionInfo"), name: A.sessionNameArb })),
+  },
+  usage: {
     weight: 1,
     arbitrary: with_(
       fc.record(
@@ -154,26 +171,25 @@ export const differentialOpArb: fc.Arbitrary<DifferentialOp> = fc.oneof(
       ),
     ),
   },
-  {
+  context_edit: {
     weight: 2,
     arbitrary: with_(
       fc.record({ op: fc.constant("appendContextEdit"), target, replacement: A.replacementArb }),
     ),
   },
+} satisfies EntryTypeTable<WeightedOp>;
+
+/** The calls that move the leaf or copy the session instead of appending one entry. */
+const NAVIGATION_OPS: readonly WeightedOp[] = [
   { weight: 2, arbitrary: with_(fc.record({ op: fc.constant("branch"), target })) },
   { weight: 1, arbitrary: with_(fc.record({ op: fc.constant("resetLeaf") })) },
-  {
-    weight: 2,
-    arbitrary: with_(
-      fc.record({
-        op: fc.constant("branchWithSummary"),
-        target: fc.option(target, { nil: null }),
-        summary: A.textArb,
-        extras: A.extrasArb,
-      }),
-    ),
-  },
   { weight: 1, arbitrary: with_(fc.record({ op: fc.constant("createBranchedSession"), target })) },
+];
+
+/** Every operation with a weight: an append of each entry type, then the navigation calls. */
+export const differentialOpArb: fc.Arbitrary<DifferentialOp> = fc.oneof(
+  ...Object.values(APPEND_OPS),
+  ...NAVIGATION_OPS,
 );
 
 /** Resolves a target to a canonical id (or the unknown id itself). */
@@ -230,6 +246,9 @@ function apply(
     }
     case "createBranchedSession":
       return sm.createBranchedSession(id(op.target));
+    default:
+      // Compile-time exhaustiveness: every op above is applied.
+      throw new Error(`unknown differential op ${(op satisfies never as DifferentialOp).op}`);
   }
 }
 
