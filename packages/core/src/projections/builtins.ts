@@ -14,7 +14,6 @@ import {
   logFromEntries,
   positionOf,
 } from "../state/entry-log.js";
-import { vecToArray } from "../state/persistent-vector.js";
 import { type Projection, replaySlots } from "../state/projection.js";
 import type { SessionState } from "../state/session-state.js";
 import { logTreeSource, pathInLog, pathPositions, treeIndex } from "../state/tree.js";
