@@ -63,8 +63,11 @@ describe("odd values catch real readers' bugs", () => {
     });
     expect(report.failed).toBe(true);
     const folder = report.folder as SessionFolder;
-    expect(folder.files).toHaveLength(2);
-    expect(new Set(ownIds(folder)).size).toBe(2);
+    // Shrinking ends at a local minimum that depends on the seed: two sessions, now and then a
+    // third it could not drop. Their session ids stay distinct either way.
+    expect(folder.files.length).toBeGreaterThanOrEqual(2);
+    expect(folder.files.length).toBeLessThanOrEqual(3);
+    expect(new Set(ownIds(folder)).size).toBe(ownIds(folder).length);
   });
 
   it("big-integers: a reader that drops a line whose count is not a safe integer", async () => {
@@ -101,7 +104,9 @@ describe("odd values catch real readers' bugs", () => {
       folder: { values: ["html-text"] },
     });
     expect(report.failed).toBe(true);
-    expect(report.folder?.files).toHaveLength(1);
+    // One file, or two where the shrinker (a local minimum, seed-dependent) kept a second.
+    expect(report.folder?.files.length).toBeGreaterThanOrEqual(1);
+    expect(report.folder?.files.length).toBeLessThanOrEqual(2);
   });
 });
 
