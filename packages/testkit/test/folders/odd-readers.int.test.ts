@@ -101,7 +101,13 @@ describe("odd values catch real readers' bugs", () => {
       folder: { values: ["html-text"] },
     });
     expect(report.failed).toBe(true);
-    expect(report.folder?.files).toHaveLength(1);
+    // Shrinking ends at a local minimum, which depends on the seed: one file whose one record
+    // carries the markup, sometimes beside a file with no records the shrinker could not drop
+    // without changing the rest (an empty session). Never two files with records.
+    const files = (report.folder as SessionFolder).files;
+    expect(files.length).toBeGreaterThanOrEqual(1);
+    expect(files.length).toBeLessThanOrEqual(2);
+    expect(files.filter((f) => f.records.length > 0).map((f) => f.records.length)).toEqual([1]);
   });
 });
 
