@@ -63,8 +63,11 @@ describe("odd values catch real readers' bugs", () => {
     });
     expect(report.failed).toBe(true);
     const folder = report.folder as SessionFolder;
-    expect(folder.files).toHaveLength(2);
-    expect(new Set(ownIds(folder)).size).toBe(2);
+    // A local minimum, which depends on the seed: the two sessions whose entries share an id,
+    // sometimes with one more file the shrinker could not drop without losing the failure.
+    expect(folder.files.length).toBeGreaterThanOrEqual(2);
+    expect(folder.files.length).toBeLessThanOrEqual(3);
+    expect(new Set(ownIds(folder)).size).toBeGreaterThanOrEqual(2);
   });
 
   it("big-integers: a reader that drops a line whose count is not a safe integer", async () => {
