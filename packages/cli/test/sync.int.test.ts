@@ -116,4 +116,15 @@ describe("sync between two folders", () => {
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
     }
   });
+
+  it("refuses a --to that is not a PostgreSQL URL by saying so, before connecting anywhere", async () => {
+    const root = tempDir();
+    for (const to of ["not a url", "http://127.0.0.1:1/x", "server.example:5432"]) {
+      const r = await runBin(["sync", root, "--to", to]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(
+        `pi-sessions: --to ${to}: not a PostgreSQL URL (postgres://user@host:port/database)\n`,
+      );
+    }
+  });
 });

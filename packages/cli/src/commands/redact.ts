@@ -14,6 +14,7 @@ import type { Command } from "commander";
 import { ExitCode } from "../io/errors.js";
 import { type CliRuntime, type CommonOptions, withCommonOptions } from "../io/runtime.js";
 import { outputTargetOf, programDescriptors, writeOutput } from "../output/output-target.js";
+import { bytesOfKeptText } from "../redact/raw-bytes-text.js";
 import {
   collect,
   type RedactFlags,
@@ -67,7 +68,11 @@ export function registerRedact(program: Command, runtime: CliRuntime): void {
       return;
     }
     if (target !== undefined) {
-      writeOutput(target, result.text, programDescriptors(ctx.writeData, ctx.io.stderr));
+      writeOutput(
+        target,
+        bytesOfKeptText(result.text),
+        programDescriptors(ctx.writeData, ctx.io.stderr),
+      );
     }
     if (ctx.json) {
       const written = output === undefined ? { content: result.text } : { output };
@@ -76,7 +81,7 @@ export function registerRedact(program: Command, runtime: CliRuntime): void {
     }
     // Data, not text: exact into a pipe or file (damaged lines byte for byte), made safe only
     // on a terminal (`writeData`); the line writer would re-spell what it must keep.
-    if (output === undefined) ctx.writeData(result.text);
+    if (output === undefined) ctx.writeData(bytesOfKeptText(result.text));
     ctx.io.stderr.write(formatReport(report, shownPath));
     if (output !== undefined) ctx.err(`wrote ${output}`);
   });

@@ -64,6 +64,16 @@ function finish(ctx: CommandContext, runtime: CliRuntime, results: PairResult[],
   if (count("skipped") + count("failed") > 0) runtime.exit(ExitCode.problems);
 }
 
+/**
+ * Whether `to` is a URL the PostgreSQL client reads as one (`postgres:`, `postgresql:`, or its
+ * `socket:` form). Anything else it would read as a host name, and fail with a resolver error
+ * that names neither the option nor what it wanted.
+ */
+function isPostgresUrl(to: string): boolean {
+  if (!URL.canParse(to)) return false;
+  return ["postgres:", "postgresql:", "socket:"].includes(new URL(to).protocol);
+}
+
 /** Runs `sync`. */
 async function runSync(
   runtime: CliRuntime,
@@ -78,6 +88,11 @@ async function runSync(
   const wait = Number(options.wait ?? "5");
   if (!Number.isFinite(wait) || wait < 0)
     throw usageError(`--wait ${options.wait}: not a number of seconds`);
+  if (options.to !== undefined && !isPostgresUrl(options.to)) {
+    throw usageError(
+      `--to ${options.to}: not a PostgreSQL URL (postgres://user@host:port/database)`,
+    );
+  }
   const rootA = resolve(ctx.io.cwd, first);
   if (!isDirectory(rootA)) throw usageError(`${first}: no such directory`);
   const dryRun = options.dryRun === true;

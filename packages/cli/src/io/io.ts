@@ -3,9 +3,12 @@
  * never reaches for `process` directly and the whole program can run against captured streams.
  */
 
-/** A text sink: stdout or stderr. `isTTY` decides colours and the progress bar. */
+/**
+ * A text sink: stdout or stderr. `isTTY` decides colours and the progress bar. Only data
+ * (`writeData`) may come as bytes, as the process streams take them.
+ */
 export interface OutputStream {
-  write(text: string): unknown;
+  write(text: string | Uint8Array): unknown;
   readonly isTTY?: boolean;
   readonly columns?: number;
 }

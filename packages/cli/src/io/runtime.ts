@@ -83,9 +83,10 @@ export interface CommandContext {
    * Writes data (an export's content, a redacted session) to stdout: exactly as it is into a
    * pipe or a file; on a terminal made safe as multi-line text (`terminalSafeText`: newlines
    * and tabs stay). Markdown and HTML renderers make their text safe themselves, and JSON Lines
-   * exports go through `jsonForTerminal`, so those are safe either way.
+   * exports go through `jsonForTerminal`, so those are safe either way. Bytes (a redacted
+   * session that keeps bytes which are not UTF-8) go out as they are, or to a terminal as text.
    */
-  writeData(content: string): void;
+  writeData(content: string | Uint8Array): void;
   /** Raises the exit code to at least `code` (a problem said on stderr, the command goes on). */
   exit(code: ExitCodeValue): void;
 }
@@ -158,7 +159,8 @@ export class CliRuntime {
       printJson: (value) => writeJson(this.rawIo, value),
       writeData: (content) => {
         const stdout = this.rawIo.stdout;
-        stdout.write(stdout.isTTY === true ? terminalSafeText(content) : content);
+        if (stdout.isTTY !== true) stdout.write(content);
+        else stdout.write(terminalSafeText(Buffer.from(content).toString("utf8")));
       },
       exit: (code) => this.exit(code),
     };

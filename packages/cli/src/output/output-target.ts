@@ -145,7 +145,7 @@ const STREAM_FLAGS = constants.O_WRONLY | constants.O_APPEND;
 /** Where a descriptor target's bytes go: stdout and stderr through the program's own streams. */
 export interface Descriptors {
   /** Writes to descriptor `fd` if the program holds it as a stream (1, 2); false otherwise. */
-  write(fd: number, content: string): boolean;
+  write(fd: number, content: string | Uint8Array): boolean;
 }
 
 /**
@@ -153,8 +153,8 @@ export interface Descriptors {
  * rest), `-o /dev/stderr` the error stream; any other descriptor is written directly.
  */
 export function programDescriptors(
-  writeData: (text: string) => void,
-  stderr: { write(text: string): unknown },
+  writeData: (text: string | Uint8Array) => void,
+  stderr: { write(text: string | Uint8Array): unknown },
 ): Descriptors {
   return {
     write: (fd, text) => {
@@ -166,7 +166,7 @@ export function programDescriptors(
 }
 
 /** Writes all of `bytes` to `fd`, waiting while a non-blocking pipe or socket is full. */
-function writeToDescriptor(fd: number, bytes: Buffer): void {
+function writeToDescriptor(fd: number, bytes: Uint8Array): void {
   let written = 0;
   while (written < bytes.length) {
     try {
@@ -182,11 +182,16 @@ function writeToDescriptor(fd: number, bytes: Buffer): void {
  * Writes `content` to the target; a failure is a usage error naming the target (exit 2).
  * `descriptors` takes stdout and stderr, so their bytes keep their order with the rest.
  */
-export function writeOutput(target: OutputTarget, content: string, descriptors: Descriptors): void {
+export function writeOutput(
+  target: OutputTarget,
+  content: string | Uint8Array,
+  descriptors: Descriptors,
+): void {
+  const bytes = () => (typeof content === "string" ? Buffer.from(content, "utf8") : content);
   try {
     if (target.kind === "descriptor") {
       if (!descriptors.write(target.fd, content)) {
-        writeToDescriptor(target.fd, Buffer.from(content, "utf8"));
+        writeToDescriptor(target.fd, bytes());
       }
     } else if (target.kind === "new") {
       writeFileAtomic(target.path, content, { exclusive: true });
@@ -195,7 +200,7 @@ export function writeOutput(target: OutputTarget, content: string, descriptors: 
     } else {
       const fd = openSync(target.path, STREAM_FLAGS);
       try {
-        writeAll(nodeStoreFs, fd, Buffer.from(content, "utf8"));
+        writeAll(nodeStoreFs, fd, bytes());
       } finally {
         closeSync(fd);
       }

@@ -15,6 +15,7 @@ import {
 } from "@pi-sessions/redact";
 import { oneLine, usageError } from "../io/errors.js";
 import { type LoadedSession, loadSession } from "../session/load-session.js";
+import { bytesOfKeptText, textKeepingBytes } from "./raw-bytes-text.js";
 
 /** The flags that choose what is redacted. */
 export interface RedactFlags {
@@ -52,10 +53,14 @@ export function redactOptionsOf(flags: RedactFlags): RedactOptions {
   }
 }
 
-/** Reads the session file's text; exit 2 when it cannot be read. */
+/**
+ * Reads the session file's text, each byte that is not UTF-8 kept as an escape character
+ * (`raw-bytes-text.ts`), so writing the redaction back gives every other byte unchanged;
+ * exit 2 when it cannot be read.
+ */
 export function readSessionText(path: string): string {
   try {
-    return readFileSync(path, "utf8");
+    return textKeepingBytes(readFileSync(path));
   } catch (error) {
     throw usageError(`cannot read ${path}: ${oneLine(error)}`);
   }
@@ -78,7 +83,7 @@ export async function loadRedacted(path: string, options: RedactOptions): Promis
   const dir = mkdtempSync(join(tmpdir(), "pi-sessions-redact-"));
   try {
     const file = join(dir, "redacted.jsonl");
-    writeFileSync(file, redaction.text, { mode: 0o600 });
+    writeFileSync(file, bytesOfKeptText(redaction.text), { mode: 0o600 });
     return { loaded: { ...loadSession(file), path }, redaction };
   } finally {
     rmSync(dir, { recursive: true, force: true });

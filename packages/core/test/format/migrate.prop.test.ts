@@ -1,11 +1,13 @@
 import { createDeterministicEnv } from "@pi-sessions/core";
+import { fcOptions } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type JsonRecord, migrateRecords } from "../core-parts.js";
 import { deepFreeze } from "./helpers.js";
 
 /** Runs per property; failures print fast-check's seed and path for replay. */
-const NUM_RUNS = 500;
+const PARAMS = fcOptions(500);
+const NUM_RUNS = PARAMS.numRuns;
 
 /** A small id pool so existing ids collide with each other and with the RNG. */
 const existingId = fc.constantFrom("aaaaaaaa", "bbbbbbbb", "x", "");
@@ -69,7 +71,7 @@ describe("migrateRecords properties (I7)", () => {
           expect(r).toBe(once.records[i]);
         });
       }),
-      { numRuns: NUM_RUNS },
+      PARAMS,
     );
   });
 
@@ -98,7 +100,7 @@ describe("migrateRecords properties (I7)", () => {
           }
         });
       }),
-      { numRuns: NUM_RUNS },
+      PARAMS,
     );
   });
 });

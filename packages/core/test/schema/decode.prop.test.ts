@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { decodeEntry, decodeRecord, type SchemaIssue } from "@pi-sessions/core";
-import { CORPUS_DIR } from "@pi-sessions/test-utils";
+import { CORPUS_DIR, fcOptions } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { pipe } from "fp-ts/lib/function.js";
@@ -21,7 +21,8 @@ import {
 } from "../core-parts.js";
 import { rightOf } from "./fixtures.js";
 
-const NUM_RUNS = 1000;
+const PARAMS = fcOptions(1000);
+const NUM_RUNS = PARAMS.numRuns;
 
 /** Any JSON object, as a parsed line would be. */
 const jsonObject = fc.dictionary(fc.string(), fc.jsonValue()).map(
@@ -125,7 +126,7 @@ function isObject(u: unknown): u is Record<string, unknown> {
 const anyInput = fc.oneof(fc.jsonValue(), jsonObject, entryLike, mutatedReal);
 
 describe("decoders over arbitrary JSON", () => {
-  it("never throw, and a success is the input itself", () => {
+  it(`never throw, and a success is the input itself (numRuns ${NUM_RUNS})`, () => {
     fc.assert(
       fc.property(anyInput, (u) => {
         for (const decode of [decodeEntry, decodeRecord, decodeHeader, decodeMessage]) {
@@ -138,22 +139,22 @@ describe("decoders over arbitrary JSON", () => {
           );
         }
       }),
-      { numRuns: NUM_RUNS },
+      PARAMS,
     );
   });
 
-  it("unknown fields added anywhere in a valid record keep it valid and unchanged", () => {
+  it(`unknown fields added anywhere in a valid record keep it valid and unchanged (numRuns ${NUM_RUNS})`, () => {
     fc.assert(
       fc.property(extendedReal, (u) => {
         const before = JSON.stringify(u);
         expect(rightOf(decodeRecord(u))).toBe(u);
         expect(JSON.stringify(u)).toBe(before);
       }),
-      { numRuns: NUM_RUNS },
+      PARAMS,
     );
   });
 
-  it("issues have string paths and messages", () => {
+  it(`issues have string paths and messages (numRuns ${NUM_RUNS})`, () => {
     fc.assert(
       fc.property(entryLike, (u) => {
         const issues = pipe(
@@ -168,16 +169,16 @@ describe("decoders over arbitrary JSON", () => {
           expect(issue.message.length).toBeGreaterThan(0);
         }
       }),
-      { numRuns: NUM_RUNS },
+      PARAMS,
     );
   });
 
-  it("`is` agrees with `decode`", () => {
+  it(`\`is\` agrees with \`decode\` (numRuns ${NUM_RUNS})`, () => {
     fc.assert(
       fc.property(anyInput, (u) => {
         expect(FileEntryCodec.is(u)).toBe(E.isRight(decodeRecord(u)));
       }),
-      { numRuns: NUM_RUNS },
+      PARAMS,
     );
   });
 });

@@ -17,13 +17,14 @@ import {
   SessionStoreFailedError,
   systemEnv,
 } from "@pi-sessions/core";
+import { fcOptions } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadText } from "../core-parts.js";
 import { tempDir } from "./helpers.js";
 
-const RUNS = Number(process.env.FC_RUNS ?? 40);
-const SEED = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
+const PARAMS = fcOptions(40);
+const RUNS = PARAMS.numRuns;
 
 const line = (record: object) => `${JSON.stringify(record)}\n`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -110,7 +111,7 @@ describe("an asynchronous store through queuedSink", () => {
           rmSync(dir, { recursive: true, force: true });
         },
       ),
-      { numRuns: RUNS, seed: SEED },
+      PARAMS,
     );
   });
 

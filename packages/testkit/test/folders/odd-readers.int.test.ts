@@ -63,11 +63,11 @@ describe("odd values catch real readers' bugs", () => {
     });
     expect(report.failed).toBe(true);
     const folder = report.folder as SessionFolder;
-    // Shrinking ends at a local minimum that depends on the seed: two sessions, now and then a
-    // third it could not drop. Their session ids stay distinct either way.
+    // A local minimum, which depends on the seed: the two sessions whose entries share an id,
+    // sometimes with one more file the shrinker could not drop without losing the failure.
     expect(folder.files.length).toBeGreaterThanOrEqual(2);
     expect(folder.files.length).toBeLessThanOrEqual(3);
-    expect(new Set(ownIds(folder)).size).toBe(ownIds(folder).length);
+    expect(new Set(ownIds(folder)).size).toBeGreaterThanOrEqual(2);
   });
 
   it("big-integers: a reader that drops a line whose count is not a safe integer", async () => {
@@ -104,9 +104,13 @@ describe("odd values catch real readers' bugs", () => {
       folder: { values: ["html-text"] },
     });
     expect(report.failed).toBe(true);
-    // One file, or two where the shrinker (a local minimum, seed-dependent) kept a second.
-    expect(report.folder?.files.length).toBeGreaterThanOrEqual(1);
-    expect(report.folder?.files.length).toBeLessThanOrEqual(2);
+    // Shrinking ends at a local minimum, which depends on the seed: one file whose one record
+    // carries the markup, sometimes beside a file with no records the shrinker could not drop
+    // without changing the rest (an empty session). Never two files with records.
+    const files = (report.folder as SessionFolder).files;
+    expect(files.length).toBeGreaterThanOrEqual(1);
+    expect(files.length).toBeLessThanOrEqual(2);
+    expect(files.filter((f) => f.records.length > 0).map((f) => f.records.length)).toEqual([1]);
   });
 });
 
