@@ -214,4 +214,22 @@ describe("export -o refusals", () => {
       await new Promise<void>((done) => server.close(() => done()));
     }
   });
+
+  it("a path in a folder that does not exist, or under a file, is refused in words, naming no temp file", async () => {
+    writeFileSync(join(tmp.scratch, "plain.txt"), "x");
+    const cases: [string, string][] = [
+      [
+        join(tmp.scratch, "nodir", "x.md"),
+        `its folder ${join(tmp.scratch, "nodir")} does not exist`,
+      ],
+      [join(tmp.scratch, "plain.txt", "x.md"), "not a directory"],
+    ];
+    for (const [target, reason] of cases) {
+      const r = await runBin(["export", source, "-o", target]);
+      expect(r.code, target).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr.trimEnd()).toBe(`pi-sessions: cannot write ${target}: ${reason}`);
+    }
+    expect(existsSync(join(tmp.scratch, "nodir"))).toBe(false);
+  });
 });

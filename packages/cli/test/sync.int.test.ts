@@ -5,7 +5,7 @@
  * nothing; a session another writer holds is skipped with one line.
  */
 
-import { readFileSync } from "node:fs";
+import { readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { mergeSessions } from "@pi-sessions/core";
 import { acquireLock } from "@pi-sessions/core/internal";
@@ -102,6 +102,33 @@ describe("sync between two folders", () => {
     }
     await syncJson([rootA, rootB]);
     expect(readFileSync(join(rootB, rel)).toString()).toBe((log as NonNullable<typeof log>).jsonl);
+  });
+
+  it("refuses one folder given twice (or under two names, or one inside the other) at once, without locking or waiting", async () => {
+    const root = tempDir();
+    const [d] = fc.sample(sessionLogArb({ maxEntries: 3 }), { numRuns: 1, seed: 3 });
+    const log = d as NonNullable<typeof d>;
+    const rel = sessionPath(log.header);
+    writeSession(root, rel, log.jsonl);
+    const alias = join(tempDir(), "alias");
+    symlinkSync(root, alias);
+    const project = join(root, rel.split("/")[0] as string);
+    for (const [args, says] of [
+      [[root, root], "are the same folder"],
+      [[root, alias], "are the same folder"],
+      [[root, project], "lies inside"],
+      [[project, root], "lies inside"],
+    ] as const) {
+      // --wait 30: were the session locked against itself, the run would wait 30 s before
+      // skipping it; the refusal comes first, so no session is even read.
+      const r = await runBin(["sync", ...args, "--wait", "30"]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stderr).toContain(says);
+    }
+    expect(filesUnder(root).get(rel)?.toString()).toBe(log.jsonl);
+    expect([...filesUnder(root).keys()]).toEqual([rel]);
   });
 
   it("refuses a bad call with one line and exit 2", async () => {

@@ -5,7 +5,7 @@
  * read command must never delete or overwrite what it did not make (`index-file-proof.ts`).
  */
 
-import { chmodSync, mkdirSync, rmSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { type IndexFileProof, proveIndexFile } from "./index-file-proof.js";
 import { prepareSchema } from "./schema.js";
@@ -50,6 +50,20 @@ export interface Opened {
 }
 
 /**
+ * Creates `file` empty and owner-only when it is not there. SQLite gives the `-wal` and `-shm`
+ * files it makes the mode the database file has at that moment; left to SQLite, a new index
+ * would be made with the umask (0644), and so would its WAL, which holds transcript text for
+ * as long as the connection that made it lives. An empty file is a new database to SQLite.
+ */
+function createOwnerOnly(file: string): void {
+  try {
+    closeSync(openSync(file, "wx", 0o600));
+  } catch {
+    // There already (another process made it meanwhile), or not creatable: SQLite says why.
+  }
+}
+
+/**
  * Opens (creating it and its directory, owner-only) the index at `file`. A file that is not
  * ours is refused before SQLite writes a byte to it; a damaged index of ours is removed and
  * made anew.
@@ -68,6 +82,7 @@ export function openDatabase(file: string, busyTimeoutMs: number): Opened {
     }
   }
   const attempt = (): Database => {
+    if (!memory) createOwnerOnly(file);
     const db = openSqlite(file, { timeout: busyTimeoutMs });
     try {
       prepareSchema(db, busyTimeoutMs, { memory });

@@ -5,7 +5,8 @@
  * of one tree, colliding ids are re-minted, nothing is overwritten. `--dry-run` reads only.
  */
 
-import { resolve } from "node:path";
+import { realpathSync } from "node:fs";
+import { isAbsolute, relative, resolve } from "node:path";
 import type { Command } from "commander";
 import { ExitCode, usageError } from "../io/errors.js";
 import { isDirectory } from "../io/find-session-files.js";
@@ -74,6 +75,26 @@ function isPostgresUrl(to: string): boolean {
   return ["postgres:", "postgresql:", "socket:"].includes(new URL(to).protocol);
 }
 
+/**
+ * Two names of one folder (or one folder inside the other) are not two copies: syncing them
+ * would lock each session against itself and wait `--wait` seconds per session before
+ * skipping it as "locked by another writer" — so say what is wrong at once instead.
+ */
+function refuseOverlap(first: string, rootA: string, second: string, rootB: string): void {
+  const [realA, realB] = [realpathSync(rootA), realpathSync(rootB)];
+  if (realA === realB) {
+    throw usageError(`${first} and ${second} are the same folder; sync needs two sessions roots`);
+  }
+  const inside = (outer: string, inner: string) => {
+    const rel = relative(outer, inner);
+    return rel !== "" && rel !== ".." && !rel.startsWith("../") && !isAbsolute(rel);
+  };
+  if (inside(realA, realB) || inside(realB, realA)) {
+    const [outer, inner] = inside(realA, realB) ? [first, second] : [second, first];
+    throw usageError(`${inner} lies inside ${outer}; sync needs two separate sessions roots`);
+  }
+}
+
 /** Runs `sync`. */
 async function runSync(
   runtime: CliRuntime,
@@ -103,6 +124,7 @@ async function runSync(
   if (second !== undefined) {
     const rootB = resolve(ctx.io.cwd, second);
     if (!isDirectory(rootB)) throw usageError(`${second}: no such directory`);
+    refuseOverlap(first, rootA, second, rootB);
     results = await syncFolders(rootA, rootB, pair, progress);
     sides = [first, second];
   } else {

@@ -100,6 +100,22 @@ function statOrRefuse(path: string): Stats | undefined {
 }
 
 /**
+ * A new file needs its folder: said in words before the export is rendered, rather than as
+ * the ENOENT of the temp file the atomic write would open there.
+ */
+function refuseMissingFolder(path: string): void {
+  const folder = dirname(path);
+  // (A file on the way is ENOTDIR, refused before this by statOrRefuse: "not a directory".)
+  try {
+    statSync(folder);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === "ENOENT" ? "does not exist" : `cannot be read (${fsReason(error)})`;
+    throw usageError(`cannot write ${path}: its folder ${folder} ${why}`);
+  }
+}
+
+/**
  * The target for `-o path` (resolved) when exporting the session at `source`. Throws a usage
  * error (exit 2) for every refusal, with the reason and, where one helps, the flag.
  */
@@ -107,7 +123,10 @@ export function outputTargetOf(path: string, source: string, force: boolean): Ou
   const fd = descriptorOf(path);
   if (fd !== undefined) return { kind: "descriptor", path, fd };
   const stats = statOrRefuse(path);
-  if (stats === undefined) return { kind: "new", path };
+  if (stats === undefined) {
+    refuseMissingFolder(path);
+    return { kind: "new", path };
+  }
   if (stats.isFIFO() || stats.isCharacterDevice()) {
     return { kind: "stream", path, what: fileTypeOf(stats) };
   }
@@ -207,6 +226,7 @@ export function writeOutput(
     }
   } catch (error) {
     if (error instanceof CliError) throw error;
-    throw new CliError(`cannot write ${target.path}: ${oneLine(error)}`, ExitCode.usage);
+    // fsReason drops the errno prefix and the temp file's name, which the user never gave.
+    throw new CliError(`cannot write ${target.path}: ${oneLine(fsReason(error))}`, ExitCode.usage);
   }
 }

@@ -6,6 +6,7 @@
 
 import { accessSync, constants, existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
+import { TESTED_PI_VERSIONS } from "./pi-versions.js";
 
 /** The environment variable that names pi (a bin, a file in its package, or its directory). */
 export const PI_PATH_ENV = "PI_SESSIONS_PI";
@@ -159,7 +160,7 @@ export function findPi(options: FindPiOptions): PiPackage {
       : whichPi(options.env.PATH, options.cwd);
   if (path === undefined) {
     throw new PiNotFoundError(
-      `no \`pi\` command on PATH; install pi (npm install -g @earendil-works/pi-coding-agent) or name it with --pi PATH or ${PI_PATH_ENV}`,
+      `no \`pi\` command on PATH; install pi (npm install -g @earendil-works/pi-coding-agent@${TESTED_PI_VERSIONS}) or name it with --pi PATH or ${PI_PATH_ENV}`,
     );
   }
   const shim = piPackageOf(path) === undefined ? shimTarget(path) : undefined;

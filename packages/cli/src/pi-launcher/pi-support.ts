@@ -5,14 +5,7 @@
  */
 
 import type { PiPackage } from "./pi-package.js";
-
-/** The pi versions the test suite runs through the launcher (`1.6.x`). */
-export const TESTED_PI_VERSIONS = "1.6.x";
-
-/** Whether pi `version` is one the test suite runs (a 1.6 release, pre-releases excluded). */
-export function isTestedPiVersion(version: string): boolean {
-  return /^1\.6\.\d+$/.test(version);
-}
+import { isTestedPiVersion, TESTED_PI_VERSIONS } from "./pi-versions.js";
 
 /** The oldest Node pi 1.6 runs on (its `engines` field). */
 export const MIN_PI_NODE = [22, 19] as const;

@@ -19,6 +19,17 @@ function sessionIdOf(file: string | undefined): string {
 }
 
 /**
+ * How many leading characters tell two session ids apart: 8, or up to their first difference.
+ * pi's ids are UUIDv7, whose first 8 hex digits are the top of a millisecond clock and stay the
+ * same for about 65 seconds, so a session and a fork made within that share them.
+ */
+function distinctPrefixLength(a: string, b: string): number {
+  let n = 0;
+  while (n < a.length && a[n] === b[n]) n++;
+  return Math.max(8, n + 1);
+}
+
+/**
  * The one line that says a write went into a fork, and why: with both files' paths, or, when
  * `width` says the line must fit a terminal row (pi's TUI owns the screen), shorter forms with
  * the sessions' ids (pi's `--session` takes them), cut to the width as a last resort.
@@ -29,10 +40,11 @@ export function forkLine(event: SessionSwitchedEvent, width?: number): string {
   const full = `pi-sessions: ${other} ${event.previousFile ?? "the session"}; this pi continues in a new session forked from it: ${event.file}`;
   if (width === undefined || full.length <= width) return full;
   const [from, to] = [sessionIdOf(event.previousFile), sessionIdOf(event.file)];
+  const short = distinctPrefixLength(from, to);
   const forms = [
     `pi-sessions: ${other} session ${from}; this pi continues in a new session forked from it: ${to}`,
-    `pi-sessions: ${other} session ${from.slice(0, 8)}; continuing in its fork ${to}`,
-    `pi-sessions: ${other} session ${from.slice(0, 8)}; continuing in its fork ${to.slice(0, 8)}`,
+    `pi-sessions: ${other} session ${from.slice(0, short)}; continuing in its fork ${to}`,
+    `pi-sessions: ${other} session ${from.slice(0, short)}; continuing in its fork ${to.slice(0, short)}`,
   ];
   const fits = forms.find((line) => line.length <= width);
   return fits ?? (forms.at(-1) as string).slice(0, Math.max(0, width));

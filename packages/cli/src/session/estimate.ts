@@ -36,7 +36,10 @@ function jsonLength(value: unknown): number {
   }
 }
 
-/** Characters of a message's model-visible text: content, summaries, bash command and output. */
+/**
+ * Characters of a message's model-visible text: content, summaries, bash command and output,
+ * a system message's prompt sections and tools.
+ */
 function messageChars(message: unknown): number {
   if (typeof message !== "object" || message === null) return 0;
   const m = message as Record<string, unknown>;
@@ -47,6 +50,22 @@ function messageChars(message: unknown): number {
   if (typeof m.summary === "string") chars += m.summary.length;
   if (typeof m.command === "string") chars += m.command.length;
   if (typeof m.output === "string") chars += m.output.length;
+  return chars + systemChars(m);
+}
+
+/**
+ * Characters of a pi 1.6 system message's prompt: its `content` is empty and the prompt is in
+ * `sections` (name → text; `null` removes a section) with the tools in `toolsAdded` — the
+ * largest message of most sessions, which counted ~0 tokens when only `content` was read.
+ */
+function systemChars(m: Record<string, unknown>): number {
+  if (m.role !== "system") return 0;
+  let chars = 0;
+  const sections = m.sections;
+  if (typeof sections === "object" && sections !== null) {
+    for (const text of Object.values(sections)) if (typeof text === "string") chars += text.length;
+  }
+  if (Array.isArray(m.toolsAdded)) chars += jsonLength(m.toolsAdded);
   return chars;
 }
 

@@ -77,7 +77,7 @@ describe("pi-sessions pi with stub pi packages", () => {
     const none = await runBin(["pi"], { env: { PATH: join(root, "empty") } });
     expect(none.code).toBe(2);
     expect(lines(none.stderr)).toEqual([
-      "pi-sessions: no `pi` command on PATH; install pi (npm install -g @earendil-works/pi-coding-agent) or name it with --pi PATH or PI_SESSIONS_PI",
+      "pi-sessions: no `pi` command on PATH; install pi (npm install -g @earendil-works/pi-coding-agent@1.6.x) or name it with --pi PATH or PI_SESSIONS_PI",
     ]);
     const notPi = await runBin(["pi", "--pi", root], {});
     expect(notPi.code).toBe(2);

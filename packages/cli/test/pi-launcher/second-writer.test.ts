@@ -55,4 +55,12 @@ describe("the line a second pi says when it continues in a fork", () => {
       expect(forkLine(locked, width).length).toBeLessThanOrEqual(width);
     }
   });
+
+  it("short ids stay apart when both sessions were made within a minute (same 8 leading digits of a UUIDv7)", () => {
+    const near = "/s/--p--/2026-01-01T10-00-30-000Z_01a24276-9f00-7aaa-8bbb-ccccddddeeee.jsonl";
+    const line = forkLine({ ...locked, file: near }, 100);
+    expect(line).toBe(
+      "pi-sessions: another pi (pid 4242) is writing session 01a24276-3; continuing in its fork 01a24276-9",
+    );
+  });
 });
