@@ -21,6 +21,7 @@ import {
 } from "../io/runtime.js";
 import type { ListScope } from "../session/ls-rows.js";
 import { quickRowsOfAll } from "../session/quick-rows.js";
+import { MIN_SHORT_ID, shortIdsAmong, shortIdsUnder } from "../session/short-ids.js";
 import type { SessionRow } from "../session/summary-rows.js";
 
 /** Options of `ls`. */
@@ -33,9 +34,6 @@ interface LsOptions extends CommonOptions {
 
 /** Width of the text column when stdout is not a terminal (a pipe has no width). */
 const DEFAULT_TEXT_WIDTH = 60;
-
-/** Characters an id is shortened to in the table; `tree`/`context` accept the prefix. */
-const SHORT_ID = 8;
 
 /**
  * `truncate(text, width)` without flattening all of a long text (a first message can be a
@@ -56,18 +54,25 @@ function cell(text: string, width: number): string {
  * The table: a header line, then one line per session, written at once (ten thousand sessions
  * are twenty thousand lines: one write each would cost more than the listing).
  */
-function printTable(ctx: CommandContext, rows: readonly SessionRow[], showCwd: boolean): void {
+function printTable(ctx: CommandContext, rows: readonly SessionRow[], scope: ListScope): void {
   const c = ctx.colors;
   const columns = ctx.io.stdout.columns;
-  const fixed = 16 + 2 + 7 + 2 + 8 + 2 + 8 + 2 + SHORT_ID + 2;
+  // Each id as the shortest prefix `tree`/`context` take back: `--all` lists every session the
+  // argument resolves against; one directory's listing measures against all of them.
+  const shortId = scope.all
+    ? shortIdsAmong(rows.map((row) => row.id))
+    : shortIdsUnder(ctx.sessionsRoot);
+  const ids = rows.map((row) => shortId(row.id));
+  const idWidth = ids.reduce((width, id) => Math.max(width, id.length), MIN_SHORT_ID);
+  const fixed = 16 + 2 + 7 + 2 + 8 + 2 + 8 + 2 + idWidth + 2;
   const textWidth = columns !== undefined ? Math.max(20, columns - fixed - 1) : DEFAULT_TEXT_WIDTH;
   const lines = [
     c.bold(
-      `${pad("MODIFIED", 16)}  ${pad("ENTRIES", 7, true)}  ${pad("BRANCHES", 8, true)}  ${pad("SIZE", 8, true)}  ${pad("ID", SHORT_ID)}  NAME / FIRST MESSAGE`,
+      `${pad("MODIFIED", 16)}  ${pad("ENTRIES", 7, true)}  ${pad("BRANCHES", 8, true)}  ${pad("SIZE", 8, true)}  ${pad("ID", idWidth)}  NAME / FIRST MESSAGE`,
     ),
   ];
   const indent = " ".repeat(fixed);
-  for (const row of rows) {
+  for (const [i, row] of rows.entries()) {
     const text =
       row.name !== undefined
         ? c.cyan(cell(row.name, textWidth))
@@ -77,9 +82,9 @@ function printTable(ctx: CommandContext, rows: readonly SessionRow[], showCwd: b
         ? c.yellow(` [${row.problems} problem${row.problems === 1 ? "" : "s"}]`)
         : "";
     lines.push(
-      `${formatDate(row.modified)}  ${pad(String(row.entries), 7, true)}  ${pad(String(row.branches), 8, true)}  ${pad(formatBytes(row.size), 8, true)}  ${c.dim(pad(row.id.slice(0, SHORT_ID), SHORT_ID))}  ${text}${warn}`,
+      `${formatDate(row.modified)}  ${pad(String(row.entries), 7, true)}  ${pad(String(row.branches), 8, true)}  ${pad(formatBytes(row.size), 8, true)}  ${c.dim(pad(ids[i] as string, idWidth))}  ${text}${warn}`,
     );
-    if (showCwd) lines.push(c.dim(`${indent}${row.cwd || "(no cwd)"}`));
+    if (scope.all) lines.push(c.dim(`${indent}${row.cwd || "(no cwd)"}`));
   }
   // Each line made terminal-safe on its own: a newline or tab in a cwd shows, never breaks rows.
   ctx.outLines(lines);
@@ -145,7 +150,7 @@ async function runLs(runtime: CliRuntime, options: LsOptions): Promise<void> {
   if (ctx.json) {
     ctx.printJson(rows);
   } else if (rows.length > 0) {
-    printTable(ctx, rows, scope.all);
+    printTable(ctx, rows, scope);
     ctx.out(ctx.colors.dim(summary(rows)));
   }
   // Folders and `*.jsonl` entries that could not be read: one line each, exit 2.

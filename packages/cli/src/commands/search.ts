@@ -20,6 +20,7 @@ import {
   type CommonOptions,
   withCommonOptions,
 } from "../io/runtime.js";
+import { MIN_SHORT_ID, shortIdsUnder } from "../session/short-ids.js";
 import { cwdOption } from "./ls.js";
 
 /** Options of `search`. */
@@ -53,13 +54,18 @@ const SNIPPET_WIDTH = 100;
 
 /** One hit as two lines: when, session, entry, role and snippet; then the file and line. */
 function printHits(ctx: CommandContext, hits: readonly SearchHit[]): void {
+  if (hits.length === 0) return;
   const c = ctx.colors;
-  for (const hit of hits) {
+  // Each session id as the shortest prefix `tree`/`context` take back among all sessions.
+  const shortId = shortIdsUnder(ctx.sessionsRoot);
+  const ids = hits.map((hit) => shortId(hit.sessionId));
+  const idWidth = ids.reduce((width, id) => Math.max(width, id.length), MIN_SHORT_ID);
+  for (const [i, hit] of hits.entries()) {
     const when = hit.timestamp === null ? pad("", 16) : formatDate(new Date(hit.timestamp));
     const text = truncate(hit.snippet.replace(/\s+/g, " "), SNIPPET_WIDTH);
     const snippet = text.replace(/\[[^\]]*\]/g, (word) => c.bold(word));
     ctx.out(
-      `${when}  ${c.dim(pad(hit.sessionId.slice(0, 8), 8))}  ${pad(hit.entryId ?? "-", 8)}  ${pad(hit.role ?? hit.type ?? "-", 10)}  ${snippet}`,
+      `${when}  ${c.dim(pad(ids[i] as string, idWidth))}  ${pad(hit.entryId ?? "-", 8)}  ${pad(hit.role ?? hit.type ?? "-", 10)}  ${snippet}`,
     );
     ctx.out(c.dim(`${" ".repeat(18)}${hit.path}:${hit.line}`));
   }

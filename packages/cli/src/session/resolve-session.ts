@@ -5,10 +5,11 @@
 
 import { lstatSync, type Stats, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { buildSessionInfo, fileTypeOf, fsReason, readHeader } from "@pi-sessions/core/internal";
+import { buildSessionInfo, fileTypeOf, fsReason } from "@pi-sessions/core/internal";
 import { CliError, notFoundError, usageError } from "../io/errors.js";
 import { reportUnreadable, sessionFilesOf } from "../io/find-session-files.js";
 import type { CommandContext } from "../io/runtime.js";
+import { headerIdsOf, idHasPrefix } from "./short-ids.js";
 
 /** How many candidates an "ambiguous" message names before it says "…". */
 const SHOWN_CANDIDATES = 5;
@@ -78,11 +79,9 @@ export function resolveSessionArg(ctx: CommandContext, arg: string): string {
   }
   const exact: string[] = [];
   const prefixed: string[] = [];
-  for (const path of files) {
-    const id = readHeader(path)?.id;
-    if (typeof id !== "string") continue;
+  for (const { path, id } of headerIdsOf(files)) {
     if (id === arg) exact.push(path);
-    else if (id.startsWith(arg)) prefixed.push(path);
+    else if (idHasPrefix(id, arg)) prefixed.push(path);
   }
   const byId = single(arg, "id", exact);
   if (byId !== undefined) return byId;

@@ -1,0 +1,83 @@
+/**
+ * Session ids as tables show them: the shortest prefix, at least {@link MIN_SHORT_ID}
+ * characters, that names one session among all the ids a `<session>` argument resolves
+ * against. pi's ids are UUIDv7, whose first characters are a clock: sessions started within
+ * about a minute share their first eight, so a fixed-width cut would print prefixes that
+ * cannot be typed back. {@link idHasPrefix} is the match `resolve-session.ts` uses, so what
+ * is shown and what is accepted follow one rule.
+ */
+
+import { readHeader } from "@pi-sessions/core/internal";
+import { sessionFilesOf } from "../io/find-session-files.js";
+
+/** The fewest characters an id is shortened to; a longer prefix only where this one is shared. */
+export const MIN_SHORT_ID = 8;
+
+/** Whether `id` is named by the prefix `prefix` (a `<session>` argument): the one match rule. */
+export function idHasPrefix(id: string, prefix: string): boolean {
+  return id.startsWith(prefix);
+}
+
+/** How many leading characters two strings share. */
+function commonPrefixLength(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+/**
+ * A function from an id to its shortest unique prefix among `all` (which should hold it): at
+ * least {@link MIN_SHORT_ID} characters, one more than it shares with its closest neighbour in
+ * sorted order (only neighbours can share the longest prefix), and the whole id when no prefix
+ * is unique (an id that is a prefix of another resolves by exact match; an id two files share
+ * is ambiguous at any length, so it gets the length its other neighbours call for). An id not in `all` is measured against its would-be neighbours.
+ */
+export function shortIdsAmong(all: Iterable<string>): (id: string) => string {
+  const sorted = [...new Set(all)].sort();
+  const shared = new Map<string, number>();
+  const lengthOf = (id: string): number => {
+    const known = shared.get(id);
+    if (known !== undefined) return known;
+    // Binary search for where `id` sits (or would) among the sorted ids.
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((sorted[mid] as string) < id) lo = mid + 1;
+      else hi = mid;
+    }
+    const at = sorted[lo] === id ? lo : -1;
+    const before = sorted[lo - 1];
+    const after = sorted[at === -1 ? lo : lo + 1];
+    const longest = Math.max(
+      before === undefined ? 0 : commonPrefixLength(id, before),
+      after === undefined ? 0 : commonPrefixLength(id, after),
+    );
+    shared.set(id, longest);
+    return longest;
+  };
+  return (id) => id.slice(0, Math.max(MIN_SHORT_ID, lengthOf(id) + 1));
+}
+
+/**
+ * The header id of each file that has one (first record within core's default read limit),
+ * with its path: what `<session>` ids resolve against. Files without one are left out.
+ */
+export function headerIdsOf(files: readonly string[]): { path: string; id: string }[] {
+  const ids: { path: string; id: string }[] = [];
+  for (const path of files) {
+    const id = readHeader(path)?.id;
+    if (typeof id === "string") ids.push({ path, id });
+  }
+  return ids;
+}
+
+/**
+ * {@link shortIdsAmong} the header ids of every session file under `root` (each file's first
+ * line read once): for a table that shows only some sessions, since a `<session>` argument
+ * resolves against all of them. Throws exit 2 when the root cannot be listed.
+ */
+export function shortIdsUnder(root: string): (id: string) => string {
+  return shortIdsAmong(headerIdsOf(sessionFilesOf(root, false).files).map((entry) => entry.id));
+}
