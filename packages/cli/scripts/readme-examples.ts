@@ -30,6 +30,15 @@ function words(line: string): string[] {
   return [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? "");
 }
 
+/**
+ * `env` without `FORCE_COLOR`: pnpm sets it for scripts, and Node 22 warns on stderr (into the
+ * examples) when it is defined beside `NO_COLOR`, even empty.
+ */
+function plainEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { FORCE_COLOR: _force, ...rest } = env;
+  return rest;
+}
+
 function run(args: readonly string[]): string {
   const r = spawnSync(
     process.execPath,
@@ -43,14 +52,13 @@ function run(args: readonly string[]): string {
     {
       cwd: "/",
       encoding: "utf8",
-      env: {
+      env: plainEnv({
         ...process.env,
         PI_CODING_AGENT_DIR: agentDir,
         // The session index beside the copy: stable paths in the output, no write to the cache.
         PI_SESSIONS_INDEX: join(agentDir, "index.sqlite"),
         NO_COLOR: "1",
-        FORCE_COLOR: "",
-      },
+      }),
     },
   );
   const exit = r.status === 0 ? "" : `[exit code ${r.status}]\n`;
