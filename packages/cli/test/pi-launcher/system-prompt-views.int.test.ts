@@ -2,7 +2,8 @@
  * A session the real `pi` 1.6 command wrote keeps its system prompt in the system message's
  * `sections` (its `content` is empty) and its tools in `toolsAdded`. `export` (Markdown and
  * HTML) and `tree` must show that prompt: they showed an empty code block and a bare
- * `system:` line. Soft checks, so each view reports on its own. The expected text is pi's own reading of the message (`getSystemMessageText`).
+ * `system:` line. The expected text is pi's own reading of the message
+ * (`getSystemMessageText`); the checks are soft so that each view reports on its own.
  */
 
 import { readFileSync } from "node:fs";
