@@ -67,6 +67,7 @@ export {
   entryTypesWithRole,
   isBuiltInEntryType,
 } from "./schema/entry-types.js";
+export { type SystemPrompt, systemPrompt } from "./schema/system-prompt.js";
 export type {
   AgentMessage,
   AssistantMessage,

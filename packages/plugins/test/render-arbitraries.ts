@@ -145,6 +145,7 @@ const message = fc.oneof(
   fc.record({
     role: fc.constant("system"),
     content,
+    sections: field(fc.dictionary(oddString, fc.option(oddString, { nil: null }), { maxKeys: 3 })),
     toolsAdded: field(fc.array(fc.record({ name: field(oddString) }), { maxLength: 3 })),
     toolsRemoved: field(fc.array(fc.record({ name: field(oddString) }), { maxLength: 3 })),
   }),

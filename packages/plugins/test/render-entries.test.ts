@@ -134,6 +134,29 @@ describe("default renderers: message roles", () => {
   });
 });
 
+describe("default renderers: a pi 1.6 system message", () => {
+  // As pi 1.6 writes it (docs/session-format.md): the prompt is in `sections`, `content` is "".
+  const system = msg({
+    role: "system",
+    content: "",
+    sections: { preamble: "You are an expert coding assistant...", gone: null, cwd: "/project" },
+    toolsAdded: [{ name: "read", description: "...", parameters: {} }],
+    timestamp: 1733234400000,
+  });
+
+  it("Markdown shows its sections in order and the tools it adds", () => {
+    expect(md(system)).toBe(
+      "### System prompt · `e1`\n\n```\nYou are an expert coding assistant...\n\n/project\n```\n\n_tools added: `read`_\n\n_sections removed: `gone`_",
+    );
+  });
+
+  it("text shows its sections in order and the tools it adds", () => {
+    expect(txt(system)).toBe(
+      "System prompt [e1]\n  You are an expert coding assistant...\n\n  /project\n\n  (tools added: read)\n\n  (sections removed: gone)",
+    );
+  });
+});
+
 describe("default renderers: entry types", () => {
   it("one-line entries", () => {
     expect(md({ ...base, type: "thinking_level_change", thinkingLevel: "high" })).toBe(

@@ -3,7 +3,12 @@
  * every field is read defensively: a damaged or foreign entry (wrong types, unknown roles and
  * blocks) renders as what it is, with its raw JSON, instead of throwing.
  */
-import { type EntryTypeTable, isBuiltInEntryType, type SessionEntry } from "@pi-sessions/core";
+import {
+  type EntryTypeTable,
+  isBuiltInEntryType,
+  type SessionEntry,
+  systemPrompt,
+} from "@pi-sessions/core";
 import { entryAnchor, escapeHtml as esc } from "./html-escape.js";
 
 /** What an entry's rendering may look up besides the entry. */
@@ -82,6 +87,21 @@ function head(kind: string, extra = ""): string {
   return `<div class="head"><span class="role">${esc(kind)}</span>${extra}</div>`;
 }
 
+/** A system message: its prompt (pi 1.6 keeps it in `sections`) and the tools it changes. */
+function systemHtml(message: Rec): string {
+  const prompt = systemPrompt(message);
+  const notes: [string, readonly string[]][] = [
+    ["tools added", prompt.toolsAdded],
+    ["tools removed", prompt.toolsRemoved],
+    ["sections removed", prompt.sectionsRemoved],
+  ];
+  const meta = notes
+    .filter(([, names]) => names.length > 0)
+    .map(([label, names]) => `<div class="meta">${esc(`${label}: ${names.join(", ")}`)}</div>`)
+    .join("");
+  return `${head("system")}<details><summary>system prompt</summary>${pre(prompt.text, "text")}</details>${meta}`;
+}
+
 function messageHtml(message: unknown): string {
   if (!isRec(message)) return head("message") + pre(json(message), "raw");
   const role = str(message.role) ?? "?";
@@ -119,7 +139,7 @@ function messageHtml(message: unknown): string {
     case "compactionSummary":
       return head(role) + pre(str(message.summary) ?? "", "text");
     case "system":
-      return `${head("system")}<details><summary>system prompt</summary>${contentHtml(message.content)}</details>`;
+      return systemHtml(message);
     default:
       return head(role) + pre(json(message), "raw");
   }

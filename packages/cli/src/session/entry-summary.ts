@@ -4,7 +4,7 @@
  * entry of unknown shape still gets a line (its type), never an exception.
  */
 
-import { type EntryTypeTable, isBuiltInEntryType } from "@pi-sessions/core";
+import { type EntryTypeTable, isBuiltInEntryType, systemPrompt } from "@pi-sessions/core";
 
 /** A loosely typed record: what an entry really is at run time. */
 type Loose = Record<string, unknown>;
@@ -66,6 +66,12 @@ export function messageSummary(message: unknown): string {
     case "branchSummary":
     case "compactionSummary":
       return `${role}: ${str(m.summary) ?? ""}`;
+    case "system": {
+      // pi 1.6 keeps the prompt in `sections` with an empty `content`: read it all.
+      const prompt = systemPrompt(m);
+      const tools = prompt.toolsAdded.length > 0 ? ` (tools: ${prompt.toolsAdded.join(", ")})` : "";
+      return `system: ${prompt.text}${tools}`;
+    }
     default:
       return `${role}: ${contentText(m.content)}`;
   }

@@ -1,6 +1,7 @@
 /**
  * Default rendering of every message role (SPEC §3.3) and of unknown roles.
  */
+import { systemPrompt } from "@pi-sessions/core";
 import type { Fmt } from "./format.js";
 import { contentParts, jsonBlock, literal, usagePart } from "./parts.js";
 import { formatInt, get, safeString, str } from "./text.js";
@@ -67,17 +68,16 @@ function compactionSummary(fmt: Fmt, _ctx: RenderContext, m: unknown, id?: strin
   return fmt.block("Compaction summary", id, parts);
 }
 
-function names(list: unknown): string[] {
-  return Array.isArray(list) ? list.map((t) => str(get(t, "name")) ?? "?") : [];
-}
-
 function system(fmt: Fmt, ctx: RenderContext, m: unknown, id?: string): string {
-  const parts = contentParts(fmt, ctx, get(m, "content"), true);
-  const added = names(get(m, "toolsAdded"));
-  const removed = names(get(m, "toolsRemoved"));
-  if (added.length > 0) parts.push(fmt.note(`tools added: ${added.map(fmt.code).join(", ")}`));
-  if (removed.length > 0) {
-    parts.push(fmt.note(`tools removed: ${removed.map(fmt.code).join(", ")}`));
+  const prompt = systemPrompt(m);
+  const parts = prompt.text.length > 0 ? [literal(fmt, ctx, safeString(prompt.text))] : [];
+  const notes: [string, readonly string[]][] = [
+    ["tools added", prompt.toolsAdded],
+    ["tools removed", prompt.toolsRemoved],
+    ["sections removed", prompt.sectionsRemoved],
+  ];
+  for (const [label, names] of notes) {
+    if (names.length > 0) parts.push(fmt.note(`${label}: ${names.map(fmt.code).join(", ")}`));
   }
   return fmt.block("System prompt", id, parts);
 }
