@@ -19,7 +19,9 @@ function mapStrings(value: unknown, replace: (s: string) => string): unknown {
   if (typeof value === "string") return replace(value);
   if (Array.isArray(value)) return value.map((v) => mapStrings(v, replace));
   if (value === null || typeof value !== "object") return value;
-  const out: Record<string, unknown> = {};
+  // No prototype: a member named `__proto__` (JSON.parse makes it an own member) must stay one
+  // member here too, not become the object's prototype and vanish from the expected line.
+  const out: Record<string, unknown> = Object.create(null);
   for (const [k, v] of Object.entries(value)) out[replace(k)] = mapStrings(v, replace);
   return out;
 }
