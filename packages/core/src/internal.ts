@@ -60,6 +60,7 @@ export {
 } from "./schema/codecs/messages.js";
 export { UsageCodec } from "./schema/codecs/usage.js";
 export { structuralDiagnostics } from "./state/diagnostics.js";
+export { entriesOfColumns } from "./state/column-entries.js";
 export type { EntryLog } from "./state/entry-log.js";
 export { idAt, logFromEntries, positionOf } from "./state/entry-log.js";
 export type { PersistentVector } from "./state/persistent-vector.js";

@@ -7,17 +7,14 @@ import { entryTypesWithRole, type SessionEntry, type SessionHeader } from "@pi-s
 import { USAGE_TOTALS_PROJECTION_NAME } from "@pi-sessions/plugins";
 import { coreTreeTop, type TreeTop } from "./core-tree-top.js";
 import type { IndexedSession, UsageSession } from "./indexed-session.js";
+import { rowEntries } from "./row-entries.js";
 import { type LineReader, type QueryRow, RowQueries, StaleLineError } from "./session-rows.js";
 import type { Database } from "./sqlite.js";
-import { needsRecord, needsTreeRecord, standIn } from "./stand-ins.js";
 import { treeTop } from "./tree-top.js";
 import { savedUsage } from "./usage-fold.js";
 
 /** Entry types the tree's state is folded from (labels and the name): always read for it. */
 const TREE_TYPES = new Set<string>(entryTypesWithRole("tree-state"));
-
-/** Entry types that set a context's model and thinking level: always read on its path. */
-const SETTING_TYPES = new Set<string>(entryTypesWithRole("context-setting"));
 
 /** Records read with a missing one of the tree (see `FileSession.entryAt`). */
 const READ_AHEAD = 256;
@@ -102,8 +99,8 @@ export class FileSession implements IndexedSession {
         throw new StaleLineError(this.path, 0);
       }
       this.treeRows = rows;
-      this.fill(rows.filter((r) => TREE_TYPES.has(r.type as string) || needsTreeRecord(r)));
-      this.treeEntries = rows.map((r) => this.records.get(r.rowid) ?? standIn(r));
+      this.fill(rows.filter((r) => TREE_TYPES.has(r.type as string)));
+      this.treeEntries = rowEntries(rows, this.reader, this.records);
     }
     return this.treeEntries;
   }
@@ -150,10 +147,10 @@ export class FileSession implements IndexedSession {
   }
 
   /**
-   * Core's context builder gives over the path with the records read from the last
-   * compaction on (from its first kept entry when that comes earlier) exactly what it gives
-   * over the whole file: the entries before only set the model and thinking level, and those
-   * changes are read and every assistant message's model is in the columns.
+   * The path as core's entries: the records from the last compaction on (from its first kept
+   * entry when that comes earlier) read at once, in grouped reads, as core's context builder
+   * reads them all; an entry before them is read only if the builder reads it (the model and
+   * thinking level come from the last changes before the leaf, found walking back).
    */
   contextPath(leafId: string | null): SessionEntry[] {
     const rows = this.pathRows(leafId);
@@ -166,10 +163,8 @@ export class FileSession implements IndexedSession {
       const first = rows.findIndex((r) => r.id === kept);
       start = first < 0 ? compaction : Math.min(first, compaction);
     }
-    this.fill(
-      rows.filter((r, i) => i >= start || SETTING_TYPES.has(r.type as string) || needsRecord(r)),
-    );
-    return rows.map((r) => this.records.get(r.rowid) ?? standIn(r));
+    this.fill(rows.slice(start));
+    return rowEntries(rows, this.reader, this.records);
   }
 
   /**
@@ -210,15 +205,12 @@ export class FileSession implements IndexedSession {
     for (const [row, record] of this.reader.records(rows, skip))
       this.records.set(row.rowid, record);
     const withUsage = rows.filter((r) => this.records.has(r.rowid));
-    const isUsageRow = new Set(withUsage.map((r) => r.rowid));
     const entries = withUsage.map((r) => this.records.get(r.rowid) as SessionEntry);
     return {
       getEntries: () => entries,
       getLeafId: () => leafId,
       getBranch: (id?: string) =>
-        this.pathRows(id ?? leafId).map((r) =>
-          isUsageRow.has(r.rowid) ? (this.records.get(r.rowid) as SessionEntry) : standIn(r),
-        ),
+        rowEntries(this.pathRows(id ?? leafId), this.reader, this.records),
     };
   }
 

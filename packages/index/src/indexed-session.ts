@@ -32,8 +32,9 @@ export interface IndexedSession {
   /** The ids that start with `prefix`, in file order. */
   idsStartingWith(prefix: string): string[];
   /**
-   * Every entry in file order, for core's `replayState` and `treeOf`: stand-ins built from the
-   * columns, with the label and name records read. {@link IndexedSession.entryAt} reads one.
+   * Every entry in file order, for core's `replayState` and `treeOf`: core's entries over the
+   * rows, each read from its line when more than its tree fields is read (the label and name
+   * records at once). {@link IndexedSession.entryAt} reads one with the next ones.
    */
   entries(): SessionEntry[];
   /** The record at `position` of {@link IndexedSession.entries}, read from the file. */

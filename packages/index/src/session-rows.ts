@@ -1,7 +1,7 @@
 /**
- * One session file's records as the index holds them: a light stand-in per record built from
- * its columns (id, parent, type, timestamp, role, model), and the full record read back from the
- * file by its byte place when a query needs what only the line holds. Reads are grouped: lines
+ * One session file's records as the index holds them: its rows' columns (id, parent, type,
+ * timestamp, role, model), and the full record read back from the file by its byte place when a
+ * query needs what only the line holds. Reads are grouped: lines
  * close together in the file are read with one `readSync`, so a path of a thousand entries
  * costs a few reads, not a thousand.
  */
@@ -222,9 +222,22 @@ export class LineReader {
     rows: readonly QueryRow[],
     skip?: (row: QueryRow, bytes: Buffer) => boolean,
   ): Map<QueryRow, SessionEntry> {
+    const out = new Map<QueryRow, SessionEntry>();
+    this.eachLine(rows, (row, text) => out.set(row, this.parse(row, text)), skip);
+    return out;
+  }
+
+  /**
+   * Each row's line text, unchecked (its reader checks it), lines close together read with one
+   * `readSync`, in file order.
+   */
+  eachLine(
+    rows: readonly QueryRow[],
+    use: (row: QueryRow, text: string) => void,
+    skip?: (row: QueryRow, bytes: Buffer) => boolean,
+  ): void {
     const inOrder = rows.every((r, i) => i === 0 || (rows[i - 1] as QueryRow).offset < r.offset);
     const sorted = inOrder ? rows : [...rows].sort((a, b) => a.offset - b.offset);
-    const out = new Map<QueryRow, SessionEntry>();
     let i = 0;
     while (i < sorted.length) {
       const first = sorted[i] as QueryRow;
@@ -245,11 +258,10 @@ export class LineReader {
         const row = sorted[k] as QueryRow;
         const at = row.offset - first.offset;
         if (skip?.(row, buffer.subarray(at, at + row.length)) === true) continue;
-        out.set(row, this.parse(row, buffer.toString("utf8", at, at + row.length)));
+        use(row, buffer.toString("utf8", at, at + row.length));
       }
       i = j;
     }
-    return out;
   }
 
   private parse(row: QueryRow, text: string): SessionEntry {

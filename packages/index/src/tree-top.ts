@@ -3,13 +3,14 @@
  * below the roots (the last level only so that each shown entry has its children), how many
  * entries lie below each of them, and which of them are on a leaf's path. The levels and
  * counts come from the parent's line each row keeps: one scan of an integer or three per
- * row, with no record read and no id compared, instead of a stand-in for every entry. The
- * tree itself (child order, labels) is still core's, built over these entries
- * (`core-tree-top.ts`); in a regular file every parent comes before its children, so the
- * links have no cycle to cut.
+ * row, with no record read and no id compared, instead of an entry for every row. The tree
+ * itself (child order, labels) is still core's, built over these entries (`core-tree-top.ts`),
+ * each the real record read when something reads more than its tree fields (`row-entries.ts`);
+ * in a regular file every parent comes before its children, so the links have no cycle to cut.
  */
 
 import type { SessionEntry } from "@pi-sessions/core";
+import { rowEntries } from "./row-entries.js";
 import {
   type LineReader,
   type QueryRow,
@@ -19,7 +20,6 @@ import {
   toRow,
 } from "./session-rows.js";
 import { type Database, prepareArrays, type Statement } from "./sqlite.js";
-import { needsTreeRecord, standIn } from "./stand-ins.js";
 
 /** A file's rowid span. */
 interface Span {
@@ -84,7 +84,7 @@ function statementsOf(db: Database): TopStatements {
 export interface TopRows {
   /**
    * The entries at most `depth + 1` levels below the roots (a root is level 1), in file order:
-   * stand-ins built from the columns, and the label records (and any whose columns are empty).
+   * core's entries over the rows, each read from its line when more than its tree fields is read.
    */
   readonly entries: readonly SessionEntry[];
   /** Every label record of the file, in file order: a label may name any entry. */
@@ -198,7 +198,7 @@ function positionOfLine(lines: Int32Array, line: number): number {
 
 /**
  * The top `depth` levels of the file's tree, with one more level under them; the label rows
- * (and any row whose columns cannot stand in for it) are read through `reader`.
+ * are read through `reader` now, the others' records when something reads them.
  */
 export function treeTop(
   db: Database,
@@ -226,10 +226,8 @@ export function treeTop(
   const rows = rowsAt(shown);
   const labelRows = rowsAt(links.labels);
   const records = new Map<number, SessionEntry>();
-  const wanted = [...labelRows, ...rows.filter((r) => needsTreeRecord(r))];
-  for (const [row, record] of reader.records(wanted.sort((a, b) => a.offset - b.offset)))
-    records.set(row.rowid, record);
-  const entries = rows.map((r) => records.get(r.rowid) ?? standIn(r));
+  for (const [row, record] of reader.records(labelRows)) records.set(row.rowid, record);
+  const entries = rowEntries(rows, reader, records);
   const positionOf = new Map(shown.map((i, at) => [i, at]));
   return {
     entries,

@@ -4,9 +4,16 @@
  * legacy) so that the caller reads them whole.
  */
 
-import { appendFileSync, copyFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildSessionProjection, readSession, replayState, treeOf } from "@pi-sessions/core";
+import {
+  branchOf,
+  buildSessionProjection,
+  EntryUnreadableError,
+  readSession,
+  replayState,
+  treeOf,
+} from "@pi-sessions/core";
 import { corpusFile, fcOptions, tempDir } from "@pi-sessions/test-utils";
 import { sessionLogArb } from "@pi-sessions/testkit";
 import fc from "fast-check";
@@ -36,10 +43,13 @@ describe("a session through the index", () => {
             const tree = treeOf(replayState(s.header, s.entries()));
             expect(flatten(tree)).toEqual(flatten(treeOf(state)));
             const ids = direct.entries.map((e) => e.id);
+            // The entries are the file's records, every field of them (nothing made up).
+            expect(s.entries()).toEqual(direct.entries);
             for (const leaf of [state.leafId, ids[pick % Math.max(1, ids.length)] ?? null]) {
               expect(buildSessionProjection(s.contextPath(leaf), leaf)).toEqual(
                 buildSessionProjection([...direct.entries], leaf),
               );
+              expect(s.contextPath(leaf)).toEqual(branchOf(state, leaf));
             }
             for (const [i, e] of direct.entries.entries()) expect(s.entryAt(i)).toEqual(e);
           } finally {
@@ -79,6 +89,33 @@ describe("a session through the index", () => {
       copyFileSync(corpusFile("large-session.jsonl"), legacy);
       expect(index.session(legacy)).toBeNull();
       expect(index.session(join(dir, "missing.jsonl"))).toBeNull();
+    } finally {
+      index.close();
+    }
+  });
+
+  it("refuses an entry whose line no longer holds its record when it is read", () => {
+    const dir = tempDir();
+    const file = join(dir, "s.jsonl");
+    copyFileSync(corpusFile("ref-1.6-branched.jsonl"), file);
+    const index = openSessionIndex({ file: join(dir, "index.sqlite") });
+    try {
+      const s = index.session(file);
+      expect(s).not.toBeNull();
+      if (s === null) return;
+      try {
+        const entries = s.entries();
+        // A message: the label and name records are read at once, a message only when read.
+        const last = entries.findLastIndex((e) => e.type === "message");
+        const id = entries[last]?.id as string;
+        // Another record of the same length in place of the last line (same size, same inode).
+        const text = readFileSync(file, "utf8");
+        const other = id.replace(/./, (c) => (c === "a" ? "b" : "a"));
+        writeFileSync(file, text.replace(`"id":"${id}"`, `"id":"${other}"`));
+        expect(() => JSON.stringify(entries[last])).toThrow(EntryUnreadableError);
+      } finally {
+        s.close();
+      }
     } finally {
       index.close();
     }

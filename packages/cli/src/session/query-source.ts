@@ -9,6 +9,7 @@
 
 import {
   branchOf,
+  EntryUnreadableError,
   type ReadSessionOptions,
   replayState,
   type SessionEntry,
@@ -128,7 +129,7 @@ function indexSource(indexed: IndexedSession): QuerySource {
   };
 }
 
-/** The whole tree through the index: stand-ins for every entry, records read for summaries. */
+/** The whole tree through the index: entries read when read, records read for summaries. */
 function wholeTree(indexed: IndexedSession, leafId: string | null): SourceTree {
   const entries = indexed.entries();
   const state = replayState(indexed.header, entries);
@@ -154,9 +155,12 @@ function topOfTree(indexed: IndexedSession, leafId: string | null, depth: number
 /** Thrown by a query the index cannot answer exactly: the whole file is read instead. */
 class FileNeeded extends Error {}
 
-/** Whether an error is the index's trouble (a line moved, a file error while reading one). */
+/**
+ * Whether an error is the index's trouble (a line moved, a file error while reading one; core's
+ * refusal of an entry whose line no longer holds what the index's row said).
+ */
 function isIndexTrouble(error: unknown): error is Error {
-  if (error instanceof StaleLineError) return true;
+  if (error instanceof StaleLineError || error instanceof EntryUnreadableError) return true;
   return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === "string";
 }
 

@@ -70,8 +70,8 @@ function childFrames(children: readonly SessionTreeNode[], prefix: string, depth
  * The rows of a session's tree. `leafId` marks the leaf and `onPath` the ids of its path;
  * `maxDepth` cuts entries deeper than it, leaving one row per cut that says how many entries
  * it hides (`hiddenBelow`: by default counted over `tree`, which then must hold them all).
- * `summaryOf` describes a row's entry (through the index, the tree's entries are stand-ins
- * whose records are read only for the rows shown).
+ * `summaryOf` describes a row's entry (through the index, the tree's entries are read from
+ * their lines only for the rows shown, in grouped reads).
  */
 export function treeRows(
   tree: readonly SessionTreeNode[],
