@@ -21,6 +21,12 @@ export { loadText } from "./format/load-text.js";
 export { migrateDocument, migrateRecords } from "./format/migrate.js";
 export type { JsonRecord, LineIssue } from "./format/parse.js";
 export { documentIssues, isJsonRecord, JsonlScanner, parseJsonl } from "./format/parse.js";
+export {
+  asFiniteNumber,
+  asRecord,
+  asString,
+  type LooseEntry,
+} from "./format/record-fields.js";
 export { isValidHeader, resolveHeader } from "./format/record-rules.js";
 export {
   createHeader,
@@ -59,8 +65,8 @@ export {
   UserMessageCodec,
 } from "./schema/codecs/messages.js";
 export { UsageCodec } from "./schema/codecs/usage.js";
-export { structuralDiagnostics } from "./state/diagnostics.js";
 export { entriesOfColumns } from "./state/column-entries.js";
+export { structuralDiagnostics } from "./state/diagnostics.js";
 export type { EntryLog } from "./state/entry-log.js";
 export { idAt, logFromEntries, positionOf } from "./state/entry-log.js";
 export type { PersistentVector } from "./state/persistent-vector.js";

@@ -5,7 +5,13 @@
  */
 
 import { ENTRY_TYPES, isBuiltInEntryType } from "@pi-sessions/core";
-import { isJsonRecord, type JsonRecord, messageText } from "@pi-sessions/core/internal";
+import {
+  asFiniteNumber,
+  asString,
+  isJsonRecord,
+  type JsonRecord,
+  messageText,
+} from "@pi-sessions/core/internal";
 
 /** The indexed columns of one record (`null` where the record has no such field). */
 export interface EntryFields {
@@ -28,10 +34,6 @@ export interface EntryFields {
   readonly text: string;
 }
 
-const str = (value: unknown): string | null => (typeof value === "string" ? value : null);
-const num = (value: unknown): number | null =>
-  typeof value === "number" && Number.isFinite(value) ? value : null;
-
 /** Roles whose message text is searchable: what people look for in a transcript. */
 const SEARCHED_ROLES = new Set(["user", "assistant", "toolResult", "custom"]);
 
@@ -53,30 +55,30 @@ export function entryFields(record: JsonRecord): EntryFields {
   const message = isJsonRecord(record.message) ? record.message : undefined;
   const usage = message !== undefined && isJsonRecord(message.usage) ? message.usage : undefined;
   const cost = usage !== undefined && isJsonRecord(usage.cost) ? usage.cost : undefined;
-  const timestamp = str(record.timestamp);
+  const timestamp = asString(record.timestamp) ?? null;
   const time = timestamp === null ? Number.NaN : Date.parse(timestamp);
   const isModelChange = record.type === "model_change";
   return {
-    id: str(record.id),
-    parentId: str(record.parentId),
-    type: str(record.type),
+    id: asString(record.id) ?? null,
+    parentId: asString(record.parentId) ?? null,
+    type: asString(record.type) ?? null,
     // A custom_message entry carries its content itself; search finds it under role "custom".
     role:
       message === undefined
         ? record.type === "custom_message"
           ? "custom"
           : null
-        : str(message.role),
+        : (asString(message.role) ?? null),
     timestamp,
     timeMs: Number.isNaN(time) ? null : time,
-    provider: str(isModelChange ? record.provider : message?.provider),
-    model: str(isModelChange ? record.modelId : message?.model),
-    input: num(usage?.input),
-    output: num(usage?.output),
-    cacheRead: num(usage?.cacheRead),
-    cacheWrite: num(usage?.cacheWrite),
-    totalTokens: num(usage?.totalTokens),
-    cost: num(cost?.total),
+    provider: asString(isModelChange ? record.provider : message?.provider) ?? null,
+    model: asString(isModelChange ? record.modelId : message?.model) ?? null,
+    input: asFiniteNumber(usage?.input) ?? null,
+    output: asFiniteNumber(usage?.output) ?? null,
+    cacheRead: asFiniteNumber(usage?.cacheRead) ?? null,
+    cacheWrite: asFiniteNumber(usage?.cacheWrite) ?? null,
+    totalTokens: asFiniteNumber(usage?.totalTokens) ?? null,
+    cost: asFiniteNumber(cost?.total) ?? null,
     text: searchText(record.type, record, message),
   };
 }

@@ -13,7 +13,7 @@
 import type { SessionEntry } from "@pi-sessions/core";
 import type { JsonRecord, LineIssue } from "@pi-sessions/core/internal";
 import { type EntryFields, entryFields } from "./entry-fields.js";
-import type { Folds } from "./fold-state.js";
+import type { ListingFolds } from "./fold-state.js";
 import type { LineChunk } from "./line-chunks.js";
 import { type Database, prepare, prepareArrays, type Statement } from "./sqlite.js";
 import type { UsageFold } from "./usage-fold.js";
@@ -116,7 +116,7 @@ export class EntryRecorder {
   constructor(
     db: Database,
     private readonly fileId: number,
-    private readonly folds: Folds,
+    private readonly folds: ListingFolds,
     private readonly baseLines: number,
     private readonly usage: UsageFold,
   ) {

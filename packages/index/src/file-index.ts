@@ -12,7 +12,7 @@ import type { Stats } from "node:fs";
 import { dirname } from "node:path";
 import { encodeListingAnswer, JsonlScanner, type StoredIds } from "@pi-sessions/core/internal";
 import { EntryRecorder } from "./entry-recorder.js";
-import { type Folds, foldText, freshFolds, resumeFolds, saveFolds } from "./fold-state.js";
+import { foldText, freshFolds, type ListingFolds, resumeFolds, saveFolds } from "./fold-state.js";
 import { indexRules } from "./index-rules.js";
 import { readBytes, readLineChunks, readWholeLines } from "./line-chunks.js";
 import type { FileRow, FileUpdate, Statements } from "./statements.js";
@@ -42,7 +42,7 @@ export function finishAnswer(
   stats: Stats,
   path: string,
   committed: number,
-  folds: Folds,
+  folds: ListingFolds,
 ): Answered | null {
   const scanner = new JsonlScanner(folds.shape);
   const torn = stats.size > committed;
@@ -144,7 +144,7 @@ export class FileIndexer {
     stats: Stats,
     fileId: number | undefined,
     at: {
-      readonly folds: Folds;
+      readonly folds: ListingFolds;
       readonly committed: number;
       readonly lastStart: number;
       readonly lines: number;

@@ -16,14 +16,14 @@ import {
   sessionShapeCodec,
 } from "@pi-sessions/core/internal";
 
-/** Core's folds of one file, maybe resumed at a saved state. */
-export interface Folds {
+/** Core's two listing folds of one file (session info, session shape), maybe resumed at a saved state. */
+export interface ListingFolds {
   readonly info: SessionInfoFold;
   readonly shape: SessionShapeFold;
 }
 
 /** The folds of a file nothing of which is folded yet. */
-export function freshFolds(): Folds {
+export function freshFolds(): ListingFolds {
   const info = new SessionInfoFold();
   return { info, shape: new SessionShapeFold(info) };
 }
@@ -33,7 +33,7 @@ export function freshFolds(): Folds {
  * (`""` when not wanted); `undefined` when a state is missing or of another rule version (the
  * caller folds the file from its start then).
  */
-export function resumeFolds(saved: string, text: string, ids: StoredIds): Folds | undefined {
+export function resumeFolds(saved: string, text: string, ids: StoredIds): ListingFolds | undefined {
   if (saved === "") return undefined;
   const states = JSON.parse(saved) as SavedFoldState[];
   const infoState = restoreFoldState(sessionInfoCodec, states[0]);
@@ -44,13 +44,13 @@ export function resumeFolds(saved: string, text: string, ids: StoredIds): Folds 
 }
 
 /** The folds' states as a row keeps them; `""` when one cannot be saved exactly. */
-export function saveFolds({ info, shape }: Folds): string {
+export function saveFolds({ info, shape }: ListingFolds): string {
   const infoState = saveFoldState(sessionInfoCodec, info.state());
   const shapeState = saveFoldState(sessionShapeCodec, shape.state());
   return infoState === null || shapeState === null ? "" : JSON.stringify([infoState, shapeState]);
 }
 
 /** The joined message text the info fold holds. */
-export function foldText(folds: Folds): string {
+export function foldText(folds: ListingFolds): string {
   return folds.info.joinedText();
 }

@@ -9,6 +9,13 @@ import {
   type SessionEntry,
   systemPrompt,
 } from "@pi-sessions/core";
+import {
+  asFiniteNumber,
+  asString,
+  isJsonRecord,
+  type JsonRecord,
+  type LooseEntry,
+} from "@pi-sessions/core/internal";
 import { entryAnchor, escapeHtml as esc } from "./html-escape.js";
 
 /** What an entry's rendering may look up besides the entry. */
@@ -18,12 +25,6 @@ export interface EntryHtmlContext {
   /** Whether an entry with this id is on the page (so a link to it resolves). */
   readonly isOnPage: (id: string) => boolean;
 }
-
-type Rec = Record<string, unknown>;
-const isRec = (v: unknown): v is Rec => typeof v === "object" && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-const num = (v: unknown): number | undefined =>
-  typeof v === "number" && Number.isFinite(v) ? v : undefined;
 
 /** Pretty JSON of any value; never throws (cycles cannot come from JSON, but be safe). */
 function json(value: unknown): string {
@@ -38,7 +39,7 @@ const pre = (text: string, cls = "") => `<pre${cls ? ` class="${cls}"` : ""}>${e
 
 /** A link to another entry, or just its id in code when it is not on the page. */
 function ref(id: unknown, ctx: EntryHtmlContext): string {
-  const s = str(id);
+  const s = asString(id);
   if (s === undefined) return "<code>?</code>";
   return ctx.isOnPage(s)
     ? `<a href="#${entryAnchor(s)}"><code>${esc(s)}</code></a>`
@@ -53,17 +54,17 @@ function contentHtml(content: unknown): string {
 }
 
 function blockHtml(block: unknown): string {
-  if (!isRec(block)) return pre(json(block), "raw");
+  if (!isJsonRecord(block)) return pre(json(block), "raw");
   switch (block.type) {
     case "text":
-      return pre(str(block.text) ?? json(block.text), "text");
+      return pre(asString(block.text) ?? json(block.text), "text");
     case "thinking":
-      return `<details class="thinking"><summary>thinking${block.redacted === true ? " (redacted)" : ""}</summary>${pre(str(block.thinking) ?? "")}</details>`;
+      return `<details class="thinking"><summary>thinking${block.redacted === true ? " (redacted)" : ""}</summary>${pre(asString(block.thinking) ?? "")}</details>`;
     case "toolCall":
-      return `<div class="tool-call"><span class="tag">tool call</span> <b>${esc(str(block.name) ?? "?")}</b> <code>${esc(str(block.id) ?? "")}</code>${pre(json(block.arguments), "args")}</div>`;
+      return `<div class="tool-call"><span class="tag">tool call</span> <b>${esc(asString(block.name) ?? "?")}</b> <code>${esc(asString(block.id) ?? "")}</code>${pre(json(block.arguments), "args")}</div>`;
     case "image": {
-      const bytes = Math.floor(((str(block.data)?.length ?? 0) * 3) / 4);
-      return `<div class="image">[image ${esc(str(block.mimeType) ?? "?")}, ${bytes} bytes]</div>`;
+      const bytes = Math.floor(((asString(block.data)?.length ?? 0) * 3) / 4);
+      return `<div class="image">[image ${esc(asString(block.mimeType) ?? "?")}, ${bytes} bytes]</div>`;
     }
     default:
       return pre(json(block), "raw");
@@ -71,13 +72,13 @@ function blockHtml(block: unknown): string {
 }
 
 function usageHtml(usage: unknown): string {
-  if (!isRec(usage)) return "";
+  if (!isJsonRecord(usage)) return "";
   const parts = [
-    `in ${num(usage.input) ?? 0}`,
-    `out ${num(usage.output) ?? 0}`,
-    `cache r/w ${num(usage.cacheRead) ?? 0}/${num(usage.cacheWrite) ?? 0}`,
+    `in ${asFiniteNumber(usage.input) ?? 0}`,
+    `out ${asFiniteNumber(usage.output) ?? 0}`,
+    `cache r/w ${asFiniteNumber(usage.cacheRead) ?? 0}/${asFiniteNumber(usage.cacheWrite) ?? 0}`,
   ];
-  const cost = isRec(usage.cost) ? num(usage.cost.total) : undefined;
+  const cost = isJsonRecord(usage.cost) ? asFiniteNumber(usage.cost.total) : undefined;
   if (cost !== undefined) parts.push(`$${cost.toFixed(4)}`);
   return `<span class="usage">${esc(parts.join(" · "))}</span>`;
 }
@@ -88,7 +89,7 @@ function head(kind: string, extra = ""): string {
 }
 
 /** A system message: its prompt (pi 1.6 keeps it in `sections`) and the tools it changes. */
-function systemHtml(message: Rec): string {
+function systemHtml(message: JsonRecord): string {
   const prompt = systemPrompt(message);
   const notes: [string, readonly string[]][] = [
     ["tools added", prompt.toolsAdded],
@@ -103,15 +104,15 @@ function systemHtml(message: Rec): string {
 }
 
 function messageHtml(message: unknown): string {
-  if (!isRec(message)) return head("message") + pre(json(message), "raw");
-  const role = str(message.role) ?? "?";
+  if (!isJsonRecord(message)) return head("message") + pre(json(message), "raw");
+  const role = asString(message.role) ?? "?";
   switch (role) {
     case "user":
       return head("user") + contentHtml(message.content);
     case "assistant": {
-      const model = [str(message.provider), str(message.model)].filter(Boolean).join("/");
-      const stop = str(message.stopReason);
-      const error = str(message.errorMessage);
+      const model = [asString(message.provider), asString(message.model)].filter(Boolean).join("/");
+      const stop = asString(message.stopReason);
+      const error = asString(message.errorMessage);
       return (
         head(
           "assistant",
@@ -125,19 +126,19 @@ function messageHtml(message: unknown): string {
       const failed = message.isError === true;
       return `${head(
         "tool result",
-        ` <b>${esc(str(message.toolName) ?? "?")}</b> <code>${esc(str(message.toolCallId) ?? "")}</code>${failed ? ' <span class="error">error</span>' : ""}`,
+        ` <b>${esc(asString(message.toolName) ?? "?")}</b> <code>${esc(asString(message.toolCallId) ?? "")}</code>${failed ? ' <span class="error">error</span>' : ""}`,
       )}<details class="output"${failed ? " open" : ""}><summary>output</summary>${contentHtml(message.content)}</details>`;
     }
     case "bashExecution":
-      return `${head("bash", ` <span class="meta">exit ${esc(String(message.exitCode ?? "?"))}</span>`)}${pre(`$ ${str(message.command) ?? ""}`, "command")}<details class="output"><summary>output</summary>${pre(str(message.output) ?? "")}</details>`;
+      return `${head("bash", ` <span class="meta">exit ${esc(String(message.exitCode ?? "?"))}</span>`)}${pre(`$ ${asString(message.command) ?? ""}`, "command")}<details class="output"><summary>output</summary>${pre(asString(message.output) ?? "")}</details>`;
     case "custom":
       return (
-        head("custom", ` <b>${esc(str(message.customType) ?? "?")}</b>`) +
+        head("custom", ` <b>${esc(asString(message.customType) ?? "?")}</b>`) +
         contentHtml(message.content)
       );
     case "branchSummary":
     case "compactionSummary":
-      return head(role) + pre(str(message.summary) ?? "", "text");
+      return head(role) + pre(asString(message.summary) ?? "", "text");
     case "system":
       return systemHtml(message);
     default:
@@ -145,55 +146,57 @@ function messageHtml(message: unknown): string {
   }
 }
 
-type BodyFn = (e: Rec, ctx: EntryHtmlContext) => string;
+type BodyFn = (e: LooseEntry, ctx: EntryHtmlContext) => string;
 
 /** The inner HTML of each built-in entry type (`satisfies`: a new type must get one). */
 const ENTRY_BODIES = {
   message: (e) => messageHtml(e.message),
   compaction: (e, ctx) =>
-    `${head("compaction", ` <span class="meta">${esc(String(num(e.tokensBefore) ?? "?"))} tokens before · kept from ${ref(e.firstKeptEntryId, ctx)}</span> ${usageHtml(e.usage)}`)}${pre(str(e.summary) ?? "", "text")}${e.details === undefined ? "" : `<details><summary>details</summary>${pre(json(e.details))}</details>`}`,
+    `${head("compaction", ` <span class="meta">${esc(String(asFiniteNumber(e.tokensBefore) ?? "?"))} tokens before · kept from ${ref(e.firstKeptEntryId, ctx)}</span> ${usageHtml(e.usage)}`)}${pre(asString(e.summary) ?? "", "text")}${e.details === undefined ? "" : `<details><summary>details</summary>${pre(json(e.details))}</details>`}`,
   branch_summary: (e, ctx) =>
-    `${head("branch summary", ` <span class="meta">of the branch ending at ${ref(e.fromId, ctx)}</span> ${usageHtml(e.usage)}`)}${pre(str(e.summary) ?? "", "text")}`,
+    `${head("branch summary", ` <span class="meta">of the branch ending at ${ref(e.fromId, ctx)}</span> ${usageHtml(e.usage)}`)}${pre(asString(e.summary) ?? "", "text")}`,
   model_change: (e) =>
     head(
       "model",
-      ` <span class="meta">→ ${esc(`${str(e.provider) ?? "?"}/${str(e.modelId) ?? "?"}`)}</span>`,
+      ` <span class="meta">→ ${esc(`${asString(e.provider) ?? "?"}/${asString(e.modelId) ?? "?"}`)}</span>`,
     ),
   thinking_level_change: (e) =>
-    head("thinking", ` <span class="meta">→ ${esc(str(e.thinkingLevel) ?? "?")}</span>`),
+    head("thinking", ` <span class="meta">→ ${esc(asString(e.thinkingLevel) ?? "?")}</span>`),
   label: (e, ctx) => {
-    const label = str(e.label);
+    const label = asString(e.label);
     return head(
       "label",
       ` <span class="meta">${ref(e.targetId, ctx)} ${label ? `→ “${esc(label)}”` : "cleared"}</span>`,
     );
   },
   session_info: (e) =>
-    head("name", ` <span class="meta">${esc(str(e.name) ?? "(cleared)")}</span>`),
+    head("name", ` <span class="meta">${esc(asString(e.name) ?? "(cleared)")}</span>`),
   usage: (e) =>
     head(
       "usage",
-      ` <span class="meta">${esc(`${str(e.kind) ?? "?"} · ${str(e.provider) ?? "?"}/${str(e.model) ?? "?"}`)}</span> ${usageHtml(e.usage)}`,
+      ` <span class="meta">${esc(`${asString(e.kind) ?? "?"} · ${asString(e.provider) ?? "?"}/${asString(e.model) ?? "?"}`)}</span> ${usageHtml(e.usage)}`,
     ),
   context_edit: (e, ctx) =>
     `${head("context edit", ` <span class="meta">of ${ref(e.targetId, ctx)}</span>`)}${pre(json(e.replacement), "raw")}`,
   custom: (e) =>
-    head("custom", ` <b>${esc(str(e.customType) ?? "?")}</b>`) + pre(json(e.data), "raw"),
+    head("custom", ` <b>${esc(asString(e.customType) ?? "?")}</b>`) + pre(json(e.data), "raw"),
   custom_message: (e) =>
-    head("custom message", ` <b>${esc(str(e.customType) ?? "?")}</b>`) + contentHtml(e.content),
+    head("custom message", ` <b>${esc(asString(e.customType) ?? "?")}</b>`) +
+    contentHtml(e.content),
 } satisfies EntryTypeTable<BodyFn>;
 
 /** The inner HTML of one entry (without its wrapper); an unknown type shows its JSON. */
 function bodyHtml(entry: SessionEntry, ctx: EntryHtmlContext): string {
-  const e = entry as unknown as Rec;
+  const e = entry as unknown as LooseEntry;
   if (isBuiltInEntryType(e.type)) return ENTRY_BODIES[e.type](e, ctx);
   return head(String(e.type)) + pre(json(entry), "raw");
 }
 
 /** CSS class of an entry's wrapper: its type, and its role for messages. */
 function entryClass(entry: SessionEntry): string {
-  const e = entry as unknown as Rec;
-  const role = entry.type === "message" && isRec(e.message) ? str(e.message.role) : undefined;
+  const e = entry as unknown as LooseEntry;
+  const role =
+    entry.type === "message" && isJsonRecord(e.message) ? asString(e.message.role) : undefined;
   const safe = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, "_");
   return `entry t-${safe(String(entry.type))}${role ? ` r-${safe(role)}` : ""}`;
 }
@@ -208,8 +211,8 @@ export function entryHtml(
   leafBadge: string | undefined,
 ): string {
   const isLeaf = leafBadge !== undefined;
-  const id = str(entry.id) ?? "";
+  const id = asString(entry.id) ?? "";
   const label = ctx.getLabel(id);
-  const time = str(entry.timestamp) ?? "";
+  const time = asString(entry.timestamp) ?? "";
   return `<article class="${entryClass(entry)}${isLeaf ? " leaf" : ""}" id="${entryAnchor(id)}" data-id="${esc(id)}"><div class="ids"><code>${esc(id)}</code> <time>${esc(time)}</time>${label ? ` <span class="label-badge">label: ${esc(label)}</span>` : ""}${isLeaf ? ` <span class="leaf-badge">${esc(leafBadge)}</span>` : ""}</div>${bodyHtml(entry, ctx)}</article>`;
 }

@@ -5,19 +5,7 @@
  */
 
 import { type EntryTypeTable, isBuiltInEntryType, systemPrompt } from "@pi-sessions/core";
-
-/** A loosely typed record: what an entry really is at run time. */
-type Loose = Record<string, unknown>;
-
-function asRecord(value: unknown): Loose | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Loose)
-    : undefined;
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
-}
+import { asRecord, asString, type LooseEntry } from "@pi-sessions/core/internal";
 
 /**
  * The readable text of a message's content: a string as is, else the text blocks joined,
@@ -35,7 +23,7 @@ export function contentText(content: unknown): string {
         if (typeof b.text === "string" && b.text.trim() !== "") parts.push(b.text);
         break;
       case "toolCall":
-        parts.push(`[tool ${str(b.name) ?? "?"}]`);
+        parts.push(`[tool ${asString(b.name) ?? "?"}]`);
         break;
       case "image":
         parts.push("[image]");
@@ -54,18 +42,18 @@ export function contentText(content: unknown): string {
 export function messageSummary(message: unknown): string {
   const m = asRecord(message);
   if (m === undefined) return "message (no content)";
-  const role = str(m.role) ?? "?";
+  const role = asString(m.role) ?? "?";
   switch (role) {
     case "toolResult":
-      return `toolResult ${str(m.toolName) ?? "?"}${m.isError === true ? " (error)" : ""}: ${contentText(m.content)}`;
+      return `toolResult ${asString(m.toolName) ?? "?"}${m.isError === true ? " (error)" : ""}: ${contentText(m.content)}`;
     case "bashExecution":
-      return `bash: $ ${str(m.command) ?? ""}`;
+      return `bash: $ ${asString(m.command) ?? ""}`;
     case "custom":
     case "hookMessage":
-      return `custom ${str(m.customType) ?? ""}: ${contentText(m.content)}`;
+      return `custom ${asString(m.customType) ?? ""}: ${contentText(m.content)}`;
     case "branchSummary":
     case "compactionSummary":
-      return `${role}: ${str(m.summary) ?? ""}`;
+      return `${role}: ${asString(m.summary) ?? ""}`;
     case "system": {
       // pi 1.6 keeps the prompt in `sections` with an empty `content`: read it all.
       const prompt = systemPrompt(m);
@@ -80,26 +68,28 @@ export function messageSummary(message: unknown): string {
 /** The one-line description of each built-in entry type (`satisfies`: a new type must get one). */
 const ENTRY_SUMMARIES = {
   message: (e) => messageSummary(e.message),
-  thinking_level_change: (e) => `thinking → ${str(e.thinkingLevel) ?? "?"}`,
-  model_change: (e) => `model → ${str(e.provider) ?? "?"}/${str(e.modelId) ?? "?"}`,
+  thinking_level_change: (e) => `thinking → ${asString(e.thinkingLevel) ?? "?"}`,
+  model_change: (e) => `model → ${asString(e.provider) ?? "?"}/${asString(e.modelId) ?? "?"}`,
   compaction: (e) =>
-    `compaction (${typeof e.tokensBefore === "number" ? `${e.tokensBefore} tokens before` : "?"}): ${str(e.summary) ?? ""}`,
-  branch_summary: (e) => `branch summary: ${str(e.summary) ?? ""}`,
-  custom: (e) => `custom ${str(e.customType) ?? "?"}`,
-  custom_message: (e) => `custom message ${str(e.customType) ?? "?"}: ${contentText(e.content)}`,
+    `compaction (${typeof e.tokensBefore === "number" ? `${e.tokensBefore} tokens before` : "?"}): ${asString(e.summary) ?? ""}`,
+  branch_summary: (e) => `branch summary: ${asString(e.summary) ?? ""}`,
+  custom: (e) => `custom ${asString(e.customType) ?? "?"}`,
+  custom_message: (e) =>
+    `custom message ${asString(e.customType) ?? "?"}: ${contentText(e.content)}`,
   label: (e) =>
-    str(e.label)
-      ? `label ${str(e.targetId) ?? "?"} "${str(e.label)}"`
-      : `label ${str(e.targetId) ?? "?"} cleared`,
-  session_info: (e) => (str(e.name) ? `name "${str(e.name)}"` : "name cleared"),
-  usage: (e) => `usage ${str(e.kind) ?? ""} ${str(e.provider) ?? "?"}/${str(e.model) ?? "?"}`,
+    asString(e.label)
+      ? `label ${asString(e.targetId) ?? "?"} "${asString(e.label)}"`
+      : `label ${asString(e.targetId) ?? "?"} cleared`,
+  session_info: (e) => (asString(e.name) ? `name "${asString(e.name)}"` : "name cleared"),
+  usage: (e) =>
+    `usage ${asString(e.kind) ?? ""} ${asString(e.provider) ?? "?"}/${asString(e.model) ?? "?"}`,
   context_edit: (e) =>
-    `context edit of ${str(e.targetId) ?? "?"}${e.replacement === null ? " (removed)" : ""}`,
-} satisfies EntryTypeTable<(entry: Loose) => string>;
+    `context edit of ${asString(e.targetId) ?? "?"}${e.replacement === null ? " (removed)" : ""}`,
+} satisfies EntryTypeTable<(entry: LooseEntry) => string>;
 
 /** A one-line description of any entry, by type; an unknown type reads as its name. */
 export function entrySummary(entry: unknown): string {
   const e = asRecord(entry) ?? {};
-  const type = str(e.type) ?? "?";
+  const type = asString(e.type) ?? "?";
   return isBuiltInEntryType(type) ? ENTRY_SUMMARIES[type](e) : type;
 }

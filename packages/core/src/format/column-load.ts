@@ -16,6 +16,7 @@ import { newLineHead, scanObjectLine } from "./json-scan.js";
 import { LineMap } from "./line-map.js";
 import { notASession } from "./load-text.js";
 import { type JsonlVisitor, type JsonRecord, type LineIssue, visitLine } from "./parse.js";
+import { loadedEntry } from "./record-fields.js";
 import {
   headerVersion,
   isCurrentHeader,
@@ -225,7 +226,7 @@ export class ColumnLoader implements JsonlVisitor {
     }
     const kind = recordKind(record, true);
     if (kind === "entry") {
-      const entry = record as unknown as SessionEntry;
+      const entry = loadedEntry(record);
       this.push_(entry, entry, line, this.current.offset, this.current.length);
     } else if (kind !== "header") this.diagnostics.push(recordProblem(kind, record, line));
     return true;

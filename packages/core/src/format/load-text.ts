@@ -12,6 +12,7 @@ import {
   type LineIssue,
   type ParsedDocument,
 } from "./parse.js";
+import { loadedEntry } from "./record-fields.js";
 import {
   describeNotASession,
   headerVersion,
@@ -61,7 +62,7 @@ export class RecordSplitter {
   push(record: JsonRecord, line?: number): void {
     const kind = recordKind(record, this.header !== null);
     if (kind === "entry") {
-      this.entries.push(record as unknown as SessionEntry);
+      this.entries.push(loadedEntry(record));
       if (line !== undefined) this.entryLines.push(line);
     } else if (kind === "header") this.header = record as unknown as SessionHeader;
     else this.diagnostics.push(recordProblem(kind, record, line));

@@ -3,10 +3,11 @@
  * that are not entries at all.
  */
 import { type EntryTypeTable, isBuiltInEntryType } from "@pi-sessions/core";
+import { asString } from "@pi-sessions/core/internal";
 import { renderDefaultMessage } from "./default-messages.js";
 import { type Fmt, fmtFor } from "./format.js";
 import { contentParts, jsonBlock, usagePart } from "./parts.js";
-import { formatInt, get, safeString, str } from "./text.js";
+import { formatInt, get, safeString } from "./text.js";
 import type { RenderContext } from "./types.js";
 
 type EntryFn = (fmt: Fmt, ctx: RenderContext, entry: unknown, id?: string) => string;
@@ -56,7 +57,7 @@ function branchSummary(fmt: Fmt, ctx: RenderContext, e: unknown, id?: string): s
 }
 
 function custom(fmt: Fmt, ctx: RenderContext, e: unknown, id?: string): string {
-  const type = fmt.inline(str(get(e, "customType")) ?? "?");
+  const type = fmt.inline(asString(get(e, "customType")) ?? "?");
   const data = get(e, "data");
   return fmt.block(`Custom entry · ${type}`, id, [
     data === undefined ? fmt.note("no data") : jsonBlock(fmt, ctx, data),
@@ -64,7 +65,7 @@ function custom(fmt: Fmt, ctx: RenderContext, e: unknown, id?: string): string {
 }
 
 function customMessage(fmt: Fmt, ctx: RenderContext, e: unknown, id?: string): string {
-  const type = fmt.inline(str(get(e, "customType")) ?? "?");
+  const type = fmt.inline(asString(get(e, "customType")) ?? "?");
   const hidden = get(e, "display") === false ? " · hidden" : "";
   return fmt.block(
     `Custom message · ${type}${hidden}`,
@@ -82,16 +83,16 @@ function label(fmt: Fmt, ctx: RenderContext, e: unknown, id?: string): string {
 }
 
 function sessionInfo(fmt: Fmt, _ctx: RenderContext, e: unknown, id?: string): string {
-  const name = str(get(e, "name"))?.trim();
+  const name = asString(get(e, "name"))?.trim();
   return name
     ? fmt.line(`Session name: ${fmt.inline(name)}`, id)
     : fmt.line("Session name cleared", id);
 }
 
 function usage(fmt: Fmt, _ctx: RenderContext, e: unknown, id?: string): string {
-  const model = `${str(get(e, "provider")) ?? "?"}/${str(get(e, "model")) ?? "?"}`;
-  const kind = str(get(e, "kind")) ?? "?";
-  const note = str(get(e, "note"));
+  const model = `${asString(get(e, "provider")) ?? "?"}/${asString(get(e, "model")) ?? "?"}`;
+  const kind = asString(get(e, "kind")) ?? "?";
+  const note = asString(get(e, "note"));
   return fmt.block(`Usage · ${fmt.inline(kind)} · ${fmt.inline(model)}`, id, [
     usagePart(fmt, get(e, "usage")) || fmt.note("no usage data"),
     note ? fmt.note(fmt.inline(note)) : "",
@@ -118,7 +119,7 @@ const ENTRY_RENDERERS = {
     fmt.line(`Thinking level: ${fmt.inline(safeString(get(e, "thinkingLevel") ?? "?"))}`, id),
   model_change: (fmt, _ctx, e, id) =>
     fmt.line(
-      `Model: ${fmt.inline(`${str(get(e, "provider")) ?? "?"}/${str(get(e, "modelId")) ?? "?"}`)}`,
+      `Model: ${fmt.inline(`${asString(get(e, "provider")) ?? "?"}/${asString(get(e, "modelId")) ?? "?"}`)}`,
       id,
     ),
   compaction,

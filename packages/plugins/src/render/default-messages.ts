@@ -2,20 +2,21 @@
  * Default rendering of every message role (SPEC §3.3) and of unknown roles.
  */
 import { systemPrompt } from "@pi-sessions/core";
+import { asString } from "@pi-sessions/core/internal";
 import type { Fmt } from "./format.js";
 import { contentParts, jsonBlock, literal, usagePart } from "./parts.js";
-import { formatInt, get, safeString, str } from "./text.js";
+import { formatInt, get, safeString } from "./text.js";
 import type { RenderContext } from "./types.js";
 
 type RoleRenderer = (fmt: Fmt, ctx: RenderContext, message: unknown, id?: string) => string;
 
 function assistant(fmt: Fmt, ctx: RenderContext, m: unknown, id?: string): string {
-  const provider = str(get(m, "provider")) ?? "?";
-  const model = str(get(m, "responseModel")) ?? str(get(m, "model")) ?? "?";
+  const provider = asString(get(m, "provider")) ?? "?";
+  const model = asString(get(m, "responseModel")) ?? asString(get(m, "model")) ?? "?";
   const parts = contentParts(fmt, ctx, get(m, "content"));
-  const stop = str(get(m, "stopReason"));
+  const stop = asString(get(m, "stopReason"));
   if (stop !== undefined && stop !== "stop" && stop !== "toolUse") {
-    const error = str(get(m, "errorMessage"));
+    const error = asString(get(m, "errorMessage"));
     parts.push(fmt.note(`stopped: ${fmt.inline(stop)}${error ? ` — ${fmt.inline(error)}` : ""}`));
   }
   parts.push(usagePart(fmt, get(m, "usage")));
@@ -23,7 +24,7 @@ function assistant(fmt: Fmt, ctx: RenderContext, m: unknown, id?: string): strin
 }
 
 function toolResult(fmt: Fmt, ctx: RenderContext, m: unknown, id?: string): string {
-  const name = fmt.code(str(get(m, "toolName")) ?? "?");
+  const name = fmt.code(asString(get(m, "toolName")) ?? "?");
   const error = get(m, "isError") === true ? " · error" : "";
   const parts = contentParts(fmt, ctx, get(m, "content"), true);
   parts.push(usagePart(fmt, get(m, "usage")));
@@ -38,7 +39,7 @@ function bashExecution(fmt: Fmt, ctx: RenderContext, m: unknown, id?: string): s
   if (typeof exit === "number") notes.push(`exit code ${formatInt(exit)}`);
   if (get(m, "cancelled") === true) notes.push("cancelled");
   if (get(m, "truncated") === true) {
-    const full = str(get(m, "fullOutputPath"));
+    const full = asString(get(m, "fullOutputPath"));
     notes.push(`output truncated${full ? `, full output in ${fmt.code(full)}` : ""}`);
   }
   const excluded = get(m, "excludeFromContext") === true ? " · excluded from context" : "";
@@ -48,7 +49,7 @@ function bashExecution(fmt: Fmt, ctx: RenderContext, m: unknown, id?: string): s
 }
 
 function custom(fmt: Fmt, ctx: RenderContext, m: unknown, id?: string): string {
-  const type = fmt.inline(str(get(m, "customType")) ?? "?");
+  const type = fmt.inline(asString(get(m, "customType")) ?? "?");
   const hidden = get(m, "display") === false ? " · hidden" : "";
   return fmt.block(
     `Custom message · ${type}${hidden}`,

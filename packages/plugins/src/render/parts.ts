@@ -1,9 +1,11 @@
 /**
  * Rendering of the pieces messages and entries share: content blocks and usage lines.
  */
+
+import { asString } from "@pi-sessions/core/internal";
 import { normalizeUsage } from "../usage/usage-sums.js";
 import type { Fmt } from "./format.js";
-import { formatCost, formatInt, get, safeJson, safeString, str, truncate } from "./text.js";
+import { formatCost, formatInt, get, safeJson, safeString, truncate } from "./text.js";
 import type { RenderContext } from "./types.js";
 
 /** A literal block (tool output, JSON) cut to the context's limit. */
@@ -21,18 +23,18 @@ function imageNote(fmt: Fmt, block: unknown): string {
   const size =
     typeof data === "string" ? ` · ${formatInt(Math.floor((data.length * 3) / 4))} bytes` : "";
   return fmt.note(
-    `image ${fmt.inline(safeString(str(get(block, "mimeType")) ?? "of unknown type"))}${size}`,
+    `image ${fmt.inline(safeString(asString(get(block, "mimeType")) ?? "of unknown type"))}${size}`,
   );
 }
 
 function toolCallPart(fmt: Fmt, ctx: RenderContext, block: unknown): string {
-  const name = fmt.code(str(get(block, "name")) ?? "?");
-  const id = str(get(block, "id"));
+  const name = fmt.code(asString(get(block, "name")) ?? "?");
+  const id = asString(get(block, "id"));
   const head =
     ctx.format === "markdown"
       ? `**Tool call** ${name}${id ? ` · ${fmt.code(id)}` : ""}`
       : `tool call ${name}${id ? ` (${fmt.code(id)})` : ""}:`;
-  const error = str(get(block, "argumentsError"));
+  const error = asString(get(block, "argumentsError"));
   const parts = [head, jsonBlock(fmt, ctx, get(block, "arguments"))];
   if (error) parts.push(fmt.note(`arguments error: ${fmt.inline(error)}`));
   return parts.join("\n");

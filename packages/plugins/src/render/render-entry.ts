@@ -3,11 +3,12 @@
  * rendering never throws whatever the entry or a plugin's renderer does.
  */
 import type { CustomMessage, SessionEntry } from "@pi-sessions/core";
+import { asString } from "@pi-sessions/core/internal";
 import { renderDefaultEntry } from "./default-entries.js";
 import { fmtOf } from "./format.js";
 import { escapeInline } from "./markdown.js";
 import { Renderers } from "./registry.js";
-import { errorMessage, get, safeString, sanitize, str } from "./text.js";
+import { errorMessage, get, safeString, sanitize } from "./text.js";
 import type { RenderContext, RenderFormat } from "./types.js";
 
 /** Options shared by every render function. */
@@ -64,7 +65,7 @@ type Custom = { kind: "entry" | "message"; type: string; run: () => unknown };
 function customFor(entry: unknown, renderers: Renderers, ctx: RenderContext): Custom | undefined {
   const type = get(entry, "type");
   if (type === "custom") {
-    const customType = str(get(entry, "customType"));
+    const customType = asString(get(entry, "customType"));
     const fn = customType === undefined ? undefined : renderers.entryRenderer(customType);
     if (fn && customType !== undefined) {
       return { kind: "entry", type: customType, run: () => fn(entry as SessionEntry, ctx) };
@@ -75,7 +76,7 @@ function customFor(entry: unknown, renderers: Renderers, ctx: RenderContext): Cu
   else if (type === "message" && get(get(entry, "message"), "role") === "custom") {
     message = get(entry, "message");
   }
-  const customType = str(get(message, "customType"));
+  const customType = asString(get(message, "customType"));
   const fn = customType === undefined ? undefined : renderers.messageRenderer(customType);
   if (!fn || customType === undefined) return undefined;
   return { kind: "message", type: customType, run: () => fn(message as CustomMessage, ctx) };

@@ -33,11 +33,6 @@ export function safeString(value: unknown): string {
   }
 }
 
-/** A string field, or undefined. */
-export function str(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
-}
-
 /** Reads `key` of an object-like value; undefined for anything else or a throwing getter. */
 export function get(obj: unknown, key: string): unknown {
   if (typeof obj !== "object" || obj === null) return undefined;

@@ -11,6 +11,7 @@
  * Entries without a string id (unmigrated v1 records) are never taken for copies.
  */
 import type { FileEntry, SessionEntry, SessionHeader } from "@pi-sessions/core";
+import { asString } from "@pi-sessions/core/internal";
 import { type UsageDiagnostic, usageRecordOf } from "./usage-records.js";
 import { addToTotals, emptyUsageTotals, type UsageTotals } from "./usage-sums.js";
 
@@ -61,10 +62,6 @@ function headerOf(input: SessionUsageInput): SessionHeader | undefined {
   return first?.type === "session" ? (first as SessionHeader) : undefined;
 }
 
-function str(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
-}
-
 /** JSON that never throws (cycles or BigInt cannot come from a file, but callers may build). */
 function safeJson(value: unknown): string {
   try {
@@ -75,12 +72,12 @@ function safeJson(value: unknown): string {
 }
 
 function usageKey(entry: SessionEntry, recordKey: string): string | undefined {
-  const id = str((entry as { id?: unknown }).id);
+  const id = asString((entry as { id?: unknown }).id);
   if (id === undefined) return undefined;
   const raw = entry as unknown as Record<string, unknown>;
   const usage =
     raw.type === "message" ? (raw.message as Record<string, unknown> | null)?.usage : raw.usage;
-  return [id, raw.type, str(raw.timestamp) ?? "", recordKey, safeJson(usage)].join("\u0000");
+  return [id, raw.type, asString(raw.timestamp) ?? "", recordKey, safeJson(usage)].join("\u0000");
 }
 
 /**
@@ -95,7 +92,7 @@ export function computeSessionsUsageTotals(
     .map((input, index) => ({ input, index, header: headerOf(input) }))
     .sort(
       (a, b) =>
-        (str(a.header?.timestamp) ?? "").localeCompare(str(b.header?.timestamp) ?? "") ||
+        (asString(a.header?.timestamp) ?? "").localeCompare(asString(b.header?.timestamp) ?? "") ||
         (a.input.path ?? "").localeCompare(b.input.path ?? "") ||
         a.index - b.index,
     );
@@ -128,8 +125,8 @@ export function computeSessionsUsageTotals(
     for (const key of keysHere) counted.add(key);
     results.push({
       path: input.path,
-      sessionId: str(header?.id),
-      parentSession: str(header?.parentSession),
+      sessionId: asString(header?.id),
+      parentSession: asString(header?.parentSession),
       own,
       unique,
       copiedRecords,

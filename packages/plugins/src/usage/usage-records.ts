@@ -3,6 +3,7 @@
  * The keys follow the reference's `/usage` breakdown (`getUsageCostBreakdown` in pi 1.6).
  */
 import type { SessionEntry } from "@pi-sessions/core";
+import { isJsonRecord } from "@pi-sessions/core/internal";
 import { type NegativeUsageField, type NormalizedUsage, normalizeUsage } from "./usage-sums.js";
 
 /**
@@ -62,10 +63,6 @@ interface RawMessage {
   responseModel?: unknown;
 }
 
-function isObject(value: unknown): value is object {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** A non-empty string, else "unknown": a key always has the `provider/model` shape. */
 function part(value: unknown): string {
   return typeof value === "string" && value.length > 0 ? value : "unknown";
@@ -111,13 +108,13 @@ function record(entry: object, key: string, source: UsageRecordSource, raw: unkn
 export function usageRecordOf(entry: SessionEntry): UsageRecord | undefined {
   // Named reads through typed views (not a generic field(obj, key)): this runs for every
   // entry of every load, and V8 keeps named reads fast where a shared keyed read does not.
-  if (!isObject(entry)) return undefined;
+  if (!isJsonRecord(entry)) return undefined;
   const e = entry as RawEntry;
   const type = e.type;
   if (type === "message") {
-    if (!isObject(e.message)) return undefined;
+    if (!isJsonRecord(e.message)) return undefined;
     const m = e.message as RawMessage;
-    if (!isObject(m.usage)) return undefined;
+    if (!isJsonRecord(m.usage)) return undefined;
     if (m.role === "assistant") {
       const model = typeof m.responseModel === "string" ? m.responseModel : m.model;
       return record(entry, modelKey(m.provider, model), "assistant", m.usage);
@@ -127,11 +124,11 @@ export function usageRecordOf(entry: SessionEntry): UsageRecord | undefined {
     return undefined;
   }
   if (type === "compaction" || type === "branch_summary") {
-    if (!isObject(e.usage)) return undefined;
+    if (!isJsonRecord(e.usage)) return undefined;
     return record(entry, UNATTRIBUTED_USAGE_KEY, type, e.usage);
   }
   if (type === "usage") {
-    if (!isObject(e.usage)) return undefined;
+    if (!isJsonRecord(e.usage)) return undefined;
     return record(entry, modelKey(e.provider, e.model), "usage", e.usage);
   }
   return undefined;
