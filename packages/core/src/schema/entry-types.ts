@@ -23,7 +23,7 @@ export type EntryTypeTable<T> = { readonly [K in SessionEntryType]: T };
 export type EntryTypeRole =
   /** Folded into the tree's state (labels, session name): read for every tree. */
   | "tree-state"
-  /** Sets a context's model or thinking level: read on every path a context is built from. */
+  /** Sets a context's model or thinking level (found walking back from a context's leaf). */
   | "context-setting"
   /** Nothing beyond its own place in the log. */
   | "none";
