@@ -18,7 +18,7 @@ import { corpusFile, fcOptions, tempDir } from "@pi-sessions/test-utils";
 import { sessionLogArb } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { openSessionIndex } from "../src/index.js";
+import { openSessionIndex, type SessionIndex } from "../src/index.js";
 import { flatten } from "./tree-ids.js";
 
 describe("a session through the index", () => {
@@ -64,11 +64,7 @@ describe("a session through the index", () => {
   });
 
   it("is refused for a torn tail, a damaged line and a legacy file, and caught up after growth", () => {
-    const dir = tempDir();
-    const file = join(dir, "s.jsonl");
-    copyFileSync(corpusFile("ref-1.6-branched.jsonl"), file);
-    const index = openSessionIndex({ file: join(dir, "index.sqlite") });
-    try {
+    withBranchedCopy((index, file, dir) => {
       const before = index.session(file);
       expect(before).not.toBeNull();
       const count = before?.entryCount ?? 0;
@@ -89,17 +85,11 @@ describe("a session through the index", () => {
       copyFileSync(corpusFile("large-session.jsonl"), legacy);
       expect(index.session(legacy)).toBeNull();
       expect(index.session(join(dir, "missing.jsonl"))).toBeNull();
-    } finally {
-      index.close();
-    }
+    });
   });
 
   it("refuses an entry whose line no longer holds its record when it is read", () => {
-    const dir = tempDir();
-    const file = join(dir, "s.jsonl");
-    copyFileSync(corpusFile("ref-1.6-branched.jsonl"), file);
-    const index = openSessionIndex({ file: join(dir, "index.sqlite") });
-    try {
+    withBranchedCopy((index, file) => {
       const s = index.session(file);
       expect(s).not.toBeNull();
       if (s === null) return;
@@ -116,8 +106,19 @@ describe("a session through the index", () => {
       } finally {
         s.close();
       }
-    } finally {
-      index.close();
-    }
+    });
   });
 });
+
+/** Runs `use` over a copy of a branched corpus session and an index file beside it. */
+function withBranchedCopy(use: (index: SessionIndex, file: string, dir: string) => void): void {
+  const dir = tempDir();
+  const file = join(dir, "s.jsonl");
+  copyFileSync(corpusFile("ref-1.6-branched.jsonl"), file);
+  const index = openSessionIndex({ file: join(dir, "index.sqlite") });
+  try {
+    use(index, file, dir);
+  } finally {
+    index.close();
+  }
+}
