@@ -1,15 +1,15 @@
 /**
  * The one definition of each message role's facts beyond its codec (SPEC §3.3): whether search
- * looks in its text. Typed `satisfies` a record over every role in `MESSAGE_CODECS`, so a new
+ * looks in its text. Typed `satisfies` a record over every role of `MESSAGE_CODECS`, so a new
  * role does not compile until it is decided here. The search index reads {@link SEARCHED_ROLES}
  * to choose what it keeps text for, and the CLI's `search --role` accepts exactly these names,
  * so a filter can never name a role whose text was never indexed (it would match nothing).
  */
 
-import type { MESSAGE_CODECS } from "./codecs/messages.js";
+import type { AgentMessage } from "./codecs/messages.js";
 
-/** The wire name of a message role the format defines (`message.role`). */
-export type MessageRole = keyof typeof MESSAGE_CODECS;
+/** The wire name of a message role the format defines (`message.role`, `MESSAGE_CODECS`' keys). */
+export type MessageRole = AgentMessage["role"];
 
 /** The definition of one message role. */
 export interface MessageRoleDefinition {
@@ -36,7 +36,7 @@ export const MESSAGE_ROLES = Object.freeze({
   system: { searched: false },
 } as const satisfies { readonly [K in MessageRole]: MessageRoleDefinition });
 
-/** The roles whose text search looks in, in `MESSAGE_CODECS` order. */
+/** The roles whose text search looks in, in {@link MESSAGE_ROLES} order. */
 export const SEARCHED_ROLES: readonly MessageRole[] = Object.freeze(
   (Object.keys(MESSAGE_ROLES) as MessageRole[]).filter((role) => MESSAGE_ROLES[role].searched),
 );
