@@ -121,7 +121,8 @@ describe("SessionFileWriter under injected write failures (W1, W2)", () => {
  * The appends of the full-file test, run in a child limited to `blocks` of file size: lines of
  * 512 bytes until one fails, the file as it is then, and one small line after. Every limit is a
  * multiple of 512 bytes, so the failing line is always cut partway (its first 512 - 39 bytes
- * fit) and the small line always fits in what the undo gave back.
+ * fit) and the small line always fits in what the undo gave back. (The limit is 128 or 256 KiB,
+ * by the shell's block size: room for tsx's cache files, which the child writes too.)
  */
 function appendUntilFull(path: string, blocks: number) {
   const code = `
@@ -131,8 +132,8 @@ function appendUntilFull(path: string, blocks: number) {
     const writer = SessionFileWriter.createNew(path, [${JSON.stringify(HEADER)}]);
     const ok = [];
     const codes = [];
-    for (let i = 0; i < 400 && codes.length === 0; i++) {
-      const entry = JSON.stringify({ type: "custom", id: "e" + String(i).padStart(3, "0"), pad: "" });
+    for (let i = 0; i < 2000 && codes.length === 0; i++) {
+      const entry = JSON.stringify({ type: "custom", id: "e" + String(i).padStart(4, "0"), pad: "" });
       const line = entry.slice(0, -2) + "y".repeat(511 - entry.length) + '"}';
       try {
         writer.appendRecord(line);
@@ -154,7 +155,7 @@ function appendUntilFull(path: string, blocks: number) {
 describe("SessionFileWriter on a full file (W2, real EFBIG from a file size limit)", () => {
   it("keeps exactly the successful appends when the kernel refuses the rest of a line", () => {
     const path = join(tempDir(), "s.jsonl");
-    const { ok, codes, afterFailure } = appendUntilFull(path, 64);
+    const { ok, codes, afterFailure } = appendUntilFull(path, 256);
     expect(codes).toEqual(["EFBIG"]);
     expect(ok.length).toBeGreaterThan(10);
     for (const line of ok) expect(Buffer.byteLength(line)).toBe(512);
