@@ -21,12 +21,6 @@ export { loadText } from "./format/load-text.js";
 export { migrateDocument, migrateRecords } from "./format/migrate.js";
 export type { JsonRecord, LineIssue } from "./format/parse.js";
 export { documentIssues, isJsonRecord, JsonlScanner, parseJsonl } from "./format/parse.js";
-export {
-  asFiniteNumber,
-  asRecord,
-  asString,
-  type LooseEntry,
-} from "./format/record-fields.js";
 export { isValidHeader, resolveHeader } from "./format/record-rules.js";
 export {
   createHeader,
@@ -65,6 +59,12 @@ export {
   UserMessageCodec,
 } from "./schema/codecs/messages.js";
 export { UsageCodec } from "./schema/codecs/usage.js";
+export {
+  asFiniteNumber,
+  asRecord,
+  asString,
+  type LooseEntry,
+} from "./schema/record-fields.js";
 export { entriesOfColumns } from "./state/column-entries.js";
 export { structuralDiagnostics } from "./state/diagnostics.js";
 export type { EntryLog } from "./state/entry-log.js";

@@ -9,6 +9,7 @@
  */
 
 import { ENTRY_TYPE_NAMES, entryTypesWithRole } from "../schema/entry-types.js";
+import { loadedEntry } from "../schema/record-fields.js";
 import type { SessionEntry, SessionHeader } from "../schema/types.js";
 import type { LoadDiagnostic } from "../state/diagnostics.js";
 import type { EntryColumns } from "../state/entry-log.js";
@@ -16,7 +17,6 @@ import { newLineHead, scanObjectLine } from "./json-scan.js";
 import { LineMap } from "./line-map.js";
 import { notASession } from "./load-text.js";
 import { type JsonlVisitor, type JsonRecord, type LineIssue, visitLine } from "./parse.js";
-import { loadedEntry } from "./record-fields.js";
 import {
   headerVersion,
   isCurrentHeader,

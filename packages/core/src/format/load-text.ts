@@ -1,4 +1,5 @@
 import type { SessionEnv } from "../env/env.js";
+import { loadedEntry } from "../schema/record-fields.js";
 import type { SessionEntry, SessionHeader } from "../schema/types.js";
 import type { LoadDiagnostic } from "../state/diagnostics.js";
 import { LineMap } from "./line-map.js";
@@ -12,7 +13,6 @@ import {
   type LineIssue,
   type ParsedDocument,
 } from "./parse.js";
-import { loadedEntry } from "./record-fields.js";
 import {
   describeNotASession,
   headerVersion,

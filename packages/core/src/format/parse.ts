@@ -6,10 +6,11 @@
 
 // Either alone: fp-ts/lib/Array (`lefts`, `rights`) would load most of fp-ts at start-up.
 import { type Either, isLeft, isRight, left, right } from "fp-ts/lib/Either.js";
+import { isJsonRecord, type JsonRecord } from "../schema/record-fields.js";
 import type { FileEntry } from "../schema/types.js";
 
-/** A parsed JSON object: one record of a session file, header or entry. */
-export type JsonRecord = Record<string, unknown>;
+// Where the readers of raw records look for them (one definition, in schema/record-fields.ts).
+export { isJsonRecord, type JsonRecord };
 
 /** A line that is kept but is not a record. */
 export interface LineIssue {
@@ -28,11 +29,6 @@ export interface LineIssue {
   readonly raw: string;
   /** Why it failed: the `JSON.parse` error, or the JSON type that was found. */
   readonly message: string;
-}
-
-/** True for a plain JSON object (not `null`, not an array). */
-export function isJsonRecord(value: unknown): value is JsonRecord {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Receives the lines of a JSONL text from a {@link JsonlScanner}; `false` stops the scan. */

@@ -6,6 +6,8 @@
  * Files are data from disk: every field is checked, nothing throws.
  */
 
+import { asRecord } from "./record-fields.js";
+
 /** The readable parts of a system message. */
 export interface SystemPrompt {
   /**
@@ -21,19 +23,13 @@ export interface SystemPrompt {
   readonly sectionsRemoved: readonly string[];
 }
 
-function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
-}
-
 /** A content field's text: a string as is, text blocks joined by a newline. */
 function contentText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   const texts: string[] = [];
   for (const block of content) {
-    const b = record(block);
+    const b = asRecord(block);
     if (b?.type === "text" && typeof b.text === "string") texts.push(b.text);
   }
   return texts.join("\n");
@@ -42,7 +38,7 @@ function contentText(content: unknown): string {
 function toolNames(list: unknown): string[] {
   if (!Array.isArray(list)) return [];
   return list.map((tool) => {
-    const name = record(tool)?.name;
+    const name = asRecord(tool)?.name;
     return typeof name === "string" ? name : "?";
   });
 }
@@ -53,10 +49,10 @@ function toolNames(list: unknown): string[] {
  * part of the prompt pi would send.
  */
 export function systemPrompt(message: unknown): SystemPrompt {
-  const m = record(message) ?? {};
+  const m = asRecord(message) ?? {};
   const parts = [contentText(m.content)];
   const sectionsRemoved: string[] = [];
-  for (const [name, value] of Object.entries(record(m.sections) ?? {})) {
+  for (const [name, value] of Object.entries(asRecord(m.sections) ?? {})) {
     if (typeof value === "string") parts.push(value);
     else if (value === null) sectionsRemoved.push(name);
   }

@@ -9,7 +9,7 @@ import {
   formatSchemaIssue,
   type SchemaIssue,
 } from "@pi-sessions/core";
-import { decodeWith } from "@pi-sessions/core/internal";
+import { decodeWith, isJsonRecord } from "@pi-sessions/core/internal";
 import type { Either } from "fp-ts/lib/Either.js";
 import { isLeft, left, right } from "fp-ts/lib/Either.js";
 import type {
@@ -52,9 +52,6 @@ export type ValueOfType<D extends AnyCustomType> =
       ? CustomMessagePayload<Dt, C>
       : never;
 
-const isPlainObject = (u: unknown): u is Record<string, unknown> =>
-  typeof u === "object" && u !== null && !Array.isArray(u);
-
 /** The object holding `v`: `data` of a custom entry, `details` of a custom message. */
 function versionHolder(type: AnyCustomType, payload: unknown): unknown {
   return type.kind === "custom" ? payload : (payload as { details?: unknown } | null)?.details;
@@ -82,7 +79,7 @@ export function storedVersionOf(
   payload: unknown,
 ): Either<CustomDataProblem, number> {
   const holder = versionHolder(type, payload);
-  if (!isPlainObject(holder) || !Object.hasOwn(holder, "v")) return right(1);
+  if (!isJsonRecord(holder) || !Object.hasOwn(holder, "v")) return right(1);
   const v = holder.v;
   if (typeof v === "number" && Number.isSafeInteger(v) && v >= 1) return right(v);
   const path = `${holderPath(type)}.v`;
@@ -104,7 +101,7 @@ function decodeCurrent<A>(type: AnyCustomType, payload: unknown): Either<SchemaI
     const r = decodeWith(type.data, payload);
     return isLeft(r) ? left(prefixed("data", r.left)) : right(r.right as A);
   }
-  const p = isPlainObject(payload) ? payload : {};
+  const p = isJsonRecord(payload) ? payload : {};
   const content = decodeWith(type.content, p.content);
   const details = decodeWith(type.details, p.details);
   const issues = [
@@ -198,7 +195,7 @@ export function decodeCustomEntry<D extends AnyCustomType>(
 export function stampVersion(type: AnyCustomType, payload: unknown): unknown {
   if (type.version === 1) return payload;
   const holder = versionHolder(type, payload);
-  if (holder !== undefined && !isPlainObject(holder)) {
+  if (holder !== undefined && !isJsonRecord(holder)) {
     throw new TypeError(
       `${describeType(type)} is versioned (v${type.version}): its ${holderPath(type)} must be an object to carry "v"`,
     );

@@ -3,6 +3,7 @@
  * reader must see, computed from the folder's facts with the rules of SPEC §10.5 (not through
  * an engine's listing code).
  */
+import { isJsonRecord } from "@pi-sessions/core/internal";
 import type { FolderFile } from "./folder-types.js";
 
 /** The SessionInfo fields a listing must give for one file (paths relative to the root). */
@@ -27,16 +28,12 @@ export interface SessionInfoFacts {
   readonly allMessagesText: string;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** A message's text: string content as is, else the `text` of its text blocks joined by a space. */
 export function messageText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content
-    .filter((b) => isObject(b) && b.type === "text" && typeof b.text === "string")
+    .filter((b) => isJsonRecord(b) && b.type === "text" && typeof b.text === "string")
     .map((b) => (b as { text: string }).text)
     .join(" ");
 }
@@ -74,7 +71,7 @@ export function sessionInfoOracle(file: FolderFile): SessionInfoFacts | null {
     if (entry.type !== "message") continue;
     messageCount++;
     const m = entry.message;
-    if (!isObject(m) || (m.role !== "user" && m.role !== "assistant")) continue;
+    if (!isJsonRecord(m) || (m.role !== "user" && m.role !== "assistant")) continue;
     const text = messageText(m.content);
     if (text !== "") texts.push(text);
     if (m.role === "user" && text !== "" && firstMessage === undefined) firstMessage = text;

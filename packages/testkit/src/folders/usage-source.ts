@@ -5,6 +5,8 @@
  * engine that got a rule wrong.
  */
 
+import { isJsonRecord } from "@pi-sessions/core/internal";
+
 /** The key of usage no entry attributes to a model (tool results, compaction and branch summaries). */
 export const SUMMARIES_KEY = "Tools/summaries";
 
@@ -14,10 +16,6 @@ export interface UsageSource {
   readonly key: string;
   /** The usage object as written (any field may be missing or of another type). */
   readonly usage: Record<string, unknown>;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function keyPart(value: unknown): string {
@@ -30,17 +28,17 @@ function keyPart(value: unknown): string {
  * Anything else (and a usage value that is not an object) carries none.
  */
 export function usageSourceOf(record: unknown): UsageSource | undefined {
-  if (!isObject(record)) return undefined;
+  if (!isJsonRecord(record)) return undefined;
   if (record.type === "message") {
     const m = record.message;
-    if (!isObject(m) || !isObject(m.usage)) return undefined;
+    if (!isJsonRecord(m) || !isJsonRecord(m.usage)) return undefined;
     if (m.role === "assistant") {
       const model = typeof m.responseModel === "string" ? m.responseModel : m.model;
       return { key: `${keyPart(m.provider)}/${keyPart(model)}`, usage: m.usage };
     }
     return m.role === "toolResult" ? { key: SUMMARIES_KEY, usage: m.usage } : undefined;
   }
-  if (!isObject(record.usage)) return undefined;
+  if (!isJsonRecord(record.usage)) return undefined;
   if (record.type === "compaction" || record.type === "branch_summary") {
     return { key: SUMMARIES_KEY, usage: record.usage };
   }

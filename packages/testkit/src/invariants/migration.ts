@@ -2,6 +2,7 @@
  * I7, migration: v1/v2 → v3 is idempotent and keeps every line (unparseable ones verbatim,
  * W4), gives every entry an id and a parent, and leaves no `hookMessage` role.
  */
+import { isJsonRecord } from "@pi-sessions/core/internal";
 import type { SessionHarness } from "./harness.js";
 import { jsonEqual } from "./json.js";
 import { type AppendableSession, guard, type Violation, violation } from "./types.js";
@@ -12,10 +13,6 @@ import { type AppendableSession, guard, type Violation, violation } from "./type
  * passes a fresh copy, so both forms are fine.
  */
 export type MigrateFn = (records: Record<string, unknown>[]) => readonly unknown[];
-
-function isRecord(u: unknown): u is Record<string, unknown> {
-  return typeof u === "object" && u !== null && !Array.isArray(u);
-}
 
 const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
@@ -42,7 +39,7 @@ export function checkI7MigrateRecords(
     const seenFresh = new Set<string>();
     result.forEach((r, i) => {
       const before = records[i] as Record<string, unknown>;
-      if (!isRecord(r) || r.type !== before.type) {
+      if (!isJsonRecord(r) || r.type !== before.type) {
         out.push(violation("I7", `record ${i + 1} changed type`));
         return;
       }
@@ -70,7 +67,7 @@ export function checkI7MigrateRecords(
       if (r.parentId !== null && typeof r.parentId !== "string") {
         out.push(violation("I7", "parentId is neither null nor a string", { entryId: id }));
       }
-      if (isRecord(r.message) && r.message.role === "hookMessage") {
+      if (isJsonRecord(r.message) && r.message.role === "hookMessage") {
         out.push(violation("I7", "role hookMessage was not renamed to custom", { entryId: id }));
       }
     });
@@ -89,7 +86,7 @@ function lines(text: string): { line: number; raw: string }[] {
 
 function parses(raw: string): boolean {
   try {
-    return isRecord(JSON.parse(raw));
+    return isJsonRecord(JSON.parse(raw));
   } catch {
     return false;
   }
@@ -128,7 +125,7 @@ export function checkI7MigrationFile<S extends AppendableSession>(
       .filter((l) => parses(l.raw))
       .map((l) => JSON.parse(l.raw) as Record<string, unknown>)
       .find((r) => r.type === "session");
-    if (!isRecord(header) || header.version !== 3) {
+    if (!isJsonRecord(header) || header.version !== 3) {
       out.push(violation("I7", "the rewritten file has no version 3 header"));
     }
     const again = harness.withFile(after).text;

@@ -2,6 +2,7 @@
  * I1 (a written file starts with exactly one valid header) and I2 (ids unique, parents exist,
  * no cycles). Both read plain data, so they also serve files and logs that no manager wrote.
  */
+import { isJsonRecord } from "@pi-sessions/core/internal";
 import {
   type EntryView,
   guard,
@@ -19,10 +20,6 @@ function parseLine(raw: string): unknown {
   }
 }
 
-function isObject(u: unknown): u is Record<string, unknown> {
-  return typeof u === "object" && u !== null && !Array.isArray(u);
-}
-
 /**
  * I1: the text of a file an implementation *wrote* starts, on line 1, with a valid header
  * (`type: "session"`, string `id`, numeric `version`, string `timestamp` and `cwd`, SPEC §2.2),
@@ -32,7 +29,7 @@ export function checkI1Header(text: string): Violation[] {
   return guard("I1", (out) => {
     const lines = text.split("\n");
     const first = parseLine(lines[0] ?? "");
-    if (!isObject(first) || first.type !== "session") {
+    if (!isJsonRecord(first) || first.type !== "session") {
       out.push(violation("I1", "line 1 is not a session header", { line: 1 }));
     } else {
       if (typeof first.id !== "string") {
@@ -52,7 +49,7 @@ export function checkI1Header(text: string): Violation[] {
       // Cheap pre-test: only lines that mention "session" can be a second header.
       if (!raw.includes('"session"')) continue;
       const record = parseLine(raw);
-      if (isObject(record) && record.type === "session") {
+      if (isJsonRecord(record) && record.type === "session") {
         out.push(violation("I1", "a second session header", { line: i + 1 }));
       }
     }

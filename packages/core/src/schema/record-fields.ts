@@ -7,8 +7,15 @@
  * definition of "a string field", "a number field" and "an object".
  */
 
-import type { SessionEntry } from "../schema/types.js";
-import { isJsonRecord, type JsonRecord } from "./parse.js";
+import type { SessionEntry } from "./types.js";
+
+/** A parsed JSON object: one record of a session file, header or entry. */
+export type JsonRecord = Record<string, unknown>;
+
+/** True for a plain JSON object (not `null`, not an array). */
+export function isJsonRecord(value: unknown): value is JsonRecord {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
 
 /**
  * An entry as read from its line, before any codec has decoded it: a JSON object (its `type`,

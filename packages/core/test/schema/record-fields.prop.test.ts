@@ -1,7 +1,7 @@
 import { fcOptions } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { asFiniteNumber, asRecord, asString } from "../../src/format/record-fields.js";
+import { asFiniteNumber, asRecord, asString } from "../../src/schema/record-fields.js";
 
 /** Any JSON value a foreign writer could put in a field, and the non-JSON numbers. */
 const anyField = fc.oneof(fc.jsonValue(), fc.constantFrom(Number.NaN, Infinity, -Infinity, -0));
