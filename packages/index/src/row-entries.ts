@@ -1,6 +1,6 @@
 /**
  * A file's rows as core's entries, each its real record: the tree fields (id, parentId, type, a
- * message's role) come from the rows' columns, and the record is read from the file at the row's
+ * message's role, the timestamp siblings are ordered by) come from the rows' columns, and the record is read from the file at the row's
  * byte place (offset, length) the first time anything else of it is read, by core's own lazy
  * entries (`entriesOfColumns`), with the next lines in file order in the same read. Nothing is
  * made up: a field the columns do not hold is read from the line, and a line that no longer
@@ -31,6 +31,7 @@ export function rowEntries(
   const parents = new Array<unknown>(n);
   const types = new Array<unknown>(n);
   const roles = new Array<unknown>(n);
+  const timestamps = new Array<unknown>(n);
   const slots = new Array<SessionEntry | string | undefined>(n);
   for (let i = 0; i < n; i++) {
     const row = rows[i] as QueryRow;
@@ -39,6 +40,8 @@ export function rowEntries(
     parents[i] = record === undefined ? row.parentId : record.parentId;
     types[i] = record === undefined ? row.type : record.type;
     roles[i] = row.role ?? undefined;
+    // Siblings are ordered by it: the column spares the tree a read of each sibling's line.
+    timestamps[i] = row.timestamp ?? undefined;
     slots[i] = record;
   }
   const source = {
@@ -60,5 +63,5 @@ export function rowEntries(
       return text;
     },
   };
-  return entriesOfColumns({ ids, parents, types, roles, slots, source });
+  return entriesOfColumns({ ids, parents, types, roles, timestamps, slots, source });
 }

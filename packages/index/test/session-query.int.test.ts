@@ -40,6 +40,10 @@ describe("a session through the index", () => {
             expect(s.header).toEqual(direct.header);
             expect(s.entryCount).toBe(direct.entries.length);
             expect(s.leafId).toBe(state.leafId);
+            // Read before anything decodes them: the timestamps the rows give are the records'.
+            expect(s.entries().map((e) => e.timestamp)).toEqual(
+              direct.entries.map((e) => e.timestamp),
+            );
             const tree = treeOf(replayState(s.header, s.entries()));
             expect(flatten(tree)).toEqual(flatten(treeOf(state)));
             const ids = direct.entries.map((e) => e.id);

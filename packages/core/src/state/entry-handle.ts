@@ -1,7 +1,7 @@
 /**
  * What callers get for an entry the log has not decoded yet: a stand-in that answers `id`,
- * `parentId` and `type` from the log's columns and decodes the entry (once, into the log) at any
- * other read, then behaves as the decoded entry in every way a plain object can be observed:
+ * `parentId` and `type` (and `timestamp`, when a reader knew it) from the log's columns and
+ * decodes the entry (once, into the log) at any other read, then behaves as the decoded entry in every way a plain object can be observed:
  * property reads and writes, `in`, keys in the line's order, descriptors, spread, `JSON.stringify`
  * (SPEC §0.1 item 3: what it shows is the line's JSON value). pi walks `getBranch()` at start,
  * reading every entry's `type` and every message's `role` (the system messages carry its tool
@@ -21,6 +21,8 @@ export interface HandleColumns {
   readonly types: readonly unknown[];
   /** A message entry's `message.role` when the load or append knew it, else undefined. */
   readonly roles: readonly unknown[];
+  /** An entry's `timestamp` when known without decoding it (see `EntryColumns`). */
+  readonly timestamps?: readonly unknown[];
   /** The `message` stand-in given out for each position (one per position, for identity). */
   readonly messageHandles: (object | undefined)[];
 }
@@ -79,6 +81,10 @@ export function handleMaker<S extends HandleColumns>(
         if (key === "id") return h.store.ids[h.pos];
         if (key === "type") return h.store.types[h.pos];
         if (key === "parentId") return h.store.parents[h.pos];
+        if (key === "timestamp") {
+          const timestamp = h.store.timestamps?.[h.pos];
+          if (timestamp !== undefined) return timestamp;
+        }
       }
       if (key === "message" && h.store.types[h.pos] === "message") return messageFor(h);
       return Reflect.get(entryOf(h), key);

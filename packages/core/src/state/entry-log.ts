@@ -17,6 +17,7 @@ function emptyStore(columns?: EntryColumns): LogStore {
     parents: columns?.parents ?? [],
     types: columns?.types ?? [],
     roles: columns?.roles ?? new Array(columns?.ids.length ?? 0),
+    timestamps: columns?.timestamps,
     slots: columns?.slots ?? [],
     source: columns?.source,
     handles: [],

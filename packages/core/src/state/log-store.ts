@@ -44,6 +44,11 @@ export interface EntryColumns {
   readonly types: unknown[];
   /** A message entry's `message.role` when known without decoding it (else undefined). */
   readonly roles?: unknown[];
+  /**
+   * An entry's `timestamp` when a reader knew it without decoding the entry (the session index's
+   * column), else undefined: siblings are ordered by it, so a tree need not decode them.
+   */
+  readonly timestamps?: readonly unknown[];
   /** A decoded entry, an entry's JSON not decoded yet, or undefined: its text is in `source`. */
   readonly slots: (SessionEntry | string | undefined)[];
   /** Where the text of an entry not held in `slots` is read. */
