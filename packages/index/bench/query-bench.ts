@@ -12,8 +12,9 @@
  * - tree --depth D (default 3): `getTree()` cut at D levels, each cut counting the entries it
  *   hides, and each shown record; ours: the index's tree top (core's `treeOf` over the top
  *   D + 1 levels, its counts from the rows' parent lines) and each shown record read;
- * - tree, every record read: core's `treeOf` over stand-ins of every entry with every record
- *   read (what `tree` without `--depth` would read through the index: it reads the file);
+ * - tree, every record read: core's `treeOf` over the index's entries (tree fields from the
+ *   rows, records read when read) with every record read (what `tree` without `--depth` would
+ *   read through the index: it reads the file);
  * - context: `buildSessionContext()`; ours: core's `buildSessionProjection` over the leaf's
  *   path, records read from the last compaction on;
  * - usage: the plugins' `computeUsageTotals` over `getEntries()` at `getLeafId()`; ours: the
