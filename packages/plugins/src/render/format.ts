@@ -5,7 +5,14 @@
  */
 import { codeFence, codeSpan, containMarkdown, escapeInline } from "./markdown.js";
 import { prefixLines, sanitize } from "./text.js";
-import type { OutputFormat, RenderContext, RenderFormat } from "./types.js";
+import type { RenderContext, RenderFormat } from "./types.js";
+
+/**
+ * Every output of the formatter: the flavours a renderer writes, and HTML, which the default
+ * renderers write too and where a custom renderer's text is shown escaped (see
+ * `renderEntryHtml`).
+ */
+export type OutputFormat = RenderFormat | "html";
 
 /** Formatting primitives of one flavour. */
 export interface Fmt {

@@ -8,13 +8,6 @@ import type { CustomMessage, SessionEntry } from "@pi-sessions/core";
 export type RenderFormat = "text" | "markdown";
 
 /**
- * Every output of the formatter: the flavours a renderer writes, and HTML, which the default
- * renderers write too and where a custom renderer's text is shown escaped (see
- * `renderEntryHtml`).
- */
-export type OutputFormat = RenderFormat | "html";
-
-/**
  * What a renderer knows besides the entry it renders. Everything is read-only: renderers are
  * pure functions of (entry, context).
  */
