@@ -113,18 +113,22 @@ describe("renderEntryHtml", () => {
   });
 
   const params = fcOptions(500);
-  it(`writes no markup from entry content for any record (numRuns ${params.numRuns})`, () => {
+  it(`writes no markup from entry content for any record, with shared or fresh options (numRuns ${params.numRuns})`, () => {
     const text = fc.string({ unit: fc.constantFrom("<", ">", "&", '"', "'", "a", "/", " ") });
     const loud = createRenderers()
       .withEntryRenderer("note", (e) => JSON.stringify(e))
       .withMessageRenderer("note", (m) => `<i>${String(m.content)}</i>`);
+    /** One options object for every run, as a page passes it for each of its entries. */
+    let label = "";
+    const shared = { renderers: loud, getLabel: () => label, entryHref: (id: string) => `#${id}` };
     fc.assert(
-      fc.property(anyEntry, text, fc.boolean(), (entry, label, withLoud) => {
-        const html = renderEntryHtml(entry, {
-          renderers: withLoud ? loud : undefined,
-          getLabel: () => label,
-          entryHref: (id) => `#${id}`,
-        });
+      fc.property(anyEntry, fc.string(), text, fc.boolean(), (entry, first, l, withLoud) => {
+        label = l;
+        // What the shared options gave for another entry does not leak into this one.
+        renderEntryHtml({ type: "custom", id: first, customType: "note", data: first }, shared);
+        const options = { ...shared, renderers: withLoud ? loud : undefined };
+        const html = renderEntryHtml(entry, options);
+        if (withLoud) expect(renderEntryHtml(entry, shared)).toBe(html);
         const { tags, stray } = tagsOf(html);
         expect(tags.filter((tag) => !OUR_TAGS.has(tag))).toEqual([]);
         expect(stray).toBe(0);

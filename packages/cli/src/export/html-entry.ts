@@ -7,7 +7,7 @@
  * foreign entry renders as what it is, with its raw JSON, instead of throwing.
  */
 import type { SessionEntry } from "@pi-sessions/core";
-import { type Renderers, renderEntryHtml } from "@pi-sessions/plugins";
+import { type HtmlRenderOptions, type Renderers, renderEntryHtml } from "@pi-sessions/plugins";
 import { terminalSafeText } from "../io/terminal-text.js";
 import { entryAnchor, escapeHtml as esc } from "./html-escape.js";
 
@@ -25,16 +25,28 @@ export interface EntryHtmlContext {
 
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
+/** The formatter's options for a page's entries (made once per page: it reuses them). */
+const RENDER_OPTIONS = new WeakMap<EntryHtmlContext, HtmlRenderOptions>();
+
+function renderOptionsOf(ctx: EntryHtmlContext): HtmlRenderOptions {
+  let options = RENDER_OPTIONS.get(ctx);
+  if (options === undefined) {
+    options = {
+      renderers: ctx.renderers,
+      getEntry: ctx.getEntry,
+      // The wrapper shows the id and the label; the page shows everything, uncut.
+      showIds: false,
+      maxTextLength: Number.POSITIVE_INFINITY,
+      entryHref: (id) => (ctx.isOnPage(id) ? `#${entryAnchor(id)}` : undefined),
+    };
+    RENDER_OPTIONS.set(ctx, options);
+  }
+  return options;
+}
+
 /** The inner HTML of one entry (without its wrapper). */
 function bodyHtml(entry: SessionEntry, ctx: EntryHtmlContext): string {
-  const html = renderEntryHtml(entry, {
-    renderers: ctx.renderers,
-    getEntry: ctx.getEntry,
-    // The wrapper shows the id and the label; the page shows everything, uncut.
-    showIds: false,
-    maxTextLength: Number.POSITIVE_INFINITY,
-    entryHref: (id) => (ctx.isOnPage(id) ? `#${entryAnchor(id)}` : undefined),
-  });
+  const html = renderEntryHtml(entry, renderOptionsOf(ctx));
   // The page holds to the CLI's wider rule for invisible characters (bidi marks, separators).
   return terminalSafeText(html);
 }

@@ -156,7 +156,23 @@ export interface HtmlRenderOptions extends Omit<RenderOptions, "format"> {
  * cannot inject markup. The page around it (styles, anchors) is the caller's. Never throws.
  */
 export function renderEntryHtml(entry: unknown, options: HtmlRenderOptions = {}): string {
-  const ctx = createRenderContext({ ...options, format: "text" });
-  const fmt = htmlFmt(options.entryHref ?? (() => undefined));
-  return renderEntryIn(entry, ctx, options.renderers ?? Renderers.empty(), fmt);
+  let setup = HTML_SETUPS.get(options);
+  if (setup === undefined) {
+    setup = {
+      ctx: createRenderContext({ ...options, format: "text" }),
+      fmt: htmlFmt(options.entryHref ?? (() => undefined)),
+      renderers: options.renderers ?? Renderers.empty(),
+    };
+    HTML_SETUPS.set(options, setup);
+  }
+  return renderEntryIn(entry, setup.ctx, setup.renderers, setup.fmt);
 }
+
+/**
+ * The context and primitives made from one options object (options are read-only), so a page
+ * that passes the same options for each of its entries builds them once, not per entry.
+ */
+const HTML_SETUPS = new WeakMap<
+  HtmlRenderOptions,
+  { readonly ctx: RenderContext; readonly fmt: Fmt; readonly renderers: Renderers }
+>();
