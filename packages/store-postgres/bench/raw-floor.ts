@@ -8,7 +8,7 @@
  * and one commit: the least work W concurrent appends need, whatever the store does.
  */
 import type pg from "pg";
-import { KEY_COLUMNS, keyArrays, keyValues, recordRow } from "../src/lines.js";
+import { KEY_COLUMNS, keyArrays, keyValues, serialisedRow } from "../src/lines.js";
 
 /** The line of the `i`th append of a writer: a user message as the store writes it. */
 export function appendedRow(writer: string, i: number) {
@@ -23,7 +23,7 @@ export function appendedRow(writer: string, i: number) {
       timestamp: 1_700_000_000_000 + i,
     },
   };
-  return recordRow(i + 1, entry);
+  return serialisedRow(i + 1, JSON.stringify(entry));
 }
 
 /** Creates the floor's table (once per schema). */
