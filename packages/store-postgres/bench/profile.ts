@@ -20,23 +20,14 @@ import pg from "pg";
 import { type AppendGroup, roundStatement } from "../src/append-groups.js";
 import { PostgresSessionStore } from "../src/index.js";
 import { serialisedRow } from "../src/lines.js";
+import { flag, userMessage as message, textFlag } from "./bench-inputs.js";
 import { measure } from "./cpu.js";
 
-const flag = (name: string, fallback: number): number => {
-  const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return hit ? Number(hit.slice(name.length + 3)) : fallback;
-};
 const WRITERS = flag("writers", 32);
 const APPENDS = flag("appends", 4000);
 const RUNS = flag("runs", 3);
-const OUT = process.argv.find((a) => a.startsWith("--out="))?.slice(6);
+const OUT = textFlag("out");
 const ASYNC = process.argv.includes("--async");
-
-const message = (i: number) => ({
-  role: "user" as const,
-  content: `message ${i}: ${"lorem ipsum ".repeat(20)}`,
-  timestamp: 1_700_000_000_000 + i,
-});
 
 async function run(store: PostgresSessionStore): Promise<number> {
   const managers = Array.from({ length: WRITERS }, () => SessionManager.withStore(store, "/w"));

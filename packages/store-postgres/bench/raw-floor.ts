@@ -9,6 +9,7 @@
  */
 import type pg from "pg";
 import { KEY_COLUMNS, keyArrays, keyValues, serialisedRow } from "../src/lines.js";
+import { userMessage } from "./bench-inputs.js";
 
 /** The line of the `i`th append of a writer: a user message as the store writes it. */
 export function appendedRow(writer: string, i: number) {
@@ -17,11 +18,7 @@ export function appendedRow(writer: string, i: number) {
     id: `${writer}-${i}`.slice(-8),
     parentId: i === 0 ? null : `${writer}-${i - 1}`.slice(-8),
     timestamp: new Date(1_700_000_000_000 + i).toISOString(),
-    message: {
-      role: "user",
-      content: `message ${i}: ${"lorem ipsum ".repeat(20)}`,
-      timestamp: 1_700_000_000_000 + i,
-    },
+    message: userMessage(i),
   };
   return serialisedRow(i + 1, JSON.stringify(entry));
 }

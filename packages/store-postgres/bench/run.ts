@@ -26,31 +26,18 @@ import { SessionManager } from "@pi-sessions/core";
 import { startPostgres } from "@pi-sessions/test-utils/pg-server";
 import pg from "pg";
 import { PostgresSessionStore } from "../src/index.js";
+import { flag, userMessage as message, textFlag } from "./bench-inputs.js";
 import { measure, type Spent } from "./cpu.js";
 import { batchFloor, createFloorTable, rawFloor } from "./raw-floor.js";
 
-const flag = (name: string, fallback: number): number => {
-  const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return hit ? Number(hit.slice(name.length + 3)) : fallback;
-};
 const APPENDS = flag("appends", 4000);
 const ENTRIES = flag("entries", 100_000);
 const ROUNDS = flag("rounds", 3);
-const WRITERS = (process.argv.find((a) => a.startsWith("--writers="))?.slice(10) ?? "1,8,32")
-  .split(",")
-  .map(Number);
+const WRITERS = (textFlag("writers") ?? "1,8,32").split(",").map(Number);
 /** Whether the file store's rows run too (`--file=0` leaves them out). */
 const FILE = flag("file", 1) !== 0;
 const CWD = "/work/bench";
-const OUT =
-  process.argv.find((a) => a.startsWith("--out="))?.slice(6) ??
-  new URL("results.json", import.meta.url).pathname;
-
-const message = (i: number) => ({
-  role: "user" as const,
-  content: `message ${i}: ${"lorem ipsum ".repeat(20)}`,
-  timestamp: 1_700_000_000_000 + i,
-});
+const OUT = textFlag("out") ?? new URL("results.json", import.meta.url).pathname;
 
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
