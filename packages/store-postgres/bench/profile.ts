@@ -187,6 +187,8 @@ async function explainRound(url: string, s: string, n: number): Promise<void> {
     const hot = await client.query(
       `SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relid = '${s}.sessions'::regclass`,
     );
+    // As the statistics have them: a backend reports its counts at most once a second, so a
+    // short run may show fewer (or none).
     console.log("session row updates (all, HOT):", hot.rows[0]);
   } finally {
     await client.end();
