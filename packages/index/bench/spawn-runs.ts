@@ -171,6 +171,26 @@ export function nodeStartup(): SpawnCost {
 }
 
 /**
+ * Node's start-up with `node:sqlite` loaded and the index file opened, one row read and closed,
+ * from spawn to exit: the least any listing from the index pays before its first file (what
+ * neither `ls` nor its floor can go below). Fails unless it exits 0 and read a row.
+ */
+export function sqliteStartup(indexFile: string): SpawnCost {
+  const script = `${COMPILE_CACHE}
+import { DatabaseSync } from "node:sqlite";
+const db = new DatabaseSync(${JSON.stringify(indexFile)}, { readOnly: true });
+process.stdout.write(String(db.prepare("SELECT count(*) AS n FROM files").get().n));
+db.close();`;
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.NODE_OPTIONS;
+  const { run, cost } = spawnCost(["--no-warnings", "--input-type=module", "-e", script], env);
+  if (run.status !== 0 || !/^\d+$/.test(run.stdout)) {
+    throw new Error(`sqlite start-up: exit ${run.status}: ${run.stderr.slice(0, 500)}`);
+  }
+  return cost;
+}
+
+/**
  * `pi-sessions ls --all` on an empty sessions folder, from spawn to exit: the command's own
  * start-up (Node, the bundle's modules for `ls`, the index opened and closed), the part of a
  * warm `ls --all` that does not grow with the files. Fails unless it says "no sessions" and
