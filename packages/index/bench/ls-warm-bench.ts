@@ -3,7 +3,7 @@
  * the same run, at each folder size asked for:
  *
  *   node --conditions=@pi-sessions/source --import tsx packages/index/bench/ls-warm-bench.ts \
- *     [--files 1000,10000] [--rounds 5] [--out FILE] [--keep]
+ *     [--files 1000,10000] [--rounds 5] [--out FILE] [--keep] [--base-bin BIN]
  *
  * Needs the built command (`pnpm --filter @pi-sessions/cli build`). For each size it writes the
  * index benchmark's generated folder, builds the index by one `ls --all`, settles it by a
@@ -13,7 +13,10 @@
  * loaded and the index opened (the least any listing from the index pays). It prints medians of
  * CPU (user + system, start-up included) and wall time, each run, the ratios and the load
  * average before and after, and how many of our modules (and bytes) `ls --all` loads on the
- * empty folder. `--out` writes all of it as JSON.
+ * empty folder. `--base-bin` names another build of the command (another checkout's
+ * `packages/cli/bin/pi-sessions.mjs`, built): its warm `ls --all`, its `ls --all` on the empty
+ * folder and its module count join the same rounds, for a before/after in one run. `--out`
+ * writes all of it as JSON.
  */
 
 import { spawnSync } from "node:child_process";
@@ -59,14 +62,14 @@ process.on("exit", () => process.stderr.write("\\n" + JSON.stringify({ files, by
 )}`;
 
 /** What `ls --all` on an empty folder loads: module files (the bin itself included), bytes. */
-function modulesOfLs(file: string, agentDir: string) {
+function modulesOfLs(file: string, agentDir: string, bin = CLI_MAIN) {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PI_CODING_AGENT_DIR: agentDir,
     PI_SESSIONS_INDEX: file,
   };
   delete env.NODE_OPTIONS;
-  const run = spawnSync(process.execPath, ["--import", COUNT_PRELOAD, CLI_MAIN, "ls", "--all"], {
+  const run = spawnSync(process.execPath, ["--import", COUNT_PRELOAD, bin, "ls", "--all"], {
     env,
     encoding: "utf8",
   });
@@ -84,7 +87,7 @@ function summary(runs: readonly SpawnCost[]) {
 const fmt = (n: number) => n.toFixed(1);
 
 /** The interleaved rounds at one folder size. */
-async function measure(files: number, rounds: number, base: string) {
+async function measure(files: number, rounds: number, base: string, baseBin?: string) {
   const agentDir = join(base, `agent-${files}`);
   const root = join(agentDir, "sessions");
   const file = join(agentDir, "index.sqlite");
@@ -100,8 +103,16 @@ async function measure(files: number, rounds: number, base: string) {
   freshLs(file, agentDir, files);
   await delay(Math.max(0, written + DEFAULT_SETTLE_MS + 500 - Date.now()));
   freshLs(file, agentDir, files);
-  const sides = { ls: [], floor: [], lsEmpty: [], node: [], sqlite: [] } as Record<
-    "ls" | "floor" | "lsEmpty" | "node" | "sqlite",
+  const sides = {
+    ls: [],
+    floor: [],
+    lsEmpty: [],
+    node: [],
+    sqlite: [],
+    baseLs: [],
+    baseLsEmpty: [],
+  } as Record<
+    "ls" | "floor" | "lsEmpty" | "node" | "sqlite" | "baseLs" | "baseLsEmpty",
     SpawnCost[]
   >;
   const loadBefore = loadavg();
@@ -111,6 +122,10 @@ async function measure(files: number, rounds: number, base: string) {
     sides.lsEmpty.push(lsStartup(emptyFile, emptyAgent));
     sides.node.push(nodeStartup());
     sides.sqlite.push(sqliteStartup(file));
+    if (baseBin !== undefined) {
+      sides.baseLs.push(freshLs(file, agentDir, files, baseBin));
+      sides.baseLsEmpty.push(lsStartup(emptyFile, emptyAgent, baseBin));
+    }
   }
   const loadAfter = loadavg();
   const s = {
@@ -119,6 +134,9 @@ async function measure(files: number, rounds: number, base: string) {
     lsEmpty: summary(sides.lsEmpty),
     node: summary(sides.node),
     sqlite: summary(sides.sqlite),
+    ...(baseBin === undefined
+      ? {}
+      : { baseLs: summary(sides.baseLs), baseLsEmpty: summary(sides.baseLsEmpty) }),
   };
   const ratio = { cpu: s.ls.cpuMs / s.floor.cpuMs, wall: s.ls.wallMs / s.floor.wallMs };
   console.log(
@@ -134,6 +152,13 @@ async function measure(files: number, rounds: number, base: string) {
   line("pi-sessions ls --all on an empty folder", s.lsEmpty);
   line("node start-up alone", s.node);
   line("node + node:sqlite + the index opened, one row", s.sqlite);
+  if (s.baseLs !== undefined && s.baseLsEmpty !== undefined) {
+    line("--base-bin: ls --all, index warm", s.baseLs);
+    line("--base-bin: ls --all on an empty folder", s.baseLsEmpty);
+    console.log(
+      `--base-bin warm ls --all / floor: ${(s.baseLs.cpuMs / s.floor.cpuMs).toFixed(2)}x CPU, ${(s.baseLs.wallMs / s.floor.wallMs).toFixed(2)}x wall`,
+    );
+  }
   console.log(
     `warm ls --all / floor: ${ratio.cpu.toFixed(2)}x CPU, ${ratio.wall.toFixed(2)}x wall (target <= 1.3x)`,
   );
@@ -144,21 +169,28 @@ async function main(): Promise<void> {
   const sizes = (flagValue("files") ?? "1000,10000").split(",").map(Number);
   const rounds = numberFlag("rounds", 5);
   const out = flagValue("out");
+  const baseBin = flagValue("base-bin");
   const base = mkdtempSync(join(tmpdir(), "pi-sessions-ls-warm-"));
   try {
     const emptyAgent = join(base, "empty-agent");
     mkdirSync(join(emptyAgent, "sessions"), { recursive: true });
     const modules = modulesOfLs(join(base, "empty.sqlite"), emptyAgent);
-    console.log(
-      `ls --all on an empty folder loads ${modules.files} module files (${(modules.bytes / 1024).toFixed(0)} KiB) and ${modules.builtins} built-ins`,
-    );
+    const baseModules =
+      baseBin === undefined
+        ? undefined
+        : modulesOfLs(join(base, "empty.sqlite"), emptyAgent, baseBin);
+    const said = (m: typeof modules) =>
+      `${m.files} module files (${(m.bytes / 1024).toFixed(0)} KiB) and ${m.builtins} built-ins`;
+    console.log(`ls --all on an empty folder loads ${said(modules)}`);
+    if (baseModules !== undefined) console.log(`  --base-bin: ${said(baseModules)}`);
     const results = [];
-    for (const files of sizes) results.push(await measure(files, rounds, base));
+    for (const files of sizes) results.push(await measure(files, rounds, base, baseBin));
     const result = {
       date: new Date().toISOString(),
       node: process.version,
       machine: { cpus: cpus().length },
       modules,
+      ...(baseBin === undefined ? {} : { baseBin, baseModules }),
       results,
     };
     if (out !== undefined) writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);

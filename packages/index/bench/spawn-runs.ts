@@ -82,14 +82,19 @@ export const CLI_MAIN = fileURLToPath(new URL("../../cli/bin/pi-sessions.mjs", i
  * `pi-sessions ls --all` in a fresh plain `node`, from spawn to exit, its table read through a
  * pipe; fails unless it exits 0 and prints one table line (and one cwd line) per session.
  */
-export function freshLs(file: string, agentDir: string, sessions: number): SpawnCost {
+export function freshLs(
+  file: string,
+  agentDir: string,
+  sessions: number,
+  bin = CLI_MAIN,
+): SpawnCost {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PI_CODING_AGENT_DIR: agentDir,
     PI_SESSIONS_INDEX: file,
   };
   delete env.NODE_OPTIONS;
-  const { run, cost } = spawnCost([CLI_MAIN, "ls", "--all"], env);
+  const { run, cost } = spawnCost([bin, "ls", "--all"], env);
   const lines = run.stdout.split("\n").length;
   // A header, two lines per session, the summary, and the final newline's empty string.
   if (run.status !== 0 || lines !== 2 * sessions + 3) {
@@ -196,14 +201,14 @@ db.close();`;
  * warm `ls --all` that does not grow with the files. Fails unless it says "no sessions" and
  * exits 1, as `ls` does on an empty folder.
  */
-export function lsStartup(file: string, agentDir: string): SpawnCost {
+export function lsStartup(file: string, agentDir: string, bin = CLI_MAIN): SpawnCost {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PI_CODING_AGENT_DIR: agentDir,
     PI_SESSIONS_INDEX: file,
   };
   delete env.NODE_OPTIONS;
-  const { run, cost } = spawnCost([CLI_MAIN, "ls", "--all"], env);
+  const { run, cost } = spawnCost([bin, "ls", "--all"], env);
   if (run.status !== 1 || !run.stderr.includes("no sessions")) {
     throw new Error(`ls --all (empty): exit ${run.status}: ${run.stderr.slice(0, 500)}`);
   }

@@ -73,7 +73,8 @@ function printTable(
     ),
   ];
   const indent = " ".repeat(fixed);
-  for (const [i, row] of rows.entries()) {
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i] as SessionRow;
     const text =
       row.name !== undefined
         ? c.cyan(cell(row.name, textWidth))

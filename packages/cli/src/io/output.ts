@@ -87,7 +87,5 @@ export function truncate(text: string, max: number): string {
 
 /** Pads (or keeps) `text` to `width` visible characters; `right` aligns numbers. */
 export function pad(text: string, width: number, right = false): string {
-  if (text.length >= width) return text;
-  const fill = " ".repeat(width - text.length);
-  return right ? fill + text : text + fill;
+  return right ? text.padStart(width) : text.padEnd(width);
 }
