@@ -8,7 +8,7 @@ import {
   type SessionEntry,
   walkPath,
 } from "@pi-sessions/core";
-import { USAGE_TOTALS_PROJECTION_NAME } from "./usage-codec.js";
+import { USAGE_TOTALS_PROJECTION_NAME } from "./usage-name.js";
 import {
   branchUsageTotals,
   type UsageTotalsState,

@@ -6,15 +6,9 @@
  */
 
 import type { FoldCodec } from "@pi-sessions/core/internal";
+import { USAGE_TOTALS_PROJECTION_NAME } from "./usage-name.js";
 import type { UsageTotalsState } from "./usage-projection.js";
 import type { UsageDiagnostic } from "./usage-records.js";
-
-/**
- * The name the projection is registered under (`getProjectionState("usage-totals")`). Defined
- * here, beside its codec, so that a store checking its rules key (the index's `ls --all`)
- * loads neither the projection nor core's state machinery.
- */
-export const USAGE_TOTALS_PROJECTION_NAME = "usage-totals";
 
 /** The saved JSON: the state without its caches of queries. */
 interface SavedUsage {

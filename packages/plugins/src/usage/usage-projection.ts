@@ -17,7 +17,7 @@
  * whose parent comes later is walked again.
  */
 import { defineProjection, type SessionEntry } from "@pi-sessions/core";
-import { USAGE_TOTALS_PROJECTION_NAME } from "./usage-codec.js";
+import { USAGE_TOTALS_PROJECTION_NAME } from "./usage-name.js";
 import { type UsageDiagnostic, usageRecordOf } from "./usage-records.js";
 import { addToTotals, emptyUsageTotals, type UsageTotals } from "./usage-sums.js";
 
