@@ -35,6 +35,7 @@ export * from "./render/types.js";
 export * from "./usage/compute-usage.js";
 export * from "./usage/sessions-usage.js";
 export * from "./usage/usage-codec.js";
+export { USAGE_TOTALS_PROJECTION_NAME } from "./usage/usage-name.js";
 export * from "./usage/usage-projection.js";
 export * from "./usage/usage-records.js";
 export * from "./usage/usage-sums.js";

@@ -7,9 +7,9 @@
  */
 
 import type { SessionInfo } from "../schema/types.js";
+import { sessionInfoCodec, sessionShapeCodec } from "./fold-codecs.js";
 import { foldRulesKey } from "./listing-folds.js";
-import { sessionInfoCodec } from "./session-info.js";
-import { type SessionShape, sessionShapeCodec } from "./session-shape.js";
+import type { SessionShape } from "./session-shape.js";
 
 /** A listed file's answer: its info and its shape. */
 export interface ListingAnswer {
