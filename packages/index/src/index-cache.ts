@@ -10,6 +10,7 @@ import type { SessionInfo } from "@pi-sessions/core";
 import { type FileStamp, SessionInfoCache, type SessionShape } from "@pi-sessions/core/internal";
 import type { Depth } from "./file-index.js";
 import { type FileAnswer, FileSync, type SyncKind } from "./file-sync.js";
+import { textOnFirstRead } from "./lazy-text.js";
 import { type FullStamp, trustedAnswer } from "./settled.js";
 import type { Database } from "./sqlite.js";
 import type { ListedRow, Settle, Statements } from "./statements.js";
@@ -109,7 +110,8 @@ export class IndexInfoCache extends SessionInfoCache {
       }
     }
     if (now === undefined) return undefined;
-    const text = this.withText ? () => this.st.textOf.get(row.id)?.all_text ?? "" : undefined;
+    // Read when the info's text is: pi's picker reads it for a search only (lazy-text.ts).
+    const text = this.withText ? textOnFirstRead(this.st, row, path) : undefined;
     return trustedAnswer(row, now, path, withShape, text);
   }
 

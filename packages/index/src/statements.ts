@@ -162,6 +162,11 @@ export class Statements {
   readonly stampsBetween: Statement<[rules: string, from: string, to: string], StampedRow>;
   /** The row's joined text, if it has one. */
   readonly textOf: { get(id: number): { all_text: string } | undefined };
+  /**
+   * The row's joined text (`""` without one) while the row is still `row` as a listing read it
+   * (same stamp, committed bytes, rules and depth); `undefined` once it is not.
+   */
+  readonly textWhileUnchanged: (row: ListedRow) => string | undefined;
   /** Writes a new row; resolves its id. */
   readonly insertFile: { run(update: FileUpdate): number };
   readonly updateFile: { run(id: number, update: FileUpdate): void };
@@ -210,6 +215,29 @@ export class Statements {
         if (bytes === undefined) return undefined;
         return { all_text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString() };
       },
+    };
+    const textIf = prepareArrays<unknown[], [Uint8Array | null]>(
+      db,
+      `SELECT t.all_text FROM files f LEFT JOIN file_text t ON t.file_id = f.id
+       WHERE f.id = ? AND f.dev = ? AND f.ino = ? AND f.size = ? AND f.mtime_ms = ?
+         AND f.ctime_ms = ? AND f.committed = ? AND f.rules = ? AND f.filled = ?`,
+    );
+    this.textWhileUnchanged = (row) => {
+      const found = textIf.get(
+        row.id,
+        row.dev,
+        row.ino,
+        row.size,
+        row.mtime_ms,
+        row.ctime_ms,
+        row.committed,
+        row.rules,
+        row.filled,
+      );
+      if (found === undefined) return undefined;
+      const bytes = found[0];
+      if (bytes === null) return "";
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString();
     };
     const names = COLUMNS.join(", ");
     const values = COLUMNS.map((c) => `@${c}`).join(", ");

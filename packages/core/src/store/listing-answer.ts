@@ -79,16 +79,36 @@ export function encodeListingAnswer(answer: ListingAnswer | null): string {
 
 /**
  * The answer a stored text gives for `path`, built exactly as core's fold builds its info
- * (every key present, an absent name or parent as `undefined`); `text` is its joined text.
+ * (every key present, an absent name or parent as `undefined`); `allMessagesText` is its joined
+ * text, or what reads it on first use: the info then holds it as an accessor of its own, in the
+ * same place among its keys (equality, spreading and `JSON.stringify` see the same object), that
+ * reads once and keeps what it read (an assignment replaces it, as on a plain property).
  */
 export function decodeListingAnswer(
   text: string,
   path: string,
-  allMessagesText: string,
+  allMessagesText: string | (() => string),
 ): ListingAnswer | null {
   const stored = JSON.parse(text) as Stored;
   if (stored === null) return null;
   const [id, cwd, name, parent, created, modified, messageCount, firstMessage] = stored.i;
+  if (typeof allMessagesText === "string") {
+    const info: SessionInfo = {
+      path,
+      id,
+      cwd,
+      name: name ?? undefined,
+      parentSessionPath: parent ?? undefined,
+      created: new Date(created ?? Number.NaN),
+      modified: new Date(modified ?? Number.NaN),
+      messageCount,
+      firstMessage,
+      allMessagesText,
+    };
+    return { info, shape: stored.s };
+  }
+  let load: (() => string) | undefined = allMessagesText;
+  let kept = "";
   const info: SessionInfo = {
     path,
     id,
@@ -99,7 +119,17 @@ export function decodeListingAnswer(
     modified: new Date(modified ?? Number.NaN),
     messageCount,
     firstMessage,
-    allMessagesText,
+    get allMessagesText(): string {
+      if (load !== undefined) {
+        kept = load();
+        load = undefined;
+      }
+      return kept;
+    },
+    set allMessagesText(value: string) {
+      load = undefined;
+      kept = value;
+    },
   };
   return { info, shape: stored.s };
 }
