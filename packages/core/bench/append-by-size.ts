@@ -172,7 +172,7 @@ for (const bucket of BUCKETS) {
     const msgs3 = msgs.map((m) => structuredClone(m));
     const msgs4 = msgs.map((m) => structuredClone(m));
     /** The floor's entry of append `i` of `pool`, as JSON. */
-    const floorLine = (from: Record<string, unknown>[], i: number) =>
+    const floorLine = (from: readonly unknown[], i: number) =>
       `${JSON.stringify({
         type: "message",
         id: (i + 1).toString(16).padStart(8, "0"),
