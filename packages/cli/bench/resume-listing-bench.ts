@@ -7,7 +7,7 @@
  * `/resume` finds it. The floor of the same run: a `stat` of every session file, the least a
  * listing that must notice changed files can do.
  *
- *   node --conditions=@pi-sessions/source --import tsx packages/cli/bench/resume-listing-bench.ts
+ *   node --expose-gc --conditions=@pi-sessions/source --import tsx packages/cli/bench/resume-listing-bench.ts
  *
  * Flags: `--files=N`, `--kb=N` (default 40), `--rounds=N` (default 5), `--out=path.json`.
  */
@@ -66,8 +66,16 @@ const ref = (await import(REFERENCE_SESSION_MODULE.href)) as {
   SessionManager: { listAll(): Promise<{ path: string }[]> };
 };
 
-/** One timed call: wall and CPU ms, and the paths listed. */
+/** `gc()` when Node was started with `--expose-gc` (as `pnpm bench` does). */
+const collect = (globalThis as { gc?: () => void }).gc;
+
+/**
+ * One timed call: wall and CPU ms, and the paths listed. The heap is collected first (outside
+ * the timing) when `gc` is exposed: otherwise each side pays for the other's garbage — pi's
+ * listing leaves every session's text behind, tens of MB, and ours always runs right after one.
+ */
 async function timed(fn: () => Promise<{ path: string }[]>) {
+  collect?.();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const listed = await fn();
@@ -132,6 +140,7 @@ const result = {
   oursMs: median(samples.ours),
   oursCpuMs: median(samples.oursCpu),
   statFloorMs: median(samples.floor),
+  heapCollectedBetweenSides: collect !== undefined,
   ratio: median(samples.pi) / median(samples.ours),
   cpuRatio: median(samples.piCpu) / median(samples.oursCpu),
   machine: { cpus: cpus().length, loadAverage: loadavg() },

@@ -80,9 +80,9 @@ export function encodeListingAnswer(answer: ListingAnswer | null): string {
 /**
  * The answer a stored text gives for `path`, built exactly as core's fold builds its info
  * (every key present, an absent name or parent as `undefined`); `allMessagesText` is its joined
- * text, or what reads it on first use: the info then holds it as an accessor of its own, in the
- * same place among its keys (equality, spreading and `JSON.stringify` see the same object), that
- * reads once and keeps what it read (an assignment replaces it, as on a plain property).
+ * text, or what reads it on first use. The info holds it as an accessor of its own, in the same
+ * place among its keys (equality, spreading and `JSON.stringify` see what a plain field shows),
+ * that reads once and keeps what it read; an assignment replaces it, as on a plain field.
  */
 export function decodeListingAnswer(
   text: string,
@@ -92,23 +92,8 @@ export function decodeListingAnswer(
   const stored = JSON.parse(text) as Stored;
   if (stored === null) return null;
   const [id, cwd, name, parent, created, modified, messageCount, firstMessage] = stored.i;
-  if (typeof allMessagesText === "string") {
-    const info: SessionInfo = {
-      path,
-      id,
-      cwd,
-      name: name ?? undefined,
-      parentSessionPath: parent ?? undefined,
-      created: new Date(created ?? Number.NaN),
-      modified: new Date(modified ?? Number.NaN),
-      messageCount,
-      firstMessage,
-      allMessagesText,
-    };
-    return { info, shape: stored.s };
-  }
-  let load: (() => string) | undefined = allMessagesText;
-  let kept = "";
+  let load = typeof allMessagesText === "string" ? undefined : allMessagesText;
+  let kept = typeof allMessagesText === "string" ? allMessagesText : "";
   const info: SessionInfo = {
     path,
     id,
