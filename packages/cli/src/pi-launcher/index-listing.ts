@@ -8,6 +8,7 @@
 
 import type { SessionInfo, SessionListProgress } from "@pi-sessions/core";
 import type { SessionIndex } from "@pi-sessions/index";
+import { sayIndexFallback } from "./fallback-notice.js";
 
 /** The progress callback of a listing (core's). */
 export type ListProgress = SessionListProgress;
@@ -24,7 +25,8 @@ async function processIndex(): Promise<SessionIndex | null> {
       const index = openSessionIndex({ onNotice: () => {} });
       process.once("exit", () => index.close());
       return index;
-    } catch {
+    } catch (error) {
+      sayIndexFallback("the session index could not be opened", error);
       return null;
     }
   })();
@@ -46,6 +48,7 @@ export async function listThroughIndex(
     return await viaIndex(index);
   } catch (error) {
     if (signal?.aborted) throw error;
+    sayIndexFallback("the session index failed to list", error);
     return viaFiles();
   }
 }
