@@ -135,6 +135,18 @@ test("an unread text is the file's as listed while the file is unchanged, else t
         }
       },
     ),
-    fcOptions(12),
+    {
+      ...fcOptions(12),
+      // Re-indexed, then written again unseen: the row's newer text is not the file's now.
+      examples: [
+        [
+          [
+            { file: 0, op: "append-and-relist", word: "alpha" },
+            { file: 0, op: "append", word: "beta" },
+            { file: 1, op: "append", word: "gamma" },
+          ],
+        ],
+      ],
+    },
   );
 });
