@@ -4,10 +4,13 @@
  * then compares everything observable (see `check.ts`).
  */
 import type fc from "fast-check";
-import type { JsonObject, SessionManagerLike } from "./api.js";
-import type { Target } from "./args.js";
+import type { Target } from "../api-calls/call-args.js";
+import type { JsonObject, SessionManagerLike } from "../api-calls/manager-api.js";
+import { type Extras, invokeCall, type KeepTarget } from "../api-calls/manager-calls.js";
 import { notFound, type SessionModel } from "./session-model.js";
-import { copyArg, resolveTarget, runAppend, show } from "./step.js";
+import { copyArg, resolveTarget, runAppend, show, target } from "./step.js";
+
+export type { Extras };
 
 /** A command of the session model: the model, the implementation under test. */
 export type SessionCommand = fc.Command<SessionModel, SessionManagerLike>;
@@ -45,7 +48,7 @@ export class AppendMessageCommand extends Base {
       m,
       sm,
       "message",
-      () => sm.appendMessage(copyArg(this.message)),
+      () => invokeCall(sm, { op: "appendMessage", message: this.message }, target(m)),
       () => ({
         message: copyArg(this.message),
       }),
@@ -66,7 +69,7 @@ export class AppendThinkingLevelChangeCommand extends Base {
       m,
       sm,
       "thinking_level_change",
-      () => sm.appendThinkingLevelChange(this.level),
+      () => invokeCall(sm, { op: "appendThinkingLevelChange", level: this.level }, target(m)),
       () => ({
         thinkingLevel: this.level,
       }),
@@ -90,7 +93,12 @@ export class AppendModelChangeCommand extends Base {
       m,
       sm,
       "model_change",
-      () => sm.appendModelChange(this.provider, this.modelId),
+      () =>
+        invokeCall(
+          sm,
+          { op: "appendModelChange", provider: this.provider, modelId: this.modelId },
+          target(m),
+        ),
       () => ({
         provider: this.provider,
         modelId: this.modelId,
@@ -102,39 +110,35 @@ export class AppendModelChangeCommand extends Base {
   }
 }
 
-/** Optional arguments of compactions and branch summaries. */
-export interface Extras {
-  details: unknown;
-  fromHook?: boolean | undefined;
-  usage?: JsonObject | undefined;
-}
-
 /** `appendCompaction(...)`: null keeps none (own id); the system checkpoint (SPEC §5.4). */
 export class AppendCompactionCommand extends Base {
   constructor(
     readonly summary: string,
-    readonly keep: Target | null | "",
+    readonly keep: KeepTarget,
     readonly tokensBefore: number,
     readonly extras: Extras,
   ) {
     super();
   }
   run(m: SessionModel, sm: SessionManagerLike): void {
-    const keep = this.keep === null || this.keep === "" ? this.keep : resolveTarget(m, this.keep);
-    const { details, fromHook, usage } = this.extras;
+    const keep =
+      typeof this.keep === "object" && this.keep !== null ? resolveTarget(m, this.keep) : this.keep;
     runAppend(
       `${this} [keep ${keep}]`,
       m,
       sm,
       undefined,
       () =>
-        sm.appendCompaction(
-          this.summary,
-          keep,
-          this.tokensBefore,
-          copyArg(details),
-          fromHook,
-          copyArg(usage),
+        invokeCall(
+          sm,
+          {
+            op: "appendCompaction",
+            summary: this.summary,
+            keep: this.keep,
+            tokens: this.tokensBefore,
+            extras: this.extras,
+          },
+          target(m),
         ),
       (id, ts) =>
         m.compaction(id, ts, {
@@ -164,7 +168,12 @@ export class AppendCustomEntryCommand extends Base {
       m,
       sm,
       undefined,
-      () => sm.appendCustomEntry(this.customType, copyArg(this.data)),
+      () =>
+        invokeCall(
+          sm,
+          { op: "appendCustomEntry", customType: this.customType, data: this.data },
+          target(m),
+        ),
       (id, ts) => ({
         type: "custom",
         customType: this.customType,
@@ -192,11 +201,16 @@ export class AppendCustomMessageEntryCommand extends Base {
   }
   run(m: SessionModel, sm: SessionManagerLike): void {
     const call = () =>
-      sm.appendCustomMessageEntry(
-        this.customType,
-        copyArg(this.content),
-        this.display,
-        copyArg(this.details),
+      invokeCall(
+        sm,
+        {
+          op: "appendCustomMessageEntry",
+          customType: this.customType,
+          content: this.content,
+          display: this.display,
+          details: this.details,
+        },
+        target(m),
       );
     runAppend(this.toString(), m, sm, undefined, call, (id, ts) => ({
       type: "custom_message",
@@ -224,7 +238,7 @@ export class AppendSessionInfoCommand extends Base {
       m,
       sm,
       "session_info",
-      () => sm.appendSessionInfo(this.name),
+      () => invokeCall(sm, { op: "appendSessionInfo", name: this.name }, target(m)),
       () => ({
         name: this.name.replace(/[\r\n]+/g, " ").trim(),
       }),
@@ -251,7 +265,12 @@ export class AppendLabelChangeCommand extends Base {
       m,
       sm,
       error,
-      () => sm.appendLabelChange(targetId, this.label),
+      () =>
+        invokeCall(
+          sm,
+          { op: "appendLabelChange", target: this.target, label: this.label },
+          target(m),
+        ),
       (id, ts) => ({
         ...m.base("label", id, ts),
         targetId,
@@ -276,8 +295,15 @@ export class AppendUsageCommand extends Base {
     super();
   }
   run(m: SessionModel, sm: SessionManagerLike): void {
-    const call = () =>
-      sm.appendUsage(this.kind, this.provider, this.modelName, copyArg(this.usage), this.note);
+    const usage = {
+      op: "appendUsage" as const,
+      kind: this.kind,
+      provider: this.provider,
+      model: this.modelName,
+      usage: this.usage,
+      ...(this.note === undefined ? {} : { note: this.note }),
+    };
+    const call = () => invokeCall(sm, usage, target(m));
     const build = (id: string, ts: string) => ({
       ...m.base("usage", id, ts),
       kind: this.kind,
@@ -304,7 +330,12 @@ export class AppendContextEditCommand extends Base {
   run(m: SessionModel, sm: SessionManagerLike): void {
     const targetId = resolveTarget(m, this.target);
     const error = m.contextEditError(targetId, this.replacement);
-    const call = () => sm.appendContextEdit(targetId, copyArg(this.replacement));
+    const call = () =>
+      invokeCall(
+        sm,
+        { op: "appendContextEdit", target: this.target, replacement: this.replacement },
+        target(m),
+      );
     runAppend(`${this} [target ${targetId}]`, m, sm, error, call, (id, ts) => ({
       ...m.base("context_edit", id, ts),
       targetId,

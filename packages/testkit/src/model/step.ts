@@ -3,8 +3,10 @@
  * (return value or exact error message) with the model's prediction, update the model, and
  * compare every observable afterwards.
  */
-import type { EntryLike, SessionManagerLike } from "./api.js";
-import type { Target } from "./args.js";
+
+import type { Target } from "../api-calls/call-args.js";
+import type { EntryLike, SessionManagerLike } from "../api-calls/manager-api.js";
+import type { ResolveTarget } from "../api-calls/manager-calls.js";
 import { assertMatchesModel, ModelMismatchError } from "./check.js";
 import { clip, describeThrown, orderedJson } from "./json.js";
 import type { SessionModel } from "./session-model.js";
@@ -34,6 +36,12 @@ export function resolveTarget(model: SessionModel, target: Target): string {
   const index = "pick" in target ? target.pick : target.onBranch;
   return model.knownIds[index % Math.max(1, model.knownIds.length)] ?? "no-such-entry";
 }
+
+/** How a command's call resolves its targets: against the model, before the call changes it. */
+export const target =
+  (model: SessionModel): ResolveTarget =>
+  (t) =>
+    resolveTarget(model, t);
 
 /** A plain copy of command arguments, so neither side can share objects with the other. */
 export const copyArg = <T>(value: T): T => (value === undefined ? value : structuredClone(value));

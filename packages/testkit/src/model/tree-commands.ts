@@ -2,9 +2,11 @@
  * Commands for the leaf and branch methods (SPEC §7.2–§7.4, §9) and one for the getters,
  * which must answer without changing anything and hand out copies of the entry list.
  */
-import type { EntryLike, SessionManagerLike } from "./api.js";
-import type { Extras, SessionCommand } from "./append-commands.js";
-import type { Target } from "./args.js";
+
+import type { Target } from "../api-calls/call-args.js";
+import type { EntryLike, SessionManagerLike } from "../api-calls/manager-api.js";
+import { type Extras, invokeCall } from "../api-calls/manager-calls.js";
+import type { SessionCommand } from "./append-commands.js";
 import { assertMatchesModel, ModelMismatchError } from "./check.js";
 import { orderedJson } from "./json.js";
 import { notFound, type SessionModel } from "./session-model.js";
@@ -17,6 +19,7 @@ import {
   runAppend,
   runNavigation,
   show,
+  target,
 } from "./step.js";
 
 /** `branch(entryId)`: moves the leaf; unknown ids throw (SPEC §7.2). */
@@ -33,7 +36,7 @@ export class BranchCommand implements SessionCommand {
       m,
       sm,
       error,
-      () => sm.branch(id),
+      () => invokeCall(sm, { op: "branch", target: this.target }, target(m)),
       () => {
         m.leafId = id;
       },
@@ -55,7 +58,7 @@ export class ResetLeafCommand implements SessionCommand {
       m,
       sm,
       undefined,
-      () => sm.resetLeaf(),
+      () => invokeCall(sm, { op: "resetLeaf" }, target(m)),
       () => {
         m.leafId = null;
       },
@@ -80,13 +83,23 @@ export class BranchWithSummaryCommand implements SessionCommand {
     const from = this.target === null ? null : resolveTarget(m, this.target);
     const error = from !== null && !m.has(from) ? notFound(from) : undefined;
     const fromId = m.leafId ?? "root";
-    const { details, fromHook, usage } = this.extras;
+    const { details, usage, fromHook } = this.extras;
     runAppend(
       `${this} [from ${from}]`,
       m,
       sm,
       error,
-      () => sm.branchWithSummary(from, this.summary, copyArg(details), fromHook, copyArg(usage)),
+      () =>
+        invokeCall(
+          sm,
+          {
+            op: "branchWithSummary",
+            target: this.target,
+            summary: this.summary,
+            extras: this.extras,
+          },
+          target(m),
+        ),
       (id, ts) => ({
         type: "branch_summary",
         id,
@@ -119,7 +132,9 @@ export class CreateBranchedSessionCommand implements SessionCommand {
     const leaf = resolveTarget(m, this.target);
     const what = `${this} [${leaf}]`;
     const oldSessionId = m.sessionId;
-    const outcome = attempt(() => sm.createBranchedSession(leaf));
+    const outcome = attempt(() =>
+      invokeCall(sm, { op: "createBranchedSession", target: this.target }, target(m)),
+    );
     const predicted = m.branchedEntries(leaf, []);
     if (typeof predicted === "string") {
       expectError(what, outcome, predicted);
