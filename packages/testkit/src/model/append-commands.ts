@@ -6,9 +6,9 @@
 import type fc from "fast-check";
 import type { Target } from "../api-calls/call-args.js";
 import type { JsonObject, SessionManagerLike } from "../api-calls/manager-api.js";
-import { type Extras, invokeCall, type KeepTarget } from "../api-calls/manager-calls.js";
+import type { Extras, KeepTarget } from "../api-calls/manager-calls.js";
 import { notFound, type SessionModel } from "./session-model.js";
-import { copyArg, resolveTarget, runAppend, show, target } from "./step.js";
+import { callOn, copyArg, resolveTarget, runAppend, show } from "./step.js";
 
 export type { Extras };
 
@@ -48,7 +48,7 @@ export class AppendMessageCommand extends Base {
       m,
       sm,
       "message",
-      () => invokeCall(sm, { op: "appendMessage", message: this.message }, target(m)),
+      callOn(m, sm, { op: "appendMessage", message: this.message }),
       () => ({
         message: copyArg(this.message),
       }),
@@ -69,7 +69,7 @@ export class AppendThinkingLevelChangeCommand extends Base {
       m,
       sm,
       "thinking_level_change",
-      () => invokeCall(sm, { op: "appendThinkingLevelChange", level: this.level }, target(m)),
+      callOn(m, sm, { op: "appendThinkingLevelChange", level: this.level }),
       () => ({
         thinkingLevel: this.level,
       }),
@@ -93,12 +93,7 @@ export class AppendModelChangeCommand extends Base {
       m,
       sm,
       "model_change",
-      () =>
-        invokeCall(
-          sm,
-          { op: "appendModelChange", provider: this.provider, modelId: this.modelId },
-          target(m),
-        ),
+      callOn(m, sm, { op: "appendModelChange", provider: this.provider, modelId: this.modelId }),
       () => ({
         provider: this.provider,
         modelId: this.modelId,
@@ -128,18 +123,13 @@ export class AppendCompactionCommand extends Base {
       m,
       sm,
       undefined,
-      () =>
-        invokeCall(
-          sm,
-          {
-            op: "appendCompaction",
-            summary: this.summary,
-            keep: this.keep,
-            tokens: this.tokensBefore,
-            extras: this.extras,
-          },
-          target(m),
-        ),
+      callOn(m, sm, {
+        op: "appendCompaction",
+        summary: this.summary,
+        keep: this.keep,
+        tokens: this.tokensBefore,
+        extras: this.extras,
+      }),
       (id, ts) =>
         m.compaction(id, ts, {
           ...copyArg(this.extras),
@@ -168,12 +158,7 @@ export class AppendCustomEntryCommand extends Base {
       m,
       sm,
       undefined,
-      () =>
-        invokeCall(
-          sm,
-          { op: "appendCustomEntry", customType: this.customType, data: this.data },
-          target(m),
-        ),
+      callOn(m, sm, { op: "appendCustomEntry", customType: this.customType, data: this.data }),
       (id, ts) => ({
         type: "custom",
         customType: this.customType,
@@ -200,18 +185,13 @@ export class AppendCustomMessageEntryCommand extends Base {
     super();
   }
   run(m: SessionModel, sm: SessionManagerLike): void {
-    const call = () =>
-      invokeCall(
-        sm,
-        {
-          op: "appendCustomMessageEntry",
-          customType: this.customType,
-          content: this.content,
-          display: this.display,
-          details: this.details,
-        },
-        target(m),
-      );
+    const call = callOn(m, sm, {
+      op: "appendCustomMessageEntry",
+      customType: this.customType,
+      content: this.content,
+      display: this.display,
+      details: this.details,
+    });
     runAppend(this.toString(), m, sm, undefined, call, (id, ts) => ({
       type: "custom_message",
       customType: this.customType,
@@ -238,7 +218,7 @@ export class AppendSessionInfoCommand extends Base {
       m,
       sm,
       "session_info",
-      () => invokeCall(sm, { op: "appendSessionInfo", name: this.name }, target(m)),
+      callOn(m, sm, { op: "appendSessionInfo", name: this.name }),
       () => ({
         name: this.name.replace(/[\r\n]+/g, " ").trim(),
       }),
@@ -265,12 +245,7 @@ export class AppendLabelChangeCommand extends Base {
       m,
       sm,
       error,
-      () =>
-        invokeCall(
-          sm,
-          { op: "appendLabelChange", target: this.target, label: this.label },
-          target(m),
-        ),
+      callOn(m, sm, { op: "appendLabelChange", target: this.target, label: this.label }),
       (id, ts) => ({
         ...m.base("label", id, ts),
         targetId,
@@ -303,7 +278,7 @@ export class AppendUsageCommand extends Base {
       usage: this.usage,
       ...(this.note === undefined ? {} : { note: this.note }),
     };
-    const call = () => invokeCall(sm, usage, target(m));
+    const call = callOn(m, sm, usage);
     const build = (id: string, ts: string) => ({
       ...m.base("usage", id, ts),
       kind: this.kind,
@@ -330,12 +305,11 @@ export class AppendContextEditCommand extends Base {
   run(m: SessionModel, sm: SessionManagerLike): void {
     const targetId = resolveTarget(m, this.target);
     const error = m.contextEditError(targetId, this.replacement);
-    const call = () =>
-      invokeCall(
-        sm,
-        { op: "appendContextEdit", target: this.target, replacement: this.replacement },
-        target(m),
-      );
+    const call = callOn(m, sm, {
+      op: "appendContextEdit",
+      target: this.target,
+      replacement: this.replacement,
+    });
     runAppend(`${this} [target ${targetId}]`, m, sm, error, call, (id, ts) => ({
       ...m.base("context_edit", id, ts),
       targetId,

@@ -5,13 +5,14 @@
 
 import type { Target } from "../api-calls/call-args.js";
 import type { EntryLike, SessionManagerLike } from "../api-calls/manager-api.js";
-import { type Extras, invokeCall } from "../api-calls/manager-calls.js";
+import type { Extras } from "../api-calls/manager-calls.js";
 import type { SessionCommand } from "./append-commands.js";
 import { assertMatchesModel, ModelMismatchError } from "./check.js";
 import { orderedJson } from "./json.js";
 import { notFound, type SessionModel } from "./session-model.js";
 import {
   attempt,
+  callOn,
   copyArg,
   expectError,
   expectSuccess,
@@ -19,7 +20,6 @@ import {
   runAppend,
   runNavigation,
   show,
-  target,
 } from "./step.js";
 
 /** `branch(entryId)`: moves the leaf; unknown ids throw (SPEC §7.2). */
@@ -36,7 +36,7 @@ export class BranchCommand implements SessionCommand {
       m,
       sm,
       error,
-      () => invokeCall(sm, { op: "branch", target: this.target }, target(m)),
+      callOn(m, sm, { op: "branch", target: this.target }),
       () => {
         m.leafId = id;
       },
@@ -53,16 +53,9 @@ export class ResetLeafCommand implements SessionCommand {
     return true;
   }
   run(m: SessionModel, sm: SessionManagerLike): void {
-    runNavigation(
-      "resetLeaf()",
-      m,
-      sm,
-      undefined,
-      () => invokeCall(sm, { op: "resetLeaf" }, target(m)),
-      () => {
-        m.leafId = null;
-      },
-    );
+    runNavigation("resetLeaf()", m, sm, undefined, callOn(m, sm, { op: "resetLeaf" }), () => {
+      m.leafId = null;
+    });
   }
   toString(): string {
     return "resetLeaf()";
@@ -89,17 +82,12 @@ export class BranchWithSummaryCommand implements SessionCommand {
       m,
       sm,
       error,
-      () =>
-        invokeCall(
-          sm,
-          {
-            op: "branchWithSummary",
-            target: this.target,
-            summary: this.summary,
-            extras: this.extras,
-          },
-          target(m),
-        ),
+      callOn(m, sm, {
+        op: "branchWithSummary",
+        target: this.target,
+        summary: this.summary,
+        extras: this.extras,
+      }),
       (id, ts) => ({
         type: "branch_summary",
         id,
@@ -132,9 +120,7 @@ export class CreateBranchedSessionCommand implements SessionCommand {
     const leaf = resolveTarget(m, this.target);
     const what = `${this} [${leaf}]`;
     const oldSessionId = m.sessionId;
-    const outcome = attempt(() =>
-      invokeCall(sm, { op: "createBranchedSession", target: this.target }, target(m)),
-    );
+    const outcome = attempt(callOn(m, sm, { op: "createBranchedSession", target: this.target }));
     const predicted = m.branchedEntries(leaf, []);
     if (typeof predicted === "string") {
       expectError(what, outcome, predicted);
