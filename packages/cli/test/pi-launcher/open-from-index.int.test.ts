@@ -10,9 +10,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { openSessionIndex } from "@pi-sessions/index";
 import { corpusFile, tempDir } from "@pi-sessions/test-utils";
 import { describe, expect, it } from "vitest";
-import { openSessionIndex } from "@pi-sessions/index";
 import { commonPiArgs, makeSide, type PiSide } from "./pi-sides.js";
 import { type RpcRecord, RpcSession } from "./rpc-client.js";
 
@@ -25,7 +25,10 @@ function placeSession(side: PiSide): string {
   const file = join(dir, "2026-11-30T03-05-25-873Z_01a22a6a-1870-74e8-b456-77b8915db22e.jsonl");
   const text = readFileSync(corpusFile("ref-1.6-branched.jsonl"), "utf8");
   // pi refuses a session whose working directory does not exist (the corpus's is another machine's).
-  writeFileSync(file, text.replace('"cwd":"/home/dev/project"', JSON.stringify({ cwd: side.cwd }).slice(1, -1)));
+  writeFileSync(
+    file,
+    text.replace('"cwd":"/home/dev/project"', JSON.stringify({ cwd: side.cwd }).slice(1, -1)),
+  );
   return file;
 }
 

@@ -27,27 +27,35 @@ import { entryTypesWithRole } from "../schema/entry-types.js";
 import type { SessionEntry } from "../schema/types.js";
 import { FileLines } from "./file-lines.js";
 
-/** The column layout of a session file as another source vouches for it (see the module comment). */
+/**
+ * The column layout of a session file as another source vouches for it (see the module
+ * comment). The arrays are handed over: the load keeps them as its columns.
+ */
 export interface VouchedLayout {
   /** The bytes of the file the layout covers: whole lines, the last one ended by `\n`. */
   readonly size: number;
-  /** The header's 1-based line, byte offset and length (without its `\n`). */
+  /** The header's 1-based line. */
   readonly headerLine: number;
+  /** The byte offset of the header's line. */
   readonly headerOffset: number;
+  /** The byte length of the header's line (without its `\n`). */
   readonly headerLength: number;
-  /** Per entry, in file order: its 1-based line, its line's byte offset and length. */
+  /** Each entry's 1-based line, in file order. */
   readonly lines: ArrayLike<number>;
+  /** Each entry's line's byte offset. */
   readonly offsets: ArrayLike<number>;
+  /** Each entry's line's byte length (without its `\n`). */
   readonly lengths: ArrayLike<number>;
-  /**
-   * Per entry: its `id`, its `parentId` when a string (else null: a root's null, a missing
-   * or non-string value, told apart by reading the line), its `type` when a string (else
-   * null), and a message's role when known (a hint, as in a columns load).
-   */
+  /** Each entry's `id`. */
   readonly ids: string[];
+  /**
+   * Each entry's `parentId` when it is a string, else null (a root's null, or a missing or
+   * non-string value: the load reads the line to tell them apart).
+   */
   readonly parents: (string | null)[];
+  /** Each entry's `type` when it is a string, else null (the load reads the line). */
   readonly types: (string | null)[];
-  /* The arrays are handed over: the load keeps them as its columns. */
+  /** A message's role when known (a hint, as in a columns load), else undefined. */
   readonly roles: (string | undefined)[];
 }
 

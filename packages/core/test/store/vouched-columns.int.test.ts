@@ -123,7 +123,7 @@ describe("opening from a vouched layout", () => {
     const wrong: ((layout: VouchedLayout) => VouchedLayout)[] = [
       (l) => ({ ...l, headerOffset: l.offsets[0] as number }), // the header is not there
       (l) => ({ ...l, ids: l.ids.map((id, i) => (l.types[i] === "label" ? `${id}x` : id)) }),
-      (l) => ({ ...l, lines: l.lines.slice(1) }), // arrays that disagree
+      (l) => ({ ...l, lines: Array.from(l.lines).slice(1) }), // arrays that disagree
     ];
     const failing: ColumnsFor[] = [
       () => {
