@@ -17,11 +17,11 @@ import { closeSync, openSync, readSync, type Stats } from "node:fs";
 import type { VouchedLayout } from "@pi-sessions/core";
 import { readLayoutRows } from "./column-snapshot.js";
 import { DEPTH } from "./file-index.js";
-import { FileSync, rowStanding } from "./file-sync.js";
+import { rowStanding } from "./file-sync.js";
 import { withRegularFile } from "./open-file.js";
+import { syncOneFile } from "./session-query.js";
 import { type Database, inTransaction } from "./sqlite.js";
 import type { Statements } from "./statements.js";
-import { WriteBatch } from "./write-batch.js";
 
 /** The header's line, offset and length: the first non-blank line before `end`; else undefined. */
 function headerAt(
@@ -74,16 +74,7 @@ export function vouchedLayout(
 ): VouchedLayout | undefined {
   const before = st.fileByPath.get(path);
   if (before === undefined || !catchable(path, stats, before)) return undefined;
-  const batch = new WriteBatch(db);
-  let answer: ReturnType<FileSync["run"]>;
-  try {
-    answer = new FileSync(st, path, batch).run(false, true);
-    batch.commit();
-  } catch (error) {
-    batch.rollback();
-    throw error;
-  }
-  const shape = answer?.shape;
+  const shape = syncOneFile(db, st, path)?.shape;
   if (shape?.regular !== true) return undefined;
   const read = inTransaction(
     db,
