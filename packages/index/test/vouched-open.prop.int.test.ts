@@ -3,7 +3,9 @@
  * launcher hands core) equals the checked open of the same file, whatever happened to it since
  * it was indexed: appends (regular ones, which the index catches up, and damaging ones), torn
  * and completed lines, truncation, an earlier or the last line rewritten in place with size and
- * mtime kept, a rename over the file, a `touch`. Entries, tree, leaf, branch, context, name,
+ * mtime kept, a rename over the file, a `touch` (a file rewritten is looked at, by the open or
+ * a sync, before it grows again: the rule proves a grown file's earlier lines by its last
+ * indexed line, SPEC §14 F1). Entries, tree, leaf, branch, context, name,
  * diagnostics and lines must be the same; where the index cannot vouch, the open checks the
  * file. Every file is opened as columns (`PI_SESSIONS_COLUMNS_FROM_BYTES=0`), as a giant one is.
  */
@@ -98,14 +100,25 @@ test(`an open from the index equals the checked open through every kind of chang
         const index = openSessionIndex({ file: join(tempDir(), "index.sqlite") });
         try {
           await index.sync(root);
+          let rewritten = false;
           for (let n = 0; n <= changes.length; n++) {
             for (const info of await listAllSessions(root, { cache: null })) {
               tally.opens++;
               if (sameOpen(info.path, index)) tally.vouched++;
             }
+            // The rule proves a grown file's earlier lines by its last indexed line alone
+            // (SPEC §14 F1): a rewrite in place must be looked at (above: the open falls back)
+            // before the file grows, else it is outside what the index can tell.
+            if (rewritten) await index.sync(root);
             const change = changes[n];
             if (change === undefined) break;
             const [what, pick, resync] = change;
+            rewritten =
+              what.kind === "rename-over" ||
+              (what.kind === "step" &&
+                ["same-stamp", "same-stamp-middle", "truncate", "replace"].includes(
+                  what.step.kind,
+                ));
             const target = paths[pick % Math.max(1, paths.length)];
             if (what.kind === "step") paths = applyStep(root, paths, what.step, texts.length + n);
             else if (target === undefined) continue;
