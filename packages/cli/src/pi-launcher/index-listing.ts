@@ -18,25 +18,49 @@ export type ListProgress = SessionListProgress;
 /** The index of this process: opened on first use; `null` once it could not be opened. */
 let opened: SessionIndex | null | undefined;
 
-/**
- * Opens the default index (`$PI_SESSIONS_INDEX`, else the cache dir), or null on any trouble.
- * Synchronous, as a session's open asks for it inside core's synchronous load (vouched-open.ts):
- * the index's modules are required (Node loads ES modules that way too) only on first use.
- */
-export function processIndex(): SessionIndex | null {
-  if (opened !== undefined) return opened;
+type IndexModule = typeof import("@pi-sessions/index");
+
+/** Opens the default index (`$PI_SESSIONS_INDEX`, else the cache dir), or null on any trouble. */
+function openDefault({ openSessionIndex }: IndexModule): SessionIndex | null {
   try {
-    // Resolved as an import (the package exports no `require` condition), then required.
-    const file = fileURLToPath(import.meta.resolve("@pi-sessions/index"));
-    const require = createRequire(import.meta.url);
-    const { openSessionIndex } = require(file) as typeof import("@pi-sessions/index");
     // Its notices (a damaged index rebuilt) are not pi's business: the answer is right anyway.
     const index = openSessionIndex({ onNotice: () => {} });
     process.once("exit", () => index.close());
-    opened = index;
+    return index;
   } catch {
-    opened = null;
+    return null;
   }
+}
+
+/** The process's index for a listing: its module imported on first use. */
+async function processIndex(): Promise<SessionIndex | null> {
+  if (opened !== undefined) return opened;
+  let loaded: IndexModule;
+  try {
+    loaded = await import("@pi-sessions/index");
+  } catch {
+    loaded = { openSessionIndex: () => null } as unknown as IndexModule;
+  }
+  opened ??= openDefault(loaded);
+  return opened;
+}
+
+/**
+ * The process's index for a session's open, which asks for it inside core's synchronous load
+ * (vouched-open.ts): the module is required (Node loads ES modules that way too), resolved as
+ * an import (the package exports no `require` condition). A loader that cannot require it
+ * gives null for this open only; a listing may still import it.
+ */
+export function processIndexNow(): SessionIndex | null {
+  if (opened !== undefined) return opened;
+  let loaded: IndexModule;
+  try {
+    const file = fileURLToPath(import.meta.resolve("@pi-sessions/index"));
+    loaded = createRequire(import.meta.url)(file) as IndexModule;
+  } catch {
+    return null;
+  }
+  opened = openDefault(loaded);
   return opened;
 }
 
@@ -49,7 +73,7 @@ export async function listThroughIndex(
   viaFiles: () => Promise<SessionInfo[]>,
   signal: AbortSignal | undefined,
 ): Promise<SessionInfo[]> {
-  const index = processIndex();
+  const index = await processIndex();
   if (index === null) return viaFiles();
   try {
     return await viaIndex(index);

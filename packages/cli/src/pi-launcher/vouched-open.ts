@@ -11,7 +11,7 @@
 
 import type { Stats } from "node:fs";
 import type { ColumnsFor, VouchedLayout } from "@pi-sessions/core";
-import { processIndex } from "./index-listing.js";
+import { processIndexNow } from "./index-listing.js";
 
 /** The environment variable that turns the index's part in opening sessions off (`0`). */
 export const OPEN_FROM_INDEX_ENV = "PI_SESSIONS_OPEN_FROM_INDEX";
@@ -22,5 +22,5 @@ export const columnsFromIndex: ColumnsFor = (
   stats: Stats,
 ): VouchedLayout | undefined => {
   if (process.env[OPEN_FROM_INDEX_ENV] === "0") return undefined;
-  return processIndex()?.columnsFor(path, stats);
+  return processIndexNow()?.columnsFor(path, stats);
 };

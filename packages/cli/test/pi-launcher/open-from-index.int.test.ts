@@ -74,7 +74,7 @@ async function answersOn(
   return answers;
 }
 
-/** Entry ids and times differ between two runs' new entries: numbered in order of appearance. */
+/** Two runs' new entries differ in ids, times and durations: ids numbered by appearance, times 0. */
 function numbered(answers: string[]): string[] {
   const ids = new Map<string, string>();
   return answers.map((a) =>
@@ -83,7 +83,8 @@ function numbered(answers: string[]): string[] {
         if (!ids.has(id)) ids.set(id, `#${ids.size}`);
         return `"${key}":"${ids.get(id)}"`;
       })
-      .replace(/"timestamp":("[^"]*"|\d+)/g, '"timestamp":0'),
+      .replace(/"timestamp":("[^"]*"|\d+)/g, '"timestamp":0')
+      .replace(/"durationMs":\d+/g, '"durationMs":0'),
   );
 }
 
