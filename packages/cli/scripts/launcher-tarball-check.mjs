@@ -15,13 +15,12 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { packAll } from "../../../scripts/pack-all.mjs";
+import { SCRIPTED_PI_ARGS } from "../test/pi-launcher/fixtures/pi-flags.mjs";
 
-const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const piRoot = join(
   dirname(fileURLToPath(import.meta.resolve("@earendil-works/pi-coding-agent"))),
   "..",
 );
-const scripted = here("../test/pi-launcher/fixtures/scripted-model.ts");
 
 const started = Date.now();
 const step = (what) =>
@@ -78,21 +77,7 @@ try {
     PI_TELEMETRY: "0",
     PI_SKIP_VERSION_CHECK: "1",
   };
-  const piArgs = [
-    "--offline",
-    "--no-extensions",
-    "-e",
-    scripted,
-    "--no-skills",
-    "--no-prompt-templates",
-    "--no-themes",
-    "--no-context-files",
-    "--no-mcp",
-    "--model",
-    "faux/faux-1",
-    "--api-key",
-    "k",
-  ];
+  const piArgs = SCRIPTED_PI_ARGS;
   const expectAnswer = (out, prompt) => {
     if (out.trim() !== `Noted: ${prompt}`)
       fail(`expected "Noted: ${prompt}", got ${JSON.stringify(out)}`);

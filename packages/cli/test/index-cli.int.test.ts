@@ -17,6 +17,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { runCli } from "@pi-sessions/cli";
+import { SEARCHED_ROLES } from "@pi-sessions/core";
 import { tempDir } from "@pi-sessions/test-utils";
 import { describe, expect, it } from "vitest";
 import { copyCorpus, snapshot, writeSession } from "./helpers/fixtures.js";
@@ -93,6 +94,28 @@ describe("ls through the index", () => {
     expect(existsSync(file)).toBe(true);
   });
 
+  it("an --index whose folder does not exist is exit 2, creating nothing; the default location is created", async () => {
+    const { root } = folder();
+    const parent = tempDir();
+    const typo = join(parent, "typo", "dir", "x.sqlite");
+    for (const command of [["ls", "--all"], ["search", "walrus"], ["index"]]) {
+      const r = await runBin([...command, "--dir", root, "--index", typo]);
+      expect(r.code, command.join(" ")).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toBe(
+        `pi-sessions: the folder of --index ${typo} does not exist (${join(parent, "typo", "dir")}); create it, or leave --index out to use the default index\n`,
+      );
+      expect(readdirSync(parent)).toEqual([]);
+    }
+    // The cache directory is the default's: named with --index, its missing folder is made.
+    const cache = join(tempDir(), "cache");
+    const defaultFile = join(cache, "pi-sessions", "index.sqlite");
+    const env = { XDG_CACHE_HOME: cache };
+    const r = await runBin(["ls", "--all", "--dir", root, "--index", defaultFile], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(defaultFile)).toBe(true);
+  });
+
   it("an index that cannot be opened: one line on stderr, the files read directly", async () => {
     const { root } = folder();
     const dir = tempDir();
@@ -165,6 +188,30 @@ describe("search", () => {
       ).map(({ rank: _rank, ...hit }) => hit);
     expect(await hits(["--no-index"])).toEqual(await hits([]));
     expect(snapshot(root)).toEqual(before);
+  });
+
+  it("--role takes only the roles search looks in (core's SEARCHED_ROLES); another is exit 2 naming them", async () => {
+    const { root } = folder();
+    const bad = await runBin(["search", "walrus", "--dir", root, "--role", "user,tool"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toBe("");
+    expect(bad.stderr.trim()).toBe(
+      `pi-sessions: option '--role <roles>' argument 'user,tool' is invalid. unknown role "tool"; the roles search looks in are ${SEARCHED_ROLES.join(", ")} (see --help)`,
+    );
+    expect(SEARCHED_ROLES).toEqual(["user", "assistant", "toolResult", "custom"]);
+    // Every one of them is taken (nothing matches here in those roles but the user's).
+    const all = await runBin([
+      "search",
+      "walrus",
+      "--dir",
+      root,
+      "--role",
+      SEARCHED_ROLES.join(","),
+    ]);
+    expect(all.code, all.stderr).toBe(0);
+    const others = await runBin(["search", "walrus", "--dir", root, "--role", "assistant, custom"]);
+    expect(others.code, others.stderr).toBe(1);
+    expect(others.stderr.trim()).toMatch(/^pi-sessions: no entry matches "walrus"/);
   });
 
   it("a bad date or an empty query is exit 2 with one line", async () => {

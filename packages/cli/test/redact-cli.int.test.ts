@@ -8,57 +8,25 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCli } from "@pi-sessions/cli";
 import { fcOptions, tempDir } from "@pi-sessions/test-utils";
-import { plant, plantedSecretArb } from "@pi-sessions/test-utils/secrets";
+import {
+  LEAKY_AWS_SECRET,
+  LEAKY_GITHUB_TOKEN,
+  leakySessionJsonl,
+  plant,
+  plantedSecretArb,
+} from "@pi-sessions/test-utils/secrets";
 import { sessionLogArb, sessionToJsonl } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { runBin } from "./helpers/run-bin.js";
 
-const GHP = "ghp_Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0LmNbVc";
-const AWS = "Kx8vT2mQ9pL4wR7nY1zB5cH3jF6gD0sA8eU2iO4q";
+const GHP = LEAKY_GITHUB_TOKEN;
+const AWS = LEAKY_AWS_SECRET;
 
-/** A small session with a GitHub token in a prompt and an AWS key in a tool result. */
+/** The leaky session (a GitHub token in a prompt, an AWS key in a tool result), labelled. */
 function leakySession(dir: string): string {
-  const lines = [
-    {
-      type: "session",
-      version: 3,
-      id: "0190a000-0000-7000-8000-0000000000aa",
-      timestamp: "2026-01-01T00:00:00.000Z",
-      cwd: "/home/alice/acme",
-    },
-    {
-      type: "message",
-      id: "a1b2c3d4",
-      parentId: null,
-      timestamp: "2026-01-01T00:00:01.000Z",
-      message: { role: "user", content: `push with ${GHP} please`, timestamp: 1 },
-    },
-    {
-      type: "message",
-      id: "c3d4e5f6",
-      parentId: "a1b2c3d4",
-      timestamp: "2026-01-01T00:00:03.000Z",
-      message: {
-        role: "toolResult",
-        toolCallId: "toolu_01",
-        toolName: "bash",
-        content: [{ type: "text", text: `AWS_SECRET_ACCESS_KEY=${AWS}\n` }],
-        isError: false,
-        timestamp: 3,
-      },
-    },
-    {
-      type: "label",
-      id: "d4e5f6a7",
-      parentId: "c3d4e5f6",
-      timestamp: "2026-01-01T00:00:04.000Z",
-      targetId: "c3d4e5f6",
-      label: "leaked .env",
-    },
-  ];
   const path = join(dir, "leaky.jsonl");
-  writeFileSync(path, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
+  writeFileSync(path, leakySessionJsonl({ label: "leaked .env" }));
   return path;
 }
 

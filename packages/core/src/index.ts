@@ -67,6 +67,13 @@ export {
   entryTypesWithRole,
   isBuiltInEntryType,
 } from "./schema/entry-types.js";
+export {
+  isSearchedRole,
+  MESSAGE_ROLES,
+  type MessageRole,
+  type MessageRoleDefinition,
+  SEARCHED_ROLES,
+} from "./schema/message-roles.js";
 export { type SystemPrompt, systemPrompt } from "./schema/system-prompt.js";
 export type {
   AgentMessage,

@@ -4,7 +4,7 @@
  * looks in. Pure: a record in, a row out; unknown shapes give empty columns, never an error.
  */
 
-import { ENTRY_TYPES, isBuiltInEntryType } from "@pi-sessions/core";
+import { ENTRY_TYPES, isBuiltInEntryType, isSearchedRole } from "@pi-sessions/core";
 import { isJsonRecord, type JsonRecord, messageText } from "@pi-sessions/core/internal";
 
 /** The indexed columns of one record (`null` where the record has no such field). */
@@ -32,9 +32,6 @@ const str = (value: unknown): string | null => (typeof value === "string" ? valu
 const num = (value: unknown): number | null =>
   typeof value === "number" && Number.isFinite(value) ? value : null;
 
-/** Roles whose message text is searchable: what people look for in a transcript. */
-const SEARCHED_ROLES = new Set(["user", "assistant", "toolResult", "custom"]);
-
 /**
  * The text of a record for search: core's message text (text blocks, or a string) of the
  * `content` of a type whose definition keeps its text there (`custom_message`), else of its
@@ -44,7 +41,7 @@ function searchText(type: unknown, record: JsonRecord, message: JsonRecord | und
   if (isBuiltInEntryType(type) && ENTRY_TYPES[type].searchText === "content") {
     return messageText(record.content);
   }
-  if (message === undefined || !SEARCHED_ROLES.has(String(message.role))) return "";
+  if (message === undefined || !isSearchedRole(message.role)) return "";
   return messageText(message.content);
 }
 

@@ -16,11 +16,8 @@ import { SessionManager } from "@pi-sessions/core";
 import { listSessionsInDir } from "@pi-sessions/core/internal";
 import { startPostgres } from "@pi-sessions/test-utils/pg-server";
 import { PostgresSessionStore } from "../src/index.js";
+import { flag } from "./bench-inputs.js";
 
-const flag = (name: string, fallback: number): number => {
-  const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return hit ? Number(hit.slice(name.length + 3)) : fallback;
-};
 const SESSIONS = flag("sessions", 300);
 const MESSAGES = flag("messages", 90);
 const ROUNDS = flag("rounds", 5);

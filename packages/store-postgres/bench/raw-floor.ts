@@ -8,7 +8,8 @@
  * and one commit: the least work W concurrent appends need, whatever the store does.
  */
 import type pg from "pg";
-import { KEY_COLUMNS, keyArrays, keyValues, recordRow } from "../src/lines.js";
+import { KEY_COLUMNS, keyArrays, keyValues, serialisedRow } from "../src/lines.js";
+import { userMessage } from "./bench-inputs.js";
 
 /** The line of the `i`th append of a writer: a user message as the store writes it. */
 export function appendedRow(writer: string, i: number) {
@@ -17,13 +18,9 @@ export function appendedRow(writer: string, i: number) {
     id: `${writer}-${i}`.slice(-8),
     parentId: i === 0 ? null : `${writer}-${i - 1}`.slice(-8),
     timestamp: new Date(1_700_000_000_000 + i).toISOString(),
-    message: {
-      role: "user",
-      content: `message ${i}: ${"lorem ipsum ".repeat(20)}`,
-      timestamp: 1_700_000_000_000 + i,
-    },
+    message: userMessage(i),
   };
-  return recordRow(i + 1, entry);
+  return serialisedRow(i + 1, JSON.stringify(entry));
 }
 
 /** Creates the floor's table (once per schema). */

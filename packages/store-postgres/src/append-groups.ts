@@ -53,13 +53,22 @@ async function claimAll(
   s: string,
   groups: readonly AppendGroup[],
 ): Promise<string[]> {
+  const claimed = await pool.query<{ id: string }>(roundStatement(s, groups));
+  return claimed.rows.map((r) => r.id);
+}
+
+/**
+ * The statement of a round of groups (exported for the bench's profile, which explains it):
+ * it returns the ids of the sessions it claimed.
+ */
+export function roundStatement(s: string, groups: readonly AppendGroup[]): pg.QueryConfig {
   const rows = groups.flatMap((g) =>
     g.rows.map((row, i) => ({ id: g.id, row, texts: g.texts[i] })),
   );
   // A named statement: each connection parses and plans it once. The session rows are taken in
   // the order of `unnest` (sorted by id by the caller), so two rounds never wait on each other
   // in a cycle. No foreign key: the claim proves the session exists and holds its row.
-  const claimed = await pool.query<{ id: string }>({
+  return {
     name: `pi-sessions-append-groups:${s}`,
     text: `WITH g AS (
        SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::float8[],
@@ -98,8 +107,7 @@ async function claimAll(
       ...keyArrays(rows.map((r) => r.row)),
       rows.map((r) => r.texts ?? "").join("\n"),
     ],
-  });
-  return claimed.rows.map((r) => r.id);
+  };
 }
 
 /**

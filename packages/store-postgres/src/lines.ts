@@ -114,9 +114,14 @@ export function splitFile(bytes: Buffer): SplitFile {
   return { rows, needsNewline };
 }
 
-/** The row of a line the store writes itself (an entry or a header it serialised). */
-export function recordRow(seq: number, value: object): LineRow {
-  return { seq, line: JSON.stringify(value), raw: null, ...lineColumns(value) };
+/**
+ * The row of an entry the manager serialised (`JSON.stringify`, so the text round-trips and
+ * holds no raw NUL): its line as given, the query columns read back from it. Parsing the line
+ * costs less than serialising the entry again (the manager's entry is a stand-in that would
+ * decode the same line first).
+ */
+export function serialisedRow(seq: number, line: string): LineRow {
+  return { seq, line, raw: null, ...parsedColumns(line) };
 }
 
 /** A stored line as it reads back: text, or bytes. */

@@ -17,7 +17,7 @@ import { sessionLines } from "@pi-sessions/core/internal";
 import type pg from "pg";
 import type { GroupCommitter } from "./group-commit.js";
 import { foldLines, LineFold, type WriterFold } from "./info-fold.js";
-import { recordRow, splitFile } from "./lines.js";
+import { serialisedRow, splitFile } from "./lines.js";
 import { insertSession, type Lease, type RetryPolicy, withRetry } from "./writes.js";
 
 /** The listing state is saved with a group once this many lines went unsaved... */
@@ -72,15 +72,17 @@ export function postgresSink(c: SinkContext): SessionSink & {
   let unsavedBytes = 0;
   // The seq of the next line the fold will see: ahead of `next` while a group is on its way.
   let foldedTo = next;
-  // Appends queued and not yet sent, in order, and the group each sent one went with.
-  const unsent: SessionEntry[] = [];
-  const groups = new Map<SessionEntry, Promise<void>>();
+  // The lines of appends queued and not yet sent, in order; the group the queue reached last,
+  // and how many of its appends the queue has still to reach (each returns the group).
+  const unsent: string[] = [];
+  let group: Promise<void> = Promise.resolve();
+  let groupLeft = 0;
 
-  const sendGroup = async (entries: readonly SessionEntry[]): Promise<void> => {
-    const rows = entries.map((e, i) => recordRow(next + i, e));
-    const texts = rows.map((r) => fold?.line(r.line as string) ?? null);
+  const sendGroup = async (lines: readonly string[]): Promise<void> => {
+    const rows = lines.map((line, i) => serialisedRow(next + i, line));
+    const texts = lines.map((line) => fold?.line(line) ?? null);
     foldedTo = next + rows.length;
-    for (const r of rows) unsavedBytes += (r.line as string).length;
+    for (const line of lines) unsavedBytes += line.length;
     const end = next + rows.length;
     const due = end - savedSeq >= SAVE_EVERY_LINES || unsavedBytes >= SAVE_EVERY_BYTES;
     const state = fold && due ? fold.save() : null;
@@ -95,15 +97,15 @@ export function postgresSink(c: SinkContext): SessionSink & {
 
   const write = async (w: QueuedWrite): Promise<void> => {
     if (w.kind === "append") {
-      let group = groups.get(w.entry);
-      if (group === undefined) {
-        // The queue reached the first unsent append: it goes with every one queued behind it.
-        if (unsent[0] !== w.entry) throw new Error(`Appends out of order: ${c.location}`);
-        const entries = unsent.splice(0, MAX_GROUP);
-        group = sendGroup(entries);
-        for (const e of entries) groups.set(e, group);
+      // The queue reaches appends in the order they were queued, each once, and stops at the
+      // first failure: the first unsent one goes with every one queued behind it.
+      if (groupLeft === 0) {
+        const lines = unsent.splice(0, MAX_GROUP);
+        if (lines.length === 0) throw new Error(`An append without its line: ${c.location}`);
+        group = sendGroup(lines);
+        groupLeft = lines.length;
       }
-      groups.delete(w.entry);
+      groupLeft--;
       return group;
     }
     const { header, entries } = w.content;
@@ -150,14 +152,27 @@ export function postgresSink(c: SinkContext): SessionSink & {
     };
     c.letGo(c.lease, after, final);
   };
-  const append = (entry: SessionEntry, session: () => StoredSessionContent): void => {
+  // The manager hands each entry over as the line it serialised (`appendLine`): that line is
+  // stored as it is. Only a first write needs entries (the whole session, from `session()`).
+  const appendLine = (
+    line: string,
+    entry: () => SessionEntry,
+    session: () => StoredSessionContent,
+  ): void => {
     // Queued as an append (not a first write): the queue will reach it, unsent.
-    if (inner.written) unsent.push(entry);
-    inner.append(entry, session);
+    if (inner.written) unsent.push(line);
+    inner.append(entry(), session);
   };
-  // The queued sink's own getters and methods, with append tracking what is unsent and
+  const append = (entry: SessionEntry, session: () => StoredSessionContent): void =>
+    appendLine(JSON.stringify(entry), () => entry, session);
+  // The queued sink's own getters and methods, with appends tracking what is unsent and
   // release and close letting the session go.
-  return Object.assign(Object.create(inner) as typeof inner, { append, release, close: release });
+  return Object.assign(Object.create(inner) as typeof inner, {
+    append,
+    appendLine,
+    release,
+    close: release,
+  });
 }
 
 /**

@@ -11,7 +11,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commitGroups } from "../src/append-groups.js";
 import { PostgresSessionStore, type PostgresStoreOptions } from "../src/index.js";
-import { recordRow } from "../src/lines.js";
+import { serialisedRow } from "../src/lines.js";
 import { startFaultProxy } from "./support/fault-proxy.js";
 import { freshSchema, pgUrl } from "./support/store.js";
 
@@ -105,7 +105,10 @@ describe("faults", () => {
   it("a retry that finds its own line in place (the commit went through, its answer was lost) is done", async () => {
     const { store, sm, id } = await storeWithSession();
     sm.close();
-    const row = recordRow(2, { type: "custom", id: "c0ffee00", parentId: null, timestamp: "t" });
+    const row = serialisedRow(
+      2,
+      JSON.stringify({ type: "custom", id: "c0ffee00", parentId: null, timestamp: "t" }),
+    );
     const location = store.locationOf({ id } as never);
     const group = { id, location, rows: [row], texts: [null], lease: undefined, state: null };
     const commit = (retrying: boolean) => commitGroups(store.pool, store.s, [{ group, retrying }]);

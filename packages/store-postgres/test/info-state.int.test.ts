@@ -15,7 +15,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commitGroups } from "../src/append-groups.js";
 import { PostgresSessionStore } from "../src/index.js";
-import { recordRow } from "../src/lines.js";
+import { serialisedRow } from "../src/lines.js";
 import { comparable, fileListing } from "./support/listing.js";
 import { connectStore, pgUrl } from "./support/store.js";
 
@@ -140,7 +140,7 @@ describe("the listing fold's saved state", () => {
     );
     const message = { type: "message", id: "a1b2c3d4", parentId: null, timestamp: "t" };
     const entry = { ...message, message: user("unsaved", 1_700_000_200_000) };
-    const row = recordRow(Number(next.rows[0]?.next_seq), entry);
+    const row = serialisedRow(Number(next.rows[0]?.next_seq), JSON.stringify(entry));
     const group = { id, location, rows: [row], texts: [null], lease: undefined, state: null };
     expect(await commitGroups(store.pool, store.s, [{ group, retrying: false }])).toEqual([
       undefined,

@@ -5,9 +5,10 @@
  * into memory for this run only (nothing written anywhere).
  */
 
+import { isSearchedRole, type MessageRole, SEARCHED_ROLES } from "@pi-sessions/core";
 import type { SearchFilters, SearchHit, SessionIndex } from "@pi-sessions/index";
 import { IndexUnavailableError, SearchQueryError } from "@pi-sessions/index";
-import type { Command } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
 import { ExitCode, usageError } from "../io/errors.js";
 import { withIndex } from "../io/index-access.js";
 import { type IndexOption, MEMORY } from "../io/index-file.js";
@@ -26,7 +27,7 @@ import { cwdOption } from "./ls.js";
 /** Options of `search`. */
 interface SearchOptions extends CommonOptions {
   cwd?: string;
-  role?: string;
+  role?: MessageRole[];
   model?: string;
   session?: string;
   since?: Date;
@@ -35,13 +36,30 @@ interface SearchOptions extends CommonOptions {
   index?: IndexOption;
 }
 
+/**
+ * Parses `--role user,assistant`: comma-separated names among the roles search looks in
+ * (core's `SEARCHED_ROLES`, which the index keeps text for); any other name is refused with the
+ * list, never searched for (it could only match nothing, silently).
+ */
+export function parseRoles(value: string): MessageRole[] {
+  const roles = value.split(",").map((role) => role.trim());
+  const unknown = roles.filter((role) => !isSearchedRole(role));
+  if (unknown.length > 0) {
+    const names = unknown.map((role) => JSON.stringify(role)).join(", ");
+    throw new InvalidArgumentError(
+      `unknown role ${names}; the roles search looks in are ${SEARCHED_ROLES.join(", ")}`,
+    );
+  }
+  return roles as MessageRole[];
+}
+
 /** The filters the options ask for. */
 function filtersOf(ctx: CommandContext, options: SearchOptions): SearchFilters {
   return {
     dir: ctx.sessionsRoot,
     limit: options.limit ?? 20,
     ...(options.cwd === undefined ? {} : { cwd: cwdOption(ctx, options.cwd) }),
-    ...(options.role === undefined ? {} : { role: options.role.split(",").map((r) => r.trim()) }),
+    ...(options.role === undefined ? {} : { role: options.role }),
     ...(options.model === undefined ? {} : { model: options.model }),
     ...(options.session === undefined ? {} : { session: options.session }),
     ...(options.since === undefined ? {} : { since: options.since }),
@@ -127,7 +145,8 @@ export function registerSearch(program: Command, runtime: CliRuntime): void {
       .option("--cwd <dir>", "only sessions of this working directory")
       .option(
         "--role <roles>",
-        "only these roles: user, assistant, toolResult, custom (comma-separated)",
+        `only these roles: ${SEARCHED_ROLES.join(", ")} (comma-separated)`,
+        parseRoles,
       )
       .option("--model <id>", "only entries of this model")
       .option("--session <id>", "only this session (id, id prefix or file path)")

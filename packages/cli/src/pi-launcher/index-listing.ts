@@ -11,6 +11,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type { SessionInfo, SessionListProgress } from "@pi-sessions/core";
 import type { SessionIndex } from "@pi-sessions/index";
+import { sayIndexFallback } from "./fallback-notice.js";
 
 /** The progress callback of a listing (core's). */
 export type ListProgress = SessionListProgress;
@@ -27,7 +28,8 @@ function openDefault({ openSessionIndex }: IndexModule): SessionIndex | null {
     const index = openSessionIndex({ onNotice: () => {} });
     process.once("exit", () => index.close());
     return index;
-  } catch {
+  } catch (error) {
+    sayIndexFallback("the session index could not be opened", error);
     return null;
   }
 }
@@ -38,8 +40,9 @@ async function processIndex(): Promise<SessionIndex | null> {
   let loaded: IndexModule;
   try {
     loaded = await import("@pi-sessions/index");
-  } catch {
-    loaded = { openSessionIndex: () => null } as unknown as IndexModule;
+  } catch (error) {
+    sayIndexFallback("the session index could not be loaded", error);
+    return (opened ??= null);
   }
   opened ??= openDefault(loaded);
   return opened;
@@ -79,6 +82,7 @@ export async function listThroughIndex(
     return await viaIndex(index);
   } catch (error) {
     if (signal?.aborted) throw error;
+    sayIndexFallback("the session index failed to list", error);
     return viaFiles();
   }
 }

@@ -11,6 +11,7 @@ import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { binCommand, CLI_DIR } from "../helpers/run-bin.js";
+import { SCRIPTED_MODEL, SCRIPTED_PI_ARGS } from "./fixtures/pi-flags.mjs";
 
 /** pi's package directory (the workspace's pi 1.6.0). */
 export const PI_ROOT = realpathSync(
@@ -19,11 +20,7 @@ export const PI_ROOT = realpathSync(
 /** pi's bin: what `pi` on a user's PATH runs. */
 export const PI_BIN = join(PI_ROOT, "dist", "bundle", "cli.js");
 /** The scripted model extension. */
-export const SCRIPTED_MODEL = join(
-  dirname(fileURLToPath(import.meta.url)),
-  "fixtures",
-  "scripted-model.ts",
-);
+export { SCRIPTED_MODEL };
 
 /** Which pi a side runs. */
 export type SideKind = "pi" | "ours";
@@ -96,21 +93,7 @@ export function sideEnv(side: PiSide, extra: NodeJS.ProcessEnv = {}): NodeJS.Pro
 
 /** pi's options every run of the tests passes: the scripted model, nothing discovered. */
 export function commonPiArgs(): string[] {
-  return [
-    "--offline",
-    "--no-extensions",
-    "-e",
-    SCRIPTED_MODEL,
-    "--no-skills",
-    "--no-prompt-templates",
-    "--no-themes",
-    "--no-context-files",
-    "--no-mcp",
-    "--model",
-    "faux/faux-1",
-    "--api-key",
-    "faux-key",
-  ];
+  return [...SCRIPTED_PI_ARGS];
 }
 
 /**

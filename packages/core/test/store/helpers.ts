@@ -105,13 +105,22 @@ export function storeModuleUrl(name: string): string {
   return new URL(`../../src/store/${name}.ts`, import.meta.url).href;
 }
 
-/** Runs an ES module snippet in a separate Node process (with tsx) and waits for it. */
-export function runChild(code: string): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(
-    process.execPath,
-    ["--import", "tsx", "--input-type=module", "-e", code],
-    { cwd: packageDir, encoding: "utf8" },
-  );
+/**
+ * Runs an ES module snippet in a separate Node process (with tsx) and waits for it. With
+ * `fileSizeBlocks`, the child runs under `ulimit -f` (RLIMIT_FSIZE; the shell's blocks are 512
+ * or 1024 bytes): a write past the limit is cut short, the next fails with EFBIG (Node ignores
+ * SIGXFSZ) — a full file system for one process, no mount or root needed.
+ */
+export function runChild(
+  code: string,
+  options: { readonly fileSizeBlocks?: number } = {},
+): { status: number | null; stdout: string; stderr: string } {
+  const node = [process.execPath, "--import", "tsx", "--input-type=module", "-e", code];
+  const [command, ...args] =
+    options.fileSizeBlocks === undefined
+      ? node
+      : ["/bin/sh", "-c", `ulimit -f ${options.fileSizeBlocks} && exec "$@"`, "sh", ...node];
+  const result = spawnSync(command as string, args, { cwd: packageDir, encoding: "utf8" });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

@@ -1,11 +1,10 @@
-import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fcOptions } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SessionFileWriter } from "../../src/store/session-writer.js";
-import { faultFs, tempDir } from "./helpers.js";
+import { faultFs, runChild, storeModuleUrl, tempDir } from "./helpers.js";
 
 // Runs per property (FC_RUNS overrides); FC_SEED and FC_PATH replay a reported failure.
 const RUNS = fcOptions(300);
@@ -118,45 +117,50 @@ describe("SessionFileWriter under injected write failures (W1, W2)", () => {
   });
 });
 
-describe("SessionFileWriter on a full file system (W2, real ENOSPC)", () => {
-  it("keeps exactly the successful appends on a 64 KiB tmpfs", (ctx) => {
-    const mountPoint = join(tempDir(), "tiny");
-    mkdirSync(mountPoint);
-    try {
-      execFileSync("mount", ["-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs", mountPoint], {
-        stdio: "ignore",
-      });
-    } catch {
-      ctx.skip("cannot mount a tmpfs here (needs root); the injected-failure tests cover W2");
-      return;
-    }
-    try {
-      const path = join(mountPoint, "s.jsonl");
-      const writer = SessionFileWriter.createNew(path, [HEADER]);
-      const ok: string[] = [];
-      let failures = 0;
+/**
+ * The appends of the full-file test, run in a child limited to `blocks` of file size: lines of
+ * 512 bytes until one fails, the file as it is then, and one small line after. Every limit is a
+ * multiple of 512 bytes, so the failing line is always cut partway (its first 512 - 39 bytes
+ * fit) and the small line always fits in what the undo gave back. (The limit is 128 or 256 KiB,
+ * by the shell's block size: room for tsx's cache files, which the child writes too.)
+ */
+function appendUntilFull(path: string, blocks: number) {
+  const code = `
+    import { readFileSync } from "node:fs";
+    import { SessionFileWriter } from ${JSON.stringify(storeModuleUrl("session-writer"))};
+    const path = ${JSON.stringify(path)};
+    const writer = SessionFileWriter.createNew(path, [${JSON.stringify(HEADER)}]);
+    const ok = [];
+    const codes = [];
+    for (let i = 0; i < 2000 && codes.length === 0; i++) {
+      const entry = JSON.stringify({ type: "custom", id: "e" + String(i).padStart(4, "0"), pad: "" });
+      const line = entry.slice(0, -2) + "y".repeat(511 - entry.length) + '"}';
       try {
-        for (let i = 0; i < 200 && failures === 0; i++) {
-          const entry = JSON.stringify({ type: "custom", id: `e${i}`, pad: "y".repeat(580) });
-          try {
-            writer.appendRecord(entry);
-            ok.push(`${entry}\n`);
-          } catch (error) {
-            expect((error as NodeJS.ErrnoException).code).toBe("ENOSPC");
-            failures++;
-          }
-        }
-        expect(failures).toBe(1);
-        expect(readFileSync(path, "utf8")).toBe(HEADER + ok.join(""));
-        // The undo gave the partial bytes back; a line that fits in what is left succeeds.
-        writer.appendRecord("{}");
-        expect(readFileSync(path, "utf8")).toBe(`${HEADER}${ok.join("")}{}\n`);
-      } finally {
-        writer.close();
+        writer.appendRecord(line);
+        ok.push(line + "\\n");
+      } catch (error) {
+        codes.push(error.code);
       }
-    } finally {
-      execFileSync("umount", [mountPoint]);
-      rmdirSync(mountPoint);
     }
+    const afterFailure = readFileSync(path, "utf8");
+    writer.appendRecord("{}");
+    writer.close();
+    process.stdout.write(JSON.stringify({ ok, codes, afterFailure }));
+  `;
+  const child = runChild(code, { fileSizeBlocks: blocks });
+  expect(child.status, child.stderr).toBe(0);
+  return JSON.parse(child.stdout) as { ok: string[]; codes: string[]; afterFailure: string };
+}
+
+describe("SessionFileWriter on a full file (W2, real EFBIG from a file size limit)", () => {
+  it("keeps exactly the successful appends when the kernel refuses the rest of a line", () => {
+    const path = join(tempDir(), "s.jsonl");
+    const { ok, codes, afterFailure } = appendUntilFull(path, 256);
+    expect(codes).toEqual(["EFBIG"]);
+    expect(ok.length).toBeGreaterThan(10);
+    for (const line of ok) expect(Buffer.byteLength(line)).toBe(512);
+    expect(afterFailure).toBe(HEADER + ok.join(""));
+    // The undo gave the partial bytes back; a line that fits in what is left succeeded.
+    expect(readFileSync(path, "utf8")).toBe(`${HEADER}${ok.join("")}{}\n`);
   });
 });

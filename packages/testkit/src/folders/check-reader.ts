@@ -107,6 +107,17 @@ function messageOf(error: unknown): string {
   return String(error);
 }
 
+/** A reader's answer on one line as JSON (else as `String` gives it), cut past `max` characters. */
+function answerText(answer: unknown, max: number): string {
+  let text: string;
+  try {
+    text = JSON.stringify(answer) ?? String(answer);
+  } catch {
+    text = String(answer);
+  }
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
+}
+
 /**
  * Runs `reader` over generated folders and judges each output with `property`; see the module
  * note. Resolves to a report; on a failure the report's text (also passed to `options.log`)
@@ -122,12 +133,17 @@ export async function checkReader<T>(
     typeof reader === "function"
       ? reader
       : (_root: string, paths: ReaderPaths) => runReaderCommand(reader, paths);
+  // The reader's answer for each folder the property returned false for: the failure shows it
+  // (a `false` says nothing else; a thrown `expect` says expected and received itself).
+  const falseFor = new WeakMap<SessionFolder, T>();
   const prop = fc.asyncProperty(arbitrary, async (folder) => {
     const { run, paths } = makePaths(options.tmpDir);
     try {
       writeFolder(folder, paths.root);
       const output = await read(paths.root, paths);
-      return (await property(output, folder, paths.root)) !== false;
+      const held = (await property(output, folder, paths.root)) !== false;
+      if (!held) falseFor.set(folder, output);
+      return held;
     } finally {
       rmSync(run, { recursive: true, force: true });
     }
@@ -170,10 +186,13 @@ export async function checkReader<T>(
     };
   }
   const folder = details.counterexample?.[0];
+  // fast-check's own error for a `false` ("Property failed by returning false") names no answer.
   const error =
-    details.errorInstance === null
-      ? "the property returned false"
-      : messageOf(details.errorInstance);
+    folder !== undefined && falseFor.has(folder)
+      ? `the property returned false for the reader's answer: ${answerText(falseFor.get(folder), options.maxLineLength ?? 400)} (the folder below is what it was judged against)`
+      : details.errorInstance === null
+        ? "the property returned false"
+        : messageOf(details.errorInstance);
   const replay = `replay: checkReader(reader, property, { seed: ${details.seed}, path: ${JSON.stringify(
     details.counterexamplePath,
   )} }) or FC_SEED=${details.seed} FC_PATH=${details.counterexamplePath ?? ""}`;

@@ -4,7 +4,7 @@
  * gets the root as its argument and its stdout parsed; a reader that fails to run is reported,
  * not thrown.
  */
-import { writeFileSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fcRuns, tempDir } from "@pi-sessions/test-utils";
 import { describe, expect, it } from "vitest";
@@ -83,5 +83,29 @@ console.log(JSON.stringify({ files: files.length }));
     );
     expect(falsy.failed).toBe(true);
     expect(falsy.folder?.files.length).toBe(1);
+  });
+
+  it("shows the reader's answer when the property returned false, cut past maxLineLength", async () => {
+    const countFiles = (root: string) =>
+      readdirSync(root).flatMap((dir) => readdirSync(join(root, dir))).length;
+    // Off by one on purpose: the answer is right, the property wrong; the report shows both
+    // sides of the comparison — the answer, and the folder whose files it counted.
+    const report = await checkReader(countFiles, (n, folder) => n === folder.files.length + 1, {
+      numRuns: 5,
+      log: false,
+    });
+    const files = report.folder?.files.length;
+    expect(report.error).toBe(
+      `the property returned false for the reader's answer: ${files} (the folder below is what it was judged against)`,
+    );
+    expect(report.text).toContain(report.error);
+    const long = await checkReader(
+      () => ({ names: "x".repeat(100) }),
+      () => false,
+      { numRuns: 1, shrinkTimeLimitMs: 0, maxLineLength: 20, log: false },
+    );
+    expect(long.error).toBe(
+      `the property returned false for the reader's answer: {"names":"xxxxxxxxxx… (112 characters) (the folder below is what it was judged against)`,
+    );
   });
 });
