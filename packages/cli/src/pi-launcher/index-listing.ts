@@ -42,7 +42,8 @@ async function processIndex(): Promise<SessionIndex | null> {
     loaded = await import("@pi-sessions/index");
   } catch (error) {
     sayIndexFallback("the session index could not be loaded", error);
-    return (opened ??= null);
+    opened ??= null;
+    return opened;
   }
   opened ??= openDefault(loaded);
   return opened;
