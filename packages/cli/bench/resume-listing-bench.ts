@@ -5,9 +5,11 @@
  * process, rounds interleaved, medians, wall and CPU. The index is built by a first listing
  * (timed on its own line: the first `/resume` on a machine) and warm after it, as every later
  * `/resume` finds it. The floor of the same run: a `stat` of every session file, the least a
- * listing that must notice changed files can do.
+ * listing that must notice changed files can do. Ours reads each session's `allMessagesText`
+ * only when read (pi's picker reads it to search); the cost of reading them all after our
+ * listing, as a first search does, is timed on its own.
  *
- *   node --conditions=@pi-sessions/source --import tsx packages/cli/bench/resume-listing-bench.ts
+ *   node --expose-gc --conditions=@pi-sessions/source --import tsx packages/cli/bench/resume-listing-bench.ts
  *
  * Flags: `--files=N`, `--kb=N` (default 40), `--rounds=N` (default 5), `--out=path.json`.
  */
@@ -66,8 +68,16 @@ const ref = (await import(REFERENCE_SESSION_MODULE.href)) as {
   SessionManager: { listAll(): Promise<{ path: string }[]> };
 };
 
-/** One timed call: wall and CPU ms, and the paths listed. */
+/** `gc()` when Node was started with `--expose-gc` (as `pnpm bench` does). */
+const collect = (globalThis as { gc?: () => void }).gc;
+
+/**
+ * One timed call: wall and CPU ms, and the paths listed. The heap is collected first (outside
+ * the timing) when `gc` is exposed: otherwise each side pays for the other's garbage — pi's
+ * listing leaves every session's text behind, tens of MB, and ours always runs right after one.
+ */
 async function timed(fn: () => Promise<{ path: string }[]>) {
+  collect?.();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const listed = await fn();
@@ -95,7 +105,10 @@ const samples = {
   ours: [] as number[],
   oursCpu: [] as number[],
   floor: [] as number[],
+  textRead: [] as number[],
+  textReadCpu: [] as number[],
 };
+let textChars = 0;
 for (let r = 0; r < rounds; r++) {
   const order = r % 2 === 0 ? ["pi", "ours"] : ["ours", "pi"];
   let piPaths: string[] = [];
@@ -107,10 +120,25 @@ for (let r = 0; r < rounds; r++) {
       samples.piCpu.push(s.cpu);
       piPaths = s.paths;
     } else {
-      const s = await timed(() => LauncherSessionManager.listAll());
+      let listed: { allMessagesText: string }[] = [];
+      const s = await timed(async () => {
+        const infos = await LauncherSessionManager.listAll();
+        listed = infos;
+        return infos;
+      });
       samples.ours.push(s.wall);
       samples.oursCpu.push(s.cpu);
       ourPaths = s.paths;
+      // What the picker's first search then reads: every session's text (pi's came with its
+      // listing).
+      const cpu0 = process.cpuUsage();
+      const t0 = performance.now();
+      let chars = 0;
+      for (const info of listed) chars += info.allMessagesText.length;
+      samples.textRead.push(performance.now() - t0);
+      const cpu = process.cpuUsage(cpu0);
+      samples.textReadCpu.push((cpu.user + cpu.system) / 1000);
+      textChars = chars;
     }
   }
   samples.floor.push(statFloor());
@@ -132,12 +160,17 @@ const result = {
   oursMs: median(samples.ours),
   oursCpuMs: median(samples.oursCpu),
   statFloorMs: median(samples.floor),
+  heapCollectedBetweenSides: collect !== undefined,
+  /** After our listing, reading every session's text (a search's first key): not in oursMs. */
+  textReadMs: median(samples.textRead),
+  textReadCpuMs: median(samples.textReadCpu),
+  textChars,
   ratio: median(samples.pi) / median(samples.ours),
   cpuRatio: median(samples.piCpu) / median(samples.oursCpu),
   machine: { cpus: cpus().length, loadAverage: loadavg() },
 };
 console.log(
-  `/resume listing of ${files.toLocaleString()} sessions (medians of ${rounds}): pi listAll ${result.piMs.toFixed(0)} ms (cpu ${result.piCpuMs.toFixed(0)}), through the launcher with a warm index ${result.oursMs.toFixed(0)} ms (cpu ${result.oursCpuMs.toFixed(0)}): ${result.ratio.toFixed(1)}× faster (${result.cpuRatio.toFixed(1)}× less CPU); floor (stat every file) ${result.statFloorMs.toFixed(0)} ms`,
+  `/resume listing of ${files.toLocaleString()} sessions (medians of ${rounds}): pi listAll ${result.piMs.toFixed(0)} ms (cpu ${result.piCpuMs.toFixed(0)}), through the launcher with a warm index ${result.oursMs.toFixed(0)} ms (cpu ${result.oursCpuMs.toFixed(0)}): ${result.ratio.toFixed(1)}× faster (${result.cpuRatio.toFixed(1)}× less CPU); floor (stat every file) ${result.statFloorMs.toFixed(0)} ms; then reading every text (a first search) ${result.textReadMs.toFixed(0)} ms (cpu ${result.textReadCpuMs.toFixed(0)})`,
 );
 const out = flagValue("out");
 if (out) writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);

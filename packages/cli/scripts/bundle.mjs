@@ -65,6 +65,23 @@ const ownModulesArePure = {
   },
 };
 
+/** The `require` bundled CommonJS dependencies (commander, pg) call for Node's own modules. */
+const REQUIRE_BANNER =
+  "import { createRequire as __piSessionsRequire } from 'node:module'; const require = __piSessionsRequire(import.meta.url);";
+
+/**
+ * Takes the banner off every chunk that never calls `require`: most chunks are our own ESM,
+ * and a `createRequire` in each of the nineteen files `ls` loads is start-up for nothing.
+ */
+function dropUnusedRequire(dir) {
+  for (const file of jsFiles(dir)) {
+    const text = readFileSync(file, "utf8");
+    if (!text.startsWith(REQUIRE_BANNER)) continue;
+    const body = text.slice(REQUIRE_BANNER.length);
+    if (!/\brequire\b/.test(body)) writeFileSync(file, body.replace(/^\n/, ""));
+  }
+}
+
 checkNoBareImports();
 
 // Chunk names carry content hashes: clear the old ones rather than let them pile up.
@@ -86,10 +103,9 @@ const result = await build({
   target: "node22",
   plugins: [ownModulesArePure, directImports((path) => OWN_DIST.test(path))],
   // Bundled CommonJS dependencies (commander) call `require` for Node's own modules.
-  banner: {
-    js: "import { createRequire as __piSessionsRequire } from 'node:module'; const require = __piSessionsRequire(import.meta.url);",
-  },
+  banner: { js: REQUIRE_BANNER },
   logLevel: "warning",
   metafile: metafile !== undefined,
 });
 if (metafile !== undefined) writeFileSync(metafile, JSON.stringify(result.metafile));
+dropUnusedRequire(fileURLToPath(new URL("../dist/bin", import.meta.url)));

@@ -4,10 +4,11 @@
  * failure into a one-line reason on stderr and an exit code (never a stack trace).
  */
 
-import { Command, CommanderError } from "commander";
+import type { Command } from "commander";
 import { CliError, ExitCode, oneLine } from "./io/errors.js";
 import type { CliIo } from "./io/io.js";
-import { CliRuntime, type CommonOptions, withCommonOptions } from "./io/runtime.js";
+import { type OptionSpec, parseQuick } from "./io/option-table.js";
+import { CliRuntime, COMMON_OPTIONS, type CommonOptions, withCommonOptions } from "./io/runtime.js";
 
 /** The program's version, printed by `--version`. */
 export const VERSION = "0.1.0";
@@ -40,6 +41,42 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   pi: async () => (await import("./commands/pi.js")).registerPi,
 };
 
+/** A command that runs without commander when its command line is plain (`option-table.ts`). */
+interface QuickCommand {
+  /** Its options besides the common ones: the same table its `register` gives commander. */
+  readonly options: readonly OptionSpec[];
+  /** Runs it with the options parsed. */
+  readonly run: (runtime: CliRuntime, options: Record<string, string | boolean>) => Promise<void>;
+}
+
+/**
+ * The commands a plain command line runs without loading commander: `ls`, whose warm listing
+ * costs about what a process's start-up costs, so commander's load was a third of it.
+ */
+const QUICK: Readonly<Record<string, () => Promise<QuickCommand>>> = {
+  ls: async () => {
+    const { LS_OPTIONS, runLs } = await import("./commands/ls.js");
+    return { options: LS_OPTIONS, run: runLs };
+  },
+};
+
+/**
+ * Runs the command `argv` names without commander when it is a quick one and `argv` holds
+ * only its options in their plain forms (`parseQuick`); false when commander must parse it
+ * (help, errors and every other form, answered as they always were).
+ */
+async function runQuick(runtime: CliRuntime, argv: readonly string[]): Promise<boolean> {
+  const named = namedCommand(argv);
+  const load = named === undefined ? undefined : QUICK[named];
+  if (named === undefined || load === undefined) return false;
+  const command = await load();
+  const parsed = parseQuick(argv, named, COMMON_OPTIONS, [...command.options, ...COMMON_OPTIONS]);
+  if (parsed === undefined) return false;
+  runtime.useGlobalOptions(() => parsed.program);
+  await command.run(runtime, parsed.command);
+  return true;
+}
+
 /**
  * The command `argv` names: its first word that is not an option or the value of the
  * program-level `--dir`; `undefined` when there is none or it is not a command (help, a typo:
@@ -63,6 +100,8 @@ export async function createProgram(
   runtime: CliRuntime,
   argv: readonly string[] = [],
 ): Promise<Command> {
+  // Loaded here, not with this module: a quick command never needs it.
+  const { Command } = await import("commander");
   const program = new Command("pi-sessions")
     .description("Inspect, check, repair and account for pi coding-agent session folders")
     .version(VERSION)
@@ -95,19 +134,21 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   // `pi` hands every later argument to pi, its `--help` too: commander must not parse them.
   if (argv[0] === "pi") return (await import("./commands/pi.js")).runPiCommand(argv.slice(1), io);
   const runtime = new CliRuntime(io);
-  const program = await createProgram(runtime, argv);
   try {
-    await program.parseAsync([...argv], { from: "user" });
+    if (!(await runQuick(runtime, argv))) {
+      const program = await createProgram(runtime, argv);
+      await program.parseAsync([...argv], { from: "user" });
+    }
     return runtime.exitCode;
   } catch (error) {
-    if (error instanceof CommanderError) {
-      // Help and version end with code 0; commander already printed its own one-line reason.
-      return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
-    }
     // Through the terminal-safe stream: a reason may echo an argument or a file's content.
     if (error instanceof CliError) {
       runtime.io.stderr.writeLine(`pi-sessions: ${oneLine(error)}`);
       return Math.max(runtime.exitCode, error.exitCode);
+    }
+    if (error instanceof (await import("commander")).CommanderError) {
+      // Help and version end with code 0; commander already printed its own one-line reason.
+      return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
     // Anything else is unreadable input we did not foresee: say what, don't dump a stack.
     runtime.io.stderr.writeLine(`pi-sessions: ${oneLine(error)}`);

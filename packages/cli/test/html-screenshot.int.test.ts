@@ -85,7 +85,8 @@ it("renders branches and compactions visibly in headless Chromium, runs nothing,
       expect(await page.locator(selector).first().isVisible(), selector).toBe(true);
     }
     const compaction = page.locator("article.t-compaction").first();
-    expect(await compaction.textContent()).toContain("5400 tokens before");
+    // The compaction reads as in the Markdown export (one description per type).
+    expect(await compaction.textContent()).toContain("5,400 tokens summarised");
     // The compaction is boxed in its own colour, not drawn like a message.
     // A string expression: this test compiles without the DOM library.
     const background = (selector: string) =>

@@ -5,7 +5,11 @@
  * prompts, assistant turns around the median (≈ 680 B lines) and mean (≈ 1.2 kB), tool results
  * at the p90 (≈ 2.4 kB) and up to tens of kB. Wall time (hrtime) and CPU time (user + system)
  * per append, medians over `--rounds`; the floor is one `JSON.stringify` of the entry and one
- * `writeSync` to a kept-open file, the work any persisted append must do.
+ * `writeSync` to a kept-open file, the work any persisted append must do; the checked floor
+ * adds the `fstat` of that fd that SPEC W7 asks of ours before every write (a file replaced,
+ * truncated or appended to behind us is seen before our line lands), which pi does not make.
+ * On Linux 6.13+ (multigrain timestamps) that stat also makes the next write update the file's
+ * times, so it costs more than the call alone.
  *
  *   node --conditions=@pi-sessions/source --import tsx packages/core/bench/append-by-size.ts
  *
@@ -15,13 +19,14 @@
 import {
   closeSync,
   copyFileSync,
+  fstatSync,
   mkdtempSync,
   openSync,
   rmSync,
   writeFileSync,
   writeSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { SessionManager } from "@pi-sessions/core";
 import { flagValue, numberFlag } from "./flags.js";
@@ -140,27 +145,41 @@ for (const bucket of BUCKETS) {
   const lineBytes =
     Math.round(pool.reduce((n, m) => n + JSON.stringify(m).length, 0) / pool.length) + 80;
   type Sample = { wall: number; cpu: number };
-  const samples: Record<"pi" | "ours" | "floor", Sample[]> = {
+  const samples: Record<"pi" | "ours" | "floor" | "checkedFloor", Sample[]> = {
     pi: [],
     ours: [],
     floor: [],
+    checkedFloor: [],
   };
   for (let r = 0; r < rounds; r++) {
     const files = {
       pi: join(dir, `pi-${r}.jsonl`),
       ours: join(dir, `ours-${r}.jsonl`),
       floor: join(dir, `floor-${r}.jsonl`),
+      checkedFloor: join(dir, `checked-${r}.jsonl`),
     };
     for (const f of Object.values(files)) copyFileSync(seedFile, f);
     const pi = ref.SessionManager.open(files.pi);
     const ours = SessionManager.open(files.ours);
     const fd = openSync(files.floor, "a");
+    const checkedFd = openSync(files.checkedFloor, "a");
+    let checkedSize = fstatSync(checkedFd).size;
     // Fresh message objects per call, as pi makes them; built outside the timed loop.
     const msgs = Array.from({ length: bucket.batch }, (_, i) =>
       structuredClone(pool[i % pool.length]),
     );
     const msgs2 = msgs.map((m) => structuredClone(m));
     const msgs3 = msgs.map((m) => structuredClone(m));
+    const msgs4 = msgs.map((m) => structuredClone(m));
+    /** The floor's entry of append `i` of `pool`, as JSON. */
+    const floorLine = (from: readonly unknown[], i: number) =>
+      `${JSON.stringify({
+        type: "message",
+        id: (i + 1).toString(16).padStart(8, "0"),
+        parentId: null,
+        timestamp: "2026-01-01T00:00:00.000Z",
+        message: from[i],
+      })}\n`;
     const runs: [keyof typeof samples, () => void][] = [
       ["pi", () => samples.pi.push(measure(bucket.batch, (i) => pi.appendMessage(msgs[i])))],
       [
@@ -170,23 +189,23 @@ for (const bucket of BUCKETS) {
       ],
       [
         "floor",
+        () => samples.floor.push(measure(bucket.batch, (i) => writeSync(fd, floorLine(msgs3, i)))),
+      ],
+      [
+        "checkedFloor",
         () =>
-          samples.floor.push(
+          samples.checkedFloor.push(
             measure(bucket.batch, (i) => {
-              const entry = {
-                type: "message",
-                id: (i + 1).toString(16).padStart(8, "0"),
-                parentId: null,
-                timestamp: "2026-01-01T00:00:00.000Z",
-                message: msgs3[i],
-              };
-              writeSync(fd, `${JSON.stringify(entry)}\n`);
+              const line = floorLine(msgs4, i);
+              if (fstatSync(checkedFd).size !== checkedSize) throw new Error("changed behind us");
+              checkedSize += writeSync(checkedFd, line);
             }),
           ),
       ],
     ];
     for (const [, run] of r % 2 === 0 ? runs : [...runs].reverse()) run();
     closeSync(fd);
+    closeSync(checkedFd);
     ours.close();
   }
   const m = (k: keyof typeof samples, f: "wall" | "cpu") => median(samples[k].map((s) => s[f]));
@@ -198,18 +217,21 @@ for (const bucket of BUCKETS) {
     piWallUs: m("pi", "wall"),
     oursWallUs: m("ours", "wall"),
     floorWallUs: m("floor", "wall"),
+    checkedFloorWallUs: m("checkedFloor", "wall"),
     piCpuUs: m("pi", "cpu"),
     oursCpuUs: m("ours", "cpu"),
     floorCpuUs: m("floor", "cpu"),
+    checkedFloorCpuUs: m("checkedFloor", "cpu"),
     wallRatio: m("ours", "wall") / m("pi", "wall"),
     cpuRatio: m("ours", "cpu") / m("pi", "cpu"),
   };
   results.push(row);
   console.log(
-    `${bucket.name.padEnd(28)} line≈${String(lineBytes).padStart(6)} B  wall µs pi ${row.piWallUs.toFixed(1)} ours ${row.oursWallUs.toFixed(1)} floor ${row.floorWallUs.toFixed(1)}  ours/pi ${row.wallRatio.toFixed(2)}×  cpu µs pi ${row.piCpuUs.toFixed(1)} ours ${row.oursCpuUs.toFixed(1)} (${row.cpuRatio.toFixed(2)}×)`,
+    `${bucket.name.padEnd(28)} line≈${String(lineBytes).padStart(6)} B  wall µs pi ${row.piWallUs.toFixed(1)} ours ${row.oursWallUs.toFixed(1)} floor ${row.floorWallUs.toFixed(1)}  ours/pi ${row.wallRatio.toFixed(2)}×  cpu µs pi ${row.piCpuUs.toFixed(1)} ours ${row.oursCpuUs.toFixed(1)} (${row.cpuRatio.toFixed(2)}×) floor ${row.floorCpuUs.toFixed(1)}, checked ${row.checkedFloorCpuUs.toFixed(1)}`,
   );
 }
 console.log(`(${rounds} rounds per bucket, interleaved; session files of ${entries} entries)`);
 const out = flagValue("out");
-if (out) writeFileSync(out, `${JSON.stringify({ rounds, entries, results }, null, 2)}\n`);
+const machine = { cpus: cpus().length, loadAverage: loadavg() };
+if (out) writeFileSync(out, `${JSON.stringify({ rounds, entries, machine, results }, null, 2)}\n`);
 rmSync(dir, { recursive: true, force: true });

@@ -67,16 +67,11 @@ export { replaySlots } from "./state/projection.js";
 export { childrenOfId, entriesOf, foldEntry, withLeaf } from "./state/session-state.js";
 export { pathPositions } from "./state/tree.js";
 export { writeFileAtomic } from "./store/atomic-write.js";
-export { cwdMatches, jsonlPaths, readHeader } from "./store/discovery.js";
+export { cwdMatches, readHeader } from "./store/discovery.js";
+export { sessionInfoCodec, sessionShapeCodec } from "./store/fold-codecs.js";
+export { jsonlPaths } from "./store/jsonl-paths.js";
 export type { ListingOptions, ListSessionsOptions } from "./store/listing.js";
-export {
-  compareDirCandidates,
-  compareRootCandidates,
-  listAllSessions,
-  listSessions,
-  listSessionsInDir,
-  newestFirst,
-} from "./store/listing.js";
+export { listAllSessions, listSessions, listSessionsInDir } from "./store/listing.js";
 export type { ListingAnswer, ListingSummary } from "./store/listing-answer.js";
 export {
   decodeListingAnswer,
@@ -88,6 +83,11 @@ export type { FileStamp, ShapedSessionInfo } from "./store/listing-cache.js";
 export { defaultSessionInfoCache, SessionInfoCache } from "./store/listing-cache.js";
 export type { FoldCodec, SavedFoldState } from "./store/listing-folds.js";
 export { foldRulesKey, restoreFoldState, saveFoldState } from "./store/listing-folds.js";
+export {
+  compareDirCandidates,
+  compareRootCandidates,
+  newestFirst,
+} from "./store/listing-order.js";
 export type { Lock } from "./store/lock.js";
 export { acquireLock } from "./store/lock.js";
 export { memorySink } from "./store/memory-store.js";
@@ -109,12 +109,11 @@ export {
   messageText,
   readSessionInfoSync,
   SessionInfoFold,
-  sessionInfoCodec,
 } from "./store/session-info.js";
 export type { PathProblem, SessionFileScan } from "./store/session-scan.js";
 export { fsReason, scanSessionDir, scanSessionFiles } from "./store/session-scan.js";
 export type { SessionShape, StoredIds } from "./store/session-shape.js";
-export { SessionShapeFold, sessionShapeCodec } from "./store/session-shape.js";
+export { SessionShapeFold } from "./store/session-shape.js";
 export { nodeStoreFs, writeAll } from "./store/store-fs.js";
 export {
   isConversationEntry,

@@ -82,14 +82,19 @@ export const CLI_MAIN = fileURLToPath(new URL("../../cli/bin/pi-sessions.mjs", i
  * `pi-sessions ls --all` in a fresh plain `node`, from spawn to exit, its table read through a
  * pipe; fails unless it exits 0 and prints one table line (and one cwd line) per session.
  */
-export function freshLs(file: string, agentDir: string, sessions: number): SpawnCost {
+export function freshLs(
+  file: string,
+  agentDir: string,
+  sessions: number,
+  bin = CLI_MAIN,
+): SpawnCost {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PI_CODING_AGENT_DIR: agentDir,
     PI_SESSIONS_INDEX: file,
   };
   delete env.NODE_OPTIONS;
-  const { run, cost } = spawnCost([CLI_MAIN, "ls", "--all"], env);
+  const { run, cost } = spawnCost([bin, "ls", "--all"], env);
   const lines = run.stdout.split("\n").length;
   // A header, two lines per session, the summary, and the final newline's empty string.
   if (run.status !== 0 || lines !== 2 * sessions + 3) {
@@ -171,19 +176,39 @@ export function nodeStartup(): SpawnCost {
 }
 
 /**
+ * Node's start-up with `node:sqlite` loaded and the index file opened, one row read and closed,
+ * from spawn to exit: the least any listing from the index pays before its first file (what
+ * neither `ls` nor its floor can go below). Fails unless it exits 0 and read a row.
+ */
+export function sqliteStartup(indexFile: string): SpawnCost {
+  const script = `${COMPILE_CACHE}
+import { DatabaseSync } from "node:sqlite";
+const db = new DatabaseSync(${JSON.stringify(indexFile)}, { readOnly: true });
+process.stdout.write(String(db.prepare("SELECT count(*) AS n FROM files").get().n));
+db.close();`;
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.NODE_OPTIONS;
+  const { run, cost } = spawnCost(["--no-warnings", "--input-type=module", "-e", script], env);
+  if (run.status !== 0 || !/^\d+$/.test(run.stdout)) {
+    throw new Error(`sqlite start-up: exit ${run.status}: ${run.stderr.slice(0, 500)}`);
+  }
+  return cost;
+}
+
+/**
  * `pi-sessions ls --all` on an empty sessions folder, from spawn to exit: the command's own
  * start-up (Node, the bundle's modules for `ls`, the index opened and closed), the part of a
  * warm `ls --all` that does not grow with the files. Fails unless it says "no sessions" and
  * exits 1, as `ls` does on an empty folder.
  */
-export function lsStartup(file: string, agentDir: string): SpawnCost {
+export function lsStartup(file: string, agentDir: string, bin = CLI_MAIN): SpawnCost {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PI_CODING_AGENT_DIR: agentDir,
     PI_SESSIONS_INDEX: file,
   };
   delete env.NODE_OPTIONS;
-  const { run, cost } = spawnCost([CLI_MAIN, "ls", "--all"], env);
+  const { run, cost } = spawnCost([bin, "ls", "--all"], env);
   if (run.status !== 1 || !run.stderr.includes("no sessions")) {
     throw new Error(`ls --all (empty): exit ${run.status}: ${run.stderr.slice(0, 500)}`);
   }

@@ -10,6 +10,7 @@ import type { SessionInfo } from "@pi-sessions/core";
 import { type FileStamp, SessionInfoCache, type SessionShape } from "@pi-sessions/core/internal";
 import type { Depth } from "./file-index.js";
 import { type FileAnswer, FileSync, type SyncKind } from "./file-sync.js";
+import { ListingTexts } from "./lazy-text.js";
 import { type FullStamp, trustedAnswer } from "./settled.js";
 import type { Database } from "./sqlite.js";
 import type { ListedRow, Settle, Statements } from "./statements.js";
@@ -36,6 +37,9 @@ export class IndexInfoCache extends SessionInfoCache {
   /** The listing's writes, committed in a few transactions (see {@link WriteBatch}). */
   readonly batch: WriteBatch;
 
+  /** The texts of the answers its stat vouched for, read when read (see `lazy-text.ts`). */
+  private readonly texts: ListingTexts;
+
   /**
    * The rows under the listed scope, read in one query at the first lookup; each leaves the map
    * when its file is looked up, so what stays once the listing is over is the files it did not
@@ -56,6 +60,7 @@ export class IndexInfoCache extends SessionInfoCache {
   ) {
     super(0);
     this.batch = new WriteBatch(db);
+    this.texts = new ListingTexts(st, prefix);
   }
 
   override get(path: string, stamp?: FileStamp, withShape = false): SessionInfo | null {
@@ -109,7 +114,8 @@ export class IndexInfoCache extends SessionInfoCache {
       }
     }
     if (now === undefined) return undefined;
-    const text = this.withText ? () => this.st.textOf.get(row.id)?.all_text ?? "" : undefined;
+    // Read when the info's text is: pi's picker reads it for a search only (lazy-text.ts).
+    const text = this.withText ? this.texts.loader(row, path) : undefined;
     return trustedAnswer(row, now, path, withShape, text);
   }
 

@@ -17,6 +17,13 @@
 import { INDEX_APPLICATION_ID } from "./index-file-proof.js";
 import { type Database, inTransaction, isBusy, scalar } from "./sqlite.js";
 
+/**
+ * How the search table splits text into words and folds them (FTS5's `unicode61`, accents
+ * removed). Its character classes are SQLite's, from an older Unicode than JavaScript's: a
+ * letter or mark Unicode added since (Newa's U+1144B, say) is part of a word here.
+ */
+export const SEARCH_TOKENIZER = "unicode61 remove_diacritics 2";
+
 /** Bumped whenever a table changes: older index files are rebuilt from the sessions. */
 export const SCHEMA_VERSION = 6;
 
@@ -84,7 +91,7 @@ CREATE TABLE entries (
   total_tokens INTEGER,
   cost REAL
 );
-CREATE VIRTUAL TABLE entry_text USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE entry_text USING fts5(text, tokenize = '${SEARCH_TOKENIZER}');
 CREATE TRIGGER entries_gone AFTER DELETE ON entries BEGIN
   DELETE FROM entry_text WHERE rowid = old.rowid;
 END;

@@ -72,7 +72,8 @@ export function sameStamp(
 /**
  * The row's stored answer when `stamp` (a stat of the file) vouches for it; `undefined` when
  * it does not, or when the text is wanted (`text` given) but the row has none or the file has
- * a torn tail, whose text is not stored. `text` reads the row's joined text.
+ * a torn tail, whose text is not stored. `text` reads the row's joined text, called when the
+ * info's `allMessagesText` is first read (see `lazy-text.ts`).
  */
 export function trustedAnswer(
   row: ListedRow,
@@ -87,7 +88,7 @@ export function trustedAnswer(
   if (text !== undefined) {
     if (row.filled === 0 || (row.filled === 2 && row.committed !== row.size)) return undefined;
   }
-  return decodeAnswer(row.answer, path, text?.() ?? "", withShape);
+  return decodeAnswer(row.answer, path, text ?? "", withShape);
 }
 
 /**

@@ -87,6 +87,19 @@ export type StampedRow = [
   settledUnderRules: number,
 ];
 
+/** A row's stamp, committed bytes and rules, and its joined text as UTF-8. */
+export type StampedText = [
+  id: number,
+  dev: number,
+  ino: number,
+  size: number,
+  mtimeMs: number,
+  ctimeMs: number,
+  committed: number,
+  rules: string,
+  text: Uint8Array,
+];
+
 /** A `files` row (the stamp, how far the file is indexed, and the folds' saved states). */
 export interface FileRow extends ListedRow {
   /** Lines (blank ones included) in those bytes. */
@@ -162,6 +175,16 @@ export class Statements {
   readonly stampsBetween: Statement<[rules: string, from: string, to: string], StampedRow>;
   /** The row's joined text, if it has one. */
   readonly textOf: { get(id: number): { all_text: string } | undefined };
+  /**
+   * The row's joined text (`""` without one) while the row is still `row` as a listing read it
+   * (same stamp, committed bytes, rules and depth); `undefined` once it is not.
+   */
+  readonly textWhileUnchanged: (row: ListedRow) => string | undefined;
+  /**
+   * The joined texts of the rows whose path lies strictly between `from` and `to`, each with
+   * the stamp, committed bytes and rules of its row, read in one statement (one snapshot).
+   */
+  readonly textsBetween: Statement<[from: string, to: string], StampedText>;
   /** Writes a new row; resolves its id. */
   readonly insertFile: { run(update: FileUpdate): number };
   readonly updateFile: { run(id: number, update: FileUpdate): void };
@@ -211,6 +234,36 @@ export class Statements {
         return { all_text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString() };
       },
     };
+    const textIf = prepareArrays<unknown[], [Uint8Array | null]>(
+      db,
+      `SELECT t.all_text FROM files f LEFT JOIN file_text t ON t.file_id = f.id
+       WHERE f.id = ? AND f.dev = ? AND f.ino = ? AND f.size = ? AND f.mtime_ms = ?
+         AND f.ctime_ms = ? AND f.committed = ? AND f.rules = ? AND f.filled = ?`,
+    );
+    this.textWhileUnchanged = (row) => {
+      const found = textIf.get(
+        row.id,
+        row.dev,
+        row.ino,
+        row.size,
+        row.mtime_ms,
+        row.ctime_ms,
+        row.committed,
+        row.rules,
+        row.filled,
+      );
+      if (found === undefined) return undefined;
+      const bytes = found[0];
+      if (bytes === null) return "";
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString();
+    };
+    // Not `filled`: it lies after the folds' saved states in the record, which a scan would then
+    // read through their overflow pages. A row with text keeps it for its committed bytes.
+    this.textsBetween = prepareArrays(
+      db,
+      `SELECT f.id, f.dev, f.ino, f.size, f.mtime_ms, f.ctime_ms, f.committed, f.rules, t.all_text
+       FROM files f JOIN file_text t ON t.file_id = f.id WHERE f.path > ? AND f.path < ?`,
+    );
     const names = COLUMNS.join(", ");
     const values = COLUMNS.map((c) => `@${c}`).join(", ");
     const insertRow = prepare<[Record<string, unknown>], void>(

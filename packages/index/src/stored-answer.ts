@@ -24,11 +24,14 @@ export interface FileAnswer {
 /** An answer with its shape, as `FileSync` works it out (what a row stores once settled). */
 export type Answered = ListingAnswer;
 
-/** The answer a row's stored text gives for `path`, with its shape when `withShape`. */
+/**
+ * The answer a row's stored text gives for `path`, with its shape when `withShape`; the joined
+ * text as given, or read on first use when a function (`decodeListingAnswer`).
+ */
 export function decodeAnswer(
   text: string,
   path: string,
-  allMessagesText: string,
+  allMessagesText: string | (() => string),
   withShape: boolean,
 ): FileAnswer | null {
   const answer = decodeListingAnswer(text, path, allMessagesText);

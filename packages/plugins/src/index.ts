@@ -11,7 +11,8 @@ export * from "./plugin/define-plugin.js";
 export * from "./plugin/plugin-projections.js";
 export * from "./registry/registry.js";
 export * from "./registry/registry-error.js";
-export * from "./render/default-entries.js";
+export { renderDefaultEntry } from "./render/default-entries.js";
+export { escapeHtml } from "./render/html.js";
 export {
   codeFence as markdownCodeFence,
   codeSpan as markdownCodeSpan,
@@ -21,11 +22,12 @@ export {
 export * from "./render/registry.js";
 export type { RenderBranchOptions } from "./render/render-branch.js";
 export { renderBranch } from "./render/render-branch.js";
-export type { RenderOptions } from "./render/render-entry.js";
+export type { HtmlRenderOptions, RenderOptions } from "./render/render-entry.js";
 export {
   createRenderContext,
   DEFAULT_MAX_TEXT_LENGTH,
   renderEntry,
+  renderEntryHtml,
 } from "./render/render-entry.js";
 export * from "./render/render-tree.js";
 export type { RenderableSession } from "./render/session-index.js";
@@ -33,6 +35,7 @@ export * from "./render/types.js";
 export * from "./usage/compute-usage.js";
 export * from "./usage/sessions-usage.js";
 export * from "./usage/usage-codec.js";
+export { USAGE_TOTALS_PROJECTION_NAME } from "./usage/usage-name.js";
 export * from "./usage/usage-projection.js";
 export * from "./usage/usage-records.js";
 export * from "./usage/usage-sums.js";

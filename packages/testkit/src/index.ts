@@ -11,6 +11,12 @@
  * @packageDocumentation
  */
 
+// --- model-based testing (SessionManager API vs a reference model) ---------------------
+export type {
+  SessionManagerFactory,
+  SessionManagerLike,
+  SessionModuleLike,
+} from "./api-calls/manager-api.js";
 export type {
   DamagedSession,
   DamageKind,
@@ -30,7 +36,6 @@ export type { LegacyOptions, LegacySession } from "./arbitraries/legacy.js";
 export { legacySessionArb } from "./arbitraries/legacy.js";
 export type { SessionLogOptions } from "./arbitraries/session-log.js";
 export { sessionLogArb } from "./arbitraries/session-log.js";
-
 // --- conformance suite -----------------------------------------------------------------
 export { formatReport, runConformance, summarizeReport } from "./conformance/run-conformance.js";
 export { ALL_SCENARIOS as CONFORMANCE_SCENARIOS } from "./conformance/scenarios/index.js";
@@ -42,7 +47,6 @@ export type {
   Scenario,
   ScenarioContext,
 } from "./conformance/types.js";
-
 // --- folders: sessions roots with forks and copies, odd values, oracles, checkReader ----
 export type {
   CheckReaderOptions,
@@ -75,20 +79,12 @@ export {
 export type { UsageSource } from "./folders/usage-source.js";
 export { SUMMARIES_KEY, usageSourceOf } from "./folders/usage-source.js";
 export { writeFolder } from "./folders/write-folder.js";
-
 // --- invariant checkers (DESIGN §4, I1–I10), all at once ---------------------------------
 export { canonicalJson, jsonEqual } from "./invariants/json.js";
 export type { InvariantInfo, SessionInvariantOptions } from "./invariants/table.js";
 export { checkSessionInvariants, INVARIANTS } from "./invariants/table.js";
 export type { InvariantId, Violation } from "./invariants/types.js";
 export { formatViolation } from "./invariants/types.js";
-
-// --- model-based testing (SessionManager API vs a reference model) ---------------------
-export type {
-  SessionManagerFactory,
-  SessionManagerLike,
-  SessionModuleLike,
-} from "./model/api.js";
 export type { SessionCommand } from "./model/append-commands.js";
 export {
   AppendCompactionCommand,

@@ -5,6 +5,11 @@
  * helpers) may change with any release.
  */
 
+export type { Target } from "./api-calls/call-args.js";
+// --- model-based testing (SessionManager API vs a reference model) ---------------------
+export * from "./api-calls/manager-api.js";
+export * from "./api-calls/manager-calls.js";
+export * from "./api-calls/manager-methods.js";
 // --- arbitraries: values, entries and logs ----------------------------------------------
 export * from "./arbitraries/common.js";
 export * from "./arbitraries/content.js";
@@ -39,18 +44,15 @@ export {
 } from "./arbitraries/messages.js";
 export * from "./arbitraries/session-log.js";
 export * from "./arbitraries/usage.js";
-
 // --- conformance suite -----------------------------------------------------------------
 export * from "./conformance/run-conformance.js";
 export { ALL_SCENARIOS as CONFORMANCE_SCENARIOS } from "./conformance/scenarios/index.js";
 export * from "./conformance/types.js";
-
 // --- differential: two implementations side by side (ours vs the reference) -----------
 export * from "./differential/id-map.js";
 export * from "./differential/observe.js";
 export * from "./differential/ops.js";
 export * from "./differential/run.js";
-
 // --- folders: sessions roots with forks and copies, odd values, oracles, checkReader ----
 export * from "./folders/check-reader.js";
 export * from "./folders/folder-arb.js";
@@ -61,7 +63,6 @@ export * from "./folders/info-oracle.js";
 export * from "./folders/usage-oracle.js";
 export * from "./folders/usage-source.js";
 export * from "./folders/write-folder.js";
-
 // --- invariant checkers (DESIGN §4, I1–I10) --------------------------------------------
 export type { BranchCheckOptions } from "./invariants/branch.js";
 export { checkI3BranchPaths } from "./invariants/branch.js";
@@ -87,11 +88,7 @@ export type {
   Violation,
 } from "./invariants/types.js";
 export { formatViolation } from "./invariants/types.js";
-
-// --- model-based testing (SessionManager API vs a reference model) ---------------------
-export * from "./model/api.js";
 export * from "./model/append-commands.js";
-export type { Target } from "./model/args.js";
 export * from "./model/check.js";
 export type { ModelProjectedEntry, ModelProjection, ModelRef } from "./model/model-context.js";
 export { modelProjection, modelSystemCheckpoint } from "./model/model-context.js";

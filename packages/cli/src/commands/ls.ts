@@ -11,6 +11,7 @@ import type { Command } from "commander";
 import { ExitCode, usageError } from "../io/errors.js";
 import { reportUnreadable, sessionFilesOf } from "../io/find-session-files.js";
 import type { IndexOption } from "../io/index-file.js";
+import { addOptions, type OptionSpec } from "../io/option-table.js";
 import { formatBytes, formatDate, pad, truncate } from "../io/output.js";
 import { progressOn } from "../io/progress.js";
 import {
@@ -21,11 +22,11 @@ import {
 } from "../io/runtime.js";
 import type { ListScope } from "../session/ls-rows.js";
 import { quickRowsOfAll } from "../session/quick-rows.js";
-import { MIN_SHORT_ID, shortIdsAmong, shortIdsUnder } from "../session/short-ids.js";
+import { MIN_SHORT_ID, shortIdsAmong } from "../session/short-ids.js";
 import type { SessionRow } from "../session/summary-rows.js";
 
 /** Options of `ls`. */
-interface LsOptions extends CommonOptions {
+export interface LsOptions extends CommonOptions {
   all?: boolean;
   cwd?: string;
   /** `--index FILE` (a string), `--no-index` (false), or neither (undefined: the default). */
@@ -54,14 +55,14 @@ function cell(text: string, width: number): string {
  * The table: a header line, then one line per session, written at once (ten thousand sessions
  * are twenty thousand lines: one write each would cost more than the listing).
  */
-function printTable(ctx: CommandContext, rows: readonly SessionRow[], scope: ListScope): void {
+function printTable(
+  ctx: CommandContext,
+  rows: readonly SessionRow[],
+  scope: ListScope,
+  shortId: (id: string) => string,
+): void {
   const c = ctx.colors;
   const columns = ctx.io.stdout.columns;
-  // Each id as the shortest prefix `tree`/`context` take back: `--all` lists every session the
-  // argument resolves against; one directory's listing measures against all of them.
-  const shortId = scope.all
-    ? shortIdsAmong(rows.map((row) => row.id))
-    : shortIdsUnder(ctx.sessionsRoot);
   const ids = rows.map((row) => shortId(row.id));
   const idWidth = ids.reduce((width, id) => Math.max(width, id.length), MIN_SHORT_ID);
   const fixed = 16 + 2 + 7 + 2 + 8 + 2 + 8 + 2 + idWidth + 2;
@@ -72,7 +73,8 @@ function printTable(ctx: CommandContext, rows: readonly SessionRow[], scope: Lis
     ),
   ];
   const indent = " ".repeat(fixed);
-  for (const [i, row] of rows.entries()) {
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i] as SessionRow;
     const text =
       row.name !== undefined
         ? c.cyan(cell(row.name, textWidth))
@@ -125,8 +127,8 @@ function scanOf(
   return { files: [...top.files, ...own.files], problems: [...top.problems, ...own.problems] };
 }
 
-/** Runs `ls`. */
-async function runLs(runtime: CliRuntime, options: LsOptions): Promise<void> {
+/** Runs `ls` with its parsed options. */
+export async function runLs(runtime: CliRuntime, options: LsOptions): Promise<void> {
   const ctx = runtime.context(options);
   const scope: ListScope =
     options.all === true ? { all: true } : { all: false, cwd: cwdOption(ctx, options.cwd) };
@@ -150,7 +152,13 @@ async function runLs(runtime: CliRuntime, options: LsOptions): Promise<void> {
   if (ctx.json) {
     ctx.printJson(rows);
   } else if (rows.length > 0) {
-    printTable(ctx, rows, scope);
+    // Each id as the shortest prefix `tree`/`context` take back: `--all` lists every session
+    // the argument resolves against; one directory's listing measures against all of them
+    // (their headers read, loaded only then).
+    const shortId = scope.all
+      ? shortIdsAmong(rows.map((row) => row.id))
+      : (await import("../session/header-ids.js")).shortIdsUnder(ctx.sessionsRoot);
+    printTable(ctx, rows, scope, shortId);
     ctx.out(ctx.colors.dim(summary(rows)));
   }
   // Folders and `*.jsonl` entries that could not be read: one line each, exit 2.
@@ -177,18 +185,28 @@ async function runLs(runtime: CliRuntime, options: LsOptions): Promise<void> {
   }
 }
 
+/** The options of `ls` besides the common ones, as data (`option-table.ts`). */
+export const LS_OPTIONS: readonly OptionSpec[] = [
+  { flags: "--all", description: "sessions of every working directory" },
+  {
+    flags: "--cwd <dir>",
+    description: "sessions of this working directory instead of the current one",
+  },
+  {
+    flags: "--index <file>",
+    description: "session index file (default: $PI_SESSIONS_INDEX, else the cache dir)",
+  },
+  { flags: "--no-index", description: "read every session file instead of the index" },
+];
+
 /** Registers `ls` on the program. */
 export function registerLs(program: Command, runtime: CliRuntime): void {
   withCommonOptions(
-    program
-      .command("ls")
-      .description("list sessions, newest first (default: those of the current directory)")
-      .option("--all", "sessions of every working directory")
-      .option("--cwd <dir>", "sessions of this working directory instead of the current one")
-      .option(
-        "--index <file>",
-        "session index file (default: $PI_SESSIONS_INDEX, else the cache dir)",
-      )
-      .option("--no-index", "read every session file instead of the index"),
+    addOptions(
+      program
+        .command("ls")
+        .description("list sessions, newest first (default: those of the current directory)"),
+      LS_OPTIONS,
+    ),
   ).action((options: LsOptions) => runLs(runtime, options));
 }

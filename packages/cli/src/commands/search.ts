@@ -21,7 +21,8 @@ import {
   type CommonOptions,
   withCommonOptions,
 } from "../io/runtime.js";
-import { MIN_SHORT_ID, shortIdsUnder } from "../session/short-ids.js";
+import { shortIdsUnder } from "../session/header-ids.js";
+import { MIN_SHORT_ID } from "../session/short-ids.js";
 import { cwdOption } from "./ls.js";
 
 /** Options of `search`. */

@@ -1,14 +1,14 @@
 /**
- * One entry as HTML for the exported page. Every value read from the entry is escaped, and
- * every field is read defensively: a damaged or foreign entry (wrong types, unknown roles and
- * blocks) renders as what it is, with its raw JSON, instead of throwing.
+ * One entry as HTML for the exported page: the wrapper (anchor, id, time, label and leaf
+ * badges, the type and role classes the page's styles use) is the page's; what the entry
+ * says is the plugins' formatter in its HTML flavour (`renderEntryHtml`), the same
+ * description per type as the Markdown export, so a built-in type is described once and a
+ * plugin's custom type shows here through its renderer. Every value is escaped; a damaged or
+ * foreign entry renders as what it is, with its raw JSON, instead of throwing.
  */
-import {
-  type EntryTypeTable,
-  isBuiltInEntryType,
-  type SessionEntry,
-  systemPrompt,
-} from "@pi-sessions/core";
+import type { SessionEntry } from "@pi-sessions/core";
+import { type HtmlRenderOptions, type Renderers, renderEntryHtml } from "@pi-sessions/plugins";
+import { terminalSafeText } from "../io/terminal-text.js";
 import { entryAnchor, escapeHtml as esc } from "./html-escape.js";
 
 /** What an entry's rendering may look up besides the entry. */
@@ -17,183 +17,47 @@ export interface EntryHtmlContext {
   readonly getLabel: (id: string) => string | undefined;
   /** Whether an entry with this id is on the page (so a link to it resolves). */
   readonly isOnPage: (id: string) => boolean;
+  /** The session's entry with this id, if any (for what a reference points at). */
+  readonly getEntry: (id: string) => SessionEntry | undefined;
+  /** Plugin renderers of custom types (none: the defaults only). */
+  readonly renderers?: Renderers | undefined;
 }
 
-type Rec = Record<string, unknown>;
-const isRec = (v: unknown): v is Rec => typeof v === "object" && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-const num = (v: unknown): number | undefined =>
-  typeof v === "number" && Number.isFinite(v) ? v : undefined;
 
-/** Pretty JSON of any value; never throws (cycles cannot come from JSON, but be safe). */
-function json(value: unknown): string {
-  try {
-    return JSON.stringify(value, null, 2) ?? String(value);
-  } catch {
-    return String(value);
+/** The formatter's options for a page's entries (made once per page: it reuses them). */
+const RENDER_OPTIONS = new WeakMap<EntryHtmlContext, HtmlRenderOptions>();
+
+function renderOptionsOf(ctx: EntryHtmlContext): HtmlRenderOptions {
+  let options = RENDER_OPTIONS.get(ctx);
+  if (options === undefined) {
+    options = {
+      renderers: ctx.renderers,
+      getEntry: ctx.getEntry,
+      // The wrapper shows the id and the label; the page shows everything, uncut.
+      showIds: false,
+      maxTextLength: Number.POSITIVE_INFINITY,
+      entryHref: (id) => (ctx.isOnPage(id) ? `#${entryAnchor(id)}` : undefined),
+    };
+    RENDER_OPTIONS.set(ctx, options);
   }
+  return options;
 }
 
-const pre = (text: string, cls = "") => `<pre${cls ? ` class="${cls}"` : ""}>${esc(text)}</pre>`;
-
-/** A link to another entry, or just its id in code when it is not on the page. */
-function ref(id: unknown, ctx: EntryHtmlContext): string {
-  const s = str(id);
-  if (s === undefined) return "<code>?</code>";
-  return ctx.isOnPage(s)
-    ? `<a href="#${entryAnchor(s)}"><code>${esc(s)}</code></a>`
-    : `<code>${esc(s)}</code>`;
-}
-
-/** Content that is a string or an array of blocks (text, image, thinking, toolCall, other). */
-function contentHtml(content: unknown): string {
-  if (typeof content === "string") return pre(content, "text");
-  if (!Array.isArray(content)) return content === undefined ? "" : pre(json(content), "raw");
-  return content.map(blockHtml).join("");
-}
-
-function blockHtml(block: unknown): string {
-  if (!isRec(block)) return pre(json(block), "raw");
-  switch (block.type) {
-    case "text":
-      return pre(str(block.text) ?? json(block.text), "text");
-    case "thinking":
-      return `<details class="thinking"><summary>thinking${block.redacted === true ? " (redacted)" : ""}</summary>${pre(str(block.thinking) ?? "")}</details>`;
-    case "toolCall":
-      return `<div class="tool-call"><span class="tag">tool call</span> <b>${esc(str(block.name) ?? "?")}</b> <code>${esc(str(block.id) ?? "")}</code>${pre(json(block.arguments), "args")}</div>`;
-    case "image": {
-      const bytes = Math.floor(((str(block.data)?.length ?? 0) * 3) / 4);
-      return `<div class="image">[image ${esc(str(block.mimeType) ?? "?")}, ${bytes} bytes]</div>`;
-    }
-    default:
-      return pre(json(block), "raw");
-  }
-}
-
-function usageHtml(usage: unknown): string {
-  if (!isRec(usage)) return "";
-  const parts = [
-    `in ${num(usage.input) ?? 0}`,
-    `out ${num(usage.output) ?? 0}`,
-    `cache r/w ${num(usage.cacheRead) ?? 0}/${num(usage.cacheWrite) ?? 0}`,
-  ];
-  const cost = isRec(usage.cost) ? num(usage.cost.total) : undefined;
-  if (cost !== undefined) parts.push(`$${cost.toFixed(4)}`);
-  return `<span class="usage">${esc(parts.join(" · "))}</span>`;
-}
-
-/** The heading row of a message: role, extra facts, usage. */
-function head(kind: string, extra = ""): string {
-  return `<div class="head"><span class="role">${esc(kind)}</span>${extra}</div>`;
-}
-
-/** A system message: its prompt (pi 1.6 keeps it in `sections`) and the tools it changes. */
-function systemHtml(message: Rec): string {
-  const prompt = systemPrompt(message);
-  const notes: [string, readonly string[]][] = [
-    ["tools added", prompt.toolsAdded],
-    ["tools removed", prompt.toolsRemoved],
-    ["sections removed", prompt.sectionsRemoved],
-  ];
-  const meta = notes
-    .filter(([, names]) => names.length > 0)
-    .map(([label, names]) => `<div class="meta">${esc(`${label}: ${names.join(", ")}`)}</div>`)
-    .join("");
-  return `${head("system")}<details><summary>system prompt</summary>${pre(prompt.text, "text")}</details>${meta}`;
-}
-
-function messageHtml(message: unknown): string {
-  if (!isRec(message)) return head("message") + pre(json(message), "raw");
-  const role = str(message.role) ?? "?";
-  switch (role) {
-    case "user":
-      return head("user") + contentHtml(message.content);
-    case "assistant": {
-      const model = [str(message.provider), str(message.model)].filter(Boolean).join("/");
-      const stop = str(message.stopReason);
-      const error = str(message.errorMessage);
-      return (
-        head(
-          "assistant",
-          ` <span class="meta">${esc(model)}${stop ? ` · ${esc(stop)}` : ""}</span> ${usageHtml(message.usage)}`,
-        ) +
-        contentHtml(message.content) +
-        (error ? `<div class="error">${esc(error)}</div>` : "")
-      );
-    }
-    case "toolResult": {
-      const failed = message.isError === true;
-      return `${head(
-        "tool result",
-        ` <b>${esc(str(message.toolName) ?? "?")}</b> <code>${esc(str(message.toolCallId) ?? "")}</code>${failed ? ' <span class="error">error</span>' : ""}`,
-      )}<details class="output"${failed ? " open" : ""}><summary>output</summary>${contentHtml(message.content)}</details>`;
-    }
-    case "bashExecution":
-      return `${head("bash", ` <span class="meta">exit ${esc(String(message.exitCode ?? "?"))}</span>`)}${pre(`$ ${str(message.command) ?? ""}`, "command")}<details class="output"><summary>output</summary>${pre(str(message.output) ?? "")}</details>`;
-    case "custom":
-      return (
-        head("custom", ` <b>${esc(str(message.customType) ?? "?")}</b>`) +
-        contentHtml(message.content)
-      );
-    case "branchSummary":
-    case "compactionSummary":
-      return head(role) + pre(str(message.summary) ?? "", "text");
-    case "system":
-      return systemHtml(message);
-    default:
-      return head(role) + pre(json(message), "raw");
-  }
-}
-
-type BodyFn = (e: Rec, ctx: EntryHtmlContext) => string;
-
-/** The inner HTML of each built-in entry type (`satisfies`: a new type must get one). */
-const ENTRY_BODIES = {
-  message: (e) => messageHtml(e.message),
-  compaction: (e, ctx) =>
-    `${head("compaction", ` <span class="meta">${esc(String(num(e.tokensBefore) ?? "?"))} tokens before · kept from ${ref(e.firstKeptEntryId, ctx)}</span> ${usageHtml(e.usage)}`)}${pre(str(e.summary) ?? "", "text")}${e.details === undefined ? "" : `<details><summary>details</summary>${pre(json(e.details))}</details>`}`,
-  branch_summary: (e, ctx) =>
-    `${head("branch summary", ` <span class="meta">of the branch ending at ${ref(e.fromId, ctx)}</span> ${usageHtml(e.usage)}`)}${pre(str(e.summary) ?? "", "text")}`,
-  model_change: (e) =>
-    head(
-      "model",
-      ` <span class="meta">→ ${esc(`${str(e.provider) ?? "?"}/${str(e.modelId) ?? "?"}`)}</span>`,
-    ),
-  thinking_level_change: (e) =>
-    head("thinking", ` <span class="meta">→ ${esc(str(e.thinkingLevel) ?? "?")}</span>`),
-  label: (e, ctx) => {
-    const label = str(e.label);
-    return head(
-      "label",
-      ` <span class="meta">${ref(e.targetId, ctx)} ${label ? `→ “${esc(label)}”` : "cleared"}</span>`,
-    );
-  },
-  session_info: (e) =>
-    head("name", ` <span class="meta">${esc(str(e.name) ?? "(cleared)")}</span>`),
-  usage: (e) =>
-    head(
-      "usage",
-      ` <span class="meta">${esc(`${str(e.kind) ?? "?"} · ${str(e.provider) ?? "?"}/${str(e.model) ?? "?"}`)}</span> ${usageHtml(e.usage)}`,
-    ),
-  context_edit: (e, ctx) =>
-    `${head("context edit", ` <span class="meta">of ${ref(e.targetId, ctx)}</span>`)}${pre(json(e.replacement), "raw")}`,
-  custom: (e) =>
-    head("custom", ` <b>${esc(str(e.customType) ?? "?")}</b>`) + pre(json(e.data), "raw"),
-  custom_message: (e) =>
-    head("custom message", ` <b>${esc(str(e.customType) ?? "?")}</b>`) + contentHtml(e.content),
-} satisfies EntryTypeTable<BodyFn>;
-
-/** The inner HTML of one entry (without its wrapper); an unknown type shows its JSON. */
+/** The inner HTML of one entry (without its wrapper). */
 function bodyHtml(entry: SessionEntry, ctx: EntryHtmlContext): string {
-  const e = entry as unknown as Rec;
-  if (isBuiltInEntryType(e.type)) return ENTRY_BODIES[e.type](e, ctx);
-  return head(String(e.type)) + pre(json(entry), "raw");
+  const html = renderEntryHtml(entry, renderOptionsOf(ctx));
+  // The page holds to the CLI's wider rule for invisible characters (bidi marks, separators).
+  return terminalSafeText(html);
 }
 
 /** CSS class of an entry's wrapper: its type, and its role for messages. */
 function entryClass(entry: SessionEntry): string {
-  const e = entry as unknown as Rec;
-  const role = entry.type === "message" && isRec(e.message) ? str(e.message.role) : undefined;
+  const message = (entry as { message?: unknown }).message;
+  const role =
+    entry.type === "message" && typeof message === "object" && message !== null
+      ? str((message as { role?: unknown }).role)
+      : undefined;
   const safe = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, "_");
   return `entry t-${safe(String(entry.type))}${role ? ` r-${safe(role)}` : ""}`;
 }

@@ -4,24 +4,18 @@
  * attribute, so hostile content (`<script>`, quotes, `&`) is shown, never run.
  */
 
+import { escapeHtml as escapeMarkup } from "@pi-sessions/plugins";
 import { terminalSafeText } from "../io/terminal-text.js";
 
-const REPLACEMENTS: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-
 /**
- * Escapes text for use in HTML text and in double- or single-quoted attribute values. Control
- * characters (but newline and tab) are shown visibly, as on a terminal (`terminalSafeText`):
- * a page read with `cat` or `less` must not drive the terminal, and a browser shows `␛` where
- * it would otherwise show nothing.
+ * Escapes text for use in HTML text and in double- or single-quoted attribute values, as the
+ * plugins' formatter escapes entries (`& < > " '` as entities). Control characters (but
+ * newline and tab) and invisible reordering characters are shown visibly first, as on a
+ * terminal (`terminalSafeText`): a page read with `cat` or `less` must not drive the terminal,
+ * and a browser shows `␛` where it would otherwise show nothing.
  */
 export function escapeHtml(text: string): string {
-  return terminalSafeText(text).replace(/[&<>"']/g, (c) => REPLACEMENTS[c] ?? c);
+  return escapeMarkup(terminalSafeText(text));
 }
 
 /**

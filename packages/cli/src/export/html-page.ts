@@ -5,6 +5,7 @@
  * summaries are boxed so they stand out from the conversation.
  */
 import type { SessionEntry, SessionHeader } from "@pi-sessions/core";
+import type { Renderers } from "@pi-sessions/plugins";
 import { type EntryHtmlContext, entryHtml } from "./html-entry.js";
 import { entryAnchor, escapeHtml as esc } from "./html-escape.js";
 import { type Segment, segmentTree } from "./segments.js";
@@ -24,6 +25,11 @@ export interface HtmlExportInput {
   /** Where the session was read from, shown in the page header. */
   readonly source?: string;
   readonly getLabel: (id: string) => string | undefined;
+  /**
+   * Plugin renderers (`registry.renderers()`): entries of their custom types show what the
+   * plugin's renderer says, as in the Markdown export. Default: the built-in renderings only.
+   */
+  readonly renderers?: Renderers;
 }
 
 const CSS = `
@@ -39,13 +45,11 @@ article.r-user{background:var(--user)}article.r-toolResult,article.r-bashExecuti
 article.t-compaction{background:var(--comp);border:2px solid var(--compb)}article.t-branch_summary{background:var(--bs);border:2px solid var(--bsb)}
 article.t-label,article.t-model_change,article.t-thinking_level_change,article.t-session_info{padding:4px 12px;font-size:13px;color:var(--muted)}
 article.leaf{box-shadow:0 0 0 3px #4263eb55}
-.ids{font-size:11px;color:var(--muted)}.head{margin:2px 0 4px}.role{font-weight:600;text-transform:uppercase;font-size:12px;letter-spacing:.04em}
-.meta,.usage{color:var(--muted);font-size:12px}.usage{margin-left:8px}
+.ids{font-size:11px;color:var(--muted)}.head{margin:2px 0 4px;font-weight:600}.head code,.head a{font-weight:normal}
+.meta{color:var(--muted);font-size:12px}pre.quote{border-left:3px solid var(--line);padding-left:8px;color:var(--muted);font:inherit}
 .label-badge,.leaf-badge{border-radius:10px;padding:0 8px;font-size:11px;background:#fff3bf;color:#5c4400}.leaf-badge{background:#dbe4ff;color:#233}
 pre{white-space:pre-wrap;word-break:break-word;margin:4px 0;font:12.5px/1.45 ui-monospace,SFMono-Regular,Menlo,monospace}pre.text{font:inherit}
-pre.raw,pre.args{background:#f1f3f5;padding:6px 8px;border-radius:4px}
-.tool-call{margin:6px 0}.tag{font-size:11px;background:#e9ecef;border-radius:4px;padding:0 6px}
-.error{color:#c92a2a;font-weight:600}details>summary{cursor:pointer;color:var(--muted);font-size:12px}
+pre.raw{background:#f1f3f5;padding:6px 8px;border-radius:4px}
 .fork{margin:6px 0 6px 16px;padding:6px 10px;border:1px dashed var(--fork);border-radius:6px;color:var(--fork);font-size:13px;background:#f3f0ff}
 .fork a{color:var(--fork)}
 `;
@@ -96,9 +100,14 @@ export function renderHtmlPage(input: HtmlExportInput): string {
   const shown = input.scope === "tree" ? segments : segments.filter((s) => s.current);
   const onPage = new Set<string>();
   for (const s of shown) for (const e of s.entries) onPage.add(e.id);
+  // The first entry with an id wins, as in the tree (a reused id's later copies are shadowed).
+  const byId = new Map<string, SessionEntry>();
+  for (const e of input.entries) if (!byId.has(e.id)) byId.set(e.id, e);
   const ctx: EntryHtmlContext = {
     getLabel: input.getLabel,
     isOnPage: (id) => onPage.has(id),
+    getEntry: (id) => byId.get(id),
+    renderers: input.renderers,
   };
   const leafId = input.path[input.path.length - 1]?.id ?? null;
   const leaf = { id: leafId, badge: input.leafIsCurrent ? "current leaf" : "selected leaf" };

@@ -11,6 +11,7 @@ import { type ExitCodeValue, usageError } from "./errors.js";
 import { isDirectory } from "./find-session-files.js";
 import type { CliIo } from "./io.js";
 import { lineLimitOf } from "./line-limit.js";
+import { addOptions, type OptionSpec } from "./option-table.js";
 import { colorEnabled, writeJson } from "./output.js";
 import { type Colors, Terminal, type TerminalIo } from "./terminal-output.js";
 import { terminalSafeText } from "./terminal-text.js";
@@ -23,14 +24,19 @@ export interface CommonOptions {
   json?: boolean;
 }
 
+/** `--dir` and `--json`, as data (`option-table.ts`): the program's and every command's. */
+export const COMMON_OPTIONS: readonly OptionSpec[] = [
+  {
+    flags: "--dir <dir>",
+    description:
+      "sessions directory (default: $PI_CODING_AGENT_DIR/sessions, else ~/.pi/agent/sessions)",
+  },
+  { flags: "--json", description: "print JSON on stdout for scripts" },
+];
+
 /** Adds `--dir` and `--json` to a command; every command calls this so they read the same. */
 export function withCommonOptions(command: Command): Command {
-  return command
-    .option(
-      "--dir <dir>",
-      "sessions directory (default: $PI_CODING_AGENT_DIR/sessions, else ~/.pi/agent/sessions)",
-    )
-    .option("--json", "print JSON on stdout for scripts");
+  return addOptions(command, COMMON_OPTIONS);
 }
 
 /**

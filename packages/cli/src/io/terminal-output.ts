@@ -9,7 +9,6 @@
  * writers that keep data exact (see `runtime.ts`).
  */
 
-import { randomBytes } from "node:crypto";
 import type { CliIo, OutputStream } from "./io.js";
 import { terminalSafe } from "./terminal-text.js";
 
@@ -101,6 +100,9 @@ export class Terminal {
       return;
     }
     // Private-use brackets around the nonce: the writer's safety rule leaves all of it as is.
+    // `node:crypto` loaded only here, for a terminal: into a pipe (`ls` in a script) its load
+    // would be a tenth of the command's own start-up.
+    const { randomBytes } = process.getBuiltinModule("node:crypto");
     const nonce = randomBytes(12).toString("hex");
     const mark = (code: number) => `\uE000${nonce}${code}\uE001`;
     this.marker = new RegExp(`\uE000${nonce}(\\d+)\uE001`, "g");

@@ -9,7 +9,8 @@ import { buildSessionInfo, fileTypeOf, fsReason } from "@pi-sessions/core/intern
 import { CliError, notFoundError, usageError } from "../io/errors.js";
 import { reportUnreadable, sessionFilesOf } from "../io/find-session-files.js";
 import type { CommandContext } from "../io/runtime.js";
-import { headerIdsOf, idHasPrefix } from "./short-ids.js";
+import { headerIdsOf } from "./header-ids.js";
+import { idHasPrefix } from "./short-ids.js";
 
 /** How many candidates an "ambiguous" message names before it says "…". */
 const SHOWN_CANDIDATES = 5;

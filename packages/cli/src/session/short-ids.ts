@@ -4,11 +4,9 @@
  * against. pi's ids are UUIDv7, whose first characters are a clock: sessions started within
  * about a minute share their first eight, so a fixed-width cut would print prefixes that
  * cannot be typed back. {@link idHasPrefix} is the match `resolve-session.ts` uses, so what
- * is shown and what is accepted follow one rule.
+ * is shown and what is accepted follow one rule. Nothing here reads a file (`header-ids.ts`
+ * does), so `ls --all`, which has every id at hand, loads no session reader for it.
  */
-
-import { readHeader } from "@pi-sessions/core/internal";
-import { sessionFilesOf } from "../io/find-session-files.js";
 
 /** The fewest characters an id is shortened to; a longer prefix only where this one is shared. */
 export const MIN_SHORT_ID = 8;
@@ -35,7 +33,17 @@ function commonPrefixLength(a: string, b: string): number {
  */
 export function shortIdsAmong(all: Iterable<string>): (id: string) => string {
   const sorted = [...new Set(all)].sort();
+  // Each id's longest shared prefix with a neighbour, found for all of them in one pass (a
+  // table names every id of `all`); an id not among them is measured on demand below.
   const shared = new Map<string, number>();
+  let previous = 0;
+  for (let k = 0; k < sorted.length; k++) {
+    const id = sorted[k] as string;
+    const next = sorted[k + 1];
+    const following = next === undefined ? 0 : commonPrefixLength(id, next);
+    shared.set(id, Math.max(previous, following));
+    previous = following;
+  }
   const lengthOf = (id: string): number => {
     const known = shared.get(id);
     if (known !== undefined) return known;
@@ -58,26 +66,4 @@ export function shortIdsAmong(all: Iterable<string>): (id: string) => string {
     return longest;
   };
   return (id) => id.slice(0, Math.max(MIN_SHORT_ID, lengthOf(id) + 1));
-}
-
-/**
- * The header id of each file that has one (first record within core's default read limit),
- * with its path: what `<session>` ids resolve against. Files without one are left out.
- */
-export function headerIdsOf(files: readonly string[]): { path: string; id: string }[] {
-  const ids: { path: string; id: string }[] = [];
-  for (const path of files) {
-    const id = readHeader(path)?.id;
-    if (typeof id === "string") ids.push({ path, id });
-  }
-  return ids;
-}
-
-/**
- * {@link shortIdsAmong} the header ids of every session file under `root` (each file's first
- * line read once): for a table that shows only some sessions, since a `<session>` argument
- * resolves against all of them. Throws exit 2 when the root cannot be listed.
- */
-export function shortIdsUnder(root: string): (id: string) => string {
-  return shortIdsAmong(headerIdsOf(sessionFilesOf(root, false).files).map((entry) => entry.id));
 }

@@ -1,14 +1,12 @@
 /** Finding sessions by header only (SPEC §10.3–§10.4): only reads (W13), skips vanished files. */
 
-import { fstatSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { fstatSync } from "node:fs";
 import { resolveCwd } from "../env/paths.js";
 import { JsonlScanner, type JsonRecord } from "../format/parse.js";
 import { isValidHeader } from "../format/record-rules.js";
 import type { SessionHeader } from "../schema/types.js";
+import { jsonlPaths } from "./jsonl-paths.js";
 import { readOrNull, readText, statOrNull } from "./read-chunks.js";
-import { fsReason, type PathProblem } from "./session-scan.js";
-import { errorCode } from "./store-fs.js";
 import { samePath } from "./store-helpers.js";
 
 /** How far {@link readHeader} looks for the first record by default: 1 MiB, as R1.6 does. */
@@ -51,28 +49,6 @@ export function readHeader(path: string, limit: number = HEADER_SCAN_LIMIT): Ses
 export function cwdMatches(headerCwd: unknown, cwd: string, emptyMatches = true): boolean {
   if (typeof headerCwd !== "string" || headerCwd === "") return emptyMatches;
   return samePath(resolveCwd(headerCwd), resolveCwd(cwd));
-}
-
-/**
- * A directory's `*.jsonl` paths in listing order; `[]` if it is missing or a symlink to a file.
- * A directory that exists but cannot be listed (permissions, I/O) also gives `[]` — what the
- * reference's listings do — but is reported to `problems` when given, so that a caller which
- * answers for the folder does not take "unreadable" for "empty" (see `scanSessionFiles`).
- */
-export function jsonlPaths(dir: string, problems?: PathProblem[]): string[] {
-  try {
-    const names = readdirSync(dir).filter((name) => name.endsWith(".jsonl"));
-    // `join(dir, name)` for every name, normalising `dir` once: a file name holds no separator
-    // and is never "." or "..", so only the directory part needs normalising (10,000 files).
-    const prefix = join(dir, "x").slice(0, -1);
-    return names.map((name) => prefix + name);
-  } catch (error) {
-    const code = errorCode(error);
-    if (problems !== undefined && code !== "ENOENT" && code !== "ENOTDIR") {
-      problems.push({ path: dir, code: code ?? "EIO", reason: fsReason(error), what: "folder" });
-    }
-    return [];
-  }
 }
 
 /** Whether `path` has a valid header with this `id` and a cwd matching `wanted` (when given). */

@@ -7,9 +7,9 @@
  */
 
 import type { SessionInfo } from "../schema/types.js";
+import { sessionInfoCodec, sessionShapeCodec } from "./fold-codecs.js";
 import { foldRulesKey } from "./listing-folds.js";
-import { sessionInfoCodec } from "./session-info.js";
-import { type SessionShape, sessionShapeCodec } from "./session-shape.js";
+import type { SessionShape } from "./session-shape.js";
 
 /** A listed file's answer: its info and its shape. */
 export interface ListingAnswer {
@@ -79,16 +79,21 @@ export function encodeListingAnswer(answer: ListingAnswer | null): string {
 
 /**
  * The answer a stored text gives for `path`, built exactly as core's fold builds its info
- * (every key present, an absent name or parent as `undefined`); `text` is its joined text.
+ * (every key present, an absent name or parent as `undefined`); `allMessagesText` is its joined
+ * text, or what reads it on first use. The info holds it as an accessor of its own, in the same
+ * place among its keys (equality, spreading and `JSON.stringify` see what a plain field shows),
+ * that reads once and keeps what it read; an assignment replaces it, as on a plain field.
  */
 export function decodeListingAnswer(
   text: string,
   path: string,
-  allMessagesText: string,
+  allMessagesText: string | (() => string),
 ): ListingAnswer | null {
   const stored = JSON.parse(text) as Stored;
   if (stored === null) return null;
   const [id, cwd, name, parent, created, modified, messageCount, firstMessage] = stored.i;
+  let load = typeof allMessagesText === "string" ? undefined : allMessagesText;
+  let kept = typeof allMessagesText === "string" ? allMessagesText : "";
   const info: SessionInfo = {
     path,
     id,
@@ -99,7 +104,17 @@ export function decodeListingAnswer(
     modified: new Date(modified ?? Number.NaN),
     messageCount,
     firstMessage,
-    allMessagesText,
+    get allMessagesText(): string {
+      if (load !== undefined) {
+        kept = load();
+        load = undefined;
+      }
+      return kept;
+    },
+    set allMessagesText(value: string) {
+      load = undefined;
+      kept = value;
+    },
   };
   return { info, shape: stored.s };
 }

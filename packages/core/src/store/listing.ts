@@ -8,7 +8,8 @@ import { readdir } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { resolveCwd } from "../env/paths.js";
 import type { SessionInfo } from "../schema/types.js";
-import { cwdMatches, jsonlPaths } from "./discovery.js";
+import { cwdMatches } from "./discovery.js";
+import { jsonlPaths } from "./jsonl-paths.js";
 import {
   defaultSessionInfoCache,
   type FileStamp,
@@ -16,6 +17,7 @@ import {
   type SessionInfoCache,
   type ShapedSessionInfo,
 } from "./listing-cache.js";
+import { compareDirCandidates, compareRootCandidates, newestFirst } from "./listing-order.js";
 import { statOrNull } from "./read-chunks.js";
 
 export type { ShapedSessionInfo } from "./listing-cache.js";
@@ -56,31 +58,6 @@ export interface ListSessionsOptions extends ListingOptions {
   filterCwd?: string;
   /** Whether a header without a cwd passes the filter (default true; see {@link cwdMatches}). */
   emptyCwdMatches?: boolean;
-}
-
-/**
- * The final order of every listing, on `modified` in ms: newest first, ties keeping their
- * order (the sort is stable). One definition, for core's listings and for any store that lists
- * the same sessions from its own rows (an Invalid Date's `NaN` compares as core's does).
- */
-export function newestFirst(aModifiedMs: number, bModifiedMs: number): number {
-  return bModifiedMs - aModifiedMs;
-}
-
-/** The candidate order of one directory's listing (`list`, `listAll(dir)`): names descending. */
-export function compareDirCandidates(a: { name: string }, b: { name: string }): number {
-  return b.name.localeCompare(a.name);
-}
-
-/**
- * The candidate order of `listAll()` over every project directory: the file's mtime newest
- * first, then names descending.
- */
-export function compareRootCandidates(
-  a: { name: string; mtimeMs: number },
-  b: { name: string; mtimeMs: number },
-): number {
-  return b.mtimeMs - a.mtimeMs || b.name.localeCompare(a.name);
 }
 
 /** Sort key for partial snapshots; an Invalid Date sorts last rather than anywhere. */

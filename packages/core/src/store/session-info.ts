@@ -8,7 +8,6 @@ import { isJsonRecord, JsonlScanner, type JsonlVisitor, type JsonRecord } from "
 import { isValidHeader } from "../format/record-rules.js";
 import { sessionNameOf } from "../projections/session-name.js";
 import type { SessionHeader, SessionInfo } from "../schema/types.js";
-import { exactJson, type FoldCodec } from "./listing-folds.js";
 import { readOrNull, readText } from "./read-chunks.js";
 import { type SessionShape, SessionShapeFold } from "./session-shape.js";
 
@@ -38,17 +37,6 @@ export interface SessionInfoFoldState {
   /** The last `session_info` name as written (absent: none, or one without a name). */
   readonly rawName?: unknown;
 }
-
-/**
- * The info fold's rule version and state encoding (SPEC §14 F2). Bump `version` with any change
- * to what {@link SessionInfoFold} folds or keeps: saved states of other versions are refolded.
- */
-export const sessionInfoCodec: FoldCodec<SessionInfoFoldState> = {
-  name: "session-info",
-  version: 1,
-  encode: (state) => exactJson(state),
-  decode: (text) => JSON.parse(text) as SessionInfoFoldState,
-};
 
 /**
  * Folds a file's records into its info; stops at once if the first is not a valid header. Its

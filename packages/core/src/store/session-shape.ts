@@ -5,7 +5,6 @@
 
 import type { JsonlVisitor, JsonRecord, LineIssue } from "../format/parse.js";
 import { isCurrentHeader, recordKind } from "../format/record-rules.js";
-import type { FoldCodec } from "./listing-folds.js";
 
 /**
  * The first thing seen that makes a file not regular (a full load may report a problem or count
@@ -53,17 +52,6 @@ export interface SessionShapeFoldState {
   /** How many distinct parent ids the fold had seen. */
   readonly parents: number;
 }
-
-/**
- * The shape fold's rule version and state encoding (SPEC §14 F2). Bump `version` with any
- * change to what {@link SessionShapeFold} decides: saved states of other versions are refolded.
- */
-export const sessionShapeCodec: FoldCodec<SessionShapeFoldState> = {
-  name: "session-shape",
-  version: 1,
-  encode: (state) => JSON.stringify(state),
-  decode: (text) => JSON.parse(text) as SessionShapeFoldState,
-};
 
 /** Where a resumed shape fold asks about the ids of the lines folded before it was saved. */
 export interface StoredIds {

@@ -23,7 +23,7 @@ function target(fmt: Fmt, ctx: RenderContext, id: unknown): string {
   const type = get(known, "type");
   const role = get(get(known, "message"), "role");
   const hint = typeof role === "string" ? role : typeof type === "string" ? type : undefined;
-  return hint === undefined ? fmt.code(id) : `${fmt.code(id)} (${fmt.inline(hint)})`;
+  return hint === undefined ? fmt.ref(id) : `${fmt.ref(id)} (${fmt.inline(hint)})`;
 }
 
 function compaction(fmt: Fmt, ctx: RenderContext, e: unknown, id?: string): string {
@@ -136,7 +136,11 @@ const ENTRY_RENDERERS = {
  * record that is not an object shows its JSON. Custom renderers can call it to wrap it.
  */
 export function renderDefaultEntry(entry: unknown, ctx: RenderContext): string {
-  const fmt = fmtFor(ctx);
+  return renderDefaultEntryAs(fmtFor(ctx), entry, ctx);
+}
+
+/** {@link renderDefaultEntry} in the flavour of `fmt` (how HTML reuses every default). */
+export function renderDefaultEntryAs(fmt: Fmt, entry: unknown, ctx: RenderContext): string {
   const rawId = get(entry, "id");
   const id = ctx.showIds && typeof rawId === "string" ? rawId : undefined;
   const type = get(entry, "type");

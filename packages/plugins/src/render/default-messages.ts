@@ -1,7 +1,7 @@
 /**
  * Default rendering of every message role (SPEC §3.3) and of unknown roles.
  */
-import { systemPrompt } from "@pi-sessions/core";
+import { type MessageRole, systemPrompt } from "@pi-sessions/core";
 import type { Fmt } from "./format.js";
 import { contentParts, jsonBlock, literal, usagePart } from "./parts.js";
 import { formatInt, get, safeString, str } from "./text.js";
@@ -82,7 +82,8 @@ function system(fmt: Fmt, ctx: RenderContext, m: unknown, id?: string): string {
   return fmt.block("System prompt", id, parts);
 }
 
-const ROLES: Readonly<Record<string, RoleRenderer>> = {
+/** The rendering of each message role (`satisfies`: a new role must get one, in every format). */
+const ROLES = {
   user: (fmt, ctx, m, id) => fmt.block("User", id, contentParts(fmt, ctx, get(m, "content"))),
   assistant,
   toolResult,
@@ -91,7 +92,7 @@ const ROLES: Readonly<Record<string, RoleRenderer>> = {
   branchSummary,
   compactionSummary,
   system,
-};
+} satisfies Record<MessageRole, RoleRenderer>;
 
 /**
  * The default rendering of a message of any role; `id` is the entry id shown in the title.
@@ -104,7 +105,8 @@ export function renderDefaultMessage(
   id?: string,
 ): string {
   const role = get(message, "role");
-  const known = typeof role === "string" && Object.hasOwn(ROLES, role) ? ROLES[role] : undefined;
+  const known =
+    typeof role === "string" && Object.hasOwn(ROLES, role) ? ROLES[role as MessageRole] : undefined;
   if (known) return known(fmt, ctx, message, id);
   const title =
     typeof role === "string" ? `Message · role ${fmt.inline(role)}` : "Message without a role";

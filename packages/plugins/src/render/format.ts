@@ -1,13 +1,27 @@
 /**
- * The two output flavours behind one small interface, so each default renderer is written
- * once. Every method takes raw (unescaped) text and does its own escaping.
+ * The output flavours (text, Markdown and, in `html.ts`, HTML) behind one small interface, so
+ * each default renderer is written once and every format is derived from it. Every method
+ * takes raw (unescaped) text and does its own escaping.
  */
 import { codeFence, codeSpan, containMarkdown, escapeInline } from "./markdown.js";
 import { prefixLines, sanitize } from "./text.js";
 import type { RenderContext, RenderFormat } from "./types.js";
 
+/**
+ * Every output of the formatter: the flavours a renderer writes, and HTML, which the default
+ * renderers write too and where a custom renderer's text is shown escaped (see
+ * `renderEntryHtml`).
+ */
+export type OutputFormat = RenderFormat | "html";
+
 /** Formatting primitives of one flavour. */
 export interface Fmt {
+  /** The flavour, for the rare phrase that differs by more than its markup. */
+  readonly kind: OutputFormat;
+  /** Literal emphasised words (a part's lead-in). */
+  strong(text: string): string;
+  /** Another entry's id: a link in HTML when that entry is on the page, else code. */
+  ref(id: string): string;
   /** One literal inline run (names, labels, models). */
   inline(text: string): string;
   /** Inline code (ids, tool names, commands). */
@@ -55,6 +69,9 @@ function titled(layout: Layout): Pick<Fmt, "block" | "line"> {
 }
 
 const markdownFmt: Fmt = {
+  kind: "markdown",
+  strong: (text) => `**${escapeInline(text)}**`,
+  ref: codeSpan,
   inline: escapeInline,
   code: codeSpan,
   fence: codeFence,
@@ -71,6 +88,9 @@ const markdownFmt: Fmt = {
 };
 
 const textFmt: Fmt = {
+  kind: "text",
+  strong: oneLine,
+  ref: oneLine,
   inline: oneLine,
   code: oneLine,
   fence: sanitize,

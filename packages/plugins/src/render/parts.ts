@@ -29,9 +29,9 @@ function toolCallPart(fmt: Fmt, ctx: RenderContext, block: unknown): string {
   const name = fmt.code(str(get(block, "name")) ?? "?");
   const id = str(get(block, "id"));
   const head =
-    ctx.format === "markdown"
-      ? `**Tool call** ${name}${id ? ` · ${fmt.code(id)}` : ""}`
-      : `tool call ${name}${id ? ` (${fmt.code(id)})` : ""}:`;
+    fmt.kind === "text"
+      ? `tool call ${name}${id ? ` (${fmt.code(id)})` : ""}:`
+      : `${fmt.strong("Tool call")} ${name}${id ? ` · ${fmt.code(id)}` : ""}`;
   const error = str(get(block, "argumentsError"));
   const parts = [head, jsonBlock(fmt, ctx, get(block, "arguments"))];
   if (error) parts.push(fmt.note(`arguments error: ${fmt.inline(error)}`));

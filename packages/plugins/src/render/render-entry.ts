@@ -3,8 +3,9 @@
  * rendering never throws whatever the entry or a plugin's renderer does.
  */
 import type { CustomMessage, SessionEntry } from "@pi-sessions/core";
-import { renderDefaultEntry } from "./default-entries.js";
-import { fmtOf } from "./format.js";
+import { renderDefaultEntryAs } from "./default-entries.js";
+import { type Fmt, fmtOf } from "./format.js";
+import { escapeHtml, htmlFmt } from "./html.js";
 import { escapeInline } from "./markdown.js";
 import { Renderers } from "./registry.js";
 import { errorMessage, get, safeString, sanitize, str } from "./text.js";
@@ -82,44 +83,53 @@ function customFor(entry: unknown, renderers: Renderers, ctx: RenderContext): Cu
 }
 
 /** The block with the entry's label attached under it, when it has one. */
-function withLabel(block: string, entry: unknown, ctx: RenderContext): string {
+function withLabel(fmt: Fmt, block: string, entry: unknown, ctx: RenderContext): string {
   const id = get(entry, "id");
   if (typeof id !== "string") return block;
   const label = ctx.getLabel(id);
   if (!label) return block;
-  const fmt = fmtOf(ctx.format);
   return fmt.attach(block, fmt.note(`label: ${fmt.inline(safeString(label))}`));
 }
 
 /**
- * Renders one record as text or Markdown. Accepts anything (damaged files yield non-entries):
- * a custom renderer registered for the entry's customType runs first; when it returns
- * `undefined` the default is used, and when it throws or returns a non-string the default is
- * used with a note saying so. Never throws.
+ * Renders one record as text or Markdown (or, with `fmt` the HTML flavour, as HTML). Accepts
+ * anything (damaged files yield non-entries): a custom renderer registered for the entry's
+ * customType runs first; when it returns `undefined` the default is used, and when it throws
+ * or returns a non-string the default is used with a note saying so. A custom renderer writes
+ * `ctx.format`; in another flavour its output is shown as literal prose (escaped in HTML), so
+ * a renderer cannot add markup there. Never throws.
  */
-export function renderEntryIn(entry: unknown, ctx: RenderContext, renderers: Renderers): string {
+export function renderEntryIn(
+  entry: unknown,
+  ctx: RenderContext,
+  renderers: Renderers,
+  fmt: Fmt = fmtOf(ctx.format),
+): string {
   try {
     let note: string | undefined;
     const custom = customFor(entry, renderers, ctx);
     if (custom) {
       try {
         const out = custom.run();
-        if (typeof out === "string") return withLabel(out, entry, ctx);
+        if (typeof out === "string") {
+          const shown = fmt.kind === ctx.format ? out : fmt.prose(out);
+          return withLabel(fmt, shown, entry, ctx);
+        }
         if (out !== undefined) throw new TypeError(`returned ${typeof out}, not a string`);
       } catch (error) {
-        const fmt = fmtOf(ctx.format);
         const what = `${custom.kind} renderer for ${fmt.inline(`"${custom.type}"`)}`;
         note = fmt.note(
           `${what} failed (${fmt.inline(errorMessage(error))}); default rendering shown`,
         );
       }
     }
-    const block = renderDefaultEntry(entry, ctx);
-    const noted = note === undefined ? block : fmtOf(ctx.format).attach(block, note);
-    return withLabel(noted, entry, ctx);
+    const block = renderDefaultEntryAs(fmt, entry, ctx);
+    const noted = note === undefined ? block : fmt.attach(block, note);
+    return withLabel(fmt, noted, entry, ctx);
   } catch (error) {
     // Last resort: only total helpers from here on.
-    return `[unrenderable entry: ${sanitize(errorMessage(error)).replace(/\n/g, " ")}]`;
+    const line = `[unrenderable entry: ${sanitize(errorMessage(error)).replace(/\n/g, " ")}]`;
+    return fmt.kind === "html" ? escapeHtml(line) : line;
   }
 }
 
@@ -127,3 +137,42 @@ export function renderEntryIn(entry: unknown, ctx: RenderContext, renderers: Ren
 export function renderEntry(entry: unknown, options: RenderOptions = {}): string {
   return renderEntryIn(entry, createRenderContext(options), options.renderers ?? Renderers.empty());
 }
+
+/** Options of {@link renderEntryHtml}: those of {@link renderEntry} but the format, plus links. */
+export interface HtmlRenderOptions extends Omit<RenderOptions, "format"> {
+  /**
+   * The link (`href`) of an entry id shown on the same page, or undefined when it is not
+   * there; references to other entries (a label's target, a compaction's kept entry) become
+   * links through it. Default: no links.
+   */
+  readonly entryHref?: (id: string) => string | undefined;
+}
+
+/**
+ * One record as an HTML fragment: the same description as {@link renderEntry}'s text and
+ * Markdown (title, facts, content parts), written with HTML markup, every value from the
+ * record escaped. A custom renderer runs with a `"text"` context and its output is shown as
+ * escaped preformatted text, so a plugin's type appears in HTML without writing HTML and
+ * cannot inject markup. The page around it (styles, anchors) is the caller's. Never throws.
+ */
+export function renderEntryHtml(entry: unknown, options: HtmlRenderOptions = {}): string {
+  let setup = HTML_SETUPS.get(options);
+  if (setup === undefined) {
+    setup = {
+      ctx: createRenderContext({ ...options, format: "text" }),
+      fmt: htmlFmt(options.entryHref ?? (() => undefined)),
+      renderers: options.renderers ?? Renderers.empty(),
+    };
+    HTML_SETUPS.set(options, setup);
+  }
+  return renderEntryIn(entry, setup.ctx, setup.renderers, setup.fmt);
+}
+
+/**
+ * The context and primitives made from one options object (options are read-only), so a page
+ * that passes the same options for each of its entries builds them once, not per entry.
+ */
+const HTML_SETUPS = new WeakMap<
+  HtmlRenderOptions,
+  { readonly ctx: RenderContext; readonly fmt: Fmt; readonly renderers: Renderers }
+>();

@@ -8,9 +8,9 @@ import {
   type SessionEntry,
   walkPath,
 } from "@pi-sessions/core";
+import { USAGE_TOTALS_PROJECTION_NAME } from "./usage-name.js";
 import {
   branchUsageTotals,
-  USAGE_TOTALS_PROJECTION_NAME,
   type UsageTotalsState,
   usageDiagnostics,
   usageTotals,

@@ -2,11 +2,12 @@
  * The saved form of the {@link usageTotals} projection's state (SPEC §14 F2): its rule version
  * and its encoding, next to the rule, so a store that keeps the state across runs (the session
  * index) refolds a state saved under another version instead of reusing it, and never reads
- * inside the state itself.
+ * inside the state itself. Only types are imported: the version is read without loading the rule.
  */
 
 import type { FoldCodec } from "@pi-sessions/core/internal";
-import { USAGE_TOTALS_PROJECTION_NAME, type UsageTotalsState } from "./usage-projection.js";
+import { USAGE_TOTALS_PROJECTION_NAME } from "./usage-name.js";
+import type { UsageTotalsState } from "./usage-projection.js";
 import type { UsageDiagnostic } from "./usage-records.js";
 
 /** The saved JSON: the state without its caches of queries. */

@@ -17,6 +17,7 @@
  * whose parent comes later is walked again.
  */
 import { defineProjection, type SessionEntry } from "@pi-sessions/core";
+import { USAGE_TOTALS_PROJECTION_NAME } from "./usage-name.js";
 import { type UsageDiagnostic, usageRecordOf } from "./usage-records.js";
 import { addToTotals, emptyUsageTotals, type UsageTotals } from "./usage-sums.js";
 
@@ -59,9 +60,6 @@ export interface UsageTotalsState {
   readonly diagnosticLog: UsageDiagnostic[];
   readonly diagnosticCount: number;
 }
-
-/** The name the projection is registered under (`getProjectionState("usage-totals")`). */
-export const USAGE_TOTALS_PROJECTION_NAME = "usage-totals";
 
 function parentOf(entry: SessionEntry): string | null {
   const raw: unknown = (entry as { parentId?: unknown }).parentId;

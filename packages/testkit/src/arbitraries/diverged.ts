@@ -11,6 +11,7 @@
  */
 
 import type { SessionEntry, SessionHeader } from "@pi-sessions/core";
+import { ENTRY_TYPE_NAMES, ENTRY_TYPES } from "@pi-sessions/core";
 import fc from "fast-check";
 import { entryIdFor } from "./common.js";
 import { buildEntry } from "./entry-build.js";
@@ -63,13 +64,14 @@ interface ForcedId {
   readonly referFrom: readonly BodySpec[];
 }
 
-/** The kinds of entry appended to refer to a colliding entry (besides its plain children). */
+/**
+ * The kinds of entry appended to refer to a colliding entry: every built-in type that names
+ * another entry (core's `ENTRY_TYPES[type].references`, so a new referring type is collided on
+ * at once), plus a message and a session name, plain children whose parent is the collision.
+ */
 const REFERRING: readonly EntryKind[] = [
   "message",
-  "label",
-  "compaction",
-  "branch_summary",
-  "context_edit",
+  ...ENTRY_TYPE_NAMES.filter((type) => ENTRY_TYPES[type].references.length > 0),
   "session_info",
 ];
 

@@ -2,7 +2,12 @@
  * Records for the deterministic scenarios: headers, entries with fixed ids and timestamps,
  * and the worked examples A and B of SPEC §8.7, written out as plain JSON.
  */
-import type { EntryLike, JsonObject, SessionManagerLike, SessionModuleLike } from "../model/api.js";
+import type {
+  EntryLike,
+  JsonObject,
+  SessionManagerLike,
+  SessionModuleLike,
+} from "../api-calls/manager-api.js";
 
 /** `2025-01-01T10:00:<s>.000Z`. */
 export const at = (s: number): string => `2025-01-01T10:00:${String(s).padStart(2, "0")}.000Z`;

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { SessionModuleLike } from "../model/api.js";
+import type { SessionModuleLike } from "../api-calls/manager-api.js";
 import { clip, describeThrown } from "../model/json.js";
 import { runStoreModel } from "../model/run-store-model.js";
 import { type ManagerFactory, memoryStore } from "../stores/manager-factory.js";

@@ -1,7 +1,7 @@
 /**
  * Types of the conformance suite: scenarios, the context they run in, and the report.
  */
-import type { SessionModuleLike } from "../model/api.js";
+import type { SessionModuleLike } from "../api-calls/manager-api.js";
 import type { ManagerFactory } from "../stores/manager-factory.js";
 
 /** Where a scenario runs: the module under test and helpers for temporary files. */

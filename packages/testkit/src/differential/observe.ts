@@ -8,7 +8,7 @@
  * (the differential world's `setClock`), so entry and label timestamps agree.
  */
 import { isDeepStrictEqual } from "node:util";
-import type { SessionManagerLike, TreeNodeLike } from "../model/api.js";
+import type { SessionManagerLike, TreeNodeLike } from "../api-calls/manager-api.js";
 import { clip as clipText } from "../model/json.js";
 import { type IdMap, sameModuloIds } from "./id-map.js";
 

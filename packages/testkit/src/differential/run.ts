@@ -5,7 +5,7 @@
  * versions of one against each other); the caller builds the two managers and freezes the
  * clock both read.
  */
-import type { SessionManagerLike } from "../model/api.js";
+import type { SessionManagerLike } from "../api-calls/manager-api.js";
 import { expectSameModuloIds, expectSameView, observe } from "./observe.js";
 import { type DifferentialOp, type DifferentialWorld, differentialStep } from "./ops.js";
 

@@ -4,10 +4,13 @@
  * then compares everything observable (see `check.ts`).
  */
 import type fc from "fast-check";
-import type { JsonObject, SessionManagerLike } from "./api.js";
-import type { Target } from "./args.js";
+import type { Target } from "../api-calls/call-args.js";
+import type { JsonObject, SessionManagerLike } from "../api-calls/manager-api.js";
+import type { Extras, KeepTarget } from "../api-calls/manager-calls.js";
 import { notFound, type SessionModel } from "./session-model.js";
-import { copyArg, resolveTarget, runAppend, show } from "./step.js";
+import { callOn, copyArg, resolveTarget, runAppend, show } from "./step.js";
+
+export type { Extras };
 
 /** A command of the session model: the model, the implementation under test. */
 export type SessionCommand = fc.Command<SessionModel, SessionManagerLike>;
@@ -45,7 +48,7 @@ export class AppendMessageCommand extends Base {
       m,
       sm,
       "message",
-      () => sm.appendMessage(copyArg(this.message)),
+      callOn(m, sm, { op: "appendMessage", message: this.message }),
       () => ({
         message: copyArg(this.message),
       }),
@@ -66,7 +69,7 @@ export class AppendThinkingLevelChangeCommand extends Base {
       m,
       sm,
       "thinking_level_change",
-      () => sm.appendThinkingLevelChange(this.level),
+      callOn(m, sm, { op: "appendThinkingLevelChange", level: this.level }),
       () => ({
         thinkingLevel: this.level,
       }),
@@ -90,7 +93,7 @@ export class AppendModelChangeCommand extends Base {
       m,
       sm,
       "model_change",
-      () => sm.appendModelChange(this.provider, this.modelId),
+      callOn(m, sm, { op: "appendModelChange", provider: this.provider, modelId: this.modelId }),
       () => ({
         provider: this.provider,
         modelId: this.modelId,
@@ -102,40 +105,31 @@ export class AppendModelChangeCommand extends Base {
   }
 }
 
-/** Optional arguments of compactions and branch summaries. */
-export interface Extras {
-  details: unknown;
-  fromHook?: boolean | undefined;
-  usage?: JsonObject | undefined;
-}
-
 /** `appendCompaction(...)`: null keeps none (own id); the system checkpoint (SPEC §5.4). */
 export class AppendCompactionCommand extends Base {
   constructor(
     readonly summary: string,
-    readonly keep: Target | null | "",
+    readonly keep: KeepTarget,
     readonly tokensBefore: number,
     readonly extras: Extras,
   ) {
     super();
   }
   run(m: SessionModel, sm: SessionManagerLike): void {
-    const keep = this.keep === null || this.keep === "" ? this.keep : resolveTarget(m, this.keep);
-    const { details, fromHook, usage } = this.extras;
+    const keep =
+      typeof this.keep === "object" && this.keep !== null ? resolveTarget(m, this.keep) : this.keep;
     runAppend(
       `${this} [keep ${keep}]`,
       m,
       sm,
       undefined,
-      () =>
-        sm.appendCompaction(
-          this.summary,
-          keep,
-          this.tokensBefore,
-          copyArg(details),
-          fromHook,
-          copyArg(usage),
-        ),
+      callOn(m, sm, {
+        op: "appendCompaction",
+        summary: this.summary,
+        keep: this.keep,
+        tokens: this.tokensBefore,
+        extras: this.extras,
+      }),
       (id, ts) =>
         m.compaction(id, ts, {
           ...copyArg(this.extras),
@@ -164,7 +158,7 @@ export class AppendCustomEntryCommand extends Base {
       m,
       sm,
       undefined,
-      () => sm.appendCustomEntry(this.customType, copyArg(this.data)),
+      callOn(m, sm, { op: "appendCustomEntry", customType: this.customType, data: this.data }),
       (id, ts) => ({
         type: "custom",
         customType: this.customType,
@@ -191,13 +185,13 @@ export class AppendCustomMessageEntryCommand extends Base {
     super();
   }
   run(m: SessionModel, sm: SessionManagerLike): void {
-    const call = () =>
-      sm.appendCustomMessageEntry(
-        this.customType,
-        copyArg(this.content),
-        this.display,
-        copyArg(this.details),
-      );
+    const call = callOn(m, sm, {
+      op: "appendCustomMessageEntry",
+      customType: this.customType,
+      content: this.content,
+      display: this.display,
+      details: this.details,
+    });
     runAppend(this.toString(), m, sm, undefined, call, (id, ts) => ({
       type: "custom_message",
       customType: this.customType,
@@ -224,7 +218,7 @@ export class AppendSessionInfoCommand extends Base {
       m,
       sm,
       "session_info",
-      () => sm.appendSessionInfo(this.name),
+      callOn(m, sm, { op: "appendSessionInfo", name: this.name }),
       () => ({
         name: this.name.replace(/[\r\n]+/g, " ").trim(),
       }),
@@ -251,7 +245,7 @@ export class AppendLabelChangeCommand extends Base {
       m,
       sm,
       error,
-      () => sm.appendLabelChange(targetId, this.label),
+      callOn(m, sm, { op: "appendLabelChange", target: this.target, label: this.label }),
       (id, ts) => ({
         ...m.base("label", id, ts),
         targetId,
@@ -276,8 +270,15 @@ export class AppendUsageCommand extends Base {
     super();
   }
   run(m: SessionModel, sm: SessionManagerLike): void {
-    const call = () =>
-      sm.appendUsage(this.kind, this.provider, this.modelName, copyArg(this.usage), this.note);
+    const usage = {
+      op: "appendUsage" as const,
+      kind: this.kind,
+      provider: this.provider,
+      model: this.modelName,
+      usage: this.usage,
+      ...(this.note === undefined ? {} : { note: this.note }),
+    };
+    const call = callOn(m, sm, usage);
     const build = (id: string, ts: string) => ({
       ...m.base("usage", id, ts),
       kind: this.kind,
@@ -304,7 +305,11 @@ export class AppendContextEditCommand extends Base {
   run(m: SessionModel, sm: SessionManagerLike): void {
     const targetId = resolveTarget(m, this.target);
     const error = m.contextEditError(targetId, this.replacement);
-    const call = () => sm.appendContextEdit(targetId, copyArg(this.replacement));
+    const call = callOn(m, sm, {
+      op: "appendContextEdit",
+      target: this.target,
+      replacement: this.replacement,
+    });
     runAppend(`${this} [target ${targetId}]`, m, sm, error, call, (id, ts) => ({
       ...m.base("context_edit", id, ts),
       targetId,

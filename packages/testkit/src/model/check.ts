@@ -4,7 +4,7 @@
  * children of every id, session name, header, context, projection and context entries.
  * Returns the differences as readable lines instead of throwing on the first one.
  */
-import type { EntryLike, SessionManagerLike, TreeNodeLike } from "./api.js";
+import type { EntryLike, SessionManagerLike, TreeNodeLike } from "../api-calls/manager-api.js";
 import { clip, describeDifference, describeThrown, orderedJson } from "./json.js";
 import type { ModelTreeNode, SessionModel } from "./session-model.js";
 

@@ -5,7 +5,7 @@
  * ever holds a few dozen entries.
  */
 import { recordsTreeSource, treeIndex } from "@pi-sessions/core";
-import type { EntryLike, JsonObject } from "./api.js";
+import type { EntryLike, JsonObject } from "../api-calls/manager-api.js";
 
 /** `{provider, modelId}` or null (SPEC §8.2). */
 export type ModelRef = { provider: string; modelId: string } | null;

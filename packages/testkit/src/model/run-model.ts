@@ -4,7 +4,10 @@
  * with every observable compared after each command.
  */
 import fc from "fast-check";
-import { asSessionManager, type SessionManagerFactory, type SessionManagerLike } from "./api.js";
+import { targetArb } from "../api-calls/call-args.js";
+import type { SessionManagerFactory, SessionManagerLike } from "../api-calls/manager-api.js";
+import { type CallName, type CallOf, weightedCalls } from "../api-calls/manager-calls.js";
+import { asSessionManager } from "../api-calls/manager-methods.js";
 import {
   AppendCompactionCommand,
   AppendContextEditCommand,
@@ -18,7 +21,6 @@ import {
   AppendUsageCommand,
   type SessionCommand,
 } from "./append-commands.js";
-import * as A from "./args.js";
 import { assertMatchesModel } from "./check.js";
 import { describeThrown } from "./json.js";
 import { SessionModel } from "./session-model.js";
@@ -37,73 +39,39 @@ export interface SessionModelOptions {
 }
 
 /**
- * One arbitrary per SessionManager method, weighted so sessions grow: appends dominate,
- * branch moves and errors (unknown targets, invalid edits) are regular.
+ * The model's command for each call of `MANAGER_CALLS`: typed over every call name, so a call
+ * added there does not compile here until the model predicts what it does.
+ */
+const MODEL_COMMANDS: { readonly [K in CallName]: (call: CallOf<K>) => SessionCommand } = {
+  appendMessage: (c) => new AppendMessageCommand(c.message),
+  appendThinkingLevelChange: (c) => new AppendThinkingLevelChangeCommand(c.level),
+  appendModelChange: (c) => new AppendModelChangeCommand(c.provider, c.modelId),
+  appendCompaction: (c) => new AppendCompactionCommand(c.summary, c.keep, c.tokens, c.extras),
+  appendCustomEntry: (c) => new AppendCustomEntryCommand(c.customType, c.data),
+  appendCustomMessageEntry: (c) =>
+    new AppendCustomMessageEntryCommand(c.customType, c.content, c.display, c.details),
+  appendSessionInfo: (c) => new AppendSessionInfoCommand(c.name),
+  appendLabelChange: (c) => new AppendLabelChangeCommand(c.target, c.label),
+  appendUsage: (c) => new AppendUsageCommand(c.kind, c.provider, c.model, c.usage, c.note),
+  appendContextEdit: (c) => new AppendContextEditCommand(c.target, c.replacement),
+  branch: (c) => new BranchCommand(c.target),
+  resetLeaf: () => new ResetLeafCommand(),
+  branchWithSummary: (c) => new BranchWithSummaryCommand(c.target, c.summary, c.extras),
+  createBranchedSession: (c) => new CreateBranchedSessionCommand(c.target),
+};
+
+/**
+ * One arbitrary per SessionManager call, repeated as often as its weight in `MANAGER_CALLS`
+ * says (`fc.commands` takes a plain list), plus the getters on one target.
  */
 export function sessionCommandArbitraries(): fc.Arbitrary<SessionCommand>[] {
-  const w = <T>(weight: number, arb: fc.Arbitrary<T>) =>
-    Array(weight).fill(arb) as fc.Arbitrary<T>[];
+  // The table is typed per call name; indexing it by a union loses the pairing, hence the cast.
+  const commands = weightedCalls((call) =>
+    (MODEL_COMMANDS[call.op] as (c: CallOf) => SessionCommand)(call),
+  );
   return [
-    ...w(
-      6,
-      A.messageArb.map((m) => new AppendMessageCommand(m)),
-    ),
-    fc.constantFrom("off", "high", "").map((l) => new AppendThinkingLevelChangeCommand(l)),
-    fc
-      .tuple(fc.constantFrom("openai", "anthropic"), fc.constantFrom("m1", "m2"))
-      .map(([p, m]) => new AppendModelChangeCommand(p, m)),
-    ...w(
-      2,
-      fc
-        .tuple(
-          A.textArb,
-          fc.oneof(
-            { arbitrary: A.targetArb, weight: 6 },
-            fc.constant(null),
-            fc.constant("" as const),
-          ),
-          fc.nat(99_999),
-          A.extrasArb,
-        )
-        .map(([s, keep, tokens, extras]) => new AppendCompactionCommand(s, keep, tokens, extras)),
-    ),
-    fc
-      .tuple(fc.constantFrom("ext", "x"), A.dataArb)
-      .map(([t, d]) => new AppendCustomEntryCommand(t, d)),
-    fc
-      .tuple(fc.constantFrom("ext", "x"), A.userContentArb, fc.boolean(), A.dataArb)
-      .map(([t, c, d, x]) => new AppendCustomMessageEntryCommand(t, c, d, x)),
-    A.sessionNameArb.map((n) => new AppendSessionInfoCommand(n)),
-    ...w(
-      2,
-      fc.tuple(A.targetArb, A.labelArb).map(([t, l]) => new AppendLabelChangeCommand(t, l)),
-    ),
-    fc
-      .tuple(
-        fc.constantFrom("cache_warm", "future-kind"),
-        fc.constantFrom("openai", "anthropic"),
-        fc.constantFrom("m1", "m2"),
-        A.usageArb,
-        fc.constantFrom(undefined, "", "warm"),
-      )
-      .map(([k, p, m, u, n]) => new AppendUsageCommand(k, p, m, u, n)),
-    ...w(
-      2,
-      fc.tuple(A.targetArb, A.replacementArb).map(([t, r]) => new AppendContextEditCommand(t, r)),
-    ),
-    ...w(
-      2,
-      A.targetArb.map((t) => new BranchCommand(t)),
-    ),
-    fc.constant(new ResetLeafCommand()),
-    ...w(
-      2,
-      fc
-        .tuple(fc.option(A.targetArb, { nil: null }), A.textArb, A.extrasArb)
-        .map(([t, s, e]) => new BranchWithSummaryCommand(t, s, e)),
-    ),
-    A.targetArb.map((t) => new CreateBranchedSessionCommand(t)),
-    A.targetArb.map((t) => new ReadCommand(t)),
+    ...commands.flatMap(({ weight, arbitrary }) => Array<typeof arbitrary>(weight).fill(arbitrary)),
+    targetArb.map((t) => new ReadCommand(t)),
   ];
 }
 

@@ -6,8 +6,8 @@
  * form); everything else it predicts.
  */
 import { recordsTreeSource, treeIndex } from "@pi-sessions/core";
+import type { EntryLike, JsonObject } from "../api-calls/manager-api.js";
 import { resolveLabelsOf } from "../invariants/tree.js";
-import type { EntryLike, JsonObject } from "./api.js";
 import { modelPath, modelProjection, modelSystemCheckpoint } from "./model-context.js";
 
 /** A label as resolved over the whole file (SPEC §7.10). */

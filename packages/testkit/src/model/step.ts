@@ -3,8 +3,10 @@
  * (return value or exact error message) with the model's prediction, update the model, and
  * compare every observable afterwards.
  */
-import type { EntryLike, SessionManagerLike } from "./api.js";
-import type { Target } from "./args.js";
+
+import type { Target } from "../api-calls/call-args.js";
+import type { EntryLike, SessionManagerLike } from "../api-calls/manager-api.js";
+import { type CallOf, invokeCall } from "../api-calls/manager-calls.js";
 import { assertMatchesModel, ModelMismatchError } from "./check.js";
 import { clip, describeThrown, orderedJson } from "./json.js";
 import type { SessionModel } from "./session-model.js";
@@ -34,6 +36,15 @@ export function resolveTarget(model: SessionModel, target: Target): string {
   const index = "pick" in target ? target.pick : target.onBranch;
   return model.knownIds[index % Math.max(1, model.knownIds.length)] ?? "no-such-entry";
 }
+
+/**
+ * The call of `MANAGER_CALLS` a command makes, as a thunk for `runAppend`: invoked on `sm`
+ * with its targets resolved against `model` (before the call changes it).
+ */
+export const callOn =
+  (model: SessionModel, sm: SessionManagerLike, call: CallOf): (() => unknown) =>
+  () =>
+    invokeCall(sm, call, (t) => resolveTarget(model, t));
 
 /** A plain copy of command arguments, so neither side can share objects with the other. */
 export const copyArg = <T>(value: T): T => (value === undefined ? value : structuredClone(value));

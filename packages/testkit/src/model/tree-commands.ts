@@ -2,14 +2,17 @@
  * Commands for the leaf and branch methods (SPEC §7.2–§7.4, §9) and one for the getters,
  * which must answer without changing anything and hand out copies of the entry list.
  */
-import type { EntryLike, SessionManagerLike } from "./api.js";
-import type { Extras, SessionCommand } from "./append-commands.js";
-import type { Target } from "./args.js";
+
+import type { Target } from "../api-calls/call-args.js";
+import type { EntryLike, SessionManagerLike } from "../api-calls/manager-api.js";
+import type { Extras } from "../api-calls/manager-calls.js";
+import type { SessionCommand } from "./append-commands.js";
 import { assertMatchesModel, ModelMismatchError } from "./check.js";
 import { orderedJson } from "./json.js";
 import { notFound, type SessionModel } from "./session-model.js";
 import {
   attempt,
+  callOn,
   copyArg,
   expectError,
   expectSuccess,
@@ -33,7 +36,7 @@ export class BranchCommand implements SessionCommand {
       m,
       sm,
       error,
-      () => sm.branch(id),
+      callOn(m, sm, { op: "branch", target: this.target }),
       () => {
         m.leafId = id;
       },
@@ -50,16 +53,9 @@ export class ResetLeafCommand implements SessionCommand {
     return true;
   }
   run(m: SessionModel, sm: SessionManagerLike): void {
-    runNavigation(
-      "resetLeaf()",
-      m,
-      sm,
-      undefined,
-      () => sm.resetLeaf(),
-      () => {
-        m.leafId = null;
-      },
-    );
+    runNavigation("resetLeaf()", m, sm, undefined, callOn(m, sm, { op: "resetLeaf" }), () => {
+      m.leafId = null;
+    });
   }
   toString(): string {
     return "resetLeaf()";
@@ -80,13 +76,18 @@ export class BranchWithSummaryCommand implements SessionCommand {
     const from = this.target === null ? null : resolveTarget(m, this.target);
     const error = from !== null && !m.has(from) ? notFound(from) : undefined;
     const fromId = m.leafId ?? "root";
-    const { details, fromHook, usage } = this.extras;
+    const { details, usage, fromHook } = this.extras;
     runAppend(
       `${this} [from ${from}]`,
       m,
       sm,
       error,
-      () => sm.branchWithSummary(from, this.summary, copyArg(details), fromHook, copyArg(usage)),
+      callOn(m, sm, {
+        op: "branchWithSummary",
+        target: this.target,
+        summary: this.summary,
+        extras: this.extras,
+      }),
       (id, ts) => ({
         type: "branch_summary",
         id,
@@ -119,7 +120,7 @@ export class CreateBranchedSessionCommand implements SessionCommand {
     const leaf = resolveTarget(m, this.target);
     const what = `${this} [${leaf}]`;
     const oldSessionId = m.sessionId;
-    const outcome = attempt(() => sm.createBranchedSession(leaf));
+    const outcome = attempt(callOn(m, sm, { op: "createBranchedSession", target: this.target }));
     const predicted = m.branchedEntries(leaf, []);
     if (typeof predicted === "string") {
       expectError(what, outcome, predicted);

@@ -3,7 +3,7 @@
  * appendContextEdit's checks, the `Entry <id> not found` errors, id form and uniqueness,
  * wall-clock timestamps, and messages of any role passing through unchanged.
  */
-import type { EntryLike } from "../../model/api.js";
+import type { EntryLike } from "../../api-calls/manager-api.js";
 import { equal, ok, throwsMessage } from "../assert.js";
 import { freshSession, userMessage } from "../fixtures.js";
 import type { Scenario } from "../types.js";

@@ -2,7 +2,7 @@
  * Every append method's output (SPEC §3.2, §5): the entry written (JSON value and key
  * order), the return value, the leaf movement, ids, timestamps and the exact error messages.
  */
-import type { EntryLike, SessionManagerLike } from "../../model/api.js";
+import type { EntryLike, SessionManagerLike } from "../../api-calls/manager-api.js";
 import { ISO_TIMESTAMP } from "../../model/step.js";
 import { equal, equalOrdered, ok } from "../assert.js";
 import { assistantMessage, freshSession, USAGE, userMessage } from "../fixtures.js";

@@ -6,7 +6,7 @@
  */
 import { existsSync, utimesSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { JsonObject } from "../../model/api.js";
+import type { JsonObject } from "../../api-calls/manager-api.js";
 import { equal, equalOrdered, ok, throwsMessage } from "../assert.js";
 import { cannotFork, INVALID_ID_MESSAGE } from "../constants.js";
 import { assistantEntry, entry, header, jsonl, labelEntry, userEntry } from "../fixtures.js";

@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import type { JsonObject, SessionManagerLike, TreeNodeLike } from "../../model/api.js";
+import type { JsonObject, SessionManagerLike, TreeNodeLike } from "../../api-calls/manager-api.js";
 import { equal, equalOrdered, ok, throwsMessage } from "../assert.js";
 import { notASession } from "../constants.js";
 import { assistantMessage, header, jsonl, USAGE, userEntry, userMessage } from "../fixtures.js";

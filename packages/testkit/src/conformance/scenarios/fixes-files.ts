@@ -16,7 +16,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join, resolve } from "node:path";
-import type { JsonObject, SessionManagerLike } from "../../model/api.js";
+import type { JsonObject, SessionManagerLike } from "../../api-calls/manager-api.js";
 import { equal, idsOf, ok } from "../assert.js";
 import { header, jsonl, messageOf, userEntry, userMessage } from "../fixtures.js";
 import type { Scenario, ScenarioContext } from "../types.js";

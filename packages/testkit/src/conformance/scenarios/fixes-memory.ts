@@ -4,7 +4,7 @@
  * with the caller). The reference fails these by design; an implementation that fails them
  * is reported as having a known reference deviation.
  */
-import type { JsonObject, TreeNodeLike } from "../../model/api.js";
+import type { JsonObject, TreeNodeLike } from "../../api-calls/manager-api.js";
 import { equal, ok, thrown } from "../assert.js";
 import { INVALID_ID_MESSAGE } from "../constants.js";
 import { at, header, labelEntry, messageOf, userEntry, userMessage } from "../fixtures.js";

@@ -2,7 +2,7 @@
  * The pure format functions (SPEC §2, §8.6): `parseSessionEntries`, `migrateSessionEntries`
  * and `CURRENT_SESSION_VERSION`.
  */
-import type { JsonObject } from "../../model/api.js";
+import type { JsonObject } from "../../api-calls/manager-api.js";
 import { jsonCopy } from "../../model/json.js";
 import { equal, equalOrdered, ok } from "../assert.js";
 import { at, entry, header, messageOf, userEntry, userMessage } from "../fixtures.js";

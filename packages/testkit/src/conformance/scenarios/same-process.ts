@@ -8,10 +8,10 @@
  * is a W7 [Fix] case.
  */
 import { readFileSync } from "node:fs";
+import type { JsonObject, SessionManagerLike } from "../../api-calls/manager-api.js";
 import { checkI1Header } from "../../invariants/structure.js";
 import { checkSessionInvariants } from "../../invariants/table.js";
 import { formatViolation } from "../../invariants/types.js";
-import type { JsonObject, SessionManagerLike } from "../../model/api.js";
 import { equal, equalOrdered, idsOf, ok, ScenarioAssertion } from "../assert.js";
 import { assistantMessage, msAt, userMessage } from "../fixtures.js";
 import type { Scenario, ScenarioContext } from "../types.js";

@@ -2,7 +2,7 @@
  * Tree semantics (SPEC §7): leaf moves, roots and orphans, child order, labels, session
  * names, getEntries copies, deep trees.
  */
-import type { EntryLike, TreeNodeLike } from "../../model/api.js";
+import type { EntryLike, TreeNodeLike } from "../../api-calls/manager-api.js";
 import { equal, idsOf, ok } from "../assert.js";
 import {
   at,
