@@ -42,6 +42,7 @@ export class ManagedSession {
   readonly env: SessionEnv;
   readonly durability: Durability | undefined;
   readonly whenRefused: "throw" | "fork" | undefined;
+  readonly columnsFor: SessionManagerOptions["columnsFor"];
   projections: readonly Projection<unknown>[];
   readonly cwd: string;
   store: SessionStore = memoryStore;
@@ -67,6 +68,7 @@ export class ManagedSession {
   constructor(cwd: string, options: SessionManagerOptions, store?: SessionStore) {
     this.durability = options.durability;
     this.whenRefused = options.whenRefused;
+    this.columnsFor = options.columnsFor;
     this.env = options.env ?? systemEnv;
     this.projections = options.projections ?? [];
     this.bus.reportError = options.onHandlerError;
@@ -78,7 +80,8 @@ export class ManagedSession {
   /** Makes this session file-backed in `dir` (created with mode 0700 if missing). */
   useDir(dir: string): void {
     ensureDir(dir);
-    this.store = fileStore(dir, { durability: this.durability, env: this.env });
+    const { durability, env, columnsFor } = this;
+    this.store = fileStore(dir, { durability, env, columnsFor });
   }
 
   /**

@@ -3,6 +3,7 @@ import type { SessionEnv } from "../env/env.js";
 import type * as schema from "../schema/types.js";
 import type { Projection } from "../state/projection.js";
 import type { Durability } from "../store/session-writer.js";
+import type { ColumnsFor } from "../store/vouched-columns.js";
 
 /** The reference's `NewSessionOptions` plus our injection points. */
 export interface SessionManagerOptions extends schema.NewSessionOptions {
@@ -24,4 +25,6 @@ export interface SessionManagerOptions extends schema.NewSessionOptions {
    * reason `"forked"`: the other writer's file is never forked, and the entry is not lost.
    */
   whenRefused?: "throw" | "fork";
+  /** Vouches for a big session file's columns, so opening it need not read it (pi's launcher: the index). */
+  columnsFor?: ColumnsFor;
 }
