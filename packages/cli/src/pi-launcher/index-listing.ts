@@ -6,6 +6,7 @@
  * index answers exactly what the files say (its own contract), so pi cannot tell which answered.
  */
 
+import { resolve } from "node:path";
 import type { SessionInfo, SessionListProgress } from "@pi-sessions/core";
 import type { SessionIndex } from "@pi-sessions/index";
 import { sayIndexFallback } from "./fallback-notice.js";
@@ -20,7 +21,14 @@ let opened: Promise<SessionIndex | null> | undefined;
 async function processIndex(): Promise<SessionIndex | null> {
   opened ??= (async () => {
     try {
-      const { openSessionIndex } = await import("@pi-sessions/index");
+      const { INDEX_FILE_ENV, openSessionIndex } = await import("@pi-sessions/index");
+      const { folderIsMissing } = await import("../io/index-file.js");
+      // A named index in a folder that does not exist is a typo: the files are listed rather
+      // than the folder made (the CLI refuses it with exit 2; inside pi nothing may fail).
+      const named = process.env[INDEX_FILE_ENV];
+      if (named !== undefined && named !== "" && named !== ":memory:" && folderIsMissing(resolve(named))) {
+        throw new Error(`the folder of $${INDEX_FILE_ENV} (${named}) does not exist`);
+      }
       // Its notices (a damaged index rebuilt) are not pi's business: the answer is right anyway.
       const index = openSessionIndex({ onNotice: () => {} });
       process.once("exit", () => index.close());
