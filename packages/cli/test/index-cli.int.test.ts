@@ -272,6 +272,13 @@ describe("search", () => {
     const others = await runBin(["search", "walrus", "--dir", root, "--role", "assistant, custom"]);
     expect(others.code, others.stderr).toBe(1);
     expect(others.stderr.trim()).toMatch(/^pi-sessions: no entry matches "walrus"/);
+    // A repeated --role adds to the earlier ones, as the comma form does (not the last only).
+    const roles = (args: readonly string[]) =>
+      runBin(["search", "walrus", "--dir", root, "--json", ...args]);
+    const repeated = await roles(["--role", "user", "--role", "assistant"]);
+    expect(repeated.code, repeated.stderr).toBe(0);
+    expect(repeated.stdout).toBe((await roles(["--role", "user,assistant"])).stdout);
+    expect(JSON.parse(repeated.stdout)).toMatchObject([{ entryId: "u1", role: "user" }]);
   });
 
   it("a bad date or an empty query is exit 2 with one line", async () => {
