@@ -145,7 +145,10 @@ describe("ls through the index", () => {
     const { root, app } = folder();
     const parent = tempDir();
     const typo = join(parent, "typo3", "i.sqlite");
-    for (const command of [["usage", "--all"], ["tree", app]]) {
+    for (const command of [
+      ["usage", "--all"],
+      ["tree", app],
+    ]) {
       const r = await runBin([...command, "--dir", root, "--index", typo]);
       expect(r.code, command.join(" ")).toBe(2);
       expect(r.stderr).toBe(

@@ -40,7 +40,11 @@ export function indexFileOf(ctx: CommandContext, option: IndexOption): string {
     typeof option === "string"
       ? { file: option, by: `--index ${option}`, instead: "leave --index out" }
       : fromEnv !== undefined && fromEnv !== ""
-        ? { file: fromEnv, by: `$${INDEX_FILE_ENV} (${fromEnv})`, instead: `unset ${INDEX_FILE_ENV}` }
+        ? {
+            file: fromEnv,
+            by: `$${INDEX_FILE_ENV} (${fromEnv})`,
+            instead: `unset ${INDEX_FILE_ENV}`,
+          }
         : undefined;
   const builtIn = defaultIndexFile({ ...ctx.io.env, [INDEX_FILE_ENV]: undefined });
   if (named === undefined) return builtIn;

@@ -26,7 +26,12 @@ async function processIndex(): Promise<SessionIndex | null> {
       // A named index in a folder that does not exist is a typo: the files are listed rather
       // than the folder made (the CLI refuses it with exit 2; inside pi nothing may fail).
       const named = process.env[INDEX_FILE_ENV];
-      if (named !== undefined && named !== "" && named !== ":memory:" && folderIsMissing(resolve(named))) {
+      if (
+        named !== undefined &&
+        named !== "" &&
+        named !== ":memory:" &&
+        folderIsMissing(resolve(named))
+      ) {
         throw new Error(`the folder of $${INDEX_FILE_ENV} (${named}) does not exist`);
       }
       // Its notices (a damaged index rebuilt) are not pi's business: the answer is right anyway.
