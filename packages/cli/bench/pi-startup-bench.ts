@@ -1,9 +1,12 @@
 /**
  * pi on a giant session: how soon the real `pi --mode rpc --session <file>` answers its first
  * command (`get_state`: ready for a prompt), started alone (pi's own bin) and through
- * `pi-sessions pi` (the built CLI), on a generated session of `--mb` MB (default 1024) with
- * compactions and branches; rounds interleaved, medians reported, with the pi process's CPU
- * time and peak memory. Floors of the same run: each side's start on a one-turn session (what
+ * `pi-sessions pi` (the built CLI) with a warm session index (the file indexed and its layout
+ * snapshot written before the timed rounds: the open takes the entries' layout from it), and
+ * through `pi-sessions pi` with the index's part switched off (`PI_SESSIONS_OPEN_FROM_INDEX=0`:
+ * the checked open, every line's bytes read), on a generated session of `--mb` MB (default
+ * 1024) with compactions and branches; rounds interleaved, medians reported, with the pi
+ * process's CPU time and peak memory. Floors of the same run: each side's start on a one-turn session (what
  * pi costs before any session is read; pi's unbundled entry alone, which the swap runs), reading
  * the file's bytes once (no parsing), and in this process the byte check of every line and
  * core's columns load (open-floors.ts): what an open must do before any manager state.
@@ -25,11 +28,13 @@ import {
   readFileSync,
   readSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { openSessionIndex } from "@pi-sessions/index";
 import { writeGiantSession } from "./giant-session.js";
 import { columnsLoadCost, lineCheckCost, type PassCost } from "./open-floors.js";
 import { measureReady, type ReadySample } from "./rpc-ready.js";
@@ -70,6 +75,7 @@ const small = join(
 );
 writeGiantSession(small, 0.001, cwd, 2);
 
+let warmUp = { wallS: 0, cpuS: 0 };
 const env: NodeJS.ProcessEnv = {
   ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("PI_"))),
   HOME: join(dir, "home"),
@@ -79,6 +85,24 @@ const env: NodeJS.ProcessEnv = {
   PI_SKIP_VERSION_CHECK: "1",
   PI_SESSIONS_INDEX: join(dir, "index.sqlite"),
 };
+// The warm index: every session indexed (what `pi-sessions index` does), then the giant file's
+// layout read once through the index, which writes its snapshot (what the first open does).
+{
+  const t = performance.now();
+  const cpu0 = process.cpuUsage();
+  const index = openSessionIndex({ file: env.PI_SESSIONS_INDEX, onNotice: () => {} });
+  try {
+    await index.sync(join(agentDir, "sessions"));
+    const layout = index.columnsFor(giant, statSync(giant));
+    if (layout?.ids.length !== shape.entries)
+      throw new Error("the index did not vouch for the giant session");
+  } finally {
+    index.close();
+  }
+  const cpu = process.cpuUsage(cpu0);
+  warmUp = { wallS: (performance.now() - t) / 1000, cpuS: (cpu.user + cpu.system) / 1e6 };
+  console.log(`  index warmed in ${warmUp.wallS.toFixed(0)} s (cpu ${warmUp.cpuS.toFixed(0)} s)`);
+}
 const piArgs = (file: string) => [
   "--mode",
   "rpc",
@@ -104,6 +128,13 @@ const sides = {
     }),
   ours: (file: string) =>
     measureReady([bin, "pi", "--pi", piRoot, ...piArgs(file)], { cwd, env, viaLauncher: true }),
+  // The launcher's checked open (no index): what the warm index saves.
+  oursChecked: (file: string) =>
+    measureReady([bin, "pi", "--pi", piRoot, ...piArgs(file)], {
+      cwd,
+      env: { ...env, PI_SESSIONS_OPEN_FROM_INDEX: "0" },
+      viaLauncher: true,
+    }),
 };
 
 /** Reads the file once in 4 MB pieces, parsing nothing: the floor of any open. */
@@ -117,24 +148,26 @@ function readFloorMs(file: string): number {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-const samples: Record<"pi" | "ours" | "piSmall" | "oursSmall" | "piUnbundledSmall", ReadySample[]> =
-  {
-    pi: [],
-    ours: [],
-    piSmall: [],
-    oursSmall: [],
-    piUnbundledSmall: [],
-  };
+type SampleKey = "pi" | "ours" | "oursChecked" | "piSmall" | "oursSmall" | "piUnbundledSmall";
+const samples: Record<SampleKey, ReadySample[]> = {
+  pi: [],
+  ours: [],
+  oursChecked: [],
+  piSmall: [],
+  oursSmall: [],
+  piUnbundledSmall: [],
+};
 const reads: number[] = [];
+const loadAtStart = loadavg();
 const lineChecks: PassCost[] = [];
 const columnLoads: PassCost[] = [];
 for (let r = 0; r < rounds; r++) {
   const order = r % 2 === 0 ? (["pi", "ours"] as const) : (["ours", "pi"] as const);
-  for (const side of order) {
+  for (const side of [...order, "oursChecked"] as const) {
     const s = await sides[side](giant);
     samples[side].push(s);
     console.log(
-      `  round ${r + 1} ${side.padEnd(4)} ready ${(s.readyMs / 1000).toFixed(2)} s, cpu ${(s.cpuMs / 1000).toFixed(2)} s, peak ${s.peakMb.toFixed(0)} MB`,
+      `  round ${r + 1} ${side.padEnd(11)} ready ${(s.readyMs / 1000).toFixed(2)} s, cpu ${(s.cpuMs / 1000).toFixed(2)} s, peak ${s.peakMb.toFixed(0)} MB`,
     );
   }
   for (const side of order) samples[`${side}Small`].push(await sides[side](small));
@@ -160,6 +193,8 @@ const result = {
   rounds,
   pi: summary("pi"),
   ours: summary("ours"),
+  oursChecked: summary("oursChecked"),
+  indexWarmUp: warmUp,
   floors: {
     piOnOneTurn: summary("piSmall"),
     oursOnOneTurn: summary("oursSmall"),
@@ -177,10 +212,21 @@ const result = {
   },
   readyRatio: median(samples.pi.map((s) => s.readyMs)) / median(samples.ours.map((s) => s.readyMs)),
   cpuRatio: median(samples.pi.map((s) => s.cpuMs)) / median(samples.ours.map((s) => s.cpuMs)),
-  machine: { cpus: cpus().length, loadAverage: loadavg() },
+  checkedReadyRatio:
+    median(samples.pi.map((s) => s.readyMs)) / median(samples.oursChecked.map((s) => s.readyMs)),
+  checkedCpuRatio:
+    median(samples.pi.map((s) => s.cpuMs)) / median(samples.oursChecked.map((s) => s.cpuMs)),
+  machine: { cpus: cpus().length, loadAtStart, loadAverage: loadavg() },
+  // Every round's figures, for the spread behind the medians.
+  raw: Object.fromEntries(
+    Object.entries(samples).map(([k, v]) => [
+      k,
+      v.map((s) => ({ readyS: s.readyMs / 1000, cpuS: s.cpuMs / 1000, peakMb: s.peakMb })),
+    ]),
+  ),
 };
 console.log(
-  `\nready for a prompt (medians of ${rounds}): pi ${result.pi.readyS.toFixed(2)} s (cpu ${result.pi.cpuS.toFixed(2)} s, peak ${result.pi.peakMb.toFixed(0)} MB); pi-sessions pi ${result.ours.readyS.toFixed(2)} s (cpu ${result.ours.cpuS.toFixed(2)} s, peak ${result.ours.peakMb.toFixed(0)} MB, launcher ${result.ours.launcherPeakMb?.toFixed(0)} MB): ${result.readyRatio.toFixed(1)}× sooner, ${result.cpuRatio.toFixed(1)}× less CPU`,
+  `\nready for a prompt (medians of ${rounds}): pi ${result.pi.readyS.toFixed(2)} s (cpu ${result.pi.cpuS.toFixed(2)} s, peak ${result.pi.peakMb.toFixed(0)} MB); pi-sessions pi, warm index ${result.ours.readyS.toFixed(2)} s (cpu ${result.ours.cpuS.toFixed(2)} s, peak ${result.ours.peakMb.toFixed(0)} MB, launcher ${result.ours.launcherPeakMb?.toFixed(0)} MB): ${result.readyRatio.toFixed(1)}× sooner, ${result.cpuRatio.toFixed(1)}× less CPU; checked open (no index) ${result.oursChecked.readyS.toFixed(2)} s (cpu ${result.oursChecked.cpuS.toFixed(2)} s, peak ${result.oursChecked.peakMb.toFixed(0)} MB): ${result.checkedReadyRatio.toFixed(1)}× sooner, ${result.checkedCpuRatio.toFixed(1)}× less CPU`,
 );
 console.log(
   `floors: pi ready on a one-turn session ${result.floors.piOnOneTurn.readyS.toFixed(2)} s (cpu ${result.floors.piOnOneTurn.cpuS.toFixed(2)} s), pi's unbundled entry alone ${result.floors.piUnbundledOnOneTurn.readyS.toFixed(2)} s (cpu ${result.floors.piUnbundledOnOneTurn.cpuS.toFixed(2)} s), through the launcher ${result.floors.oursOnOneTurn.readyS.toFixed(2)} s (cpu ${result.floors.oursOnOneTurn.cpuS.toFixed(2)} s); reading the file's bytes ${result.floors.readBytesS.toFixed(2)} s, checking every line's bytes (cpu) ${result.floors.lineCheck.cpuS.toFixed(2)} s, core's columns load (cpu) ${result.floors.columnsLoad.cpuS.toFixed(2)} s`,

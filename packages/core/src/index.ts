@@ -144,4 +144,5 @@ export type {
 } from "./store/session-store.js";
 export { SessionStoreFailedError } from "./store/session-store.js";
 export type { Durability } from "./store/session-writer.js";
+export type { ColumnsFor, VouchedLayout } from "./store/vouched-columns.js";
 export { SessionConflictError, SessionFileDeletedError } from "./store/writer-errors.js";

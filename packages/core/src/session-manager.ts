@@ -30,6 +30,7 @@ import type { SessionSink, SessionStore, StoredSession } from "./store/session-s
 import { SessionStoreFailedError } from "./store/session-store.js";
 import type { Durability } from "./store/session-writer.js";
 import { resolveSessionDir, samePath } from "./store/store-helpers.js";
+import type { ColumnsFor } from "./store/vouched-columns.js";
 
 /** The reference's `NewSessionOptions` plus our injection points. */
 export interface SessionManagerOptions extends schema.NewSessionOptions {
@@ -51,6 +52,8 @@ export interface SessionManagerOptions extends schema.NewSessionOptions {
    * reason `"forked"`: the other writer's file is never forked, and the entry is not lost.
    */
   whenRefused?: "throw" | "fork";
+  /** Vouches for a big session file's columns, so opening it need not read it (pi's launcher: the index). */
+  columnsFor?: ColumnsFor;
 }
 
 const notFound = (id: string) => new entryBuilders.EntryNotFoundError(id);
@@ -82,6 +85,7 @@ export class SessionManager {
   private readonly env: SessionEnv;
   private readonly durability: SessionManagerOptions["durability"];
   private readonly whenRefused: SessionManagerOptions["whenRefused"];
+  private readonly columnsFor: SessionManagerOptions["columnsFor"];
   private projections: readonly Projection<unknown>[];
   private readonly cwd: string;
   private store: SessionStore = memoryStore;
@@ -99,6 +103,7 @@ export class SessionManager {
   protected constructor(cwd: string, options: SessionManagerOptions = {}, store?: SessionStore) {
     this.durability = options.durability;
     this.whenRefused = options.whenRefused;
+    this.columnsFor = options.columnsFor;
     this.env = options.env ?? systemEnv;
     this.projections = options.projections ?? [];
     this.bus.reportError = options.onHandlerError;
@@ -295,7 +300,8 @@ export class SessionManager {
   /** Makes this manager file-backed in `dir` (created with mode 0700 if missing). */
   private useDir(dir: string): void {
     paths.ensureDir(dir);
-    this.store = fileStore(dir, { durability: this.durability, env: this.env });
+    const { durability, env, columnsFor } = this;
+    this.store = fileStore(dir, { durability, env, columnsFor });
   }
 
   /**

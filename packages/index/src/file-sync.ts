@@ -65,6 +65,16 @@ function onlyGrew(fd: number, stats: Stats, row: FileRow): boolean {
   );
 }
 
+/**
+ * How the open file stands to its row under the rule above, without writing: `fresh` (the row
+ * describes it as it is now), `grown` (it has the row's records and only grew since: a sync
+ * reads only what follows the last indexed line), or `changed` (a sync would index it anew).
+ */
+export function rowStanding(fd: number, stats: Stats, row: FileRow): "fresh" | "grown" | "changed" {
+  if (isFresh(fd, stats, row)) return "fresh";
+  return onlyGrew(fd, stats, row) ? "grown" : "changed";
+}
+
 /** Whether a fresh row answers what is asked: it holds at least `wanted`. */
 function usable(fd: number, stats: Stats, row: FileRow, wanted: Depth): boolean {
   return row.filled >= wanted && isFresh(fd, stats, row);

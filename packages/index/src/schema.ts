@@ -6,7 +6,8 @@
  * the joined message text in `file_text` and the saved states of other folds (the plugins'
  * usage totals) in `file_folds`, each as the fold's own codec wrote it, with its name and
  * version: a listing reads every file's row, and these, as long as the transcript, would
- * spread those rows over overflow pages. One row per record (its place in the file, its
+ * spread those rows over overflow pages; `file_columns` keeps a compact snapshot of a big file's
+ * rows for opening it (`column-snapshot.ts`). One row per record (its place in the file, its
  * parent's line, and the columns queries use), with an FTS5 table over the records' text.
  * The schema version lives in SQLite's `user_version`: an index of another version is dropped
  * and rebuilt, never migrated (it holds nothing the files do not). `application_id` marks the
@@ -24,7 +25,7 @@ import { type Database, inTransaction, isBusy, scalar } from "./sqlite.js";
 export const SEARCH_TOKENIZER = "unicode61 remove_diacritics 2";
 
 /** Bumped whenever a table changes: older index files are rebuilt from the sessions. */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 const TABLES = `
 CREATE TABLE files (
@@ -61,6 +62,12 @@ CREATE TABLE file_folds (
   state TEXT NOT NULL,
   PRIMARY KEY (file_id, name)
 ) WITHOUT ROWID;
+CREATE TABLE file_columns (
+  file_id INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
+  last_rowid INTEGER NOT NULL,
+  rows INTEGER NOT NULL,
+  data BLOB NOT NULL
+);
 CREATE INDEX files_dir ON files(dir);
 CREATE INDEX files_session ON files(session_id);
 CREATE TABLE entries (
@@ -180,7 +187,15 @@ export function prepareSchema(
   inTransaction(db, () => {
     // Another process may have created the tables while this one waited for the lock.
     if (current() && !reset) return;
-    for (const table of ["entries", "entry_text", "file_text", "file_usage", "file_folds", "files"])
+    for (const table of [
+      "entries",
+      "entry_text",
+      "file_text",
+      "file_usage",
+      "file_folds",
+      "file_columns",
+      "files",
+    ])
       db.exec(`DROP TABLE IF EXISTS ${table}`);
     db.exec(TABLES);
     createEntryIndexes(db);

@@ -7,7 +7,8 @@
  * ends in a direct read of the files with a notice saying what happened.
  */
 
-import type { SessionInfo, SessionListProgress } from "@pi-sessions/core";
+import type { Stats } from "node:fs";
+import type { SessionInfo, SessionListProgress, VouchedLayout } from "@pi-sessions/core";
 import {
   defaultSessionDirPath,
   getSessionsRoot,
@@ -49,6 +50,7 @@ import { type StatCheck, statCheck } from "./stat-check.js";
 import { Statements } from "./statements.js";
 import type { QuickListing } from "./stored-walk.js";
 import { type VerifyReport, verifyIndex } from "./verify.js";
+import { vouchedLayout } from "./vouched-layout.js";
 
 /**
  * An open index. Its listings take the same arguments as `SessionManager.list` / `listAll`
@@ -343,6 +345,21 @@ export class SessionIndex {
       if (!isSqliteError(error) && !(error instanceof StaleLineError)) throw error;
       this.notice(`index ${this.file} failed (${error.message}); read the session file directly`);
       return null;
+    }
+  }
+
+  /**
+   * The layout of a big session file's entries as its rows give them, for core's open
+   * (`ColumnsFor`; pi's launcher wires it): only when the index's rule says the rows are the
+   * file's as it is now, or the file only grew since (its new lines are indexed first), and the
+   * file is regular; else `undefined`, as on any SQLite trouble (the open then checks the file).
+   */
+  columnsFor(path: string, stats: Stats): VouchedLayout | undefined {
+    try {
+      return vouchedLayout(this.db, this.st, path, stats);
+    } catch (error) {
+      if (!isSqliteError(error)) throw error;
+      return undefined;
     }
   }
 

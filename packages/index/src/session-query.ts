@@ -34,15 +34,7 @@ export function openIndexedSession(
   st: Statements,
   path: string,
 ): IndexedSession | null {
-  const batch = new WriteBatch(db);
-  let answer: ReturnType<FileSync["run"]>;
-  try {
-    answer = new FileSync(st, path, batch).run(false, true);
-    batch.commit();
-  } catch (error) {
-    batch.rollback();
-    throw error;
-  }
+  const answer = syncOneFile(db, st, path);
   if (answer === null || answer.shape?.regular !== true) return null;
   const row = st.fileByPath.get(path);
   if (row === undefined || row.committed !== answer.shape.size) return null;
@@ -75,6 +67,23 @@ export function openIndexedSession(
     });
   } catch (error) {
     reader.close();
+    throw error;
+  }
+}
+
+/** Brings one file's rows up to date in one write batch; its answer with its shape. */
+export function syncOneFile(
+  db: Database,
+  st: Statements,
+  path: string,
+): ReturnType<FileSync["run"]> {
+  const batch = new WriteBatch(db);
+  try {
+    const answer = new FileSync(st, path, batch).run(false, true);
+    batch.commit();
+    return answer;
+  } catch (error) {
+    batch.rollback();
     throw error;
   }
 }

@@ -17,7 +17,7 @@ export type IndexOption = string | boolean | undefined;
  * Whether the folder of `file` does not exist (a file in its place, or no access, is another
  * trouble, which opening the index says).
  */
-export function folderIsMissing(file: string): boolean {
+function folderIsMissing(file: string): boolean {
   try {
     statSync(dirname(file));
     return false;

@@ -1,6 +1,7 @@
 /**
  * The `SessionManager` pi gets through the launcher (swap-hooks.ts): core's, with `/resume` and
- * `--resume` answered by the session index (index-listing.ts), and a session another pi process
+ * `--resume` answered by the session index (index-listing.ts), a giant session opened from
+ * the layout the index vouches for (vouched-open.ts), and a session another pi process
  * writes continued in a fork of it instead of refused (second-writer.ts). Core never depends on
  * the index: the listing is swapped here, in a subclass only the launcher hands out (core's
  * factories make instances of the class they are called on).
@@ -14,11 +15,12 @@ import {
 } from "@pi-sessions/core";
 import { type ListProgress, listThroughIndex } from "./index-listing.js";
 import { announceFork } from "./second-writer.js";
+import { columnsFromIndex } from "./vouched-open.js";
 
 /** Core's manager with the listings pi's session picker calls answered by the session index. */
 export class LauncherSessionManager extends CoreSessionManager {
   protected constructor(cwd: string, options: SessionManagerOptions = {}, store?: SessionStore) {
-    super(cwd, { whenRefused: "fork", ...options }, store);
+    super(cwd, { whenRefused: "fork", columnsFor: columnsFromIndex, ...options }, store);
     this.events.on("sessionSwitched", (event) => {
       if (event.reason === "forked") announceFork(event);
     });

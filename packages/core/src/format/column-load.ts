@@ -37,9 +37,9 @@ export interface LoadedColumns extends EntryColumns {
   /** Line number of each entry. */
   readonly entryLines: LineMap;
   /** Byte offset of each entry's line in the file. */
-  readonly offsets: number[];
+  readonly offsets: ArrayLike<number>;
   /** Byte length of each entry's line (without its `\n`). */
-  readonly lengths: number[];
+  readonly lengths: ArrayLike<number>;
   /** Bytes read. */
   readonly size: number;
 }

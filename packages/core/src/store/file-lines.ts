@@ -30,8 +30,8 @@ export class FileLines implements EntrySource {
   constructor(
     private readonly path: string,
     private readonly size: number,
-    private readonly offsets: readonly number[],
-    private readonly lengths: readonly number[],
+    private readonly offsets: ArrayLike<number>,
+    private readonly lengths: ArrayLike<number>,
   ) {}
 
   line(position: number): string {

@@ -15,6 +15,7 @@ import type {
 } from "./session-store.js";
 import { type Durability, SessionFileWriter, type SessionWriterOptions } from "./session-writer.js";
 import { isConversationEntry, sessionLines } from "./store-helpers.js";
+import type { ColumnsFor } from "./vouched-columns.js";
 
 /** One JSONL file's sink: created whole at the first conversation entry (§6.2), then by line. */
 class FileSink implements SessionSink {
@@ -65,6 +66,8 @@ export interface FileStoreOptions {
   readonly durability?: Durability;
   /** Clock and ids for migrating legacy files (default: the system's). */
   readonly env?: SessionEnv;
+  /** Vouches for a big file's columns so its open need not read it (vouched-columns.ts). */
+  readonly columnsFor?: ColumnsFor;
 }
 
 /**
@@ -95,7 +98,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
       return new FileSink(path, SessionFileWriter.createNew(path, all, writing), writing);
     },
     open(path, freshHeader): OpenedSession {
-      const read = readSessionColumns(path, env);
+      const read = readSessionColumns(path, env, path, options.columnsFor);
       const attach = (size: number, endsWithNewline: boolean) =>
         SessionFileWriter.attach(path, { size, endsWithNewline }, writing);
       const sink = (writer?: SessionFileWriter) => new FileSink(path, writer, writing);

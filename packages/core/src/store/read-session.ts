@@ -9,6 +9,7 @@ import { logFromEntries } from "../state/entry-log.js";
 import { FileLines } from "./file-lines.js";
 import { readText, withFile } from "./read-chunks.js";
 import { errorCode } from "./store-fs.js";
+import { type ColumnsFor, vouchedColumns } from "./vouched-columns.js";
 
 /**
  * What is on disk at a session path (SPEC §6.5 steps 1–3): no file, a 0-byte file (the load
@@ -114,12 +115,16 @@ export function columnsFromBytes(env: NodeJS.ProcessEnv = process.env): number {
 /**
  * Reads a session file for writing: a current (v3+) one of at least {@link columnsFromBytes}
  * as columns, its entries decoded only when read (column-load.ts, file-lines.ts); a smaller or legacy one whole, as text ({@link readSessionFile}). The
- * result is the same session either way. Writes nothing (W13).
+ * result is the same session either way. Writes nothing (W13). `columnsFor` (the session
+ * index, through pi's launcher) may vouch for a big file's columns, which are then taken
+ * without reading the whole file (vouched-columns.ts); when it vouches for nothing, the file
+ * is read and checked as without it.
  */
 export function readSessionColumns(
   path: string,
   env: SessionEnv,
   label = path,
+  columnsFor?: ColumnsFor,
 ): SessionFileColumns {
   try {
     // withFile refuses a FIFO, socket, device or directory before reading (as readSessionFile).
@@ -127,6 +132,8 @@ export function readSessionColumns(
       const size = stats.size;
       if (size === 0) return { kind: "empty" };
       if (size < columnsFromBytes()) return readSessionFile(path, env, label);
+      const vouched = columnsFor && vouchedColumns(columnsFor, path, fd, stats);
+      if (vouched) return { kind: "columns", ...vouched };
       const loader = new ColumnLoader(label);
       const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size));
       for (let position = 0; ; ) {
