@@ -5,11 +5,21 @@
 // tarballs with npm into a fresh temp project, and runs the real pi of this workspace (1.6.0)
 //   1. through the installed bin: `pi-sessions pi --pi <pi> -p …` with the scripted model;
 //   2. the documented way by hand: `node --import @pi-sessions/cli/pi-hook <pi's bin> -p …`;
-//   3. `--session <id prefix>`, which pi resolves with SessionManager.list (the index answers).
+//   3. `--session <id prefix>`, which pi resolves with SessionManager.list (the index answers);
+//   4. the README's "Try it without an API key": the shipped extensions/echo-model.ts as the
+//      model, with nothing but `-e <installed file> --model faux/faux-1`.
 // Each must answer, and leave a session file our engine wrote (mode 0600, directory 0700).
 // Exits non-zero on any failure; KEEP_TMP=1 keeps the temp project.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -126,6 +136,36 @@ try {
       env,
     }),
     "Again.",
+  );
+
+  step("4. pi-sessions pi -e <installed extensions/echo-model.ts> --model faux/faux-1 -p …");
+  const echoModel = join(
+    project,
+    "node_modules",
+    "@pi-sessions",
+    "cli",
+    "extensions",
+    "echo-model.ts",
+  );
+  if (!existsSync(echoModel)) fail("the packed @pi-sessions/cli has no extensions/echo-model.ts");
+  expectAnswer(
+    run(
+      process.execPath,
+      [
+        bin,
+        "pi",
+        "--pi",
+        piRoot,
+        "-e",
+        echoModel,
+        "--model",
+        "faux/faux-1",
+        "-p",
+        "Remember the tests.",
+      ],
+      { cwd: work, env },
+    ),
+    "Remember the tests.",
   );
   step("ok");
 } finally {

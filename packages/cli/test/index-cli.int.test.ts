@@ -116,6 +116,69 @@ describe("ls through the index", () => {
     expect(existsSync(defaultFile)).toBe(true);
   });
 
+  it("a $PI_SESSIONS_INDEX whose folder does not exist is exit 2 for every command that reads an index, creating nothing", async () => {
+    const { root, app } = folder();
+    const parent = tempDir();
+    const typo = join(parent, "typo", "x.sqlite");
+    const env = { PI_SESSIONS_INDEX: typo };
+    for (const command of [
+      ["ls", "--all"],
+      ["search", "walrus"],
+      ["index"],
+      ["usage", app],
+      ["tree", app, "--depth", "2"],
+      ["context", app],
+    ]) {
+      const r = await runBin([...command, "--dir", root], { env });
+      expect(r.code, command.join(" ")).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toBe(
+        `pi-sessions: the folder of $PI_SESSIONS_INDEX (${typo}) does not exist (${join(parent, "typo")}); create it, or unset PI_SESSIONS_INDEX to use the default index\n`,
+      );
+      expect(readdirSync(parent)).toEqual([]);
+    }
+    // --no-index reads no index: the variable does not matter then.
+    expect((await runBin(["ls", "--all", "--dir", root, "--no-index"], { env })).code).toBe(0);
+  });
+
+  it("usage --all and tree without --depth check a named --index as the others do (exit 2, nothing created)", async () => {
+    const { root, app } = folder();
+    const parent = tempDir();
+    const typo = join(parent, "typo3", "i.sqlite");
+    for (const command of [
+      ["usage", "--all"],
+      ["tree", app],
+    ]) {
+      const r = await runBin([...command, "--dir", root, "--index", typo]);
+      expect(r.code, command.join(" ")).toBe(2);
+      expect(r.stderr).toBe(
+        `pi-sessions: the folder of --index ${typo} does not exist (${join(parent, "typo3")}); create it, or leave --index out to use the default index\n`,
+      );
+      expect(readdirSync(parent)).toEqual([]);
+    }
+  });
+
+  it("--index FILE with --no-index is refused in one line (exit 2), in either order, quick parse or not", async () => {
+    const { root, app } = folder();
+    const file = join(tempDir(), "i.sqlite");
+    for (const args of [
+      ["ls", "--all", "--no-index", "--index", file],
+      ["ls", "--all", "--index", file, "--no-index"],
+      ["ls", "--all", "--no-index", `--index=${file}`],
+      ["search", "walrus", "--index", file, "--no-index"],
+      ["index", "--no-index", "--index", file],
+      ["usage", app, "--no-index", "--index", file],
+      ["tree", app, "--index", file, "--no-index"],
+      ["context", app, "--no-index", "--index", file],
+    ]) {
+      const r = await runBin([...args, "--dir", root]);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toBe("pi-sessions: give --index or --no-index, not both\n");
+    }
+    expect(existsSync(file)).toBe(false);
+  });
+
   it("an index that cannot be opened: one line on stderr, the files read directly", async () => {
     const { root } = folder();
     const dir = tempDir();
@@ -212,6 +275,13 @@ describe("search", () => {
     const others = await runBin(["search", "walrus", "--dir", root, "--role", "assistant, custom"]);
     expect(others.code, others.stderr).toBe(1);
     expect(others.stderr.trim()).toMatch(/^pi-sessions: no entry matches "walrus"/);
+    // A repeated --role adds to the earlier ones, as the comma form does (not the last only).
+    const roles = (args: readonly string[]) =>
+      runBin(["search", "walrus", "--dir", root, "--json", ...args]);
+    const repeated = await roles(["--role", "user", "--role", "assistant"]);
+    expect(repeated.code, repeated.stderr).toBe(0);
+    expect(repeated.stdout).toBe((await roles(["--role", "user,assistant"])).stdout);
+    expect(JSON.parse(repeated.stdout)).toMatchObject([{ entryId: "u1", role: "user" }]);
   });
 
   it("a bad date or an empty query is exit 2 with one line", async () => {

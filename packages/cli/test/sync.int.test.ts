@@ -6,6 +6,7 @@
  */
 
 import { readFileSync, symlinkSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
 import { mergeSessions } from "@pi-sessions/core";
 import { acquireLock } from "@pi-sessions/core/internal";
@@ -142,6 +143,22 @@ describe("sync between two folders", () => {
       expect(r.code).toBe(2);
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
     }
+  });
+
+  it("a --to server that cannot be reached: one line naming it, password left out (exit 2)", async () => {
+    const root = tempDir();
+    // A port nothing listens on: taken from the system, then let go.
+    const server = createServer();
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((done) => server.close(done));
+    const to = `postgres://me:s3cret@127.0.0.1:${port}/db?password=s3cret`;
+    const r = await runBin(["sync", root, "--to", to]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe(
+      `pi-sessions: cannot reach the PostgreSQL server of --to postgres://me:***@127.0.0.1:${port}/db?password=***: connect ECONNREFUSED 127.0.0.1:${port}\n`,
+    );
   });
 
   it("refuses a --to that is not a PostgreSQL URL by saying so, before connecting anywhere", async () => {

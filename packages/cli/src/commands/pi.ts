@@ -16,10 +16,13 @@ import { findPi, PI_PATH_ENV, PiNotFoundError } from "../pi-launcher/pi-package.
 import { isNodeNewEnough, oldNodeLine, swapRefusal } from "../pi-launcher/pi-support.js";
 import { dieBy, hookUrl, type PiCommandLine, runPi } from "../pi-launcher/run-pi.js";
 
-/** The launcher's own option, `--pi PATH` or `--pi=PATH`, when it leads; and pi's arguments. */
+/**
+ * The launcher's own option, `--pi PATH` or `--pi=PATH`, when it leads; and pi's arguments. A
+ * `--pi` without its path gives `pi: ""` (refused by {@link runPiCommand}).
+ */
 export function splitPiArgs(args: readonly string[]): { pi?: string; rest: string[] } {
   const [first, second] = args;
-  if (first === "--pi" && second !== undefined) return { pi: second, rest: args.slice(2) };
+  if (first === "--pi") return { pi: second ?? "", rest: args.slice(2) };
   if (first?.startsWith("--pi=")) return { pi: first.slice(5), rest: args.slice(1) };
   return { rest: [...args] };
 }
@@ -31,6 +34,12 @@ export function splitPiArgs(args: readonly string[]): { pi?: string; rest: strin
  */
 export async function runPiCommand(args: readonly string[], io: CliIo): Promise<number> {
   const { pi: named, rest } = splitPiArgs(args);
+  // `--pi` last, or followed by an option: handing it to pi would make pi refuse an option of
+  // ours, or take the next option as pi's path and give the rest to pi one short.
+  if (named === "" || named?.startsWith("-")) {
+    io.stderr.write("pi-sessions: --pi needs a path (pi's bin or package directory)\n");
+    return ExitCode.usage;
+  }
   if (!isNodeNewEnough(process.versions.node)) {
     io.stderr.write(`${oldNodeLine(process.versions.node, process.execPath)}\n`);
     return ExitCode.usage;

@@ -40,9 +40,10 @@ interface SearchOptions extends CommonOptions {
 /**
  * Parses `--role user,assistant`: comma-separated names among the roles search looks in
  * (core's `SEARCHED_ROLES`, which the index keeps text for); any other name is refused with the
- * list, never searched for (it could only match nothing, silently).
+ * list, never searched for (it could only match nothing, silently). A repeated `--role` adds
+ * to the roles of the earlier ones (`previous`, as commander passes it), each role once.
  */
-export function parseRoles(value: string): MessageRole[] {
+export function parseRoles(value: string, previous: readonly MessageRole[] = []): MessageRole[] {
   const roles = value.split(",").map((role) => role.trim());
   const unknown = roles.filter((role) => !isSearchedRole(role));
   if (unknown.length > 0) {
@@ -51,7 +52,7 @@ export function parseRoles(value: string): MessageRole[] {
       `unknown role ${names}; the roles search looks in are ${SEARCHED_ROLES.join(", ")}`,
     );
   }
-  return roles as MessageRole[];
+  return [...new Set([...previous, ...(roles as MessageRole[])])];
 }
 
 /** The filters the options ask for. */
@@ -146,7 +147,7 @@ export function registerSearch(program: Command, runtime: CliRuntime): void {
       .option("--cwd <dir>", "only sessions of this working directory")
       .option(
         "--role <roles>",
-        `only these roles: ${SEARCHED_ROLES.join(", ")} (comma-separated)`,
+        `only these roles: ${SEARCHED_ROLES.join(", ")} (comma-separated, or --role repeated)`,
         parseRoles,
       )
       .option("--model <id>", "only entries of this model")

@@ -7,7 +7,7 @@
  */
 
 import type { Command } from "commander";
-import type { IndexOption } from "../io/index-file.js";
+import { type IndexOption, indexFileOf } from "../io/index-file.js";
 import { truncate } from "../io/output.js";
 import { parsePositiveInt } from "../io/parse-args.js";
 import {
@@ -57,6 +57,8 @@ function runTree(runtime: CliRuntime, sessionArg: string, options: TreeOptions):
   // Without --depth every row is shown, so every line is read for its summary: one pass over
   // the file is cheaper than the index's rows plus the same lines read by place.
   const index = options.depth === undefined ? false : options.index;
+  // Unused without --depth, a named index is still checked, not silently ignored.
+  if (index === false && typeof options.index === "string") indexFileOf(ctx, options.index);
   const { facts, problems, leafId, rows, notes } = withQuerySource(ctx, path, index, (source) =>
     treeOfSource(source, options),
   );

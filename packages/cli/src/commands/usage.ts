@@ -27,7 +27,7 @@ import {
 import { type Command, Option } from "commander";
 import { CliError, ExitCode, usageError } from "../io/errors.js";
 import { reportUnreadable, sessionFilesOf } from "../io/find-session-files.js";
-import type { IndexOption } from "../io/index-file.js";
+import { type IndexOption, indexFileOf } from "../io/index-file.js";
 import { progressOn } from "../io/progress.js";
 import {
   type CliRuntime,
@@ -97,6 +97,8 @@ export function registerUsage(program: Command, runtime: CliRuntime): void {
     }
     if (session === undefined) {
       if (options.leaf !== undefined) throw usageError("--leaf needs a session");
+      // Every session is read from its file; a named index is still checked, not ignored.
+      if (typeof options.index === "string") indexFileOf(ctx, options.index);
       runtime.exit(usageOfAll(ctx, options.by));
       return;
     }

@@ -6,17 +6,20 @@
 
 import { statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { defaultIndexFile, IndexUnavailableError } from "@pi-sessions/index";
+import { defaultIndexFile, INDEX_FILE_ENV, IndexUnavailableError } from "@pi-sessions/index";
 import { oneLine, usageError } from "./errors.js";
 import type { CommandContext } from "./runtime.js";
 
 /** The `--index` / `--no-index` option as commander parses it. */
 export type IndexOption = string | boolean | undefined;
 
-/** Whether `dir` does not exist (a file in its place, or no access, is another trouble). */
-function isMissing(dir: string): boolean {
+/**
+ * Whether the folder of `file` does not exist (a file in its place, or no access, is another
+ * trouble, which opening the index says).
+ */
+function folderIsMissing(file: string): boolean {
   try {
-    statSync(dir);
+    statSync(dirname(file));
     return false;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "ENOENT";
@@ -24,19 +27,32 @@ function isMissing(dir: string): boolean {
 }
 
 /**
- * The index file a command uses: `--index FILE` (resolved), else the default. A `--index`
- * whose folder does not exist is refused (exit 2): the index would create it, and a typo
- * would leave folders behind and an index nobody looks for. The default location (the cache
- * directory, `$PI_SESSIONS_INDEX`) is created as needed, named on the command line or not.
+ * The index file a command uses: `--index FILE` (resolved), else `$PI_SESSIONS_INDEX`, else
+ * the built-in location in the cache directory. A file named by either (`--index` or the
+ * variable) whose folder does not exist is refused (exit 2): the index would create it, and a
+ * typo would leave folders behind and an index nobody looks for. Only the built-in location's
+ * folder is created as needed (named on the command line or not).
  */
 export function indexFileOf(ctx: CommandContext, option: IndexOption): string {
   if (option === MEMORY) return MEMORY;
-  const fallback = defaultIndexFile(ctx.io.env);
-  if (typeof option !== "string") return fallback;
-  const file = resolve(ctx.io.cwd, option);
-  if (file !== resolve(ctx.io.cwd, fallback) && isMissing(dirname(file))) {
+  const fromEnv = ctx.io.env[INDEX_FILE_ENV];
+  const named =
+    typeof option === "string"
+      ? { file: option, by: `--index ${option}`, instead: "leave --index out" }
+      : fromEnv !== undefined && fromEnv !== ""
+        ? {
+            file: fromEnv,
+            by: `$${INDEX_FILE_ENV} (${fromEnv})`,
+            instead: `unset ${INDEX_FILE_ENV}`,
+          }
+        : undefined;
+  const builtIn = defaultIndexFile({ ...ctx.io.env, [INDEX_FILE_ENV]: undefined });
+  if (named === undefined) return builtIn;
+  if (named.file === MEMORY) return MEMORY;
+  const file = resolve(ctx.io.cwd, named.file);
+  if (file !== resolve(ctx.io.cwd, builtIn) && folderIsMissing(file)) {
     throw usageError(
-      `the folder of --index ${option} does not exist (${dirname(file)}); create it, or leave --index out to use the default index`,
+      `the folder of ${named.by} does not exist (${dirname(file)}); create it, or ${named.instead} to use the default index`,
     );
   }
   return file;

@@ -8,6 +8,7 @@
  */
 
 import type { Command } from "commander";
+import { usageError } from "./errors.js";
 
 /** One option as commander's `.option(flags, description)` takes it. */
 export interface OptionSpec {
@@ -19,6 +20,22 @@ export interface OptionSpec {
 /** Adds each option of `specs` to `command`, in order. */
 export function addOptions(command: Command, specs: readonly OptionSpec[]): Command {
   for (const spec of specs) command.option(spec.flags, spec.description);
+  return command;
+}
+
+/**
+ * Refuses `--NAME VALUE` together with `--no-NAME` on `command` (exit 2, one line): they say
+ * opposite things, and commander would quietly keep whichever came last. The quick parser
+ * leaves such a command line to commander, which then says this.
+ */
+export function refuseBothForms(command: Command, name: string): Command {
+  const seen = new Set<string>();
+  const given = (form: string) => () => {
+    seen.add(form);
+    if (seen.size === 2) throw usageError(`give --${name} or --no-${name}, not both`);
+  };
+  command.on(`option:${name}`, given(name));
+  command.on(`option:no-${name}`, given(`no-${name}`));
   return command;
 }
 
@@ -65,7 +82,7 @@ export interface QuickParse {
  * `argv` parsed as commander would parse `program [programSpecs…] command [commandSpecs…]`
  * (the program's options taken by the program on either side of the command name) when it holds nothing but those options in their plain forms: `--flag`, `--no-flag`,
  * `--name value` with a value that does not start with `-`, each as often as wished (the last
- * wins, as in commander). `undefined` for anything else (help, `--version`, `--name=value`, a
+ * wins, as in commander), but not a flag and its `--no-` form together. `undefined` for anything else (help, `--version`, `--name=value`, a
  * short flag, a value starting with `-`, an argument, `--`, an unknown or misspelt option, a
  * missing value): commander then parses it and says what it says.
  */
@@ -79,6 +96,8 @@ export function parseQuick(
   const commandFlags = quickFlags(commandSpecs);
   const program: Record<string, string | boolean> = {};
   const options: Record<string, string | boolean> = {};
+  // Keys given in both forms (`--index F --no-index`): commander refuses those (refuseBothForms).
+  const forms = new Map<string, boolean>();
   let named = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
@@ -92,6 +111,8 @@ export function parseQuick(
     const flag = programFlag ?? (named ? commandFlags.get(arg) : undefined);
     if (flag === undefined) return undefined;
     const into = programFlag !== undefined ? program : options;
+    if (forms.get(flag.key) === !flag.negates) return undefined;
+    forms.set(flag.key, flag.negates);
     if (!flag.takesValue) {
       into[flag.key] = !flag.negates;
       continue;

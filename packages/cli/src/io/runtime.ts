@@ -11,7 +11,7 @@ import { type ExitCodeValue, usageError } from "./errors.js";
 import { isDirectory } from "./find-session-files.js";
 import type { CliIo } from "./io.js";
 import { lineLimitOf } from "./line-limit.js";
-import { addOptions, type OptionSpec } from "./option-table.js";
+import { addOptions, type OptionSpec, refuseBothForms } from "./option-table.js";
 import { colorEnabled, writeJson } from "./output.js";
 import { type Colors, Terminal, type TerminalIo } from "./terminal-output.js";
 import { terminalSafeText } from "./terminal-text.js";
@@ -34,9 +34,12 @@ export const COMMON_OPTIONS: readonly OptionSpec[] = [
   { flags: "--json", description: "print JSON on stdout for scripts" },
 ];
 
-/** Adds `--dir` and `--json` to a command; every command calls this so they read the same. */
+/**
+ * Adds `--dir` and `--json` to a command, and refuses `--index FILE` with `--no-index` where
+ * it has them; every command calls this so they read the same.
+ */
 export function withCommonOptions(command: Command): Command {
-  return addOptions(command, COMMON_OPTIONS);
+  return addOptions(refuseBothForms(command, "index"), COMMON_OPTIONS);
 }
 
 /**

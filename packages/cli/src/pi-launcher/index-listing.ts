@@ -7,7 +7,9 @@
  * index answers exactly what the files say (its own contract), so pi cannot tell which answered.
  */
 
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
+import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { SessionInfo, SessionListProgress } from "@pi-sessions/core";
 import type { SessionIndex } from "@pi-sessions/index";
@@ -22,8 +24,14 @@ let opened: SessionIndex | null | undefined;
 type IndexModule = typeof import("@pi-sessions/index");
 
 /** Opens the default index (`$PI_SESSIONS_INDEX`, else the cache dir), or null on any trouble. */
-function openDefault({ openSessionIndex }: IndexModule): SessionIndex | null {
+function openDefault({ INDEX_FILE_ENV, openSessionIndex }: IndexModule): SessionIndex | null {
   try {
+    // A named index in a folder that does not exist is a typo: the files are listed rather
+    // than the folder made (the CLI refuses it with exit 2; inside pi nothing may fail).
+    const named = process.env[INDEX_FILE_ENV];
+    if (named && named !== ":memory:" && !existsSync(dirname(resolve(named)))) {
+      throw new Error(`the folder of $${INDEX_FILE_ENV} (${named}) does not exist`);
+    }
     // Its notices (a damaged index rebuilt) are not pi's business: the answer is right anyway.
     const index = openSessionIndex({ onNotice: () => {} });
     process.once("exit", () => index.close());

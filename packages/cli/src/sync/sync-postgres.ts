@@ -26,7 +26,7 @@ import {
   sessionFileName,
 } from "@pi-sessions/core/internal";
 import { PostgresSessionStore, SessionLeasedError } from "@pi-sessions/store-postgres";
-import { oneLine } from "../io/errors.js";
+import { oneLine, usageError } from "../io/errors.js";
 import type { Progress } from "../io/progress.js";
 import {
   type OldFile,
@@ -54,6 +54,16 @@ function headerOf(bytes: Buffer): SessionHeader | undefined {
   return first?.type === "session" && typeof first.id === "string" ? first : undefined;
 }
 
+/**
+ * `url` with its password (`user:secret@`, `?password=secret`) replaced by `***`: said on a
+ * terminal or in a log, a URL must not carry it.
+ */
+function withoutPassword(url: string): string {
+  return url
+    .replace(/^([a-z]+:\/\/[^:/@?#]*):[^@/?#]*@/i, "$1:***@")
+    .replace(/([?&]password=)[^&#]*/gi, "$1***");
+}
+
 /** What the folder's file needs from a merge with the server copy first (`keep-a`). */
 function folderNeeds(merged: MergeResult): boolean {
   const { entries, renamed, migrated } = merged.report;
@@ -68,11 +78,19 @@ export async function syncWithPostgres(
   options: PairOptions,
   progress: Progress,
 ): Promise<PairResult[]> {
-  const store = await PostgresSessionStore.connect({
-    connectionString: url,
-    schema,
-    applicationName: "pi-sessions sync",
-  });
+  let store: PostgresSessionStore;
+  try {
+    store = await PostgresSessionStore.connect({
+      connectionString: url,
+      schema,
+      applicationName: "pi-sessions sync",
+    });
+  } catch (error) {
+    // The driver's reason ("connect ECONNREFUSED 127.0.0.1:5432") names no target of ours.
+    throw usageError(
+      `cannot reach the PostgreSQL server of --to ${withoutPassword(url)}: ${oneLine(error)}`,
+    );
+  }
   try {
     const onServer = new Set((await store.listAll()).map((info) => info.id));
     const local = new Map<string, string>();

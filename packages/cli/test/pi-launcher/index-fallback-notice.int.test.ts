@@ -3,10 +3,11 @@
  * the index path): `--session <id prefix>`, which pi resolves with `SessionManager.list`, still
  * finds the session (the listing reads the files), the file at the index path is left as it
  * is, and why the index was not used is said — one line on stderr — only when
- * `PI_SESSIONS_DEBUG` is set; without it pi's output is untouched.
+ * `PI_SESSIONS_DEBUG` is set; without it pi's output is untouched. A `$PI_SESSIONS_INDEX` in a
+ * folder that does not exist (a typo) is the same: the files answer, no folder is made.
  */
 
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { tempDir } from "@pi-sessions/test-utils";
 import { describe, expect, it } from "vitest";
@@ -57,5 +58,27 @@ describe("/resume's listing when the index cannot be used", () => {
       expect(prompts.some((p) => p.includes(text))).toBe(true);
     }
     expect(readFileSync(side.indexFile, "utf8")).toBe(NOTES);
+  }, 120_000);
+
+  it("a $PI_SESSIONS_INDEX whose folder does not exist: the files answer, no folder is made", async () => {
+    const side = makeSide(tempDir("pi-launcher-typo-"), "ours");
+    expect(existsSync(dirname(side.indexFile))).toBe(false);
+    const pi = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
+      const run = await runSide(side, [...commonPiArgs(), ...args], { env });
+      expect(run.code, run.stderr).toBe(0);
+      return run;
+    };
+    expect((await pi(["-p", "Remember the tests."])).stdout.trim()).toBe(
+      "Noted: Remember the tests.",
+    );
+    const [file] = sessionFilesOf(side) as [string];
+    const prefix = (basename(file, ".jsonl").split("_")[1] as string).slice(0, 13);
+    const told = await pi(["--session", prefix, "-p", "Again."], { PI_SESSIONS_DEBUG: "1" });
+    expect(told.stdout.trim()).toBe("Noted: Again.");
+    expect(told.stderr).toBe(
+      `pi-sessions: the session index could not be opened (the folder of $PI_SESSIONS_INDEX (${side.indexFile}) does not exist); listing the session files instead\n`,
+    );
+    expect(sessionFilesOf(side)).toEqual([file]);
+    expect(existsSync(dirname(side.indexFile))).toBe(false);
   }, 120_000);
 });

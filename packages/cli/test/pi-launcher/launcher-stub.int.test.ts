@@ -82,6 +82,15 @@ describe("pi-sessions pi with stub pi packages", () => {
     const notPi = await runBin(["pi", "--pi", root], {});
     expect(notPi.code).toBe(2);
     expect(notPi.stderr).toContain("is not inside a pi package");
+    // `--pi` without its path is ours to refuse, in one line, not pi's to puzzle over.
+    for (const args of [["--pi"], ["--pi="], ["--pi", "-p", "hello"]]) {
+      const noPath = await runBin(["pi", ...args], { env: { PI_SESSIONS_PI: stub } });
+      expect(noPath.code, args.join(" ")).toBe(2);
+      expect(noPath.stdout).toBe("");
+      expect(lines(noPath.stderr)).toEqual([
+        "pi-sessions: --pi needs a path (pi's bin or package directory)",
+      ]);
+    }
   });
 
   it("passes pi's exit code, and dies by the signal that killed pi", async () => {
