@@ -51,8 +51,11 @@ describe("a pi 1.6 system prompt in export and tree", () => {
     const html = await runBin(["export", file, "--format", "html", "-o", out]);
     expect(html.code, html.stderr).toBe(0);
     const page = readFileSync(out, "utf8");
-    expect.soft(page).toContain(`<pre class="text">${escapeHtml(prompt)}</pre>`);
-    expect.soft(page).toContain(escapeHtml(`tools added: ${tools.join(", ")}`));
+    // The prompt verbatim (it is not Markdown), the tools as code, as the plugins' HTML
+    // output renders a system message.
+    expect.soft(page).toContain(`<pre class="raw">${escapeHtml(prompt)}</pre>`);
+    const toolCodes = tools.map((t) => `<code>${escapeHtml(t)}</code>`).join(", ");
+    expect.soft(page).toContain(`<div class="meta">tools added: ${toolCodes}</div>`);
 
     const tree = await runBin(["tree", file]);
     expect(tree.code, tree.stderr).toBe(0);
