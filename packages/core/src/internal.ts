@@ -108,7 +108,7 @@ export {
   sessionFileName,
 } from "./store/paths.js";
 export { withFile } from "./store/read-chunks.js";
-export { readSessionFile } from "./store/read-session.js";
+export { COLUMNS_FROM_BYTES_ENV, readSessionFile } from "./store/read-session.js";
 export { fileTypeOf, openRegularFile, readRegularFile } from "./store/regular-file.js";
 export type { SessionInfoFoldState } from "./store/session-info.js";
 export {

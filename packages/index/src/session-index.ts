@@ -45,7 +45,7 @@ import { resetSchema } from "./schema.js";
 import { ftsQuery, type SearchFilters, type SearchHit, searchIndex } from "./search.js";
 import { type IndexedSession, openIndexedSession, StaleLineError } from "./session-query.js";
 import { DEFAULT_SETTLE_MS, settleRows } from "./settled.js";
-import type { Database } from "./sqlite.js";
+import { type Database, scalar } from "./sqlite.js";
 import { type StatCheck, statCheck } from "./stat-check.js";
 import { Statements } from "./statements.js";
 import type { QuickListing } from "./stored-walk.js";
@@ -355,11 +355,18 @@ export class SessionIndex {
    * file is regular; else `undefined`, as on any SQLite trouble (the open then checks the file).
    */
   columnsFor(path: string, stats: Stats): VouchedLayout | undefined {
+    // pi waits for this at its start: another process writing the index (a listing indexing a
+    // big file holds the lock for the whole file) must mean "read the file", not a wait of up
+    // to the busy timeout. So SQLite answers busy at once here, and busy vouches for nothing.
+    const busyTimeout = scalar(this.db, "PRAGMA busy_timeout");
+    this.db.exec("PRAGMA busy_timeout = 0");
     try {
       return vouchedLayout(this.db, this.st, path, stats);
     } catch (error) {
       if (!isSqliteError(error)) throw error;
       return undefined;
+    } finally {
+      this.db.exec(`PRAGMA busy_timeout = ${Number(busyTimeout)}`);
     }
   }
 

@@ -13,7 +13,7 @@
 import { renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type ColumnsFor, SessionManager } from "@pi-sessions/core";
-import { listAllSessions } from "@pi-sessions/core/internal";
+import { COLUMNS_FROM_BYTES_ENV, listAllSessions } from "@pi-sessions/core/internal";
 import { fcOptions, tempDir } from "@pi-sessions/test-utils";
 import { sessionLogArb } from "@pi-sessions/testkit";
 import fc from "fast-check";
@@ -21,8 +21,6 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { openSessionIndex, type SessionIndex } from "../src/index.js";
 import { applyStep, fileTextArb, stepArb, writeFolder } from "./folder-arbitraries.js";
 
-/** Core's switch for the size from which files open as columns (its README). */
-const COLUMNS_FROM_BYTES_ENV = "PI_SESSIONS_COLUMNS_FROM_BYTES";
 let columnsFrom: string | undefined;
 beforeAll(() => {
   columnsFrom = process.env[COLUMNS_FROM_BYTES_ENV];
@@ -89,7 +87,7 @@ const changeArb = fc.oneof(
 );
 
 const RUNS = fcOptions(60).numRuns;
-test(`an open from the index equals the checked open through every kind of change (numRuns ${RUNS})`, async () => {
+test(`an open from the index equals the checked open through every kind of change its rule sees (a rewrite looked at before the file grows) (numRuns ${RUNS})`, async () => {
   await fc.assert(
     fc.asyncProperty(
       fc.array(fileTextArb, { minLength: 1, maxLength: 3 }),

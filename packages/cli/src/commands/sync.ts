@@ -19,6 +19,7 @@ import {
 } from "../io/runtime.js";
 import { syncFolders } from "../sync/sync-folders.js";
 import type { PairResult } from "../sync/sync-pair.js";
+import { withoutPassword } from "../sync/url-password.js";
 
 /** Options of `sync`. */
 interface SyncOptions extends CommonOptions {
@@ -111,7 +112,7 @@ async function runSync(
     throw usageError(`--wait ${options.wait}: not a number of seconds`);
   if (options.to !== undefined && !isPostgresUrl(options.to)) {
     throw usageError(
-      `--to ${options.to}: not a PostgreSQL URL (postgres://user@host:port/database)`,
+      `--to ${withoutPassword(options.to)}: not a PostgreSQL URL (postgres://user@host:port/database)`,
     );
   }
   const rootA = resolve(ctx.io.cwd, first);

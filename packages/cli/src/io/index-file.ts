@@ -4,27 +4,14 @@
  * the index (`index-access.ts`), so that `ls --all`'s quick listing loads only this.
  */
 
-import { statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { defaultIndexFile, INDEX_FILE_ENV, IndexUnavailableError } from "@pi-sessions/index";
 import { oneLine, usageError } from "./errors.js";
+import { isNamedIndexInMissingFolder } from "./named-index-folder.js";
 import type { CommandContext } from "./runtime.js";
 
 /** The `--index` / `--no-index` option as commander parses it. */
 export type IndexOption = string | boolean | undefined;
-
-/**
- * Whether the folder of `file` does not exist (a file in its place, or no access, is another
- * trouble, which opening the index says).
- */
-function folderIsMissing(file: string): boolean {
-  try {
-    statSync(dirname(file));
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ENOENT";
-  }
-}
 
 /**
  * The index file a command uses: `--index FILE` (resolved), else `$PI_SESSIONS_INDEX`, else
@@ -50,7 +37,7 @@ export function indexFileOf(ctx: CommandContext, option: IndexOption): string {
   if (named === undefined) return builtIn;
   if (named.file === MEMORY) return MEMORY;
   const file = resolve(ctx.io.cwd, named.file);
-  if (file !== resolve(ctx.io.cwd, builtIn) && folderIsMissing(file)) {
+  if (isNamedIndexInMissingFolder(file, builtIn, ctx.io.cwd)) {
     throw usageError(
       `the folder of ${named.by} does not exist (${dirname(file)}); create it, or ${named.instead} to use the default index`,
     );

@@ -7,12 +7,11 @@
  * index answers exactly what the files say (its own contract), so pi cannot tell which answered.
  */
 
-import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { SessionInfo, SessionListProgress } from "@pi-sessions/core";
 import type { SessionIndex } from "@pi-sessions/index";
+import { isNamedIndexInMissingFolder } from "../io/named-index-folder.js";
 import { sayIndexFallback } from "./fallback-notice.js";
 
 /** The progress callback of a listing (core's). */
@@ -24,12 +23,21 @@ let opened: SessionIndex | null | undefined;
 type IndexModule = typeof import("@pi-sessions/index");
 
 /** Opens the default index (`$PI_SESSIONS_INDEX`, else the cache dir), or null on any trouble. */
-function openDefault({ INDEX_FILE_ENV, openSessionIndex }: IndexModule): SessionIndex | null {
+function openDefault({
+  defaultIndexFile,
+  INDEX_FILE_ENV,
+  openSessionIndex,
+}: IndexModule): SessionIndex | null {
   try {
     // A named index in a folder that does not exist is a typo: the files are listed rather
     // than the folder made (the CLI refuses it with exit 2; inside pi nothing may fail).
     const named = process.env[INDEX_FILE_ENV];
-    if (named && named !== ":memory:" && !existsSync(dirname(resolve(named)))) {
+    const builtIn = defaultIndexFile({ ...process.env, [INDEX_FILE_ENV]: undefined });
+    if (
+      named &&
+      named !== ":memory:" &&
+      isNamedIndexInMissingFolder(named, builtIn, process.cwd())
+    ) {
       throw new Error(`the folder of $${INDEX_FILE_ENV} (${named}) does not exist`);
     }
     // Its notices (a damaged index rebuilt) are not pi's business: the answer is right anyway.

@@ -47,21 +47,12 @@ import {
 } from "./session-file.js";
 import { sessionsUnder } from "./sync-folders.js";
 import { lockWithin, type PairOptions, type PairResult } from "./sync-pair.js";
+import { withoutPassword } from "./url-password.js";
 
 /** The header of session bytes, or undefined when they hold none. */
 function headerOf(bytes: Buffer): SessionHeader | undefined {
   const first = parseSessionEntries(bytes.toString("utf8"))[0] as SessionHeader | undefined;
   return first?.type === "session" && typeof first.id === "string" ? first : undefined;
-}
-
-/**
- * `url` with its password (`user:secret@`, `?password=secret`) replaced by `***`: said on a
- * terminal or in a log, a URL must not carry it.
- */
-function withoutPassword(url: string): string {
-  return url
-    .replace(/^([a-z]+:\/\/[^:/@?#]*):[^@/?#]*@/i, "$1:***@")
-    .replace(/([?&]password=)[^&#]*/gi, "$1***");
 }
 
 /** What the folder's file needs from a merge with the server copy first (`keep-a`). */
