@@ -1,4 +1,4 @@
-import type { SessionEnv } from "./env.js";
+import { randomIdPrefix, type SessionEnv } from "./env.js";
 
 /**
  * A new entry id (SPEC §5.2): the first 8 hex characters of a random v4 UUID, redrawn while
@@ -7,7 +7,7 @@ import type { SessionEnv } from "./env.js";
  */
 export function generateEntryId(env: SessionEnv, isTaken: (id: string) => boolean): string {
   for (let i = 0; i < 100; i++) {
-    const id = env.randomUUID().slice(0, 8);
+    const id = randomIdPrefix(env);
     if (!isTaken(id)) return id;
   }
   let id = env.randomUUID();

@@ -1,3 +1,4 @@
+import { nowIso } from "../env/env.js";
 import { generateEntryId } from "../env/ids.js";
 import { jsonClone } from "../format/json-clone.js";
 import type { SessionEntry } from "../schema/types.js";
@@ -25,7 +26,7 @@ export function appendEntry<E extends SessionEntry, A = undefined>(
   session.catchUp();
   const parentId = parentOrLeaf === undefined ? session.state.leafId : parentOrLeaf;
   const id = generateEntryId(session.env, session.idTaken);
-  const base = { id, parentId, timestamp: session.env.now().toISOString() };
+  const base = { id, parentId, timestamp: nowIso(session.env) };
   const made = make(base, arg as A);
   const line = JSON.stringify(made);
   const before = session.state;
