@@ -4,7 +4,8 @@
  * says the rows are the file's as it is now. The row must hold every record, be of this very
  * file (device and inode of the file core has open), and either describe it as it is (size,
  * mtime, ctime and last indexed line unchanged) or the file only grew since with its last
- * indexed line intact and by at most a sixteenth, in which case the sync reads only the lines
+ * indexed line intact and by at most a sixteenth (or a mebibyte), in which case the sync reads
+ * only the lines
  * after it. Anything else
  * (no row, a listing's row, a rewrite, a truncation, a rename over it) vouches for nothing and
  * the launcher's open checks the file itself: bringing a changed file's rows up to date would
@@ -61,10 +62,17 @@ function headerAt(
  */
 const MAX_GROWTH_SHARE = 16;
 
+/**
+ * A growth always caught up, whatever the share: a mebibyte indexes in tens of milliseconds,
+ * and a session pi just wrote a turn to has mostly grown by more than a sixteenth of itself.
+ */
+const MAX_GROWTH_BYTES = 1024 * 1024;
+
 /** Whether the file at `path` stands to `row` so that its rows may answer (see the module comment). */
 function catchable(path: string, stats: Stats, row: Parameters<typeof rowStanding>[2]): boolean {
   if (row.filled !== DEPTH.full || row.dev !== stats.dev || row.ino !== stats.ino) return false;
-  if (stats.size - row.committed > row.committed / MAX_GROWTH_SHARE) return false;
+  if (stats.size - row.committed > Math.max(row.committed / MAX_GROWTH_SHARE, MAX_GROWTH_BYTES))
+    return false;
   return withRegularFile(
     path,
     () => false,

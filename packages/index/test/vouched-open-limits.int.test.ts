@@ -1,8 +1,9 @@
 /**
  * Where the index must not vouch inside pi's start even though it could: while another process
  * holds the index's write lock (busy answers at once, not after the busy timeout), and when the
- * file grew by more than a sixteenth since it was indexed (catching it up would cost more than
- * the checked open it saves). Each case is checked against the unchanged case, which vouches.
+ * file grew by more than a sixteenth and a mebibyte since it was indexed (catching it up would
+ * cost more than the checked open it saves). Each case is checked against the unchanged case,
+ * which vouches.
  */
 
 import { appendFileSync, mkdirSync, statSync, writeFileSync } from "node:fs";
@@ -44,13 +45,16 @@ async function indexedSession() {
   return { path, file, index };
 }
 
-test("a file grown by more than a sixteenth is not vouched for; a small growth is caught up", async () => {
+test("a file grown by more than a sixteenth and a mebibyte is not vouched for; a smaller growth is caught up", async () => {
   const { path, index } = await indexedSession();
   try {
     expect(index.columnsFor(path, statSync(path))?.ids.length).toBe(64);
     appendFileSync(path, messages(64, 2)); // about 3 % more
     expect(index.columnsFor(path, statSync(path))?.ids.length).toBe(66);
-    appendFileSync(path, messages(66, 10)); // about 15 % more
+    appendFileSync(path, messages(66, 10)); // about 15 % more, but under a mebibyte
+    expect(index.columnsFor(path, statSync(path))?.ids.length).toBe(76);
+    appendFileSync(path, messages(76, 7_000)); // more than a mebibyte and a sixteenth
+    expect(statSync(path).size).toBeGreaterThan(1024 * 1024 + 15_000);
     expect(index.columnsFor(path, statSync(path))).toBeUndefined();
   } finally {
     index.close();
