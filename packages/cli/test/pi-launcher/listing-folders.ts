@@ -48,7 +48,9 @@ export function writeFile(root: string, spec: FileSpec, n: number): string {
   const dir = join(root, `--${cwd.slice(1).replaceAll("/", "-")}--`);
   mkdirSync(dir, { recursive: true });
   const sm = SessionManager.create(cwd, dir, {
-    env: createDeterministicEnv({ seed: spec.seed + n }),
+    // `n` is below 100 in every test, so no two files share a seed (seed + n made 15 + 0 and
+    // 14 + 1 the same session id, and the second create refused to overwrite the first's file).
+    env: createDeterministicEnv({ seed: spec.seed * 100 + n }),
   });
   for (let t = 0; t < spec.turns; t++) {
     sm.appendMessage({
