@@ -6,12 +6,12 @@
 
 import type { Command } from "commander";
 import { CliError, ExitCode, oneLine } from "./io/errors.js";
+import { failureCode } from "./io/failure.js";
 import type { CliIo } from "./io/io.js";
-import { type OptionSpec, parseQuick } from "./io/option-table.js";
-import { CliRuntime, COMMON_OPTIONS, type CommonOptions, withCommonOptions } from "./io/runtime.js";
+import { CliRuntime, type CommonOptions, withCommonOptions } from "./io/runtime.js";
+import { VERSION } from "./version.js";
 
-/** The program's version, printed by `--version`. */
-export const VERSION = "0.1.0";
+export { VERSION } from "./version.js";
 
 /** Commander's error text as one line without its `error: ` prefix. */
 function commanderReason(text: string): string {
@@ -40,42 +40,6 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   sync: async () => (await import("./commands/sync.js")).registerSync,
   pi: async () => (await import("./commands/pi.js")).registerPi,
 };
-
-/** A command that runs without commander when its command line is plain (`option-table.ts`). */
-interface QuickCommand {
-  /** Its options besides the common ones: the same table its `register` gives commander. */
-  readonly options: readonly OptionSpec[];
-  /** Runs it with the options parsed. */
-  readonly run: (runtime: CliRuntime, options: Record<string, string | boolean>) => Promise<void>;
-}
-
-/**
- * The commands a plain command line runs without loading commander: `ls`, whose warm listing
- * costs about what a process's start-up costs, so commander's load was a third of it.
- */
-const QUICK: Readonly<Record<string, () => Promise<QuickCommand>>> = {
-  ls: async () => {
-    const { LS_OPTIONS, runLs } = await import("./commands/ls.js");
-    return { options: LS_OPTIONS, run: runLs };
-  },
-};
-
-/**
- * Runs the command `argv` names without commander when it is a quick one and `argv` holds
- * only its options in their plain forms (`parseQuick`); false when commander must parse it
- * (help, errors and every other form, answered as they always were).
- */
-async function runQuick(runtime: CliRuntime, argv: readonly string[]): Promise<boolean> {
-  const named = namedCommand(argv);
-  const load = named === undefined ? undefined : QUICK[named];
-  if (named === undefined || load === undefined) return false;
-  const command = await load();
-  const parsed = parseQuick(argv, named, COMMON_OPTIONS, [...command.options, ...COMMON_OPTIONS]);
-  if (parsed === undefined) return false;
-  runtime.useGlobalOptions(() => parsed.program);
-  await command.run(runtime, parsed.command);
-  return true;
-}
 
 /**
  * The command `argv` names: its first word that is not an option or the value of the
@@ -133,25 +97,25 @@ export async function createProgram(
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   // `pi` hands every later argument to pi, its `--help` too: commander must not parse them.
   if (argv[0] === "pi") return (await import("./commands/pi.js")).runPiCommand(argv.slice(1), io);
+  // A plain `ls` runs without commander (`quick-ls.ts`): a warm listing costs about what a
+  // process's start-up costs, so commander's load was a third of it.
+  if (namedCommand(argv) === "ls") {
+    const quick = (await import("./quick-ls.js")).quickLs(argv);
+    if (quick !== undefined) return quick(io);
+  }
   const runtime = new CliRuntime(io);
   try {
-    if (!(await runQuick(runtime, argv))) {
-      const program = await createProgram(runtime, argv);
-      await program.parseAsync([...argv], { from: "user" });
-    }
+    const program = await createProgram(runtime, argv);
+    await program.parseAsync([...argv], { from: "user" });
     return runtime.exitCode;
   } catch (error) {
-    // Through the terminal-safe stream: a reason may echo an argument or a file's content.
-    if (error instanceof CliError) {
-      runtime.io.stderr.writeLine(`pi-sessions: ${oneLine(error)}`);
-      return Math.max(runtime.exitCode, error.exitCode);
-    }
-    if (error instanceof (await import("commander")).CommanderError) {
+    if (
+      !(error instanceof CliError) &&
+      error instanceof (await import("commander")).CommanderError
+    ) {
       // Help and version end with code 0; commander already printed its own one-line reason.
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
-    // Anything else is unreadable input we did not foresee: say what, don't dump a stack.
-    runtime.io.stderr.writeLine(`pi-sessions: ${oneLine(error)}`);
-    return ExitCode.usage;
+    return failureCode(runtime, error);
   }
 }

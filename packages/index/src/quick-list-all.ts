@@ -10,7 +10,7 @@
 import { indexSettings, type SessionIndexOptions } from "./index-options.js";
 import { openIndexConnection } from "./open-database.js";
 import { isSqliteError } from "./sqlite.js";
-import { Statements } from "./statements.js";
+import { prepareStampsBetween, Statements } from "./statements.js";
 import { type QuickListing, vouchedListing, walkStored } from "./stored-walk.js";
 
 /** Options of {@link quickListAll}. */
@@ -33,11 +33,11 @@ export async function quickListAll(
   const settings = indexSettings(options);
   const db = openIndexConnection(settings.file, settings.busyTimeoutMs, settings.notice);
   try {
-    const st = new Statements(db);
-    const walk = walkStored(st, root, options.onProgress);
+    // One statement prepared, not all of them: a warm listing runs no other.
+    const walk = walkStored(prepareStampsBetween(db), root, options.onProgress);
     if (walk.pending === 0 && !walk.unmet) return vouchedListing(walk);
     const { finishListing } = await import("./quick-listing.js");
-    return finishListing(db, st, root, walk, settings, options.onProgress);
+    return finishListing(db, new Statements(db), root, walk, settings, options.onProgress);
   } catch (error) {
     if (!isSqliteError(error)) throw error;
     return undefined;

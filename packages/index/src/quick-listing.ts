@@ -101,6 +101,6 @@ export function quickListing(
   timing: { readonly settleMs: number; readonly busyTimeoutMs: number },
   onProgress?: (done: number, total: number) => void,
 ): QuickListing {
-  const walk = walkStored(st, root, onProgress);
+  const walk = walkStored(st.stampsBetween, root, onProgress);
   return finishListing(db, st, root, walk, timing, onProgress);
 }

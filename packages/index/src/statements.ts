@@ -161,6 +161,17 @@ function columnValues(update: FileUpdate): Record<string, unknown> {
   return values;
 }
 
+/** {@link Statements.stampsBetween} prepared alone: a warm listing needs no other statement. */
+export function prepareStampsBetween(
+  db: Database,
+): Statement<[rules: string, from: string, to: string], StampedRow> {
+  return prepareArrays(
+    db,
+    `SELECT path, dev, ino, size, mtime_ms, ctime_ms, answer, settled = 1 AND rules = ?
+     FROM files WHERE path > ? AND path < ?`,
+  );
+}
+
 /** The statements, bound to one connection. */
 export class Statements {
   readonly fileByPath: Statement<[string], FileRow>;
@@ -216,11 +227,7 @@ export class Statements {
         return row === undefined ? undefined : listedRow(row);
       },
     };
-    this.stampsBetween = prepareArrays(
-      db,
-      `SELECT path, dev, ino, size, mtime_ms, ctime_ms, answer, settled = 1 AND rules = ?
-       FROM files WHERE path > ? AND path < ?`,
-    );
+    this.stampsBetween = prepareStampsBetween(db);
     // The text is kept as UTF-8 bytes: node:sqlite reads TEXT only up to a NUL, and a message
     // may hold one.
     const textOf = prepareArrays<[number], [Uint8Array]>(

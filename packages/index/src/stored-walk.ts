@@ -21,7 +21,7 @@ import {
 import type { SyncCounts } from "./index-cache.js";
 import { indexRules } from "./index-rules.js";
 import { sameStamp } from "./settled.js";
-import type { StampedRow, Statements } from "./statements.js";
+import type { StampedRow } from "./statements.js";
 import { coveredBySync } from "./sync-covered-files.js";
 
 /** A listed session's answer, with its path. */
@@ -120,16 +120,16 @@ function ownCandidates(root: string, rows: Map<string, StampedRow>): WalkedFile[
 
 /**
  * Walks `root` as `ls --all`'s two listings do and answers every file whose stat vouches for
- * its stored row; `onProgress` hears how many were answered once the walk is done. Throws what
+ * its stored row (the rows read by `stamps`, `Statements.stampsBetween`); `onProgress` hears how many were answered once the walk is done. Throws what
  * SQLite throws.
  */
 export function walkStored(
-  st: Statements,
+  stamps: { all(rules: string, from: string, to: string): StampedRow[] },
   root: string,
   onProgress?: (done: number, total: number) => void,
 ): StoredWalk {
   const prefix = `${root}/`;
-  const read = st.stampsBetween.all(indexRules(), prefix, `${prefix}\u{10ffff}`);
+  const read = stamps.all(indexRules(), prefix, `${prefix}\u{10ffff}`);
   const rows = new Map(read.map((row) => [row[0], row]));
   const nested = rootCandidates(root, rows);
   const files = [...nested, ...ownCandidates(root, rows)];

@@ -33,8 +33,14 @@ export function indexFileOf(ctx: CommandContext, option: IndexOption): string {
             instead: `unset ${INDEX_FILE_ENV}`,
           }
         : undefined;
-  const builtIn = defaultIndexFile({ ...ctx.io.env, [INDEX_FILE_ENV]: undefined });
-  if (named === undefined) return builtIn;
+  // The built-in location, as if the variable were unset: asked only when needed, and with the
+  // environment copied only when the variable is set (a copy of the whole environment was a
+  // tenth of a warm listing's start-up).
+  const builtIn = () =>
+    fromEnv === undefined || fromEnv === ""
+      ? defaultIndexFile(ctx.io.env)
+      : defaultIndexFile({ ...ctx.io.env, [INDEX_FILE_ENV]: undefined });
+  if (named === undefined) return builtIn();
   if (named.file === MEMORY) return MEMORY;
   const file = resolve(ctx.io.cwd, named.file);
   if (isNamedIndexInMissingFolder(file, builtIn, ctx.io.cwd)) {

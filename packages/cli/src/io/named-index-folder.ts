@@ -23,9 +23,19 @@ function folderIsMissing(file: string): boolean {
 
 /**
  * Whether the index `file` (as named, resolved against `cwd`) is one whose folder must not be
- * made: it is not the built-in location `builtIn` and its folder does not exist.
+ * made: it is not the built-in location `builtIn` (or what it gives) and its folder does not
+ * exist.
  */
-export function isNamedIndexInMissingFolder(file: string, builtIn: string, cwd: string): boolean {
+export function isNamedIndexInMissingFolder(
+  file: string,
+  builtIn: string | (() => string),
+  cwd: string,
+): boolean {
   const path = resolve(cwd, file);
-  return path !== resolve(cwd, builtIn) && folderIsMissing(path);
+  // The folder first: the built-in location (which may cost a copy of the environment) is
+  // asked only about a named file whose folder is missing.
+  return (
+    folderIsMissing(path) &&
+    path !== resolve(cwd, typeof builtIn === "string" ? builtIn : builtIn())
+  );
 }

@@ -25,6 +25,29 @@ function commonPrefixLength(a: string, b: string): number {
 }
 
 /**
+ * Each id's longest prefix shared with a neighbour among `sorted` (sorted, duplicates side by
+ * side and counted once), in one pass: only neighbours in sorted order can share the longest.
+ */
+function sharedLengths(sorted: readonly string[]): Map<string, number> {
+  const shared = new Map<string, number>();
+  let previous = 0;
+  for (let k = 0; k < sorted.length; ) {
+    const id = sorted[k] as string;
+    let after = k + 1;
+    while (after < sorted.length && sorted[after] === id) after++;
+    const next = sorted[after];
+    const following = next === undefined ? 0 : commonPrefixLength(id, next);
+    shared.set(id, Math.max(previous, following));
+    previous = following;
+    k = after;
+  }
+  return shared;
+}
+
+/** `id` cut to one character more than it shares with a neighbour, at least {@link MIN_SHORT_ID}. */
+const cut = (id: string, shared: number) => id.slice(0, Math.max(MIN_SHORT_ID, shared + 1));
+
+/**
  * A function from an id to its shortest unique prefix among `all` (which should hold it): at
  * least {@link MIN_SHORT_ID} characters, one more than it shares with its closest neighbour in
  * sorted order (only neighbours can share the longest prefix), and the whole id when no prefix
@@ -32,22 +55,12 @@ function commonPrefixLength(a: string, b: string): number {
  * is ambiguous at any length, so it gets the length its other neighbours call for). An id not in `all` is measured against its would-be neighbours.
  */
 export function shortIdsAmong(all: Iterable<string>): (id: string) => string {
-  const sorted = [...new Set(all)].sort();
-  // Each id's longest shared prefix with a neighbour, found for all of them in one pass (a
-  // table names every id of `all`); an id not among them is measured on demand below.
-  const shared = new Map<string, number>();
-  let previous = 0;
-  for (let k = 0; k < sorted.length; k++) {
-    const id = sorted[k] as string;
-    const next = sorted[k + 1];
-    const following = next === undefined ? 0 : commonPrefixLength(id, next);
-    shared.set(id, Math.max(previous, following));
-    previous = following;
-  }
+  const sorted = [...all].sort();
+  const shared = sharedLengths(sorted);
   const lengthOf = (id: string): number => {
     const known = shared.get(id);
     if (known !== undefined) return known;
-    // Binary search for where `id` sits (or would) among the sorted ids.
+    // Binary search for where `id` sits among the sorted ids (it is not one of them).
     let lo = 0;
     let hi = sorted.length;
     while (lo < hi) {
@@ -55,9 +68,8 @@ export function shortIdsAmong(all: Iterable<string>): (id: string) => string {
       if ((sorted[mid] as string) < id) lo = mid + 1;
       else hi = mid;
     }
-    const at = sorted[lo] === id ? lo : -1;
     const before = sorted[lo - 1];
-    const after = sorted[at === -1 ? lo : lo + 1];
+    const after = sorted[lo];
     const longest = Math.max(
       before === undefined ? 0 : commonPrefixLength(id, before),
       after === undefined ? 0 : commonPrefixLength(id, after),
@@ -65,5 +77,14 @@ export function shortIdsAmong(all: Iterable<string>): (id: string) => string {
     shared.set(id, longest);
     return longest;
   };
-  return (id) => id.slice(0, Math.max(MIN_SHORT_ID, lengthOf(id) + 1));
+  return (id) => cut(id, lengthOf(id));
+}
+
+/**
+ * Every id of `ids` as {@link shortIdsAmong}`(ids)` shortens it, in order: what a table that
+ * lists every id (`ls --all`) shows, without a function call and a lookup of its own per id.
+ */
+export function shortIdsOf(ids: readonly string[]): string[] {
+  const shared = sharedLengths(ids.slice().sort());
+  return ids.map((id) => cut(id, shared.get(id) as number));
 }
