@@ -16,6 +16,7 @@ import {
   jsonlPaths,
   type ListingSummary,
   newestFirst,
+  type PathProblem,
   summarizeListingAnswer,
 } from "@pi-sessions/core/internal";
 import type { SyncCounts } from "./index-cache.js";
@@ -58,6 +59,8 @@ export interface StoredWalk {
   readonly rows: ReadonlySet<string>;
   /** Whether a row of the listing's own folders lost its file (or could not be looked at). */
   readonly unmet: boolean;
+  /** See {@link QuickListing.clean}. */
+  readonly clean: boolean;
 }
 
 /** A file's stat, `null` if it vanished or cannot be stated. */
@@ -91,31 +94,70 @@ function answered(path: string, stamp: Stats | null, rows: Map<string, StampedRo
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+/** What a walk of the folders met besides the answers: whether all of it was as expected. */
+interface Met {
+  /** Set when a folder could not be listed or a `*.jsonl` entry was not what it should be. */
+  irregular: boolean;
+}
+
+/**
+ * Whether a listed `*.jsonl` entry's stat (`null`: none) is what a listing expects: a regular
+ * file, or in the root also a directory (a project directory, as the listings take it).
+ */
+const expected = (stamp: Stats | null, inRoot: boolean) =>
+  stamp !== null && (stamp.isFile() || (inRoot && stamp.isDirectory()));
+
+/** A directory's `*.jsonl` paths (`jsonlPaths`), `met` told when it could not be listed. */
+function pathsIn(dir: string, met: Met): string[] {
+  const problems: PathProblem[] = [];
+  const paths = jsonlPaths(dir, problems);
+  if (problems.length > 0) met.irregular = true;
+  return paths;
+}
+
 /** The project directories' files in `listAllSessions`' candidate order, answered. */
-function rootCandidates(root: string, rows: Map<string, StampedRow>): WalkedFile[] {
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(root, { withFileTypes: true });
-  } catch {
-    return [];
-  }
+function rootCandidates(
+  root: string,
+  entries: readonly Dirent[],
+  rows: Map<string, StampedRow>,
+  met: Met,
+): WalkedFile[] {
   const candidates: { name: string; mtimeMs: number; file: WalkedFile }[] = [];
   for (const entry of entries) {
     if (!entry.isDirectory() && !entry.isSymbolicLink()) continue;
-    for (const path of jsonlPaths(join(root, entry.name))) {
+    const dir = join(root, entry.name);
+    // `jsonlPaths`' paths are the directory's prefix and the name: the name is their tail.
+    const from = join(dir, "x").length - 1;
+    for (const path of pathsIn(dir, met)) {
       const stamp = statOrNull(path);
+      if (!expected(stamp, false)) met.irregular = true;
       if (stamp === null) continue;
       const file = answered(path, stamp, rows);
-      candidates.push({ name: basename(path), mtimeMs: stamp.mtimeMs, file });
+      candidates.push({ name: path.slice(from), mtimeMs: stamp.mtimeMs, file });
     }
   }
   return candidates.sort(compareRootCandidates).map((candidate) => candidate.file);
 }
 
 /** The files in `root` itself in `listSessionsInDir`' candidate order, answered. */
-function ownCandidates(root: string, rows: Map<string, StampedRow>): WalkedFile[] {
-  const own = jsonlPaths(root).map((path) => ({ path, name: basename(path) }));
-  return own.sort(compareDirCandidates).map(({ path }) => answered(path, statOrNull(path), rows));
+function ownCandidates(root: string, rows: Map<string, StampedRow>, met: Met): WalkedFile[] {
+  const own = pathsIn(root, met).map((path) => ({ path, name: basename(path) }));
+  return own.sort(compareDirCandidates).map(({ path }) => {
+    const stamp = statOrNull(path);
+    if (!expected(stamp, true)) met.irregular = true;
+    return answered(path, stamp, rows);
+  });
+}
+
+/** The root's entries; none when it is missing, and `met` told when it cannot be listed. */
+function rootEntries(root: string, met: Met): Dirent[] {
+  try {
+    return readdirSync(root, { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") met.irregular = true;
+    return [];
+  }
 }
 
 /**
@@ -131,8 +173,9 @@ export function walkStored(
   const prefix = `${root}/`;
   const read = stamps.all(indexRules(), prefix, `${prefix}\u{10ffff}`);
   const rows = new Map(read.map((row) => [row[0], row]));
-  const nested = rootCandidates(root, rows);
-  const files = [...nested, ...ownCandidates(root, rows)];
+  const met: Met = { irregular: false };
+  const nested = rootCandidates(root, rootEntries(root, met), rows, met);
+  const files = [...nested, ...ownCandidates(root, rows, met)];
   let pending = 0;
   const pendingPaths = new Set<string>();
   for (const file of files) {
@@ -153,6 +196,7 @@ export function walkStored(
     pending,
     rows: new Set(rows.keys()),
     unmet,
+    clean: !met.irregular,
   };
 }
 
@@ -167,6 +211,13 @@ export interface QuickListing {
   readonly statOnly: number;
   /** What the per-file step did to the other files (and the rows of deleted ones dropped). */
   readonly counts: SyncCounts;
+  /**
+   * Whether the walk met nothing out of the way: every folder could be listed, and every
+   * `*.jsonl` entry was a regular file (in the root also a directory, a project directory).
+   * When it is, a scan for what cannot be read (core's `scanSessionFiles`) finds nothing, and
+   * a caller that reports such things need not walk the folder again to know it.
+   */
+  readonly clean: boolean;
 }
 
 /** Stable, newest first, as core's listings end (an unknown time as core's `NaN`). */
@@ -192,5 +243,6 @@ export function vouchedListing(walk: StoredWalk): QuickListing {
     files: walk.files.length,
     statOnly: walk.statOnly,
     counts: { unchanged: walk.statOnly, "caught-up": 0, indexed: 0, gone: 0 },
+    clean: walk.clean,
   };
 }

@@ -6,7 +6,7 @@
  */
 
 import { join, resolve } from "node:path";
-import { encodeCwd, type PathProblem, scanSessionDir } from "@pi-sessions/core/internal";
+import { encodeCwd, type SessionFileScan, scanSessionDir } from "@pi-sessions/core/internal";
 import type { Command } from "commander";
 import { ExitCode, usageError } from "../io/errors.js";
 import { reportUnreadable, sessionFilesOf } from "../io/find-session-files.js";
@@ -44,20 +44,23 @@ export function cwdOption(ctx: CommandContext, cwd: string | undefined): string 
   return resolve(ctx.io.cwd, cwd);
 }
 
+/** The root's own scan; throws exit 2 when the root cannot be listed. */
+function rootScan(ctx: CommandContext): SessionFileScan {
+  const top = scanSessionDir(ctx.sessionsRoot);
+  if (top.rootProblem !== undefined) {
+    throw usageError(`cannot read ${ctx.sessionsRoot}: ${top.rootProblem.reason}`);
+  }
+  return top;
+}
+
 /**
  * What `ls` lists from, as core's walk sees it: the whole root for `--all` (unsorted: only
  * counted), else the files in the root and in the cwd's own directory. Throws exit 2 when the
  * root cannot be read.
  */
-function scanOf(
-  ctx: CommandContext,
-  scope: ListScope,
-): { files: string[]; problems: PathProblem[] } {
+function scanOf(ctx: CommandContext, scope: ListScope): SessionFileScan {
   if (scope.all) return sessionFilesOf(ctx.sessionsRoot, false);
-  const top = scanSessionDir(ctx.sessionsRoot);
-  if (top.rootProblem !== undefined) {
-    throw usageError(`cannot read ${ctx.sessionsRoot}: ${top.rootProblem.reason}`);
-  }
+  const top = rootScan(ctx);
   const own = scanSessionDir(join(ctx.sessionsRoot, encodeCwd(scope.cwd)));
   return { files: [...top.files, ...own.files], problems: [...top.problems, ...own.problems] };
 }
@@ -68,8 +71,16 @@ export async function runLs(runtime: CliRuntime, options: LsOptions): Promise<vo
   const scope: ListScope =
     options.all === true ? { all: true } : { all: false, cwd: cwdOption(ctx, options.cwd) };
   // Looked at first: a root that cannot be read is exit 2, not "no sessions"; what cannot be
-  // read below it is said after the listing.
-  const scan = scanOf(ctx, scope);
+  // read below it is said after the listing. `ls --all` through the index looks only at the
+  // root here: the index's walk tells whether the folders held anything to say (`clean`), and
+  // only then are they scanned again (a second walk was a twentieth of a warm listing).
+  const quickAll = scope.all && options.index !== false;
+  let scan = quickAll ? undefined : scanOf(ctx, scope);
+  if (quickAll) rootScan(ctx);
+  const fullScan = () => {
+    scan ??= scanOf(ctx, scope);
+    return scan;
+  };
   const progress = progressOn(ctx.io.stderr, "reading sessions");
   // `ls --all` through the index first answers from the stored rows (a warm listing loads
   // nothing else); everything else, and that listing when the index failed, goes through
@@ -104,13 +115,13 @@ export async function runLs(runtime: CliRuntime, options: LsOptions): Promise<vo
     printTable(ctx, rows, shown, scope.all);
   }
   // Folders and `*.jsonl` entries that could not be read: one line each, exit 2.
-  reportUnreadable(ctx, scan.problems);
+  reportUnreadable(ctx, listed.clean ? [] : fullScan().problems);
   if (scope.all) {
     // Files the listing dropped (no valid header first) would otherwise vanish silently (W16).
     // The index counted the files it met; without it (or when it gave up and the files were
     // read directly, counting nothing) the scan's count of regular `*.jsonl` files stands.
     const met = listed.files;
-    const files = met !== undefined && met > 0 && met >= count ? met : scan.files.length;
+    const files = met !== undefined && met > 0 && met >= count ? met : fullScan().files.length;
     const skipped = files - count;
     if (skipped > 0) {
       ctx.err(

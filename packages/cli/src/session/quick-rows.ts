@@ -40,6 +40,7 @@ export async function quickRowsOfAll(
   return {
     count: all.length,
     files: listed.files,
+    clean: listed.clean,
     table: () => rowsOf(all, tableRowOfSummary, tableRowOf),
     rows: () => rowsOf(all, regularRowOfSummary, (row) => row),
   };

@@ -64,6 +64,11 @@ export interface Listed {
   readonly count: number;
   /** How many `*.jsonl` files the listing met, when it counted them. */
   readonly files: number | undefined;
+  /**
+   * Whether the listing's own walk met nothing that cannot be read (`QuickListing.clean`):
+   * then a scan for such things would find none. `false` when it did not look.
+   */
+  readonly clean: boolean;
   /** The table's rows. */
   table(): Promise<TableRow[]>;
   /** The full rows (`ls --json`). */
@@ -75,6 +80,7 @@ export function listedOfRows({ rows, files }: ListedRows): Listed {
   return {
     count: rows.length,
     files,
+    clean: false,
     table: async () => rows.map(tableRowOf),
     rows: async () => rows,
   };
