@@ -7,7 +7,7 @@
 import { fcOptions } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { idHasPrefix, MIN_SHORT_ID, shortIdsAmong } from "../src/session/short-ids.js";
+import { idHasPrefix, MIN_SHORT_ID, shortIdsAmong, shortIdsOf } from "../src/session/short-ids.js";
 
 /** Ids over a two-letter alphabet: long shared prefixes, ids that prefix others, duplicates. */
 const idsArb = fc.array(
@@ -40,6 +40,15 @@ describe("shortIdsAmong", () => {
             expect(resolves(all, shown.slice(0, -1))).not.toEqual([id]);
           }
         }
+      }),
+      fcOptions(500),
+    );
+  });
+
+  it("shortIdsOf shortens every id as shortIdsAmong does, in order (numRuns 500)", () => {
+    fc.assert(
+      fc.property(idsArb, (ids) => {
+        expect(shortIdsOf(ids)).toEqual(ids.map(shortIdsAmong(ids)));
       }),
       fcOptions(500),
     );
