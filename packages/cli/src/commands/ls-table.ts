@@ -13,21 +13,6 @@ import type { TableRow } from "../session/table-rows.js";
 const DEFAULT_TEXT_WIDTH = 60;
 
 /**
- * `truncate(text, width)` without flattening all of a long text (a first message can be a
- * whole pasted file). Flattening a prefix gives a prefix of the whole text's flattening, so
- * when the prefix flattens to more than `width` characters the cut falls inside it: its first
- * `width - 1` are the answer's.
- */
-function cell(text: string, width: number): string {
-  const head = 2 * width + 16;
-  if (width > 1 && text.length > head) {
-    const start = truncate(text.slice(0, head), width + 1);
-    if (start.length > width) return `${start.slice(0, width - 1)}…`;
-  }
-  return truncate(text, width);
-}
-
-/**
  * Prints the table of `rows`, each row's id shown as `ids` gives it (same order), its cwd
  * under it when `all`: written at once (ten thousand sessions are twenty thousand lines: one
  * write each would cost more than the listing).
@@ -54,14 +39,14 @@ export function printTable(
     const row = rows[i] as TableRow;
     const text =
       row.name !== undefined
-        ? c.cyan(cell(row.name, textWidth))
-        : cell(row.firstMessage, textWidth);
+        ? c.cyan(truncate(row.name, textWidth))
+        : truncate(row.firstMessage, textWidth);
     const warn =
       row.problems > 0
         ? c.yellow(` [${row.problems} problem${row.problems === 1 ? "" : "s"}]`)
         : "";
     lines.push(
-      `${formatDateMs(row.modified)}  ${pad(String(row.entries), 7, true)}  ${pad(String(row.branches), 8, true)}  ${pad(formatBytes(row.size), 8, true)}  ${c.dim(pad(ids[i] as string, idWidth))}  ${text}${warn}`,
+      `${formatDateMs(row.modified)}  ${String(row.entries).padStart(7)}  ${String(row.branches).padStart(8)}  ${formatBytes(row.size).padStart(8)}  ${c.dim((ids[i] as string).padEnd(idWidth))}  ${text}${warn}`,
     );
     if (all) lines.push(c.dim(`${indent}${row.cwd || "(no cwd)"}`));
   }

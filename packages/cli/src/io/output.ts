@@ -66,6 +66,10 @@ export function formatDateMs(ms: number): string {
   if (!(time >= -MAX_TIME && time <= MAX_TIME)) return "(unknown)";
   const days = Math.floor(time / DAY_MS);
   const minutes = Math.floor((time - days * DAY_MS) / 60_000);
+  const hour = Math.floor(minutes / 60);
+  const clock = `${TWO_DIGITS[hour]}:${TWO_DIGITS[minutes - hour * 60]}`;
+  // A listing's times come newest first, many on one day: its date is made once.
+  if (days === lastDay.days) return lastDay.date + clock;
   const z = days + 719_468;
   const era = Math.floor(z / 146_097);
   const dayOfEra = z - era * 146_097;
@@ -83,9 +87,13 @@ export function formatDateMs(ms: number): string {
   const month = shifted < 10 ? shifted + 3 : shifted - 9;
   const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
   if (year < 0 || year > 9999) return new Date(time).toISOString().slice(0, 16).replace("T", " ");
-  const hour = Math.floor(minutes / 60);
-  return `${String(year).padStart(4, "0")}-${TWO_DIGITS[month]}-${TWO_DIGITS[day]} ${TWO_DIGITS[hour]}:${TWO_DIGITS[minutes - hour * 60]}`;
+  lastDay.days = days;
+  lastDay.date = `${String(year).padStart(4, "0")}-${TWO_DIGITS[month]}-${TWO_DIGITS[day]} `;
+  return lastDay.date + clock;
 }
+
+/** The day {@link formatDateMs} last formatted, and its `YYYY-MM-DD ` (years 0–9999 only). */
+const lastDay = { days: Number.NaN, date: "" };
 
 /** A count with thousands separators, e.g. `12,345`, independent of the machine's locale. */
 export function formatCount(n: number): string {
