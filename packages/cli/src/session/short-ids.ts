@@ -85,6 +85,8 @@ export function shortIdsAmong(all: Iterable<string>): (id: string) => string {
  * lists every id (`ls --all`) shows, without a function call and a lookup of its own per id.
  */
 export function shortIdsOf(ids: readonly string[]): string[] {
-  const shared = sharedLengths(ids.slice().sort());
+  // Reversed first: pi's ids begin with their session's start time, so a table's ids, newest
+  // first, reversed are nearly in order already, which the sort then merely confirms.
+  const shared = sharedLengths(ids.slice().reverse().sort());
   return ids.map((id) => cut(id, shared.get(id) as number));
 }
