@@ -93,7 +93,7 @@ export async function runLs(runtime: CliRuntime, options: LsOptions): Promise<vo
   const listed: Listed =
     quick ||
     listedOfRows(
-      await (await import("../session/index-lister.js")).listedRows(
+      await (await import("../session/ls-fallback.js")).listedRows(
         ctx,
         scope,
         quick === false ? false : options.index,
@@ -111,7 +111,7 @@ export async function runLs(runtime: CliRuntime, options: LsOptions): Promise<vo
     const ids = rows.map((row) => row.id);
     const shown = scope.all
       ? shortIdsOf(ids)
-      : ids.map((await import("../session/header-ids.js")).shortIdsUnder(ctx.sessionsRoot));
+      : ids.map((await import("../session/ls-fallback.js")).shortIdsUnder(ctx.sessionsRoot));
     printTable(ctx, rows, shown, scope.all);
   }
   // Folders and `*.jsonl` entries that could not be read: one line each, exit 2.

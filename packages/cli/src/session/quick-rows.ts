@@ -58,6 +58,6 @@ async function rowsOf<Row>(
 ): Promise<Row[]> {
   const rows = summaries.map(regular);
   if (!rows.includes(undefined)) return rows as Row[];
-  const { rowOfSummary } = await import("./ls-rows.js");
+  const { rowOfSummary } = await import("./ls-fallback.js");
   return rows.map((row, i) => row ?? full(rowOfSummary(summaries[i] as PathSummary)));
 }
