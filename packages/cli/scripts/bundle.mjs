@@ -1,4 +1,5 @@
-// Bundles the built command line into `dist/bin/` (one entry point plus a chunk per command)
+// Bundles the built command line into `dist/bin/` (one entry point plus a chunk per command,
+// and a plain `ls` on its own in `dist/bin/ls/`)
 // so a fresh process loads a few files instead of some three hundred modules: `--version` drops
 // from about 150 to 70 ms, and every command saves the same. Commands stay lazy (esbuild's
 // splitting keeps each `import()` of a command module a chunk of its own). SQLite is Node's own
@@ -71,7 +72,7 @@ const REQUIRE_BANNER =
 
 /**
  * Takes the banner off every chunk that never calls `require`: most chunks are our own ESM,
- * and a `createRequire` in each of the nineteen files `ls` loads is start-up for nothing.
+ * and a `createRequire` in each file a command loads is start-up for nothing.
  */
 function dropUnusedRequire(dir) {
   for (const file of jsFiles(dir)) {
