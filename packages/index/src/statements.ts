@@ -165,10 +165,13 @@ function columnValues(update: FileUpdate): Record<string, unknown> {
 export function prepareStampsBetween(
   db: Database,
 ): Statement<[rules: string, from: string, to: string], StampedRow> {
+  // `+path`: a scan of the table in its own order, not a range of the path index and a lookup
+  // of each row in the table (a third of the query's cost at 10,000 rows). Rows of another
+  // root (an index several `--dir` roots share) are read and left out by the comparison.
   return prepareArrays(
     db,
     `SELECT path, dev, ino, size, mtime_ms, ctime_ms, answer, settled = 1 AND rules = ?
-     FROM files WHERE path > ? AND path < ?`,
+     FROM files WHERE +path > ? AND +path < ?`,
   );
 }
 
