@@ -9,7 +9,7 @@
  * With one writer, more floors (`bench/checked-floor.ts`): the raw insert with a session
  * row's seq and lease check (an UPDATE), with the lease checked under a row lock only, and
  * the store's own statement sent without the manager and its queue (with and without the
- * listing texts of the line).
+ * listing texts of the line); and the manager alone, in memory (its CPU per append).
  * Then a 100k-entry replay: `openSession` (load + replay) against the file store's open.
  *
  *   pnpm --filter @pi-sessions/store-postgres bench \
@@ -159,6 +159,11 @@ async function main(): Promise<void> {
           [
             "store statement, no manager",
             () => storeStatementFloor(store)(floorPool, store.s, writers, APPENDS),
+          ],
+          // The manager's own part: the same appends and flushes, kept in memory, no I/O.
+          [
+            "manager alone (in memory)",
+            () => appendRun(writers, () => SessionManager.inMemory(CWD)),
           ],
           [
             "store statement, no texts",
