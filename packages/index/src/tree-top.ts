@@ -19,6 +19,7 @@ import {
   TREE_COLUMNS,
   toRow,
 } from "./session-rows.js";
+import { type LinkColumns, type LinkRow, snapshotLinks } from "./snapshot-links.js";
 import { type Database, prepareArrays, type Statement } from "./sqlite.js";
 
 /** A file's rowid span. */
@@ -33,9 +34,6 @@ interface Span {
  */
 const LINK = `ifnull(e.parent_line, iif(e.parent_id IS NULL, 0, -1)) * 2
   + iif(e.type = 'label', 1, 0)`;
-
-/** Rowid, line, and the {@link LINK}. */
-type LinkRow = [number, number, number];
 
 /** The statements of one connection's tree tops. */
 interface TopStatements {
@@ -111,11 +109,21 @@ interface Links {
 }
 
 /**
- * Rowid, line and {@link LINK} of each row, in file order. A file indexed in one go (or
- * caught up while no other file was) has consecutive rowids and, without blank lines,
- * consecutive lines: then only the links are read, one integer per row.
+ * Rowid, line and {@link LINK} of each row, in file order. A large file's come from its column
+ * snapshot (`snapshot-links.ts`). A file indexed in one go (or caught up while no other file
+ * was) has consecutive rowids and, without blank lines, consecutive lines: then only the links
+ * are read, one integer per row.
  */
-function linkColumns(st: TopStatements, fileId: number, span: Span, count: number) {
+function linkColumns(
+  db: Database,
+  st: TopStatements,
+  fileId: number,
+  span: Span,
+  count: number,
+): LinkColumns {
+  const tail = (after: number) => st.links.all(after + 1, span.last, fileId);
+  const stored = span.last >= span.first ? snapshotLinks(db, fileId, span, count, tail) : undefined;
+  if (stored !== undefined) return stored;
   const first = span.last - span.first + 1 === count ? st.one.get(span.first) : undefined;
   const last = first === undefined ? undefined : st.one.get(span.last);
   if (first !== undefined && last !== undefined && last[1] - first[1] === count - 1) {
@@ -138,13 +146,14 @@ function linkColumns(st: TopStatements, fileId: number, span: Span, count: numbe
 
 /** Levels and subtree sizes from one scan; a row whose parent is not before it is stale. */
 function linksOf(
+  db: Database,
   st: TopStatements,
   fileId: number,
   span: Span,
   count: number,
   path: string,
 ): Links {
-  const columns = linkColumns(st, fileId, span, count);
+  const columns = linkColumns(db, st, fileId, span, count);
   const n = columns.n;
   if (n !== count) throw new StaleLineError(path, 0);
   const positionOfLine = new Int32Array(n === 0 ? 1 : columns.line(n - 1) + 1).fill(-1);
@@ -211,7 +220,7 @@ export function treeTop(
 ): TopRows {
   const st = statementsOf(db);
   const range = span ?? { first: 1, last: 0 };
-  const links = linksOf(st, fileId, range, count, path);
+  const links = linksOf(db, st, fileId, range, count, path);
   const shown: number[] = [];
   for (let i = 0; i < links.levels.length; i++) {
     if ((links.levels[i] as number) <= depth + 1) shown.push(i);
