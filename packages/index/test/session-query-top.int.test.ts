@@ -150,6 +150,37 @@ describe("a session's tree top and usage through the index", () => {
     );
   });
 
+  it("equal the whole file's when its last line is too long to parse for the leaf's row", () => {
+    const dir = tempDir();
+    const file = join(dir, "s.jsonl");
+    const header = {
+      type: "session",
+      version: 3,
+      id: "s1",
+      timestamp: "2026-01-01T00:00:00.000Z",
+      cwd: "/w",
+    };
+    const message = (id: string, parentId: string | null, text: string) => ({
+      type: "message",
+      id,
+      parentId,
+      timestamp: "2026-01-01T00:00:01.000Z",
+      message: { role: "user", content: text, timestamp: 1 },
+    });
+    // 100 KiB: past the length whose id the index parses for the last row (the rows give it).
+    const records = [
+      header,
+      message("r1", null, "a"),
+      message("r2", null, "b"),
+      message("c1", "r1", "x".repeat(100 * 1024)),
+    ];
+    writeFileSync(file, records.map((r) => `${JSON.stringify(r)}\n`).join(""));
+    through(join(dir, "index.sqlite"), file, (s) => {
+      expect(s.leafId).toBe("c1");
+      expectLikeFile(s, file, 2, 0);
+    });
+  });
+
   it("read every usage record when a sum cannot be saved exactly, with the same totals", () => {
     const dir = tempDir();
     const file = join(dir, "s.jsonl");
