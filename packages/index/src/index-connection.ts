@@ -61,32 +61,28 @@ export class IndexConnection {
 
   /** Core's `listSessions(dir, options)` answered from the index. */
   listDir<O extends IndexDirListingOptions>(dir: string, options: O): Promise<IndexListed<O>[]> {
-    const scope = dirScope(this.st, dir);
-    return this.guarded(
-      (cache) => listSessions(dir, { ...options, cache }),
-      scope,
-      options,
-    ) as Promise<IndexListed<O>[]>;
+    return this.listed(dirScope(this.st, dir), options, (o) => listSessions(dir, o));
   }
 
   /** Core's `listAllSessions(root, options)` (every project directory) from the index. */
   listProjects<O extends IndexListingOptions>(root: string, options: O): Promise<IndexListed<O>[]> {
-    const scope = projectsScope(this.db, root);
-    return this.guarded(
-      (cache) => listAllSessions(root, { ...options, cache }),
-      scope,
-      options,
-    ) as Promise<IndexListed<O>[]>;
+    return this.listed(projectsScope(this.db, root), options, (o) => listAllSessions(root, o));
   }
 
   /** Core's `listSessionsInDir(dir, options)` (no cwd filter) from the index. */
   listInDir<O extends IndexListingOptions>(dir: string, options: O): Promise<IndexListed<O>[]> {
-    const scope = dirScope(this.st, dir);
-    return this.guarded(
-      (cache) => listSessionsInDir(dir, { ...options, cache }),
-      scope,
-      options,
-    ) as Promise<IndexListed<O>[]>;
+    return this.listed(dirScope(this.st, dir), options, (o) => listSessionsInDir(dir, o));
+  }
+
+  /** One of core's listings over `scope`, `guarded`, given `options` with the index's cache. */
+  private listed<O extends IndexListingOptions>(
+    scope: Scope,
+    options: O,
+    listing: (options: O & { cache: SessionInfoCache | null }) => Promise<SessionInfo[]>,
+  ): Promise<IndexListed<O>[]> {
+    return this.guarded((cache) => listing({ ...options, cache }), scope, options) as Promise<
+      IndexListed<O>[]
+    >;
   }
 
   /**

@@ -26,6 +26,15 @@ import { type IndexedSession, openSessionIndex } from "../src/index.js";
 import { TREE_SNAPSHOT_FROM_ROWS_ENV } from "../src/snapshot-links.js";
 import { openLook } from "./sqlite-look.js";
 
+/** The header of the hand-written sessions below. */
+const HEADER = {
+  type: "session",
+  version: 3,
+  id: "s1",
+  timestamp: "2026-01-01T00:00:00.000Z",
+  cwd: "/w",
+};
+
 /** Entries below a node of a whole tree. */
 function descendants(node: SessionTreeNode): number {
   let count = 0;
@@ -153,13 +162,6 @@ describe("a session's tree top and usage through the index", () => {
   it("equal the whole file's when its last line is too long to parse for the leaf's row", () => {
     const dir = tempDir();
     const file = join(dir, "s.jsonl");
-    const header = {
-      type: "session",
-      version: 3,
-      id: "s1",
-      timestamp: "2026-01-01T00:00:00.000Z",
-      cwd: "/w",
-    };
     const message = (id: string, parentId: string | null, text: string) => ({
       type: "message",
       id,
@@ -169,7 +171,7 @@ describe("a session's tree top and usage through the index", () => {
     });
     // 100 KiB: past the length whose id the index parses for the last row (the rows give it).
     const records = [
-      header,
+      HEADER,
       message("r1", null, "a"),
       message("r2", null, "b"),
       message("c1", "r1", "x".repeat(100 * 1024)),
@@ -184,13 +186,6 @@ describe("a session's tree top and usage through the index", () => {
   it("read every usage record when a sum cannot be saved exactly, with the same totals", () => {
     const dir = tempDir();
     const file = join(dir, "s.jsonl");
-    const header = {
-      type: "session",
-      version: 3,
-      id: "s1",
-      timestamp: "2026-01-01T00:00:00.000Z",
-      cwd: "/w",
-    };
     const huge = (id: string, parentId: string | null) => ({
       type: "message",
       id,
@@ -206,7 +201,7 @@ describe("a session's tree top and usage through the index", () => {
         timestamp: 1,
       },
     });
-    const records = [header, huge("a1", null), huge("a2", "a1")];
+    const records = [HEADER, huge("a1", null), huge("a2", "a1")];
     writeFileSync(file, records.map((r) => `${JSON.stringify(r)}\n`).join(""));
     through(join(dir, "index.sqlite"), file, (s) => {
       const session = s.usageSession(s.leafId);
