@@ -6,9 +6,10 @@
  * (no damaged line, duplicate id, dangling or late parent, torn tail, legacy header), so its
  * rows are exactly the entries a load keeps, in the same order. Anything else is left to a
  * full read of the file. Every answer is a list of entries handed to core's own functions
- * (`replayState`, `treeOf`, `buildSessionProjection`, the plugins' usage sums): where a record
- * does not change an answer, a stand-in built from its columns takes its place, and the
- * plugins' usage state saved while the file was indexed stands in for its usage records.
+ * (`replayState`, `treeOf`, `buildSessionProjection`, the plugins' usage sums): core's own
+ * entries over the rows, each record read from its line only when something reads more than
+ * its tree fields (`row-entries.ts`), and the plugins' usage state saved while the file was
+ * indexed in place of its usage records.
  */
 
 import type { SessionHeader } from "@pi-sessions/core";

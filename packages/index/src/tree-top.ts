@@ -3,7 +3,8 @@
  * below the roots (the last level only so that each shown entry has its children), how many
  * entries lie below each of them, and which of them are on a leaf's path. The levels and
  * counts come from the parent's line each row keeps: one scan of an integer or three per
- * row, with no record read and no id compared, instead of an entry for every row. The tree
+ * row (for a large file, three typed arrays of its column snapshot: `snapshot-links.ts`), with
+ * no record read and no id compared, instead of an entry for every row. The tree
  * itself (child order, labels) is still core's, built over these entries (`core-tree-top.ts`),
  * each the real record read when something reads more than its tree fields (`row-entries.ts`);
  * in a regular file every parent comes before its children, so the links have no cycle to cut.
