@@ -6,10 +6,14 @@
  * (interleaved, so a noisy minute hits every row alike): appends/s, the ratio to the raw
  * single-row floor of its commit mode, p50/p99 latency, and CPU per append of this process
  * (managers, store, protocol) and of the server (every PostgreSQL process), with wall time.
+ * With one writer, more floors (`bench/checked-floor.ts`): the raw insert with a session
+ * row's seq and lease check (an UPDATE), with the lease checked under a row lock only, and
+ * the store's own statement sent without the manager and its queue (with and without the
+ * listing texts of the line); and the manager alone, in memory (its CPU per append).
  * Then a 100k-entry replay: `openSession` (load + replay) against the file store's open.
  *
  *   pnpm --filter @pi-sessions/store-postgres bench \
- *     [-- --appends=N --entries=N --rounds=N --writers=1,8,32 --file=0 --out=FILE]
+ *     [-- --appends=N --entries=N --rounds=N --writers=1,8,32 --file=0 --only=a,b --out=FILE]
  *
  * Every row, with each run's figures and the load average before and after, is written as
  * JSON to `--out` (default `bench/results.json`).
@@ -27,6 +31,12 @@ import { startPostgres } from "@pi-sessions/test-utils/pg-server";
 import pg from "pg";
 import { PostgresSessionStore } from "../src/index.js";
 import { flag, userMessage as message, textFlag } from "./bench-inputs.js";
+import {
+  createHeadsTable,
+  leaseLockFloor,
+  seqLeaseFloor,
+  storeStatementFloor,
+} from "./checked-floor.js";
 import { measure, type Spent } from "./cpu.js";
 import { batchFloor, createFloorTable, rawFloor } from "./raw-floor.js";
 
@@ -107,6 +117,7 @@ async function main(): Promise<void> {
   });
   for (const p of [floorPool, asyncFloorPool]) p.on("error", () => {});
   await createFloorTable(floorPool, store.s);
+  await createHeadsTable(floorPool, store.s);
   const dir = mkdtempSync(join(tmpdir(), "pi-pg-bench-"));
   const pid = () => server?.pid;
   const results = {
@@ -140,6 +151,26 @@ async function main(): Promise<void> {
           () => appendRun(writers, () => SessionManager.withStore(asyncStore, CWD)),
         ],
       ];
+      if (writers === 1) {
+        // What one fenced append must do at least, beside the raw insert (`checked-floor.ts`).
+        kinds.push(
+          ["seq+lease checked floor", () => seqLeaseFloor(floorPool, store.s, writers, APPENDS)],
+          ["lease-lock checked floor", () => leaseLockFloor(floorPool, store.s, writers, APPENDS)],
+          [
+            "store statement, no manager",
+            () => storeStatementFloor(store)(floorPool, store.s, writers, APPENDS),
+          ],
+          // The manager's own part: the same appends and flushes, kept in memory, no I/O.
+          [
+            "manager alone (in memory)",
+            () => appendRun(writers, () => SessionManager.inMemory(CWD)),
+          ],
+          [
+            "store statement, no texts",
+            () => storeStatementFloor(store, false)(floorPool, store.s, writers, APPENDS),
+          ],
+        );
+      }
       if (writers > 1) {
         kinds.push(
           [
@@ -157,6 +188,12 @@ async function main(): Promise<void> {
           "file store (durability always)",
           () => appendRun(writers, () => SessionManager.create(CWD, dir, { durability: "always" })),
         ]);
+      }
+      // `--only=a,b`: the rows whose name holds one of these (each floor is kept for the ratios).
+      const only = textFlag("only")?.split(",");
+      if (only) {
+        const kept = kinds.filter(([k]) => k.includes("raw") || only.some((o) => k.includes(o)));
+        kinds.splice(0, kinds.length, ...kept);
       }
       const runs = new Map<string, Run[]>(kinds.map(([k]) => [k, []]));
       for (let r = 0; r < ROUNDS; r++) {

@@ -116,7 +116,7 @@ export function roundStatement(s: string, groups: readonly AppendGroup[]): pg.Qu
  */
 async function claimOne(pool: pg.Pool, s: string, group: AppendGroup): Promise<string[]> {
   const row = group.rows[0] as LineRow;
-  const inserted = await pool.query<{ id: string }>({
+  const inserted = await pool.query({
     name: `pi-sessions-append-one:${s}`,
     text: `WITH claimed AS (
        UPDATE ${s}.sessions
@@ -128,8 +128,7 @@ async function claimOne(pool: pg.Pool, s: string, group: AppendGroup): Promise<s
         WHERE id = $1 AND next_seq = $2 AND ($9::bigint IS NULL OR lease_token = $9)
         RETURNING id)
      INSERT INTO ${s}.entries (session_id, seq, line, ${KEY_COLUMNS}, info_texts)
-     SELECT id, $2, $3, $4, $5, $6, $7, $8, $12 FROM claimed
-     RETURNING session_id AS id`,
+     SELECT id, $2, $3, $4, $5, $6, $7, $8, $12 FROM claimed`,
     values: [
       group.id,
       row.seq,
@@ -141,7 +140,8 @@ async function claimOne(pool: pg.Pool, s: string, group: AppendGroup): Promise<s
       group.texts[0] ?? null,
     ],
   });
-  return inserted.rows.map((r) => r.id);
+  // No RETURNING: the count says whether the line went in, without a row to describe and parse.
+  return inserted.rowCount === 1 ? [group.id] : [];
 }
 
 /** Why each group was not claimed: none of ours when its own first line is there already. */

@@ -3,7 +3,13 @@
  * source's entries (its whole tree, as they replay), after a new header for the target cwd
  * whose `parentSession` names the source, serialised as the file store writes a session.
  */
-import type { SessionEntry, SessionEnv } from "@pi-sessions/core";
+import type {
+  SessionEntry,
+  SessionEnv,
+  SessionManager,
+  SessionManagerOptions,
+  StoredSession,
+} from "@pi-sessions/core";
 import {
   assertValidSessionId,
   createHeader,
@@ -28,4 +34,33 @@ export function forkedSession(
   });
   const lines = sessionLines(header, entries);
   return Buffer.from(lines.join(""), "utf8");
+}
+
+/** What a fork needs of the store it forks in. */
+export interface ForkingStore {
+  readonly env: SessionEnv;
+  load(id: string, options: { write: false }): Promise<string>;
+  read(location: string): StoredSession;
+  importBytes(bytes: Buffer, label?: string): Promise<string>;
+  openSession(
+    id: string,
+    options: SessionManagerOptions & { cwd?: string },
+  ): Promise<SessionManager>;
+}
+
+/**
+ * Forks the stored session `sourceId` into `targetCwd` (see `PostgresSessionStore.forkFrom`):
+ * the source only read, the copy written whole, then opened (leased) and returned.
+ */
+export async function forkStored(
+  store: ForkingStore,
+  sourceId: string,
+  targetCwd: string,
+  options: SessionManagerOptions,
+): Promise<SessionManager> {
+  const location = await store.load(sourceId, { write: false });
+  const { entries } = store.read(location);
+  const bytes = forkedSession(location, entries, targetCwd, options.env ?? store.env, options.id);
+  const id = await store.importBytes(bytes, `fork of ${location}`);
+  return store.openSession(id, { ...options, cwd: targetCwd });
 }

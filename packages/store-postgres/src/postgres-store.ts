@@ -12,7 +12,6 @@
  * - a call that fails for a transient reason (a dropped connection, a restart) is retried, and
  *   no connection's end ever reaches the process as an unhandled `'error'`.
  */
-import { hostname } from "node:os";
 import {
   type OpenedSession,
   type SessionEntry,
@@ -24,11 +23,10 @@ import {
   type SessionSink,
   type SessionStore,
   type StoredSession,
-  systemEnv,
 } from "@pi-sessions/core";
 import { isConversationEntry } from "@pi-sessions/core/internal";
 import type pg from "pg";
-import { forkedSession } from "./fork.js";
+import { forkStored } from "./fork.js";
 import { GroupCommitter } from "./group-commit.js";
 import { type FinalState, letGo, postgresSink } from "./postgres-sink.js";
 import {
@@ -39,8 +37,8 @@ import {
   usageRecords,
 } from "./queries.js";
 import { migrate, quoteSchema } from "./schema.js";
-import { type LoadedSession, loadSession } from "./session-load.js";
-import { type PostgresStoreOptions, poolOf } from "./store-options.js";
+import { type LoadedSession, LoadedSessions, loadSession } from "./session-load.js";
+import { type PostgresStoreOptions, poolOf, storeSettings } from "./store-options.js";
 import { hearConnectionErrors } from "./transaction.js";
 import { exportBytes, exportToDir, importBytes, importFile } from "./transfer.js";
 import { type Lease, type RetryPolicy, withRetry } from "./writes.js";
@@ -55,7 +53,7 @@ export class PostgresSessionStore implements SessionStore {
   readonly dir: string;
   /** The quoted schema, for SQL over the store's tables (the package's own, and yours). */
   readonly s: string;
-  private readonly loaded = new Map<string, LoadedSession>();
+  private readonly loaded = new LoadedSessions();
   private readonly releases = new Set<Promise<void>>();
   private readonly lease: { owner: string; ttlMs: number } | undefined;
   /** How calls retry on transient faults (read by the import). */
@@ -76,17 +74,11 @@ export class PostgresSessionStore implements SessionStore {
   ) {
     this.s = quoteSchema(schema);
     this.dir = `/postgres/${schema}`;
-    const owner =
-      options.owner ?? `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 10)}`;
-    this.lease =
-      options.lease === false ? undefined : { owner, ttlMs: options.lease?.ttlMs ?? 30_000 };
-    this.retry = { retries: 5, delayMs: 100, ...options.retry };
-    this.env = options.env ?? systemEnv;
-    this.committer = new GroupCommitter(pool, this.s, this.retry, {
-      maxInFlight: 4,
-      maxRows: 1000,
-      ...options.groupCommit,
-    });
+    const settings = storeSettings(options);
+    this.lease = settings.lease;
+    this.retry = settings.retry;
+    this.env = settings.env;
+    this.committer = new GroupCommitter(pool, this.s, this.retry, settings.groupCommit);
   }
 
   /** Connects, creates or migrates the schema, and returns the store. */
@@ -156,7 +148,7 @@ export class PostgresSessionStore implements SessionStore {
         ...(this.lease ? { lease: this.lease } : {}),
       }),
     );
-    this.loaded.set(location, session);
+    this.loaded.put(location, session);
     return location;
   }
 
@@ -166,7 +158,7 @@ export class PostgresSessionStore implements SessionStore {
     options: SessionManagerOptions & { cwd?: string } = {},
   ): Promise<SessionManager> {
     const location = await this.load(id);
-    const cwd = (this.loaded.get(location)?.loaded.header as { cwd?: unknown } | null)?.cwd;
+    const cwd = (this.loaded.peek(location)?.loaded.header as { cwd?: unknown } | null)?.cwd;
     const sm = SessionManager.withStore(
       this,
       options.cwd ?? (typeof cwd === "string" ? cwd : process.cwd()),
@@ -188,17 +180,12 @@ export class PostgresSessionStore implements SessionStore {
     targetCwd: string,
     options: SessionManagerOptions = {},
   ): Promise<SessionManager> {
-    const location = await this.load(sourceId, { write: false });
-    const { entries } = this.read(location);
-    const env = options.env ?? this.env;
-    const bytes = forkedSession(location, entries, targetCwd, env, options.id);
-    const id = await importBytes(this, bytes, `fork of ${location}`);
-    return this.openSession(id, { ...options, cwd: targetCwd });
+    return forkStored(this, sourceId, targetCwd, options);
   }
 
   /** The session `load` read for writing at `location`, replayed, with its sink. */
   open(location: string): OpenedSession {
-    const session = this.take(location);
+    const session = this.loaded.take(location);
     if (session.readOnly) {
       throw new Error(`Loaded for reading only (await store.load(id) to write): ${location}`);
     }
@@ -209,7 +196,7 @@ export class PostgresSessionStore implements SessionStore {
 
   /** The session `load` read for `location`, without a sink (a fork source). */
   read(location: string): StoredSession {
-    const { header, entries, diagnostics, entryLines } = this.take(location).loaded;
+    const { header, entries, diagnostics, entryLines } = this.loaded.take(location).loaded;
     return { header, entries, diagnostics, entryLines };
   }
 
@@ -269,18 +256,6 @@ export class PostgresSessionStore implements SessionStore {
     await Promise.all([...this.releases]);
     if (this.ownsPool) await this.pool.end();
     else this.unhear();
-  }
-
-  /** The session `load` read for `location`, handed over once. */
-  private take(location: string): LoadedSession {
-    const session = this.loaded.get(location);
-    if (!session) {
-      throw new Error(
-        `A PostgreSQL session must be loaded before it is opened (await store.load(id)): ${location}`,
-      );
-    }
-    this.loaded.delete(location);
-    return session;
   }
 
   private sinkOf(

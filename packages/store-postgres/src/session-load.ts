@@ -62,6 +62,33 @@ export interface LoadedSession {
   readonly readOnly: boolean;
 }
 
+/** The sessions `load` read, each waiting for the `open` or `read` it is handed to once. */
+export class LoadedSessions {
+  private readonly byLocation = new Map<string, LoadedSession>();
+
+  /** Keeps `session` for the next `take` of `location` (replacing one not taken). */
+  put(location: string, session: LoadedSession): void {
+    this.byLocation.set(location, session);
+  }
+
+  /** The session loaded for `location`, still kept. */
+  peek(location: string): LoadedSession | undefined {
+    return this.byLocation.get(location);
+  }
+
+  /** The session loaded for `location`, handed over once; throws when none was loaded. */
+  take(location: string): LoadedSession {
+    const session = this.byLocation.get(location);
+    if (!session) {
+      throw new Error(
+        `A PostgreSQL session must be loaded before it is opened (await store.load(id)): ${location}`,
+      );
+    }
+    this.byLocation.delete(location);
+    return session;
+  }
+}
+
 /** What {@link loadSession} needs. */
 export interface LoadRequest {
   readonly pool: pg.Pool;

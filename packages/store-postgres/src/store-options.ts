@@ -1,7 +1,8 @@
 /**
  * The options of `PostgresSessionStore.connect`, and the pool the store makes from them.
  */
-import type { SessionEnv } from "@pi-sessions/core";
+import { hostname } from "node:os";
+import { type SessionEnv, systemEnv } from "@pi-sessions/core";
 import pg from "pg";
 import type { GroupCommitOptions } from "./group-commit.js";
 import type { RetryPolicy } from "./writes.js";
@@ -70,4 +71,25 @@ export function poolOf(options: PostgresStoreOptions): pg.Pool {
       ? { options: `-c synchronous_commit=${options.synchronousCommit}` }
       : {}),
   });
+}
+
+/** A store's options with their defaults filled in. */
+export interface StoreSettings {
+  /** The lease its sessions are taken with (undefined: `lease: false`, the seq alone decides). */
+  readonly lease: { readonly owner: string; readonly ttlMs: number } | undefined;
+  readonly retry: RetryPolicy;
+  readonly env: SessionEnv;
+  readonly groupCommit: GroupCommitOptions;
+}
+
+/** What `options` mean once their defaults are filled in. */
+export function storeSettings(options: PostgresStoreOptions): StoreSettings {
+  const owner =
+    options.owner ?? `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 10)}`;
+  return {
+    lease: options.lease === false ? undefined : { owner, ttlMs: options.lease?.ttlMs ?? 30_000 },
+    retry: { retries: 5, delayMs: 100, ...options.retry },
+    env: options.env ?? systemEnv,
+    groupCommit: { maxInFlight: 4, maxRows: 1000, ...options.groupCommit },
+  };
 }

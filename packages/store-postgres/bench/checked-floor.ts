@@ -1,0 +1,147 @@
+/**
+ * The floor of the work one fenced append must do, beside the raw single-row INSERT
+ * (`raw-floor.ts`): the same row into the same table, in one statement and one commit, but
+ * only if a session row says the writer may append. The session row is the narrowest one
+ * can be (`floor_heads`: id, next seq, lease token and expiry; none of the store's header,
+ * listing or state columns), so what is measured is the check itself:
+ *
+ * - `seqLeaseFloor`: the row's next seq and lease token checked and the seq advanced and the
+ *   lease renewed by an UPDATE, the line inserted only if it did: what a store that keeps its
+ *   next seq on the session row (as this one does) needs at least, per append.
+ * - `leaseLockFloor`: the lease token checked under a share lock of the row (a take of the
+ *   lease, an UPDATE, waits for it and vice versa, so a fenced writer's line never lands after
+ *   the lease passed), the seq left to the primary key, no UPDATE: the least any exactly
+ *   fenced append needs.
+ *
+ * - `storeStatementFloor`: the store's own statement for a group of one line (`commitGroups`:
+ *   its session row with the header and listing state, the line with its listing texts), sent
+ *   as the store sends it but without the manager, its queue or the group committer: how much
+ *   of the store's distance to the raw insert is the statement, and how much the rest; and
+ *   the same without the listing texts (`texts: false`), to tell their price from the row's.
+ *
+ * Each statement must insert its row (a refused check fails the run): the floor does the work.
+ */
+import { SessionManager } from "@pi-sessions/core";
+import type pg from "pg";
+import { commitGroups } from "../src/append-groups.js";
+import { LineFold } from "../src/info-fold.js";
+import { KEY_COLUMNS, keyValues, serialisedRow } from "../src/lines.js";
+import type { PostgresSessionStore } from "../src/postgres-store.js";
+import { userMessage } from "./bench-inputs.js";
+import { appendedRow, type Floor } from "./raw-floor.js";
+
+const COLUMNS = `session_id, seq, line, ${KEY_COLUMNS}, info_texts`;
+/** The lease token every floor session holds. */
+const TOKEN = 1;
+
+/** Creates the floors' session rows' table (once per schema). */
+export async function createHeadsTable(pool: pg.Pool, s: string): Promise<void> {
+  await pool.query(
+    `CREATE TABLE IF NOT EXISTS ${s}.floor_heads (
+       id text PRIMARY KEY, next_seq bigint NOT NULL, lease_token bigint NOT NULL,
+       lease_until timestamptz)`,
+  );
+}
+
+let runs = 0;
+
+/** One connection per writer, each with its session row; `statement` appends row `i`. */
+function checkedFloor(
+  name: string,
+  statement: (s: string, id: string, i: number) => pg.QueryConfig,
+): Floor {
+  return async (pool, s, writers, appends) => {
+    const run = runs++;
+    const each = Math.ceil(appends / writers);
+    const latencies: number[] = [];
+    await Promise.all(
+      Array.from({ length: writers }, async (_, w) => {
+        const id = `${name}-${process.pid}-${run}-${w}`;
+        await pool.query(
+          `INSERT INTO ${s}.floor_heads (id, next_seq, lease_token, lease_until)
+           VALUES ($1, 1, $2, now() + interval '30 seconds')`,
+          [id, TOKEN],
+        );
+        for (let i = 0; i < each; i++) {
+          const t = performance.now();
+          const done = await pool.query(statement(s, id, i));
+          latencies.push(performance.now() - t);
+          if (done.rowCount !== 1) throw new Error(`${name}: the check refused append ${i}`);
+        }
+      }),
+    );
+    return latencies;
+  };
+}
+
+/** The row's next seq and token checked, the seq advanced and the lease renewed, then the insert. */
+export const seqLeaseFloor: Floor = checkedFloor("seq-lease", (s, id, i) => {
+  const row = appendedRow(id, i);
+  return {
+    name: `seq-lease-floor:${s}`,
+    text: `WITH claimed AS (
+       UPDATE ${s}.floor_heads SET next_seq = $2 + 1, lease_until = now() + interval '30 seconds'
+        WHERE id = $1 AND next_seq = $2 AND lease_token = $9 RETURNING id)
+     INSERT INTO ${s}.raw_entries (${COLUMNS})
+     SELECT id, $2, $3, $4, $5, $6, $7, $8, NULL FROM claimed`,
+    values: [id, row.seq, row.line, ...keyValues(row), TOKEN],
+  };
+});
+
+/** The token checked under a share lock of the row, the seq left to the primary key. */
+export const leaseLockFloor: Floor = checkedFloor("lease-lock", (s, id, i) => {
+  const row = appendedRow(id, i);
+  return {
+    name: `lease-lock-floor:${s}`,
+    text: `INSERT INTO ${s}.raw_entries (${COLUMNS})
+     SELECT id, $2, $3, $4, $5, $6, $7, $8, NULL FROM ${s}.floor_heads
+      WHERE id = $1 AND lease_token = $9 FOR SHARE`,
+    values: [id, row.seq, row.line, ...keyValues(row), TOKEN],
+  };
+});
+
+/**
+ * The store's statement for one line at a time, on sessions the store wrote (header and first
+ * message, so the session row is as wide as a real one's), each line with the texts the
+ * listing fold collects from it, the lease renewed by each, as the sink sends them.
+ */
+export function storeStatementFloor(store: PostgresSessionStore, texts = true): Floor {
+  return async (pool, s, writers, appends) => {
+    const each = Math.ceil(appends / writers);
+    const latencies: number[] = [];
+    await Promise.all(
+      Array.from({ length: writers }, async () => {
+        const sm = SessionManager.withStore(store, "/work/bench");
+        sm.appendMessage(userMessage(-1));
+        await sm.flush();
+        const id = sm.getSessionId();
+        const next = await pool.query<{ next_seq: string; lease_token: string; header: string }>(
+          `SELECT next_seq, lease_token, header FROM ${s}.sessions WHERE id = $1`,
+          [id],
+        );
+        const head = next.rows[0];
+        if (!head) throw new Error(`store statement floor: no session ${id}`);
+        const fold = LineFold.fresh();
+        fold.line(head.header);
+        const lease = { owner: "floor", token: Number(head.lease_token), ttlMs: 30_000 };
+        for (let i = 0; i < each; i++) {
+          const line = appendedRow(id, i).line as string;
+          const t = performance.now();
+          const group = {
+            id,
+            location: id,
+            rows: [serialisedRow(Number(head.next_seq) + i, line)],
+            texts: [texts ? fold.line(line) : null],
+            lease,
+            state: null,
+          };
+          const [verdict] = await commitGroups(pool, s, [{ group, retrying: false }]);
+          latencies.push(performance.now() - t);
+          if (verdict) throw verdict;
+        }
+        sm.close();
+      }),
+    );
+    return latencies;
+  };
+}
