@@ -59,6 +59,12 @@ export {
   renameReferences,
 } from "./schema/entry-references.js";
 export {
+  type AnyEntryTypeDefinition,
+  type EntryTypeRegistry,
+  entryTypeRegistry,
+} from "./schema/entry-type-registry.js";
+export {
+  defineEntryType,
   ENTRY_TYPE_NAMES,
   ENTRY_TYPES,
   type EntryTypeDefinition,
