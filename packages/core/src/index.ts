@@ -24,6 +24,7 @@ export { CURRENT_SESSION_VERSION } from "./format/record-rules.js";
 export { EntryNotFoundError } from "./manager/entry-builders.js";
 export type { EntryRejection, EntryValidator } from "./manager/entry-validation.js";
 export { EntryRejectedError } from "./manager/entry-validation.js";
+export type { SessionManagerOptions } from "./manager/session-manager-options.js";
 export type { LineOrigin } from "./merge/chain-order.js";
 export type { CollisionRule, RenamedEntry } from "./merge/id-collisions.js";
 export {
@@ -49,6 +50,7 @@ export {
 } from "./projections/context-messages.js";
 export { defineDraftProjection } from "./projections/draft-projection.js";
 export { labelsOfRecords, type ResolvedLabel } from "./projections/labels.js";
+export type { ReadonlySessionManager } from "./readonly-session-manager.js";
 export type { ContentBlock } from "./schema/codecs/content-blocks.js";
 export { decodeEntry, decodeRecord, recordIssues } from "./schema/codecs/decode.js";
 export { formatSchemaIssue, type SchemaIssue } from "./schema/codecs/issues.js";
@@ -121,7 +123,6 @@ export type {
   UsageEntry,
   UserMessage,
 } from "./schema/types.js";
-export type { ReadonlySessionManager, SessionManagerOptions } from "./session-manager.js";
 export { SessionManager } from "./session-manager.js";
 export type { LoadDiagnostic, LoadDiagnosticKind } from "./state/diagnostics.js";
 export type { EntryColumns, EntrySource } from "./state/entry-log.js";

@@ -4,15 +4,14 @@ import { systemEnv } from "./env/env.js";
 import { jsonClone } from "./format/json-clone.js";
 import { loadText } from "./format/load-text.js";
 import { appendEntry } from "./manager/append-path.js";
+import * as appends from "./manager/entry-appends.js";
 import * as entryBuilders from "./manager/entry-builders.js";
 import * as entryValidation from "./manager/entry-validation.js";
 import { ManagedSession } from "./manager/managed-session.js";
 import * as sessionListing from "./manager/session-listing.js";
 import type { SessionManagerOptions } from "./manager/session-manager-options.js";
 import * as sessionOpening from "./manager/session-opening.js";
-import { systemCheckpoint } from "./manager/system-checkpoint.js";
 import * as builtinProjections from "./projections/builtins.js";
-import { sanitizeSessionName } from "./projections/session-name.js";
 import type * as schema from "./schema/types.js";
 import type { LoadDiagnostic } from "./state/diagnostics.js";
 import type { Projection } from "./state/projection.js";
@@ -23,18 +22,16 @@ import * as paths from "./store/paths.js";
 import type { SessionStore } from "./store/session-store.js";
 import { samePath } from "./store/store-helpers.js";
 
-export type { SessionManagerOptions } from "./manager/session-manager-options.js";
-
-const notFound = (id: string) => new entryBuilders.EntryNotFoundError(id);
 type Progress = SessionListProgress;
 
 /**
  * A pi session, drop-in for the reference `SessionManager` (SPEC §4–§10, statics included).
  * Every change folds one entry into a new immutable `SessionState` at once, then hands it to
- * the sink of its `SessionStore` (memory, JSONL files, or an asynchronous store). The mutable
- * session lives in `manager/managed-session.ts`, the append path in `manager/append-path.ts`,
- * the listing statics in `manager/session-listing.ts`, opening in `manager/session-opening.ts`:
- * this class is the reference's API over them.
+ * the sink of its `SessionStore` (memory, JSONL files, or an asynchronous store). This class is
+ * the reference's API, each member a few lines over the parts in `manager/`: the mutable
+ * session (`managed-session.ts`), the append path (`append-path.ts`) and typed appends
+ * (`entry-appends.ts`), listing (`session-listing.ts`) and opening (`session-opening.ts`).
+ * Factories make instances of the class they are called on; discovery only reads (W13).
  */
 export class SessionManager {
   /** The current state, store, sink and bus (every switch of session goes through it). */
@@ -48,11 +45,9 @@ export class SessionManager {
     if (options.strict) this.session.validators = [entryValidation.schemaValidator];
   }
 
-  // --- factories and discovery (SPEC §4, §6, §10); discovery only reads (W13) ---------------
-
   /** In memory; `entries` are copied (W20), migrated, replayed, their header adopted (§6.6). */
   static inMemory(
-    cwd: string = process.cwd(),
+    cwd?: string,
     options?: SessionManagerOptions,
     entries?: schema.FileEntry[],
   ): SessionManager {
@@ -61,7 +56,6 @@ export class SessionManager {
     else sm.adoptRecords(jsonClone(entries) as unknown as Record<string, unknown>[], options);
     return sm;
   }
-
   /**
    * Our addition: JSONL text loaded in memory as a file opens; the cwd defaults to the
    * header's. Throws `InvalidSessionError` when the text has no valid header first.
@@ -73,7 +67,6 @@ export class SessionManager {
     sm.session.adopt(loaded, sm.session.sink);
     return sm;
   }
-
   /** A new session in any store (a database, a custom folder layout). */
   static withStore(
     store: SessionStore,
@@ -84,7 +77,6 @@ export class SessionManager {
     sm.newSession(options);
     return sm;
   }
-
   /** A new persisted session in `sessionDir` (default: the cwd's directory, created). */
   static create(cwd: string, sessionDir?: string, options?: SessionManagerOptions): SessionManager {
     const sm = new this(cwd, options);
@@ -92,7 +84,6 @@ export class SessionManager {
     sm.newSession(options);
     return sm;
   }
-
   /** Opens a session file (SPEC §6.5); `options` is our addition. */
   static open(
     path: string,
@@ -105,7 +96,6 @@ export class SessionManager {
     sessionOpening.openFileIn(sm.session, file, sessionDir);
     return sm;
   }
-
   /** The most recent session of `cwd`, or a new one. [Fix] W17: other cwds are skipped. */
   static continueRecent(
     cwd: string,
@@ -116,7 +106,6 @@ export class SessionManager {
     sessionOpening.openRecentIn(sm.session, sessionDir, options);
     return sm;
   }
-
   /**
    * Copies a whole session into a new file for `targetCwd`, written at once. The source is
    * only read (W13) and migrated in memory (W12); `options.parentSession` is ignored.
@@ -131,12 +120,10 @@ export class SessionManager {
     sessionOpening.forkInto(sm.session, resolve(sourcePath), sessionDir, options?.id);
     return sm;
   }
-
   /** The path of the session with exactly this id among `cwd`'s (headers only), or undefined. */
   static findById(cwd: string, id: string, sessionDir?: string): string | undefined {
     return sessionListing.findSessionPath(cwd, id, sessionDir);
   }
-
   /** The sessions of `cwd`, newest activity first (SPEC §10.5); unchanged files are cached. */
   static list(
     cwd: string,
@@ -146,7 +133,6 @@ export class SessionManager {
   ): Promise<schema.SessionInfo[]> {
     return sessionListing.listCwdSessions(cwd, sessionDir, onProgress, signal);
   }
-
   /** Every session of every working directory, or of one `sessionDir` (SPEC §10.5). */
   static listAll(onProgress?: Progress, signal?: AbortSignal): Promise<schema.SessionInfo[]>;
   static listAll(
@@ -161,7 +147,6 @@ export class SessionManager {
   ): Promise<schema.SessionInfo[]> {
     return sessionListing.listEverySession(first, second, third);
   }
-
   /** Deletes a session file: to the trash when a `trash` command exists, else unlinked (§1.6). */
   static deleteSession(path: string): DeleteResult {
     return deleteSessionFile(resolve(path));
@@ -171,24 +156,21 @@ export class SessionManager {
   setSessionFile(sessionFile: string): void {
     this.session.openFile(resolve(sessionFile));
   }
-
   /** Starts a new session, written at its first conversation message (SPEC §6.2). */
   newSession(options?: schema.NewSessionOptions): string | undefined {
     this.session.startNew(options);
     return this.session.sink.location;
   }
-
   /**
    * A new session of the path to `leafId`, labels recreated (SPEC §9). [Fix] W24:
    * `parentSession` names the previous file only if that file exists.
    */
   createBranchedSession(leafId: string): string | undefined {
     const path = builtinProjections.branchOf(this.session.state, leafId);
-    if (path.length === 0) throw notFound(leafId);
+    if (path.length === 0) throw new entryBuilders.EntryNotFoundError(leafId);
     this.session.startBranched(path);
     return this.session.sink.location;
   }
-
   /**
    * Our addition: releases the fd and lock. The next append takes the lock again after checking
    * nobody wrote meanwhile (else `SessionConflictError`); a manager taken over stays refused.
@@ -196,12 +178,10 @@ export class SessionManager {
   close(): void {
     this.session.sink.release();
   }
-
   /** Our addition: resolves once every append so far is durable; rejects with a failure. */
   flush(): Promise<void> {
     return this.session.flush();
   }
-
   /** Replaces the state by migrated records (header adopted, or a new one from options). */
   protected adoptRecords(
     records: Record<string, unknown>[],
@@ -209,8 +189,6 @@ export class SessionManager {
   ): void {
     this.session.adoptRecords(records, options);
   }
-
-  // --- reading (the reference's names and behaviour unless said) -----------------------------
 
   /** Whether the store persists (true before the file exists). */
   isPersisted(): boolean {
@@ -226,10 +204,8 @@ export class SessionManager {
   }
   /** Whether the session directory is the default one for the cwd. */
   usesDefaultSessionDir(): boolean {
-    return (
-      this.session.store.persisted &&
-      samePath(this.session.store.dir, paths.defaultSessionDirPath(this.session.cwd))
-    );
+    const { store, cwd } = this.session;
+    return store.persisted && samePath(store.dir, paths.defaultSessionDirPath(cwd));
   }
   /** The header's session id. */
   getSessionId(): string {
@@ -265,9 +241,8 @@ export class SessionManager {
   }
   /** The leaf entry, or undefined when the leaf is null. */
   getLeafEntry(): schema.SessionEntry | undefined {
-    return this.session.state.leafId === null
-      ? undefined
-      : sessionState.entryOf(this.session.state, this.session.state.leafId);
+    const { state } = this.session;
+    return state.leafId === null ? undefined : sessionState.entryOf(state, state.leafId);
   }
   /** The indexed entry with this id (the last one wins for duplicates). */
   getEntry(id: string): schema.SessionEntry | undefined {
@@ -317,32 +292,16 @@ export class SessionManager {
 
   /** Adds a guard every later append must pass (else it throws and changes nothing). */
   addEntryValidator(validator: entryValidation.EntryValidator): () => void {
-    this.session.validators = [...this.session.validators, validator];
-    return () => {
-      this.session.validators = this.session.validators.filter((v) => v !== validator);
-    };
+    return this.session.addValidator(validator);
   }
   /** Adds a projection, replayed over the log once (O(n)); throws for a name already in use. */
   addProjection(projection: Projection<unknown>): void {
-    const next = sessionState.withProjection(this.session.state, projection);
-    if (!next) throw new Error(`Projection "${projection.name}" is already registered`);
-    this.session.projections = [...this.session.projections, projection];
-    this.session.state = next;
+    this.session.addProjection(projection);
   }
   /** Removes a projection added by name (from the options or {@link addProjection}); false if none. */
   removeProjection(name: string): boolean {
-    // A built-in role (or its replacement) answers the pi API: it stays.
-    if (
-      builtinProjections.isBuiltinName(name) ||
-      !this.session.projections.some((p) => p.name === name)
-    )
-      return false;
-    this.session.projections = this.session.projections.filter((p) => p.name !== name);
-    this.session.state = sessionState.withoutProjection(this.session.state, name);
-    return true;
+    return this.session.removeProjection(name);
   }
-
-  // --- writing (SPEC §5, §7.2–§7.4) ---------------------------------------------------------
 
   /** Appends a message of any role; returns the entry id. */
   appendMessage(message: schema.AgentMessage): string {
@@ -350,15 +309,11 @@ export class SessionManager {
   }
   /** Appends a thinking level change. */
   appendThinkingLevelChange(thinkingLevel: string): string {
-    return appendEntry(this.session, (b) => ({
-      type: "thinking_level_change",
-      ...b,
-      thinkingLevel,
-    }));
+    return appends.appendThinkingLevelChange(this.session, thinkingLevel);
   }
   /** Appends a model change. */
   appendModelChange(provider: string, modelId: string): string {
-    return appendEntry(this.session, (b) => ({ type: "model_change", ...b, provider, modelId }));
+    return appends.appendModelChange(this.session, provider, modelId);
   }
   /** [R1.6] Appends model usage outside the conversation (`note` only when non-empty). */
   appendUsage(
@@ -368,8 +323,7 @@ export class SessionManager {
     usage: schema.Usage,
     note?: string,
   ): schema.UsageEntry {
-    const fields = { kind, provider, model, usage, note: note || undefined };
-    const id = appendEntry(this.session, (b) => ({ type: "usage", ...b, ...fields }));
+    const id = appends.appendUsage(this.session, kind, provider, model, usage, note);
     return this.getEntry(id) as schema.UsageEntry;
   }
   /** Appends a compaction (null `firstKeptEntryId`: keep none) with the system checkpoint. */
@@ -381,30 +335,16 @@ export class SessionManager {
     fromHook?: boolean,
     usage?: schema.Usage,
   ): string {
-    return appendEntry(this.session, (b) => ({
-      type: "compaction",
-      ...b,
-      summary,
-      firstKeptEntryId: firstKeptEntryId ?? b.id,
-      tokensBefore,
-      details,
-      usage,
-      fromHook,
-      // The checkpoint of the context this compaction summarises (`make` runs before the fold).
-      systemMessage: systemCheckpoint(
-        builtinProjections.systemMessagesOf(this.session.state),
-        Date.parse(b.timestamp),
-      ),
-    }));
+    const fields = { summary, firstKeptEntryId, tokensBefore, details, fromHook, usage };
+    return appends.appendCompaction(this.session, fields);
   }
   /** Appends extension state that never reaches the model (payload keys first, as pi's). */
   appendCustomEntry(customType: string, data?: unknown): string {
-    return appendEntry(this.session, (b) => ({ type: "custom", customType, data, ...b }));
+    return appends.appendCustom(this.session, customType, data);
   }
   /** Appends the session name (CR/LF runs become a space, then trimmed). */
   appendSessionInfo(name: string): string {
-    const clean = sanitizeSessionName(name);
-    return appendEntry(this.session, (b) => ({ type: "session_info", ...b, name: clean }));
+    return appends.appendSessionInfo(this.session, name);
   }
   /** Appends extension content that reaches the model (payload keys first, as pi's). */
   appendCustomMessageEntry<D = unknown>(
@@ -413,30 +353,21 @@ export class SessionManager {
     display: boolean,
     details?: D,
   ): string {
-    const fields = { customType, content, display, details };
-    return appendEntry(this.session, (b) => ({ type: "custom_message", ...fields, ...b }));
+    return appends.appendCustomMessage(this.session, customType, content, display, details);
   }
   /** Sets (truthy) or clears (undefined, "", null: kept as given) an existing entry's label. */
   appendLabelChange(targetId: string, label: string | undefined): string {
-    this.session.catchUp();
-    if (!sessionState.entryOf(this.session.state, targetId)) throw notFound(targetId);
-    return appendEntry(this.session, (b) => ({ type: "label", ...b, targetId, label }));
+    return appends.appendLabel(this.session, targetId, label);
   }
   /** [R1.6] Appends a branch-local edit of an earlier entry's context contribution (SPEC §5.4). */
   appendContextEdit(targetId: string, replacement: schema.ContextEditEntry["replacement"]): string {
-    this.session.catchUp();
-    const stored = entryBuilders.contextEditReplacement(replacement, targetId, this.session.state);
-    return appendEntry(this.session, (b) => ({
-      type: "context_edit",
-      ...b,
-      targetId,
-      replacement: stored,
-    }));
+    return appends.appendContextEdit(this.session, targetId, replacement);
   }
 
   /** Moves the leaf to an existing entry. Writes nothing. */
   branch(branchFromId: string): void {
-    if (!sessionState.entryOf(this.session.state, branchFromId)) throw notFound(branchFromId);
+    if (!sessionState.entryOf(this.session.state, branchFromId))
+      throw new entryBuilders.EntryNotFoundError(branchFromId);
     this.session.moveLeaf(branchFromId);
   }
   /** Moves the leaf before the first entry; the next append starts a new root. */
@@ -451,32 +382,7 @@ export class SessionManager {
     fromHook?: boolean,
     usage?: schema.Usage,
   ): string {
-    this.session.catchUp();
-    if (branchFromId !== null && !sessionState.entryOf(this.session.state, branchFromId))
-      throw notFound(branchFromId);
-    const fromId = this.session.state.leafId ?? "root";
-    const make = (b: entryBuilders.EntryBase) =>
-      ({ type: "branch_summary", ...b, fromId, summary, details, usage, fromHook }) as const;
-    return appendEntry(this.session, make, undefined, branchFromId);
+    const fields = { summary, details, fromHook, usage };
+    return appends.appendBranchSummary(this.session, branchFromId, fields);
   }
 }
-
-/** The read-only view of a manager the reference hands to extensions (same member list). */
-export type ReadonlySessionManager = Pick<
-  SessionManager,
-  | "getCwd"
-  | "getSessionDir"
-  | "getSessionId"
-  | "getSessionFile"
-  | "getLeafId"
-  | "getLeafEntry"
-  | "getEntry"
-  | "getLabel"
-  | "getBranch"
-  | "buildContextEntries"
-  | "buildSessionProjection"
-  | "getHeader"
-  | "getEntries"
-  | "getTree"
-  | "getSessionName"
->;

@@ -25,12 +25,13 @@
  * - `search` p50/p95 over `--queries` one- and three-word queries (default 200 each), of
  *   frequent words and of rare ones, on rows that are up to date (`refresh: false`) and with
  *   the sync every search does by default (see `search-section.ts`).
+ * The spawn-to-exit part is in `spawn-section.ts`, the table rows in `bench-table.ts`.
  * The files are in the page cache after generation: "fresh process" means a cold process, not
  * a cold disk. Exits 1 if any listing differs from core's direct one.
  */
 
 import { execFileSync } from "node:child_process";
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -42,39 +43,14 @@ import { flagValue, numberFlag } from "../../core/bench/flags.js";
 import { messagePool } from "../../core/bench/generate.js";
 import { openSessionIndex } from "../src/index.js";
 import { openSqlite } from "../src/sqlite.js";
+import { costRow, median, row, timed } from "./bench-table.js";
 import { writeFloorMs } from "./floors.js";
 import { generate } from "./generate-folder.js";
 import { searchSection } from "./search-section.js";
-import {
-  CLI_MAIN,
-  freshLs,
-  freshRefWall,
-  listingFloor,
-  lsStartup,
-  ms,
-  nodeStartup,
-  type SpawnCost,
-} from "./spawn-runs.js";
+import { spawnSection } from "./spawn-section.js";
 
 interface RefModule {
   SessionManager: { listAll(): Promise<{ path: string }[]> };
-}
-
-async function timed<T>(
-  fn: () => Promise<T> | T,
-): Promise<{ value: T; ms: number; cpuMs: number }> {
-  const start = process.hrtime.bigint();
-  const cpu = process.cpuUsage();
-  const value = await fn();
-  const used = process.cpuUsage(cpu);
-  return { value, ms: ms(start), cpuMs: (used.user + used.system) / 1000 };
-}
-
-const median = (values: readonly number[]) => percentile(values, 0.5);
-
-function percentile(values: readonly number[], p: number): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0;
 }
 
 /** Child mode: one listing in this fresh process; prints `{ms, count}`. */
@@ -110,23 +86,6 @@ function fresh(kind: "ref" | "text" | "rows", file: string, agentDir: string): n
     },
   );
   return (JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as { ms: number }).ms;
-}
-
-function row(name: string, runs: readonly number[], refMs: number): void {
-  const m = median(runs);
-  const each = runs.map((r) => r.toFixed(1)).join(" / ");
-  console.log(
-    `${name.padEnd(58)}${`${m.toFixed(1)} ms`.padStart(12)}${`${(refMs / m).toFixed(1)}x`.padStart(9)}   ${each}`,
-  );
-}
-
-/** Like {@link row}, with the ratio the other way: this run's cost over the baseline's. */
-function costRow(name: string, runs: readonly number[], baseMs: number, base = "ref"): void {
-  const m = median(runs);
-  const each = runs.map((r) => r.toFixed(1)).join(" / ");
-  console.log(
-    `${name.padEnd(58)}${`${m.toFixed(1)} ms`.padStart(12)}${`${(m / baseMs).toFixed(2)}x ${base}`.padStart(13)}   ${each}`,
-  );
 }
 
 /** A word of a transcript to search for: its first word of four letters or more. */
@@ -261,86 +220,7 @@ async function main(): Promise<void> {
     row("reference listAll(), fresh process", freshRef, median(freshRef));
     row("index listAll() (full SessionInfo), fresh process, warm", freshText, median(freshRef));
     row("index listing as ls reads it (no text), fresh process, warm", freshRows, median(freshRef));
-    if (existsSync(CLI_MAIN)) {
-      const refSpawn: SpawnCost[] = [];
-      const firstLs: SpawnCost[] = [];
-      const lsSpawn: SpawnCost[] = [];
-      const floorSpawn: SpawnCost[] = [];
-      const startSpawn: SpawnCost[] = [];
-      const lsEmpty: SpawnCost[] = [];
-      // An empty sessions folder of its own, and an index of its own, for ls's start-up.
-      const emptyAgent = join(agentDir, "empty-agent");
-      mkdirSync(join(emptyAgent, "sessions"), { recursive: true });
-      const emptyFile = join(agentDir, "empty.sqlite");
-      // A user's first `ls --all`, each into an empty index of its own, beside the reference.
-      const firstFile = join(agentDir, "first.sqlite");
-      for (let r = 0; r < rounds; r++) {
-        for (const suffix of ["", "-wal", "-shm"]) rmSync(`${firstFile}${suffix}`, { force: true });
-        refSpawn.push(freshRefWall(agentDir, files));
-        firstLs.push(freshLs(firstFile, agentDir, files));
-      }
-      // One unmeasured run first: it settles the rows of files written moments ago.
-      freshLs(file, agentDir, files);
-      for (let r = 0; r < Math.max(5, rounds); r++) {
-        refSpawn.push(freshRefWall(agentDir, files));
-        lsSpawn.push(freshLs(file, agentDir, files));
-        floorSpawn.push(listingFloor(file, root, files));
-        startSpawn.push(nodeStartup());
-        lsEmpty.push(lsStartup(emptyFile, emptyAgent));
-      }
-      const wall = (runs: SpawnCost[]) => runs.map((c) => c.wallMs);
-      const cpu = (runs: SpawnCost[]) => runs.map((c) => c.cpuMs);
-      const refWall = median(wall(refSpawn));
-      const refCpu = median(cpu(refSpawn));
-      row("reference listAll(), fresh process, spawn to exit", wall(refSpawn), refWall);
-      row("  CPU time", cpu(refSpawn), refCpu);
-      costRow("first `pi-sessions ls --all`, empty index, spawn to exit", wall(firstLs), refWall);
-      costRow("  CPU time", cpu(firstLs), refCpu);
-      row("pi-sessions ls --all (dist, index warm), spawn to exit", wall(lsSpawn), refWall);
-      row("  floor: rows read, files stated, printed (spawn to exit)", wall(floorSpawn), refWall);
-      const floorWall = median(wall(floorSpawn));
-      const floorCpu = median(cpu(floorSpawn));
-      costRow("  warm ls --all against its floor, wall", wall(lsSpawn), floorWall, "floor");
-      costRow("  warm ls --all CPU against the floor's CPU", cpu(lsSpawn), floorCpu, "floor");
-      // Node's own start-up, beneath both: what is left above it is each side's own work.
-      const startWall = median(wall(startSpawn));
-      const startCpu = median(cpu(startSpawn));
-      console.log(
-        `  node start-up alone: wall median ${startWall.toFixed(1)} ms, CPU median ${startCpu.toFixed(1)} ms (${startSpawn.length} spawns)`,
-      );
-      const above = (runs: SpawnCost[], pick: (c: SpawnCost) => number, base: number) =>
-        median(runs.map(pick)) - base;
-      const lsWork = above(lsSpawn, (c) => c.wallMs, startWall);
-      const floorWork = above(floorSpawn, (c) => c.wallMs, startWall);
-      const lsCpuWork = above(lsSpawn, (c) => c.cpuMs, startCpu);
-      const floorCpuWork = above(floorSpawn, (c) => c.cpuMs, startCpu);
-      console.log(
-        `  above start-up: ls ${lsWork.toFixed(1)} / floor ${floorWork.toFixed(1)} ms wall (${(lsWork / floorWork).toFixed(2)}×), ${lsCpuWork.toFixed(1)} / ${floorCpuWork.toFixed(1)} ms CPU (${(lsCpuWork / floorCpuWork).toFixed(2)}×)`,
-      );
-      // ls's own start-up (the same command on an empty folder): what is left above it is the
-      // work that grows with the files, set against the floor's above Node's start-up.
-      const lsStartWall = median(wall(lsEmpty));
-      const lsStartCpu = median(cpu(lsEmpty));
-      const perFileWall = above(lsSpawn, (c) => c.wallMs, lsStartWall);
-      const perFileCpu = above(lsSpawn, (c) => c.cpuMs, lsStartCpu);
-      console.log(
-        `  ls --all on an empty folder (its start-up): wall median ${lsStartWall.toFixed(1)} ms, CPU median ${lsStartCpu.toFixed(1)} ms (${lsEmpty.length} spawns; CPU ${cpu(
-          lsEmpty,
-        )
-          .map((c) => c.toFixed(1))
-          .join(" / ")})`,
-      );
-      console.log(
-        `  per-file work, ls above its start-up against the floor above Node's: ${perFileWall.toFixed(1)} / ${floorWork.toFixed(1)} ms wall (${(perFileWall / floorWork).toFixed(2)}×), ${perFileCpu.toFixed(1)} / ${floorCpuWork.toFixed(1)} ms CPU (${(perFileCpu / floorCpuWork).toFixed(2)}×)`,
-      );
-      console.log(
-        `  floor CPU: median ${floorCpu.toFixed(1)} ms (${cpu(floorSpawn)
-          .map((c) => c.toFixed(1))
-          .join(" / ")})`,
-      );
-    } else {
-      console.log(`(no ${CLI_MAIN}: build the CLI to measure \`pi-sessions ls --all\`)`);
-    }
+    spawnSection({ agentDir, root, file, files, rounds });
 
     const paths = readdirSync(join(root, "--work-p0--")).map((n) => join(root, "--work-p0--", n));
     const grown = paths.slice(0, growN);

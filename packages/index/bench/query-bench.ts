@@ -3,7 +3,7 @@
  * reference's `SessionManager.open(path)` followed by the same query, in the same process:
  *
  *   node --conditions=@pi-sessions/source --import tsx packages/index/bench/query-bench.ts \
- *     [--entries N] [--shape bushy|linear] [--rounds R] [--depth D] [--keep]
+ *     [--entries N] [--shape bushy|linear] [--rounds R] [--depth D] [--only QUERY] [--json FILE] [--keep]
  *
  * Defaults: 100,000 entries of core's BUSHY generator (about 64 MiB; the issue's full size is
  * `--entries 1000000`), 5 rounds; `pnpm bench` runs the defaults, about a minute. Each of our
@@ -19,12 +19,23 @@
  *   path, records read from the last compaction on;
  * - usage: the plugins' `computeUsageTotals` over `getEntries()` at `getLeafId()`; ours: the
  *   same over the index's session: the usage state it saved, and the leaf's path read.
+ * Each round runs ours, then the reference's, measuring wall time and this process's CPU time
+ * (user + system); the table gives the medians and every run. `--only` runs the queries whose
+ * name starts with it; `--json` writes the runs, ratios and the load average to a file.
  * The file is in the page cache after generation (a warm disk). Exits 1 if any answer differs
  * from the reference's.
  */
 
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import {
@@ -59,6 +70,11 @@ interface RefModule {
 
 const now = () => process.hrtime.bigint();
 const since = (start: bigint) => Number(now() - start) / 1e6;
+/** This process's CPU time (user + system) in ms since `start` (a `process.cpuUsage()`). */
+const cpuSince = (start: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+};
 
 const median = (values: readonly number[]) => {
   const s = [...values].sort((a, b) => a - b);
@@ -207,30 +223,60 @@ async function main(): Promise<void> {
       `${shape} session, ${entries.toLocaleString("en")} entries, ${(bytes / 2 ** 20).toFixed(0)} MiB; leaf path ${path0.toLocaleString("en")} entries; index built in ${since(build).toFixed(0)} ms (${dir})`,
     );
     console.log(
-      `\n${"".padEnd(34)}${"ours".padStart(10)}${"reference".padStart(11)}${"ref/ours".padStart(10)}   runs (ms, ours | ref)`,
+      `\n${"".padEnd(30)}${"ours".padStart(8)}${"reference".padStart(11)}${"ref/ours".padStart(10)}   runs (ms, ours | ref)`,
     );
+    const only = flagValue("only");
+    const results: Record<string, unknown> = {};
     for (const [name, q] of Object.entries(QUERIES)) {
-      const oursMs: number[] = [];
-      const refMs: number[] = [];
+      if (only !== undefined && !name.startsWith(only)) continue;
+      const runs = {
+        oursWall: [] as number[],
+        refWall: [] as number[],
+        oursCpu: [] as number[],
+        refCpu: [] as number[],
+      };
       let answers: [unknown, unknown] = [undefined, undefined];
       for (let r = 0; r < rounds; r++) {
         let start = now();
+        let cpu = process.cpuUsage();
         const a = ours(indexFile, path, q.ours as (s: IndexedSession) => unknown);
-        oursMs.push(since(start));
+        runs.oursWall.push(since(start));
+        runs.oursCpu.push(cpuSince(cpu));
         start = now();
+        cpu = process.cpuUsage();
         const b = (q.ref as (m: RefManager) => unknown)(ref.SessionManager.open(path));
-        refMs.push(since(start));
+        runs.refWall.push(since(start));
+        runs.refCpu.push(cpuSince(cpu));
         if (r === 0) answers = [a, b];
       }
       const equal = isDeepStrictEqual(answers[0], answers[1]);
       same &&= equal;
-      const o = median(oursMs);
-      const f = median(refMs);
-      console.log(
-        `${name.padEnd(34)}${o.toFixed(0).padStart(10)}${f.toFixed(0).padStart(11)}${`${(f / o).toFixed(1)}×`.padStart(10)}   ${oursMs.map((t) => t.toFixed(0)).join(" ")} | ${refMs.map((t) => t.toFixed(0)).join(" ")}${equal ? "" : "  ANSWERS DIFFER"}`,
-      );
+      const fixed = (values: number[]) => values.map((t) => t.toFixed(0)).join(" ");
+      for (const kind of ["wall", "CPU"] as const) {
+        const o = median(kind === "wall" ? runs.oursWall : runs.oursCpu);
+        const f = median(kind === "wall" ? runs.refWall : runs.refCpu);
+        const oursRuns = kind === "wall" ? runs.oursWall : runs.oursCpu;
+        const refRuns = kind === "wall" ? runs.refWall : runs.refCpu;
+        console.log(
+          `${`${name}, ${kind}`.padEnd(30)}${o.toFixed(0).padStart(8)}${f.toFixed(0).padStart(11)}${`${(f / o).toFixed(1)}×`.padStart(10)}   ${fixed(oursRuns)} | ${fixed(refRuns)}${equal ? "" : "  ANSWERS DIFFER"}`,
+        );
+      }
+      results[name] = {
+        equal,
+        wallRatio: median(runs.refWall) / median(runs.oursWall),
+        cpuRatio: median(runs.refCpu) / median(runs.oursCpu),
+        ...runs,
+      };
     }
     console.log(`\nevery answer equal to the reference's: ${same}`);
+    const out = flagValue("json");
+    if (out !== undefined) {
+      const load = loadavg().map((l) => Number(l.toFixed(2)));
+      writeFileSync(
+        out,
+        `${JSON.stringify({ shape, entries, bytes, rounds, load, results }, null, 1)}\n`,
+      );
+    }
     if (!same) process.exitCode = 1;
   } finally {
     if (!process.argv.includes("--keep")) rmSync(dir, { recursive: true, force: true });

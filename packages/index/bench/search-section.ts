@@ -19,13 +19,8 @@ import { createRng, type Rng } from "../../core/bench/generate.js";
 import type { SessionIndex } from "../src/index.js";
 import type { Database } from "../src/sqlite.js";
 import { statCheck } from "../src/stat-check.js";
-
-const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
-
-function percentile(values: readonly number[], p: number): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0;
-}
+import { percentile } from "./bench-table.js";
+import { ms } from "./spawn-runs.js";
 
 /** A made-up word of 8 letters: outside the generated vocabulary (checked by the caller). */
 function rareWord(rng: Rng): string {

@@ -138,8 +138,26 @@ export function encodeSnapshot(rows: LayoutRows): Uint8Array | undefined {
   return Buffer.concat(parts);
 }
 
-/** Decodes a snapshot made by {@link encodeSnapshot}; undefined when it is of another format. */
-export function decodeSnapshot(data: Uint8Array): LayoutRows | undefined {
+/**
+ * A snapshot's number columns as typed arrays over its bytes, its code tables and its ids'
+ * bytes (`\n`-joined), nothing decoded per row: undefined when it is of another format.
+ */
+export interface SnapshotViews {
+  readonly n: number;
+  readonly offsets: Float64Array;
+  readonly lengths: Uint32Array;
+  readonly lines: Uint32Array;
+  /** Each entry's parent as a position (-1 for a root). */
+  readonly parentAt: Int32Array;
+  readonly typeCode: Uint8Array;
+  readonly roleCode: Uint8Array;
+  readonly typeTable: readonly (string | null)[];
+  readonly roleTable: readonly string[];
+  readonly idBytes: Buffer;
+}
+
+/** The views of a snapshot made by {@link encodeSnapshot} (see {@link SnapshotViews}). */
+export function snapshotViews(data: Uint8Array): SnapshotViews | undefined {
   // Typed arrays over the blob need their alignment: a copy only when it is not aligned.
   const bytes =
     data.byteOffset % 8 === 0
@@ -163,13 +181,26 @@ export function decodeSnapshot(data: Uint8Array): LayoutRows | undefined {
     at += size * n;
     return value;
   };
-  const offsets = take((o) => new Float64Array(buffer, o, n), 8);
-  const lengths = take((o) => new Uint32Array(buffer, o, n), 4);
-  const lines = take((o) => new Uint32Array(buffer, o, n), 4);
-  const parentAt = take((o) => new Int32Array(buffer, o, n), 4);
-  const typeCode = take((o) => new Uint8Array(buffer, o, n), 1);
-  const roleCode = take((o) => new Uint8Array(buffer, o, n), 1);
-  const ids = n === 0 ? [] : bytes.toString("utf8", at).split("\n");
+  return {
+    n,
+    offsets: take((o) => new Float64Array(buffer, o, n), 8),
+    lengths: take((o) => new Uint32Array(buffer, o, n), 4),
+    lines: take((o) => new Uint32Array(buffer, o, n), 4),
+    parentAt: take((o) => new Int32Array(buffer, o, n), 4),
+    typeCode: take((o) => new Uint8Array(buffer, o, n), 1),
+    roleCode: take((o) => new Uint8Array(buffer, o, n), 1),
+    typeTable: head.typeTable,
+    roleTable: head.roleTable,
+    idBytes: bytes.subarray(at),
+  };
+}
+
+/** Decodes a snapshot made by {@link encodeSnapshot}; undefined when it is of another format. */
+export function decodeSnapshot(data: Uint8Array): LayoutRows | undefined {
+  const views = snapshotViews(data);
+  if (views === undefined) return undefined;
+  const { n, parentAt, typeCode, roleCode, typeTable, roleTable } = views;
+  const ids = n === 0 ? [] : views.idBytes.toString("utf8").split("\n");
   if (ids.length !== n) return undefined;
   const parents: (string | null)[] = new Array(n);
   const types: (string | null)[] = new Array(n);
@@ -177,19 +208,12 @@ export function decodeSnapshot(data: Uint8Array): LayoutRows | undefined {
   for (let i = 0; i < n; i++) {
     const p = parentAt[i] as number;
     parents[i] = p < 0 ? null : (ids[p] as string);
-    types[i] = head.typeTable[typeCode[i] as number] as string | null;
+    types[i] = typeTable[typeCode[i] as number] as string | null;
     const r = roleCode[i] as number;
-    roles[i] = r === 0 ? undefined : head.roleTable[r - 1];
+    roles[i] = r === 0 ? undefined : roleTable[r - 1];
   }
-  return {
-    lines,
-    offsets,
-    lengths,
-    ids,
-    parents,
-    types,
-    roles,
-  };
+  const { lines, offsets, lengths } = views;
+  return { lines, offsets, lengths, ids, parents, types, roles };
 }
 
 /** The file's rows an open needs, how many came from the snapshot and after it. */
@@ -202,7 +226,7 @@ export interface ReadLayout {
 }
 
 /** A tail this long after the snapshot is folded into a new one when read. */
-const RESNAPSHOT_ROWS = 4096;
+export const RESNAPSHOT_ROWS = 4096;
 
 const emptyRows = (): LayoutRows => ({
   lines: [],

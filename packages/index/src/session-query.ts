@@ -6,9 +6,10 @@
  * (no damaged line, duplicate id, dangling or late parent, torn tail, legacy header), so its
  * rows are exactly the entries a load keeps, in the same order. Anything else is left to a
  * full read of the file. Every answer is a list of entries handed to core's own functions
- * (`replayState`, `treeOf`, `buildSessionProjection`, the plugins' usage sums): where a record
- * does not change an answer, a stand-in built from its columns takes its place, and the
- * plugins' usage state saved while the file was indexed stands in for its usage records.
+ * (`replayState`, `treeOf`, `buildSessionProjection`, the plugins' usage sums): core's own
+ * entries over the rows, each record read from its line only when something reads more than
+ * its tree fields (`row-entries.ts`), and the plugins' usage state saved while the file was
+ * indexed in place of its usage records.
  */
 
 import type { SessionHeader } from "@pi-sessions/core";
@@ -17,7 +18,7 @@ import { FileSync } from "./file-sync.js";
 import type { IndexedSession } from "./indexed-session.js";
 import { LineReader, type QueryRow, RowQueries, StaleLineError } from "./session-rows.js";
 import type { Database } from "./sqlite.js";
-import type { Statements } from "./statements.js";
+import type { FileRow, Statements } from "./statements.js";
 import { WriteBatch } from "./write-batch.js";
 
 export type { TreeTop } from "./core-tree-top.js";
@@ -39,9 +40,9 @@ export function openIndexedSession(
   const row = st.fileByPath.get(path);
   if (row === undefined || row.committed !== answer.shape.size) return null;
   const queries = new RowQueries(db);
-  const span = queries.spanOf(row.id);
   const reader = new LineReader(path, { size: row.size, mtimeMs: row.mtime_ms, ino: row.ino });
   try {
+    const span = spanOfRegular(queries, reader, row, answer.shape.entries);
     const last = span === null ? undefined : queries.pathTo(row.id, span.last, 1)[0];
     // The last row must be the file's last line (a regular file's last record is its last
     // entry), else the rows are not the file's: read the file.
@@ -85,6 +86,44 @@ export function syncOneFile(
   } catch (error) {
     batch.rollback();
     throw error;
+  }
+}
+
+/** A last line longer than this is not parsed for its id: the rows give the span then. */
+const LAST_LINE_PARSED_BYTES = 64 * 1024;
+
+/**
+ * The first and last rowid of a regular file of `entries` entries, without reading every row
+ * where it can: the first is its first root's (`RowQueries.firstRootOf`), the last the row of
+ * the id its last indexed line holds (a regular file's last line is its last entry), at that
+ * line's offset. Anything else found, and the span is read from every row (`spanOf`); the
+ * caller checks the last row against the file's end either way.
+ */
+function spanOfRegular(
+  queries: RowQueries,
+  reader: LineReader,
+  row: FileRow,
+  entries: number,
+): Span | null {
+  const length = row.committed - row.last_start;
+  if (entries > 0 && length > 0 && length <= LAST_LINE_PARSED_BYTES) {
+    const first = queries.firstRootOf(row.id);
+    const id = idOfLine(reader.bytes(row.last_start, row.committed).toString("utf8"));
+    const last = id === undefined ? undefined : queries.row(row.id, id);
+    if (first !== null && last !== undefined && last.offset === row.last_start) {
+      if (last.rowid >= first) return { first, last: last.rowid };
+    }
+  }
+  return queries.spanOf(row.id);
+}
+
+/** The string `id` of the record a line holds, if it holds one. */
+function idOfLine(text: string): string | undefined {
+  try {
+    const id = (JSON.parse(text) as { id?: unknown } | null)?.id;
+    return typeof id === "string" ? id : undefined;
+  } catch {
+    return undefined;
   }
 }
 

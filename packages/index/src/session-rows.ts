@@ -78,6 +78,7 @@ export const toRow = (r: RawRow): QueryRow => ({
  */
 export class RowQueries {
   private readonly span: Statement<[number], { first: number | null; last: number | null }>;
+  private readonly firstRoot: Statement<[number], [number | null]>;
   private readonly all: Statement<[number, number, number], RawRow>;
   private readonly usage: Statement<[number, number, number], RawRow>;
   private readonly byId: Statement<[number, string], RawRow>;
@@ -88,6 +89,11 @@ export class RowQueries {
     this.span = prepare(
       db,
       "SELECT min(rowid) AS first, max(rowid) AS last FROM entries INDEXED BY entries_id WHERE file_id = ?",
+    );
+    // Through the parents' index: the roots of the file, in rowid order, the first one read.
+    this.firstRoot = prepareArrays(
+      db,
+      "SELECT min(rowid) FROM entries WHERE file_id = ? AND parent_id IS NULL",
     );
     const range = "FROM entries e WHERE e.rowid BETWEEN ? AND ? AND +e.file_id = ?";
     this.all = prepareArrays<[number, number, number], RawRow>(
@@ -120,11 +126,19 @@ export class RowQueries {
     );
   }
 
-  /** The first and last rowid of the file's rows (`null` without rows). */
+  /** The first and last rowid of the file's rows (`null` without rows), reading every row. */
   spanOf(fileId: number): { first: number; last: number } | null {
     const span = this.span.get(fileId);
     if (span?.first == null || span.last == null) return null;
     return { first: span.first, last: span.last };
+  }
+
+  /**
+   * The first rowid among the file's roots: in a regular file its first row (the first entry
+   * has no earlier entry to name as parent), found without reading every row.
+   */
+  firstRootOf(fileId: number): number | null {
+    return this.firstRoot.get(fileId)?.[0] ?? null;
   }
 
   /** Every row of the file in file order, without the model columns. */

@@ -80,6 +80,21 @@ export function scalar(db: Database, sql: string, ...params: unknown[]): unknown
   return row?.[0];
 }
 
+/**
+ * Runs `work` with SQLite answering busy at once instead of waiting up to the connection's busy
+ * timeout (for work that is worth doing only if no other process holds the lock), then puts the
+ * timeout back.
+ */
+export function withoutWaiting<T>(db: Database, work: () => T): T {
+  const busyTimeout = Number(scalar(db, "PRAGMA busy_timeout"));
+  db.exec("PRAGMA busy_timeout = 0");
+  try {
+    return work();
+  } finally {
+    db.exec(`PRAGMA busy_timeout = ${busyTimeout}`);
+  }
+}
+
 /** The transaction kinds {@link inTransaction} opens. */
 export type TransactionMode = "DEFERRED" | "IMMEDIATE";
 

@@ -3,7 +3,8 @@
  * below the roots (the last level only so that each shown entry has its children), how many
  * entries lie below each of them, and which of them are on a leaf's path. The levels and
  * counts come from the parent's line each row keeps: one scan of an integer or three per
- * row, with no record read and no id compared, instead of an entry for every row. The tree
+ * row (for a large file, three typed arrays of its column snapshot: `snapshot-links.ts`), with
+ * no record read and no id compared, instead of an entry for every row. The tree
  * itself (child order, labels) is still core's, built over these entries (`core-tree-top.ts`),
  * each the real record read when something reads more than its tree fields (`row-entries.ts`);
  * in a regular file every parent comes before its children, so the links have no cycle to cut.
@@ -19,6 +20,7 @@ import {
   TREE_COLUMNS,
   toRow,
 } from "./session-rows.js";
+import { type LinkColumns, type LinkRow, snapshotLinks } from "./snapshot-links.js";
 import { type Database, prepareArrays, type Statement } from "./sqlite.js";
 
 /** A file's rowid span. */
@@ -33,9 +35,6 @@ interface Span {
  */
 const LINK = `ifnull(e.parent_line, iif(e.parent_id IS NULL, 0, -1)) * 2
   + iif(e.type = 'label', 1, 0)`;
-
-/** Rowid, line, and the {@link LINK}. */
-type LinkRow = [number, number, number];
 
 /** The statements of one connection's tree tops. */
 interface TopStatements {
@@ -111,11 +110,21 @@ interface Links {
 }
 
 /**
- * Rowid, line and {@link LINK} of each row, in file order. A file indexed in one go (or
- * caught up while no other file was) has consecutive rowids and, without blank lines,
- * consecutive lines: then only the links are read, one integer per row.
+ * Rowid, line and {@link LINK} of each row, in file order. A large file's come from its column
+ * snapshot (`snapshot-links.ts`). A file indexed in one go (or caught up while no other file
+ * was) has consecutive rowids and, without blank lines, consecutive lines: then only the links
+ * are read, one integer per row.
  */
-function linkColumns(st: TopStatements, fileId: number, span: Span, count: number) {
+function linkColumns(
+  db: Database,
+  st: TopStatements,
+  fileId: number,
+  span: Span,
+  count: number,
+): LinkColumns {
+  const tail = (after: number) => st.links.all(after + 1, span.last, fileId);
+  const stored = span.last >= span.first ? snapshotLinks(db, fileId, span, count, tail) : undefined;
+  if (stored !== undefined) return stored;
   const first = span.last - span.first + 1 === count ? st.one.get(span.first) : undefined;
   const last = first === undefined ? undefined : st.one.get(span.last);
   if (first !== undefined && last !== undefined && last[1] - first[1] === count - 1) {
@@ -138,13 +147,14 @@ function linkColumns(st: TopStatements, fileId: number, span: Span, count: numbe
 
 /** Levels and subtree sizes from one scan; a row whose parent is not before it is stale. */
 function linksOf(
+  db: Database,
   st: TopStatements,
   fileId: number,
   span: Span,
   count: number,
   path: string,
 ): Links {
-  const columns = linkColumns(st, fileId, span, count);
+  const columns = linkColumns(db, st, fileId, span, count);
   const n = columns.n;
   if (n !== count) throw new StaleLineError(path, 0);
   const positionOfLine = new Int32Array(n === 0 ? 1 : columns.line(n - 1) + 1).fill(-1);
@@ -211,7 +221,7 @@ export function treeTop(
 ): TopRows {
   const st = statementsOf(db);
   const range = span ?? { first: 1, last: 0 };
-  const links = linksOf(st, fileId, range, count, path);
+  const links = linksOf(db, st, fileId, range, count, path);
   const shown: number[] = [];
   for (let i = 0; i < links.levels.length; i++) {
     if ((links.levels[i] as number) <= depth + 1) shown.push(i);

@@ -14,22 +14,14 @@ import { renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type ColumnsFor, SessionManager } from "@pi-sessions/core";
 import { COLUMNS_FROM_BYTES_ENV, listAllSessions } from "@pi-sessions/core/internal";
-import { fcOptions, tempDir } from "@pi-sessions/test-utils";
+import { fcOptions, tempDir, withEnv } from "@pi-sessions/test-utils";
 import { sessionLogArb } from "@pi-sessions/testkit";
 import fc from "fast-check";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { openSessionIndex, type SessionIndex } from "../src/index.js";
 import { applyStep, fileTextArb, stepArb, writeFolder } from "./folder-arbitraries.js";
 
-let columnsFrom: string | undefined;
-beforeAll(() => {
-  columnsFrom = process.env[COLUMNS_FROM_BYTES_ENV];
-  process.env[COLUMNS_FROM_BYTES_ENV] = "0";
-});
-afterAll(() => {
-  if (columnsFrom === undefined) delete process.env[COLUMNS_FROM_BYTES_ENV];
-  else process.env[COLUMNS_FROM_BYTES_ENV] = columnsFrom;
-});
+withEnv(COLUMNS_FROM_BYTES_ENV, "0");
 
 /** What a manager answers about its session, everything read. */
 function answers(sm: SessionManager) {

@@ -87,11 +87,8 @@ export type { InvariantId, Violation } from "./invariants/types.js";
 export { formatViolation } from "./invariants/types.js";
 export type { SessionCommand } from "./model/append-commands.js";
 export {
-  AppendCompactionCommand,
-  AppendContextEditCommand,
   AppendCustomEntryCommand,
   AppendCustomMessageEntryCommand,
-  AppendLabelChangeCommand,
   AppendMessageCommand,
   AppendModelChangeCommand,
   AppendSessionInfoCommand,
@@ -113,6 +110,11 @@ export {
 } from "./model/run-model.js";
 export { ReopenMismatchError, runStoreModel, storeModelProperty } from "./model/run-store-model.js";
 export { SessionModel } from "./model/session-model.js";
+export {
+  AppendCompactionCommand,
+  AppendContextEditCommand,
+  AppendLabelChangeCommand,
+} from "./model/targeted-append-commands.js";
 export {
   BranchCommand,
   BranchWithSummaryCommand,

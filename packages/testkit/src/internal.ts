@@ -107,6 +107,7 @@ export {
 export * from "./model/run-store-model.js";
 export type { ModelLabel, ModelTreeNode } from "./model/session-model.js";
 export { SessionModel } from "./model/session-model.js";
+export * from "./model/targeted-append-commands.js";
 export * from "./model/tree-commands.js";
 
 // --- stores the suites run against (memory, JSONL files, or your own) ------------------

@@ -45,6 +45,49 @@ export interface LoadedColumns extends EntryColumns {
   readonly size: number;
 }
 
+/** Each entry's columns and line places in a {@link LoadedColumns}. */
+export type LoadedEntryColumns = Pick<
+  LoadedColumns,
+  "ids" | "parents" | "types" | "roles" | "slots" | "entryLines" | "offsets" | "lengths"
+>;
+
+/** What a {@link LoadedColumns} says of the file as a whole, besides its header. */
+export type LoadedFileFacts = Pick<
+  LoadedColumns,
+  "headerLine" | "needsNewline" | "diagnostics" | "size"
+>;
+
+/**
+ * The one constructor of {@link LoadedColumns}, for a load from the bytes
+ * ({@link ColumnLoader.finish}) and from a vouched layout (`store/vouched-columns.ts`): the
+ * version is read from the header here, and only the named fields are kept.
+ */
+export function loadedColumns(
+  header: SessionHeader,
+  entries: LoadedEntryColumns,
+  file: LoadedFileFacts,
+): LoadedColumns {
+  const { ids, parents, types, roles, slots, entryLines, offsets, lengths } = entries;
+  const { headerLine, needsNewline, diagnostics, size } = file;
+  const version = headerVersion(header as unknown as JsonRecord);
+  return {
+    header,
+    version,
+    headerLine,
+    needsNewline,
+    diagnostics,
+    entryLines,
+    ids,
+    parents,
+    types,
+    roles,
+    slots,
+    offsets,
+    lengths,
+    size,
+  };
+}
+
 /** Thrown by {@link ColumnLoader} when the header asks for migration: load the file as text. */
 export class LegacyFileError extends Error {
   constructor() {
@@ -144,24 +187,14 @@ export class ColumnLoader implements JsonlVisitor {
       this.handle(rest, 0, rest.length, this.fed - rest.length);
     const header = this.header;
     if (header === null) throw notASession(this.label, { kind: this.fed ? "no-records" : "empty" });
-    const { ids, parents, types, roles, slots, diagnostics, entryLines, offsets, lengths } = this;
-    const headerLine = this.headerLine;
-    return {
+    const { ids, parents, types, roles, slots, entryLines, offsets, lengths } = this;
+    const { headerLine, diagnostics } = this;
+    const needsNewline = this.fed > 0 && this.lastByte !== 10;
+    return loadedColumns(
       header,
-      version: headerVersion(header as unknown as JsonRecord),
-      headerLine,
-      needsNewline: this.fed > 0 && this.lastByte !== 10,
-      diagnostics,
-      entryLines,
-      ids,
-      parents,
-      types,
-      roles,
-      slots,
-      offsets,
-      lengths,
-      size: this.fed,
-    };
+      { ids, parents, types, roles, slots, entryLines, offsets, lengths },
+      { headerLine, needsNewline, diagnostics, size: this.fed },
+    );
   }
 
   /** One line, `b[start, end)`, at `offset` in the file. */

@@ -202,6 +202,32 @@ export class ManagedSession {
     });
   }
 
+  /** Adds a guard every later append must pass; returns its removal. */
+  addValidator(validator: EntryValidator): () => void {
+    this.validators = [...this.validators, validator];
+    return () => {
+      this.validators = this.validators.filter((v) => v !== validator);
+    };
+  }
+
+  /** Adds a projection, replayed over the log once (O(n)); throws for a name already in use. */
+  addProjection(projection: Projection<unknown>): void {
+    const next = sessionState.withProjection(this.state, projection);
+    if (!next) throw new Error(`Projection "${projection.name}" is already registered`);
+    this.projections = [...this.projections, projection];
+    this.state = next;
+  }
+
+  /** Removes a projection added by name; false if none, or if it holds a built-in role. */
+  removeProjection(name: string): boolean {
+    // A built-in role (or its replacement) answers the pi API: it stays.
+    if (builtinProjections.isBuiltinName(name) || !this.projections.some((p) => p.name === name))
+      return false;
+    this.projections = this.projections.filter((p) => p.name !== name);
+    this.state = sessionState.withoutProjection(this.state, name);
+    return true;
+  }
+
   /** Moves the leaf (writes nothing) and tells `leafMoved` listeners. */
   moveLeaf(to: string | null): void {
     const from = this.state.leafId;

@@ -2,6 +2,7 @@ import { constants } from "node:fs";
 import { writeFileAtomic } from "./atomic-write.js";
 import { encodeLine, recycleLine, tailOf } from "./line-bytes.js";
 import { acquireLock, inProcessLockOwner, type Lock } from "./lock.js";
+import { PathCheckSchedule } from "./path-check.js";
 import { nodeStoreFs, quietly, type StoreFs, type StoreStats, writeAll } from "./store-fs.js";
 import {
   assertSize,
@@ -11,13 +12,6 @@ import {
 } from "./writer-errors.js";
 
 export { SessionConflictError, SessionFileDeletedError } from "./writer-errors.js";
-
-/**
- * Appends between two path `stat`s while the fd's link count (from the `fstat` each append
- * makes anyway) is unchanged: it drops on a delete or a rename over, so the path is checked
- * only for what it misses (NFS "silly rename", a move of our file).
- */
-const PATH_CHECK_EVERY = 64;
 
 /**
  * When appends reach the disk (W9): `"never"` fsyncs no append (the reference's speed; one can
@@ -47,9 +41,8 @@ export class SessionFileWriter {
   private readonly fsApi: StoreFs;
   private lock: Lock | undefined;
   private fd: number | undefined;
-  /** The fd's stat at the last path check: its link count tells when to check again. */
-  private identity: StoreStats | undefined;
-  private appendsSincePathCheck = 0;
+  /** When the tail check must `stat` the path as well as the fd. */
+  private readonly pathCheck = new PathCheckSchedule();
   private readonly progress = { written: 0 };
   private closed = false;
   /** Set when a newer writer in this process took the file over: appends conflict for good. */
@@ -214,8 +207,7 @@ export class SessionFileWriter {
     const flags = constants.O_WRONLY | constants.O_APPEND;
     const fd = unlessDeleted(this.path, () => this.fsApi.openSync(this.path, flags));
     try {
-      this.identity = this.fstatExpected(fd);
-      this.appendsSincePathCheck = 0;
+      this.pathCheck.checked(this.fstatExpected(fd));
     } catch (error) {
       quietly(() => this.fsApi.closeSync(fd));
       throw error;
@@ -226,7 +218,7 @@ export class SessionFileWriter {
 
   /**
    * The tail check (W7, W8): the file has exactly the bytes we last left and, when open, the
-   * path still names it (a path `stat` as {@link PATH_CHECK_EVERY} says; unopened, only that).
+   * path still names it (a path `stat` when {@link PathCheckSchedule} says; unopened, only that).
    */
   private check(): void {
     if (this.fd === undefined) {
@@ -234,20 +226,17 @@ export class SessionFileWriter {
       return;
     }
     const stats = this.fstatExpected(this.fd);
-    const known = this.identity;
-    const linked = known !== undefined && stats.nlink === known.nlink && stats.nlink > 0;
-    if (linked && ++this.appendsSincePathCheck < PATH_CHECK_EVERY) return;
+    if (!this.pathCheck.due(stats)) return;
     const onDisk = this.statPath();
     const moved = onDisk.ino !== stats.ino || onDisk.dev !== stats.dev;
     if (moved) throw new SessionConflictError(this.path, "the path now names a different file");
-    this.identity = stats;
-    this.appendsSincePathCheck = 0;
+    this.pathCheck.checked(stats);
   }
 
   /** True when the fd is open and the path names exactly the file this process left. */
   private isExactlyOnDisk(): boolean {
     if (this.fd === undefined || this.needsNewline) return false;
-    this.appendsSincePathCheck = PATH_CHECK_EVERY; // the path too, not only the fd
+    this.pathCheck.dueNext(); // the path too, not only the fd
     try {
       this.check();
       return true;

@@ -14,15 +14,10 @@
  */
 
 import { closeSync, openSync, readSync, type Stats } from "node:fs";
-import type { LoadedColumns } from "../format/column-load.js";
+import { type LoadedColumns, loadedColumns } from "../format/column-load.js";
 import { LineMap } from "../format/line-map.js";
 import { isJsonRecord, type JsonRecord } from "../format/parse.js";
-import {
-  headerVersion,
-  isCurrentHeader,
-  isValidHeader,
-  recordKind,
-} from "../format/record-rules.js";
+import { isCurrentHeader, isValidHeader, recordKind } from "../format/record-rules.js";
 import { entryTypesWithRole } from "../schema/entry-types.js";
 import type { SessionEntry } from "../schema/types.js";
 import { FileLines } from "./file-lines.js";
@@ -154,22 +149,11 @@ export function columnsFromLayout(
     types[i] = record.type;
     if (decoded) slots[i] = record as unknown as SessionEntry;
   }
-  const columns: LoadedColumns = {
+  const columns = loadedColumns(
     header,
-    version: headerVersion(header as unknown as JsonRecord),
-    headerLine: layout.headerLine,
-    needsNewline: false,
-    diagnostics: [],
-    entryLines,
-    ids: layout.ids,
-    parents,
-    types,
-    roles,
-    slots,
-    offsets,
-    lengths,
-    size: layout.size,
-  };
+    { ids: layout.ids, parents, types, roles, slots, entryLines, offsets, lengths },
+    { headerLine: layout.headerLine, needsNewline: false, diagnostics: [], size: layout.size },
+  );
   return { columns, source };
 }
 

@@ -9,7 +9,7 @@
 import { appendFileSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type SessionManager as Manager, SessionManager } from "@pi-sessions/core";
-import { fcOptions, tempDir } from "@pi-sessions/test-utils";
+import { fcOptions, runWithEnv, tempDir } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { COLUMNS_FROM_BYTES_ENV, EntryUnreadableError } from "../core-parts.js";
@@ -18,13 +18,8 @@ import { inject, lineFaultArb, structuralFaultArb, truncate } from "../persist/f
 
 /** Opens `file` as columns (`true`) or as text, by the size threshold. */
 function openAs(columns: boolean, file: string): Manager {
-  const before = process.env[COLUMNS_FROM_BYTES_ENV];
-  process.env[COLUMNS_FROM_BYTES_ENV] = columns ? "0" : String(Number.MAX_SAFE_INTEGER);
-  try {
-    return SessionManager.open(file);
-  } finally {
-    process.env[COLUMNS_FROM_BYTES_ENV] = before;
-  }
+  const from = columns ? "0" : String(Number.MAX_SAFE_INTEGER);
+  return runWithEnv(COLUMNS_FROM_BYTES_ENV, from, () => SessionManager.open(file));
 }
 
 /** Everything a caller can read of a manager, as JSON text (entries decoded on the way). */

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SessionManager, type SessionMessageEntry } from "@pi-sessions/core";
-import { tempDir } from "@pi-sessions/test-utils";
+import { runWithEnv, tempDir } from "@pi-sessions/test-utils";
 import { describe, expect, it } from "vitest";
 import { COLUMNS_FROM_BYTES_ENV } from "../core-parts.js";
 import { assistant, user } from "../persist/helpers.js";
@@ -29,13 +29,7 @@ function sessionFile(): string {
 
 /** Opens as columns whatever the file's size. */
 function openColumns(file: string): SessionManager {
-  const before = process.env[COLUMNS_FROM_BYTES_ENV];
-  process.env[COLUMNS_FROM_BYTES_ENV] = "0";
-  try {
-    return SessionManager.open(file);
-  } finally {
-    process.env[COLUMNS_FROM_BYTES_ENV] = before;
-  }
+  return runWithEnv(COLUMNS_FROM_BYTES_ENV, "0", () => SessionManager.open(file));
 }
 
 /** How many entries the manager's log holds decoded. */

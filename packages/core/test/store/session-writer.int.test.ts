@@ -1,26 +1,28 @@
-import { spawnSync } from "node:child_process";
+/**
+ * The session writer (SPEC §6.2, §6.3): its first write, attaching to a loaded file and
+ * appending (W1 torn tails, W2 undone writes, W8 deleted files, W9 durability), rewrite and
+ * close. Other writers of the same file (W7) are in `session-writer-conflicts.int.test.ts`.
+ */
 import {
   chmodSync,
   existsSync,
-  linkSync,
   readdirSync,
   readFileSync,
-  renameSync,
   statSync,
   unlinkSync,
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeFileAtomic } from "../../src/store/atomic-write.js";
-import { acquireLock, lockPathFor, SessionLockedError } from "../../src/store/lock.js";
+import { lockPathFor, SessionLockedError } from "../../src/store/lock.js";
 import {
   SessionConflictError,
   SessionFileDeletedError,
   SessionFileWriter,
   type SessionWriterOptions,
 } from "../../src/store/session-writer.js";
-import { faultFs, modeOf, tempDir } from "./helpers.js";
+import { faultFs, modeOf } from "./helpers.js";
+import { HEADER, line, newPath, record, using } from "./writer-fixtures.js";
 
 let savedUmask = 0;
 beforeAll(() => {
@@ -29,24 +31,6 @@ beforeAll(() => {
 afterAll(() => {
   process.umask(savedUmask);
 });
-
-const HEADER = '{"type":"session","version":3,"id":"s1"}\n';
-const record = (n: number): string => `{"type":"custom","id":"e${n}","data":"${"x".repeat(n)}"}`;
-const line = (n: number): string => `${record(n)}\n`;
-
-/** A fresh session path in a temp dir. */
-function newPath(): string {
-  return join(tempDir(), "2024-12-03T14-00-00-000Z_s1.jsonl");
-}
-
-/** Runs `fn` with a writer and always closes it. */
-function using<T>(writer: SessionFileWriter, fn: (w: SessionFileWriter) => T): T {
-  try {
-    return fn(writer);
-  } finally {
-    writer.close();
-  }
-}
 
 describe("SessionFileWriter.createNew (SPEC §6.2)", () => {
   it("writes header and lines at once, 0600, fsynced, locked, fd open", () => {
@@ -171,119 +155,6 @@ describe("SessionFileWriter.attach and append", () => {
       expect(() => w.appendRecord(record(1))).toThrow(SessionFileDeletedError);
       expect(readdirSync(join(lazy, ".."))).toEqual([]); // neither the file nor a lock
     });
-  });
-
-  it("W7: another process appending behind our back gives SessionConflictError, nothing written", () => {
-    const path = newPath();
-    using(SessionFileWriter.createNew(path, [HEADER, line(1)]), (w) => {
-      const foreign = '{"type":"custom","id":"foreign"}\n';
-      const child = spawnSync(process.execPath, [
-        "-e",
-        `require("node:fs").appendFileSync(${JSON.stringify(path)}, ${JSON.stringify(foreign)})`,
-      ]);
-      expect(child.status).toBe(0);
-      expect(() => w.appendRecord(record(2))).toThrow(SessionConflictError);
-      expect(() => w.appendRecord(record(2))).toThrow("changed by another writer");
-      expect(readFileSync(path, "utf8")).toBe(HEADER + line(1) + foreign);
-    });
-  });
-
-  it("W7: a file replaced by rename (same size) is detected by its inode", () => {
-    const path = newPath();
-    using(SessionFileWriter.createNew(path, [HEADER]), (w) => {
-      const replacement = HEADER.replace("s1", "s2");
-      writeFileAtomic(path, replacement);
-      expect(() => w.appendRecord(record(1))).toThrow(SessionConflictError);
-      expect(readFileSync(path, "utf8")).toBe(replacement);
-    });
-  });
-
-  it("W7: a replaced file is detected even when a second hard link keeps the old inode alive", () => {
-    const path = newPath();
-    using(SessionFileWriter.createNew(path, [HEADER]), (w) => {
-      w.appendRecord(record(1));
-      linkSync(path, `${path}.backup`); // link count 1 → 2: the next append re-checks the path
-      w.appendRecord(record(2));
-      writeFileAtomic(path, HEADER + line(1) + line(2)); // same size, new inode; old one keeps 1 link
-      expect(() => w.appendRecord(record(3))).toThrow(SessionConflictError);
-      expect(readFileSync(`${path}.backup`, "utf8")).toBe(HEADER + line(1) + line(2));
-    });
-  });
-
-  it("W7: a file moved away is noticed within a bounded number of appends", () => {
-    const path = newPath();
-    const fs = faultFs();
-    using(SessionFileWriter.createNew(path, [HEADER], { fs }), (w) => {
-      w.appendRecord(record(0));
-      const stats = fs.calls.statSync ?? 0;
-      for (let i = 0; i < 10; i++) w.appendRecord(record(1));
-      // One fstat per append; the path is not stat'ed while the link count is unchanged.
-      expect(fs.calls.statSync ?? 0).toBe(stats);
-      renameSync(path, `${path}.moved`);
-      let appended = 0;
-      expect(() => {
-        for (; appended < 100; appended++) w.appendRecord(record(2));
-      }).toThrow(SessionFileDeletedError);
-      expect(appended).toBeLessThan(64);
-      expect(existsSync(path)).toBe(false);
-    });
-  });
-
-  it("W7: a file that grew between load and the first append is a conflict", () => {
-    const path = newPath();
-    writeFileSync(path, HEADER + line(1));
-    using(SessionFileWriter.attach(path, { size: HEADER.length, endsWithNewline: true }), (w) => {
-      expect(() => w.appendRecord(record(2))).toThrow(SessionConflictError);
-      expect(readFileSync(path, "utf8")).toBe(HEADER + line(1));
-      expect(w.isOpen).toBe(false);
-    });
-  });
-
-  it("W7: a newer writer in this process takes the file over; the older one conflicts and writes nothing", () => {
-    const path = newPath();
-    using(SessionFileWriter.createNew(path, [HEADER]), (first) => {
-      const second = SessionFileWriter.attach(path, { size: HEADER.length, endsWithNewline: true });
-      using(second, () => {
-        second.appendRecord(record(1));
-        expect(second.isLocked).toBe(true);
-        expect(first.isLocked).toBe(false);
-        expect(first.isOpen).toBe(false); // its fd was closed by the takeover
-        expect(() => first.appendRecord(record(2))).toThrow(SessionConflictError);
-        expect(() => first.rewrite([HEADER])).toThrow(SessionConflictError);
-        second.appendRecord(record(3));
-        expect(readFileSync(path, "utf8")).toBe(HEADER + line(1) + line(3));
-      });
-    });
-  });
-
-  it("W7: a stale writer of this process cannot take the file over (it conflicts; the holder keeps it)", () => {
-    const path = newPath();
-    using(SessionFileWriter.createNew(path, [HEADER]), (first) => {
-      const stale = SessionFileWriter.attach(path, { size: HEADER.length, endsWithNewline: true });
-      first.appendRecord(record(1));
-      using(stale, () => {
-        expect(() => stale.appendRecord(record(2))).toThrow(SessionConflictError);
-        expect(stale.isLocked).toBe(false);
-      });
-      expect(first.isLocked).toBe(true);
-      first.appendRecord(record(3));
-      expect(readFileSync(path, "utf8")).toBe(HEADER + line(1) + line(3));
-    });
-  });
-
-  it("W7: a lock held without yielding (a repair's) is not taken over in this process", () => {
-    const path = newPath();
-    writeFileSync(path, HEADER);
-    const repair = acquireLock(path);
-    try {
-      using(SessionFileWriter.attach(path, { size: HEADER.length, endsWithNewline: true }), (w) => {
-        expect(() => w.appendRecord(record(1))).toThrow(SessionLockedError);
-      });
-      expect(repair.held).toBe(true);
-      expect(readFileSync(path, "utf8")).toBe(HEADER);
-    } finally {
-      repair.release();
-    }
   });
 
   it.each<[string, SessionWriterOptions, boolean | undefined, number]>([

@@ -6,20 +6,12 @@
  */
 import { readFileSync } from "node:fs";
 import { type ColumnsFor, SessionManager, type VouchedLayout } from "@pi-sessions/core";
-import { tempDir } from "@pi-sessions/test-utils";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDir, withEnv } from "@pi-sessions/test-utils";
+import { describe, expect, it } from "vitest";
 import { COLUMNS_FROM_BYTES_ENV } from "../core-parts.js";
 import { assistant, user } from "../persist/helpers.js";
 
-let before: string | undefined;
-beforeAll(() => {
-  before = process.env[COLUMNS_FROM_BYTES_ENV];
-  process.env[COLUMNS_FROM_BYTES_ENV] = "0";
-});
-afterAll(() => {
-  if (before === undefined) delete process.env[COLUMNS_FROM_BYTES_ENV];
-  else process.env[COLUMNS_FROM_BYTES_ENV] = before;
-});
+withEnv(COLUMNS_FROM_BYTES_ENV, "0");
 
 /** A written session with a label, a name, a branch and a root entry. */
 function sessionFile(): string {

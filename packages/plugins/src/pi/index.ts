@@ -3,5 +3,6 @@
 // only extensions depend on pi's packages. The renderer plumbing (registerPiRenderers) stays
 // internal: installPiPlugin registers the renderers.
 export * from "./pi-host.js";
+export * from "./pi-host-types.js";
 export { componentOf, markdownThemeOf } from "./pi-renderers.js";
 export * from "./to-pi-extension.js";

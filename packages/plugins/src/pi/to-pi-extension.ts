@@ -4,7 +4,8 @@
  */
 import type { ExtensionAPI, ExtensionFactory } from "@earendil-works/pi-coding-agent";
 import { type AnyPlugin, createRegistry } from "../registry/registry.js";
-import { installPiPlugin, type PiPluginOptions } from "./pi-host.js";
+import { installPiPlugin } from "./pi-host.js";
+import type { PiPluginOptions } from "./pi-host-types.js";
 
 /**
  * A pi extension factory that installs every plugin ({@link installPiPlugin}) into each

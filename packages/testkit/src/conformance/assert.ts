@@ -40,6 +40,16 @@ export function thrown(f: () => unknown, what: string): string {
   throw new ScenarioAssertion(`${what}: expected an error, nothing was thrown`);
 }
 
+/** Runs `f`; true when it threw (for rows where refusing and succeeding are both allowed). */
+export function throws(f: () => unknown): boolean {
+  try {
+    f();
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 /** Fails unless `f` throws an Error whose message is exactly `message`. */
 export function throwsMessage(f: () => unknown, message: string, what: string): void {
   const got = thrown(f, what);

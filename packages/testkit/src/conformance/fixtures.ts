@@ -8,6 +8,7 @@ import type {
   SessionManagerLike,
   SessionModuleLike,
 } from "../api-calls/manager-api.js";
+import type { ScenarioContext } from "./types.js";
 
 /** `2025-01-01T10:00:<s>.000Z`. */
 export const at = (s: number): string => `2025-01-01T10:00:${String(s).padStart(2, "0")}.000Z`;
@@ -35,6 +36,17 @@ export const freshSession = (module: SessionModuleLike): SessionManagerLike =>
 /** An in-memory session loaded from a v3 header followed by `entries`. */
 export const loadedSession = (module: SessionModuleLike, entries: unknown[]): SessionManagerLike =>
   module.SessionManager.inMemory("/work/project", undefined, [header(), ...entries]);
+
+/** A persisted session that has been written (one user message), and its file. */
+export function flushed(ctx: ScenarioContext): {
+  sm: SessionManagerLike;
+  file: string;
+  first: string;
+} {
+  const sm = ctx.module.SessionManager.create("/work/project", ctx.tempDir());
+  const first = sm.appendMessage(userMessage("first"));
+  return { sm, file: sm.getSessionFile() as string, first };
+}
 
 /** A user message (SPEC §3.3). */
 export const userMessage = (text: unknown, timestamp = 1): JsonObject => ({

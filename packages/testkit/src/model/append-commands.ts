@@ -1,45 +1,20 @@
 /**
- * One fast-check command per append method of the SessionManager API (SPEC §5.4). Each runs
- * the call on the implementation, predicts the entry (or the exact error) with the model, and
- * then compares everything observable (see `check.ts`).
+ * One fast-check command per append method of the SessionManager API that only adds an entry
+ * (SPEC §5.4); those naming another entry are in `targeted-append-commands.ts`. Each runs the
+ * call on the implementation, predicts the entry (or the exact error) with the model, and then
+ * compares everything observable (see `check.ts`).
  */
-import type fc from "fast-check";
-import type { Target } from "../api-calls/call-args.js";
 import type { JsonObject, SessionManagerLike } from "../api-calls/manager-api.js";
-import type { Extras, KeepTarget } from "../api-calls/manager-calls.js";
-import { notFound, type SessionModel } from "./session-model.js";
-import { callOn, copyArg, resolveTarget, runAppend, show } from "./step.js";
+import type { Extras } from "../api-calls/manager-calls.js";
+import { AppendCommand } from "./append-command-base.js";
+import type { SessionModel } from "./session-model.js";
+import { callOn, copyArg, runAppend, show } from "./step.js";
 
+export type { SessionCommand } from "./append-command-base.js";
 export type { Extras };
 
-/** A command of the session model: the model, the implementation under test. */
-export type SessionCommand = fc.Command<SessionModel, SessionManagerLike>;
-
-/** Shared parts: commands are always applicable (errors are part of the model). */
-abstract class Base implements SessionCommand {
-  check(): boolean {
-    return true;
-  }
-  abstract run(model: SessionModel, sm: SessionManagerLike): void;
-  abstract toString(): string;
-
-  /** Runs an append that cannot fail: the model's entry is the common fields plus `fields`. */
-  protected runPlain(
-    m: SessionModel,
-    sm: SessionManagerLike,
-    type: string,
-    call: () => unknown,
-    fields: () => JsonObject,
-  ): void {
-    runAppend(this.toString(), m, sm, undefined, call, (id, ts) => ({
-      ...m.base(type, id, ts),
-      ...fields(),
-    }));
-  }
-}
-
 /** `appendMessage(message)`: any role, stored as given (SPEC §5.4). */
-export class AppendMessageCommand extends Base {
+export class AppendMessageCommand extends AppendCommand {
   constructor(readonly message: JsonObject) {
     super();
   }
@@ -60,7 +35,7 @@ export class AppendMessageCommand extends Base {
 }
 
 /** `appendThinkingLevelChange(level)`. */
-export class AppendThinkingLevelChangeCommand extends Base {
+export class AppendThinkingLevelChangeCommand extends AppendCommand {
   constructor(readonly level: string) {
     super();
   }
@@ -81,7 +56,7 @@ export class AppendThinkingLevelChangeCommand extends Base {
 }
 
 /** `appendModelChange(provider, modelId)`. */
-export class AppendModelChangeCommand extends Base {
+export class AppendModelChangeCommand extends AppendCommand {
   constructor(
     readonly provider: string,
     readonly modelId: string,
@@ -105,47 +80,8 @@ export class AppendModelChangeCommand extends Base {
   }
 }
 
-/** `appendCompaction(...)`: null keeps none (own id); the system checkpoint (SPEC §5.4). */
-export class AppendCompactionCommand extends Base {
-  constructor(
-    readonly summary: string,
-    readonly keep: KeepTarget,
-    readonly tokensBefore: number,
-    readonly extras: Extras,
-  ) {
-    super();
-  }
-  run(m: SessionModel, sm: SessionManagerLike): void {
-    const keep =
-      typeof this.keep === "object" && this.keep !== null ? resolveTarget(m, this.keep) : this.keep;
-    runAppend(
-      `${this} [keep ${keep}]`,
-      m,
-      sm,
-      undefined,
-      callOn(m, sm, {
-        op: "appendCompaction",
-        summary: this.summary,
-        keep: this.keep,
-        tokens: this.tokensBefore,
-        extras: this.extras,
-      }),
-      (id, ts) =>
-        m.compaction(id, ts, {
-          ...copyArg(this.extras),
-          summary: this.summary,
-          keep,
-          tokensBefore: this.tokensBefore,
-        }),
-    );
-  }
-  toString(): string {
-    return `appendCompaction(${show(this.summary)}, ${show(this.keep)}, ${this.tokensBefore}, ${show(this.extras)})`;
-  }
-}
-
 /** `appendCustomEntry(customType, data)`: extension state, never in context. */
-export class AppendCustomEntryCommand extends Base {
+export class AppendCustomEntryCommand extends AppendCommand {
   constructor(
     readonly customType: string,
     readonly data: unknown,
@@ -175,7 +111,7 @@ export class AppendCustomEntryCommand extends Base {
 }
 
 /** `appendCustomMessageEntry(customType, content, display, details)`: reaches the context. */
-export class AppendCustomMessageEntryCommand extends Base {
+export class AppendCustomMessageEntryCommand extends AppendCommand {
   constructor(
     readonly customType: string,
     readonly content: unknown,
@@ -209,7 +145,7 @@ export class AppendCustomMessageEntryCommand extends Base {
 }
 
 /** `appendSessionInfo(name)`: CR/LF runs become one space, then trimmed (SPEC §5.4). */
-export class AppendSessionInfoCommand extends Base {
+export class AppendSessionInfoCommand extends AppendCommand {
   constructor(readonly name: string) {
     super();
   }
@@ -229,37 +165,8 @@ export class AppendSessionInfoCommand extends Base {
   }
 }
 
-/** `appendLabelChange(targetId, label)`: unknown targets throw; falsy labels clear (§7.10). */
-export class AppendLabelChangeCommand extends Base {
-  constructor(
-    readonly target: Target,
-    readonly label: string | null | undefined,
-  ) {
-    super();
-  }
-  run(m: SessionModel, sm: SessionManagerLike): void {
-    const targetId = resolveTarget(m, this.target);
-    const error = m.has(targetId) ? undefined : notFound(targetId);
-    runAppend(
-      `${this} [target ${targetId}]`,
-      m,
-      sm,
-      error,
-      callOn(m, sm, { op: "appendLabelChange", target: this.target, label: this.label }),
-      (id, ts) => ({
-        ...m.base("label", id, ts),
-        targetId,
-        label: this.label as string | undefined,
-      }),
-    );
-  }
-  toString(): string {
-    return `appendLabelChange(${show(this.target)}, ${show(this.label)})`;
-  }
-}
-
 /** `appendUsage(kind, provider, model, usage, note)`: returns the entry; empty notes left out. */
-export class AppendUsageCommand extends Base {
+export class AppendUsageCommand extends AppendCommand {
   constructor(
     readonly kind: string,
     readonly provider: string,
@@ -291,32 +198,5 @@ export class AppendUsageCommand extends Base {
   }
   toString(): string {
     return `appendUsage(${show(this.kind)}, ${show(this.provider)}, ${show(this.modelName)}, …, ${show(this.note)})`;
-  }
-}
-
-/** `appendContextEdit(targetId, replacement)`: four checks in order, then the edit (§5.4). */
-export class AppendContextEditCommand extends Base {
-  constructor(
-    readonly target: Target,
-    readonly replacement: unknown,
-  ) {
-    super();
-  }
-  run(m: SessionModel, sm: SessionManagerLike): void {
-    const targetId = resolveTarget(m, this.target);
-    const error = m.contextEditError(targetId, this.replacement);
-    const call = callOn(m, sm, {
-      op: "appendContextEdit",
-      target: this.target,
-      replacement: this.replacement,
-    });
-    runAppend(`${this} [target ${targetId}]`, m, sm, error, call, (id, ts) => ({
-      ...m.base("context_edit", id, ts),
-      targetId,
-      replacement: copyArg(m.contextEditReplacement(targetId, this.replacement)),
-    }));
-  }
-  toString(): string {
-    return `appendContextEdit(${show(this.target)}, ${show(this.replacement)})`;
   }
 }

@@ -9,11 +9,8 @@ import type { SessionManagerFactory, SessionManagerLike } from "../api-calls/man
 import { type CallName, type CallOf, weightedCalls } from "../api-calls/manager-calls.js";
 import { asSessionManager } from "../api-calls/manager-methods.js";
 import {
-  AppendCompactionCommand,
-  AppendContextEditCommand,
   AppendCustomEntryCommand,
   AppendCustomMessageEntryCommand,
-  AppendLabelChangeCommand,
   AppendMessageCommand,
   AppendModelChangeCommand,
   AppendSessionInfoCommand,
@@ -24,6 +21,11 @@ import {
 import { assertMatchesModel } from "./check.js";
 import { describeThrown } from "./json.js";
 import { SessionModel } from "./session-model.js";
+import {
+  AppendCompactionCommand,
+  AppendContextEditCommand,
+  AppendLabelChangeCommand,
+} from "./targeted-append-commands.js";
 import {
   BranchCommand,
   BranchWithSummaryCommand,

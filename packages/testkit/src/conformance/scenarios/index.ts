@@ -7,7 +7,8 @@ import { appendScenarios } from "./appends.js";
 import { contextScenarios } from "./context.js";
 import { discoveryScenarios } from "./discovery.js";
 import { fileScenarios } from "./files.js";
-import { fileFixScenarios } from "./fixes-files.js";
+import { damagedFileFixScenarios } from "./fixes-damaged-files.js";
+import { fileOperationFixScenarios } from "./fixes-file-operations.js";
 import { memoryFixScenarios } from "./fixes-memory.js";
 import { formatScenarios } from "./format.js";
 import { sameProcessScenarios } from "./same-process.js";
@@ -28,6 +29,7 @@ export const ALL_SCENARIOS: readonly Scenario[] = [
   ...fileScenarios,
   ...discoveryScenarios,
   ...memoryFixScenarios,
-  ...fileFixScenarios,
+  ...damagedFileFixScenarios,
+  ...fileOperationFixScenarios,
   ...sameProcessScenarios,
 ];
