@@ -61,6 +61,12 @@ export {
   renameReferences,
 } from "./schema/entry-references.js";
 export {
+  type AnyEntryTypeDefinition,
+  type EntryTypeRegistry,
+  entryTypeRegistry,
+} from "./schema/entry-type-registry.js";
+export {
+  defineEntryType,
   ENTRY_TYPE_NAMES,
   ENTRY_TYPES,
   type EntryTypeDefinition,
@@ -121,7 +127,13 @@ export { SessionManager } from "./session-manager.js";
 export type { LoadDiagnostic, LoadDiagnosticKind } from "./state/diagnostics.js";
 export type { EntryColumns, EntrySource } from "./state/entry-log.js";
 export { EntryUnreadableError } from "./state/entry-log.js";
-export type { FoldContext, LogView, Projection } from "./state/projection.js";
+export type {
+  FoldContext,
+  LogView,
+  Projection,
+  VersionedFold,
+  VersionedProjection,
+} from "./state/projection.js";
 export { defineProjection, replayProjection } from "./state/projection.js";
 export { entryOf, foldEntries, projectionState, type SessionState } from "./state/session-state.js";
 export type { TreeIndex, TreeSource } from "./state/tree.js";

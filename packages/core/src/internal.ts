@@ -88,7 +88,7 @@ export {
 } from "./store/listing-answer.js";
 export type { FileStamp, ShapedSessionInfo } from "./store/listing-cache.js";
 export { defaultSessionInfoCache, SessionInfoCache } from "./store/listing-cache.js";
-export type { FoldCodec, SavedFoldState } from "./store/listing-folds.js";
+export type { SavedFoldState } from "./store/listing-folds.js";
 export { foldRulesKey, restoreFoldState, saveFoldState } from "./store/listing-folds.js";
 export {
   compareDirCandidates,

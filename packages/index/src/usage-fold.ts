@@ -1,17 +1,17 @@
 /**
  * The plugins' usage-totals projection, folded while a file's records are indexed and its state
- * kept per file in `file_folds` (name, rule version, state, as the plugins' codec writes it),
+ * kept per file in `file_folds` (name, rule version, state, as the projection encodes it),
  * so that a session's usage is answered without reading every usage line again: the whole-tree
  * totals and the diagnostics are the state's, and only a branch the state has not cached needs
- * the records on the leaf's path. The fold and its codec are the plugins' own (`usageTotals`,
- * `usageTotalsCodec`): the index only keeps the text. Entries are folded only while core's
+ * the records on the leaf's path. The fold, its version and its encoding are the plugins' own
+ * (`usageTotals` declares them): the index only keeps the text. Entries are folded only while core's
  * shape fold finds the file regular, and only a regular file's queries are answered, so a
  * state left beside a file a damaged line made irregular is never read.
  */
 
 import type { FoldContext, SessionEntry } from "@pi-sessions/core";
 import { restoreFoldState, saveFoldState } from "@pi-sessions/core/internal";
-import { type UsageTotalsState, usageTotals, usageTotalsCodec } from "@pi-sessions/plugins";
+import { type UsageTotalsState, usageTotals } from "@pi-sessions/plugins";
 import { type Database, prepare, type Statement } from "./sqlite.js";
 
 /** The statements of one connection's saved fold states. */
@@ -45,8 +45,8 @@ function statementsOf(db: Database): FoldStatements {
 
 /** The usage state saved for a file, if any under this rule version. */
 function restore(db: Database, fileId: number): UsageTotalsState | undefined {
-  const saved = statementsOf(db).get.get(fileId, usageTotalsCodec.name);
-  return restoreFoldState(usageTotalsCodec, saved);
+  const saved = statementsOf(db).get.get(fileId, usageTotals.name);
+  return restoreFoldState(usageTotals, saved);
 }
 
 /**
@@ -87,9 +87,9 @@ export class UsageFold {
 
   /** Writes the state (or its absence) for the lines committed with it. */
   write(): void {
-    const saved = this.state === null ? null : saveFoldState(usageTotalsCodec, this.state);
+    const saved = this.state === null ? null : saveFoldState(usageTotals, this.state);
     const st = statementsOf(this.db);
-    if (saved === null) st.drop.run(this.fileId, usageTotalsCodec.name);
+    if (saved === null) st.drop.run(this.fileId, usageTotals.name);
     else st.put.run(this.fileId, saved.name, saved.version, saved.state);
   }
 }

@@ -1,22 +1,26 @@
 /**
  * SPEC §14 F2: a state saved under one version of a rule is never reused under another. Each
- * fold's codec carries its rule's version (core's info and shape folds, the plugins' usage
- * totals); bumping one makes every stored answer, saved fold state and usage state be made
- * again from the files, settled rows included.
+ * fold the index saves declares its rule's version (core's info and shape folds, the plugins'
+ * usage-totals projection); bumping one makes every stored answer, saved fold state and
+ * usage state be made again from the files, settled rows included.
  */
 
 import { join } from "node:path";
-import { type FoldCodec, sessionInfoCodec, sessionShapeCodec } from "@pi-sessions/core/internal";
-import { usageTotalsCodec } from "@pi-sessions/plugins";
+import type { VersionedFold } from "@pi-sessions/core";
+import { sessionInfoCodec, sessionShapeCodec } from "@pi-sessions/core/internal";
+import { usageTotals, usageTotalsRule } from "@pi-sessions/plugins";
 import { tempDir } from "@pi-sessions/test-utils";
 import { expect, test } from "vitest";
 import { openSessionIndex } from "../src/index.js";
 import { directListing, indexListing, sessionsFolder } from "./fault-helpers.js";
 import { openLook } from "./sqlite-look.js";
 
-/** Runs `use` with `codec`'s version one higher, as a new release of its rule would. */
-async function withBumped(codec: FoldCodec<unknown>, use: () => Promise<void>): Promise<void> {
-  const bumped = codec as { version: number };
+/** Runs `use` with `fold`'s version one higher, as a new release of its rule would. */
+async function withBumped(
+  fold: Pick<VersionedFold<unknown>, "name" | "version">,
+  use: () => Promise<void>,
+): Promise<void> {
+  const bumped = fold as { version: number };
   const before = bumped.version;
   bumped.version = before + 1;
   try {
@@ -29,12 +33,19 @@ async function withBumped(codec: FoldCodec<unknown>, use: () => Promise<void>): 
 const SETTLE_MS = 40;
 const settle = () => new Promise((done) => setTimeout(done, 2 * SETTLE_MS));
 
-for (const codec of [
+/**
+ * The rules as the index reads them. The usage projection declares its version from
+ * `usageTotalsRule` (the index's rules key reads that without loading the projection), so
+ * bumping the rule bumps the projection: the test checks that it does.
+ */
+const RULES: Pick<VersionedFold<unknown>, "name" | "version">[] = [
   sessionInfoCodec,
   sessionShapeCodec,
-  usageTotalsCodec,
-] as FoldCodec<unknown>[]) {
-  test(`a new version of the ${codec.name} rule rebuilds every stored answer and state`, async () => {
+  usageTotalsRule,
+];
+
+for (const fold of RULES) {
+  test(`a new version of the ${fold.name} rule rebuilds every stored answer and state`, async () => {
     const root = sessionsFolder();
     const file = join(tempDir(), "index.sqlite");
     const index = openSessionIndex({ file, settleMs: SETTLE_MS });
@@ -50,21 +61,22 @@ for (const codec of [
       (
         look
           .prepare("SELECT DISTINCT version FROM file_folds WHERE name = ?")
-          .all(usageTotalsCodec.name) as { version: number }[]
+          .all(usageTotals.name) as { version: number }[]
       ).map((r) => r.version);
     expect(rules()).toHaveLength(1);
-    expect(rules()[0]).toContain(`${codec.name}@${codec.version}`);
-    expect(usageVersions()).toEqual([usageTotalsCodec.version]);
+    expect(rules()[0]).toContain(`${fold.name}@${fold.version}`);
+    expect(usageVersions()).toEqual([usageTotals.version]);
     const files = (look.prepare("SELECT count(*) AS n FROM files").get() as { n: number }).n;
-    await withBumped(codec, async () => {
+    await withBumped(fold, async () => {
       const indexed = index.counts.indexed;
       const statOnly = index.statOnly;
+      expect(usageTotals.version).toBe(usageTotalsRule.version);
       await index.sync(root);
       // Every file read again from its start; none answered by its (settled) stat.
       expect(index.counts.indexed - indexed).toBe(files);
       expect(index.statOnly - statOnly).toBe(0);
-      expect(rules()).toEqual([expect.stringContaining(`${codec.name}@${codec.version}`)]);
-      expect(usageVersions()).toEqual([usageTotalsCodec.version]);
+      expect(rules()).toEqual([expect.stringContaining(`${fold.name}@${fold.version}`)]);
+      expect(usageVersions()).toEqual([usageTotals.version]);
       expect(await indexListing(index, root)).toEqual(await directListing(root));
     });
     look.close();

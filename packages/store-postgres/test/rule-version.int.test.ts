@@ -6,9 +6,8 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { SessionManager } from "@pi-sessions/core";
+import { SessionManager, type VersionedFold } from "@pi-sessions/core";
 import {
-  type FoldCodec,
   type SavedFoldState,
   type SessionInfoFoldState,
   sessionInfoCodec,
@@ -25,9 +24,9 @@ beforeAll(async () => {
 });
 afterAll(() => store.close());
 
-/** Runs `use` with `codec`'s version one higher, as a new release of its rule would. */
-async function withBumped(codec: FoldCodec<unknown>, use: () => Promise<void>): Promise<void> {
-  const bumped = codec as { version: number };
+/** Runs `use` with `fold`'s version one higher, as a new release of its rule would. */
+async function withBumped(fold: VersionedFold<unknown>, use: () => Promise<void>): Promise<void> {
+  const bumped = fold as { version: number };
   const before = bumped.version;
   bumped.version = before + 1;
   try {
@@ -95,7 +94,7 @@ test("a new version of the session-info rule rebuilds every stored listing state
   );
   expect(truth.some((i) => i.allMessagesText !== "")).toBe(true);
 
-  await withBumped(sessionInfoCodec as FoldCodec<unknown>, async () => {
+  await withBumped(sessionInfoCodec as VersionedFold<unknown>, async () => {
     // Under the new version no stored state or text is reused: every listing folds its lines.
     expect(comparable(await store.listAll())).toEqual(truth);
     for (const id of before.keys())

@@ -2,7 +2,8 @@
  * @pi-sessions/test-utils — what the workspace's tests share instead of writing it per suite:
  * fast-check run settings from `FC_RUNS`/`FC_SEED`/`FC_PATH`, temp directories removed after
  * use, environment variables set for some tests, the reference session module, the corpus
- * location, and builders of pi's message and usage shapes. Private: never published. This entry loads vitest (the temp-dir hooks), so
+ * location, fingerprints of versioned fold rules, and builders of pi's message and usage
+ * shapes. Private: never published. This entry loads vitest (the temp-dir hooks), so
  * scripts and benchmarks that run outside a test import the vitest-free modules by their own
  * entries: `@pi-sessions/test-utils/corpus`, `/reference` and `/pi-messages`.
  *
@@ -13,6 +14,7 @@ export { CORPUS_DIR, corpusFile } from "./corpus.js";
 export { runWithEnv, withEnv } from "./env-var.js";
 export type { FcOptions } from "./fc-options.js";
 export { fcOptions, fcRuns } from "./fc-options.js";
+export { fingerprintProblem, foldFingerprint } from "./fold-fingerprint.js";
 export type {
   AssistantFields,
   AssistantMessageFixture,

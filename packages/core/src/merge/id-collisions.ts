@@ -27,6 +27,12 @@ export interface RenamedEntry {
   readonly copy: "a" | "b" | "both";
 }
 
+/**
+ * The fields of an entry of a type that name other entries, `parentId` included: core's
+ * `referenceFieldsOf` for the built-in types, or an `entryTypeRegistry`'s (a plugin's too).
+ */
+export type ReferenceFields = (type: unknown) => readonly string[];
+
 /** Which versions keep their id: the canonical first (symmetric), or all of copy `a`'s. */
 export type CollisionRule = "symmetric" | "keep-a";
 
@@ -34,10 +40,13 @@ export type CollisionRule = "symmetric" | "keep-a";
  * An entry's content without its id and reference fields: what a rename leaves unchanged, so
  * it also orders entries of equal time the same way before and after any rename.
  */
-export function identityText(record: JsonRecord): string {
+export function identityText(
+  record: JsonRecord,
+  fields: ReferenceFields = referenceFieldsOf,
+): string {
   const rest: JsonRecord = { ...record };
   delete rest.id;
-  for (const field of referenceFieldsOf(record.type)) delete rest[field];
+  for (const field of fields(record.type)) delete rest[field];
   return canonicalJson(rest);
 }
 
@@ -80,8 +89,9 @@ function freshId(
   record: JsonRecord,
   owners: (id: string) => readonly JsonRecord[],
   assigned: ReadonlySet<string>,
+  fields: ReferenceFields,
 ): string {
-  const identity = identityText(record);
+  const identity = identityText(record, fields);
   for (let n = 0; ; n++) {
     const id = createHash("sha256")
       .update(`pi-sessions merge\0${from}\0${identity}\0${n}`)
@@ -89,7 +99,7 @@ function freshId(
       .slice(0, 8);
     if (assigned.has(id)) continue;
     // Taken only by this very entry, renamed to the same id by an earlier merge: use it.
-    if (owners(id).every((r) => identityText(r) === identity)) return id;
+    if (owners(id).every((r) => identityText(r, fields) === identity)) return id;
   }
 }
 
@@ -119,8 +129,14 @@ function collidingIds(la: Map<string, CopyLine[]>, lb: Map<string, CopyLine[]>) 
  * earlier merge renamed must not lose or win the id for that, or merges would not be
  * associative), then the whole canonical text.
  */
-function byContent(texts: string[], byText: ReadonlyMap<string, JsonRecord>): string[] {
-  const identity = new Map(texts.map((t) => [t, identityText(byText.get(t) as JsonRecord)]));
+function byContent(
+  texts: string[],
+  byText: ReadonlyMap<string, JsonRecord>,
+  fields: ReferenceFields,
+): string[] {
+  const identity = new Map(
+    texts.map((t) => [t, identityText(byText.get(t) as JsonRecord, fields)]),
+  );
   return texts.sort((x, y) => {
     const [ix, iy] = [identity.get(x) as string, identity.get(y) as string];
     if (ix !== iy) return ix < iy ? -1 : 1;
@@ -136,7 +152,12 @@ function byContent(texts: string[], byText: ReadonlyMap<string, JsonRecord>): st
  * versions that differ in content are renamed while any are left; then the references are
  * followed, and what still collides is renamed too.
  */
-export function renameCollisions(a: SessionCopy, b: SessionCopy, rule: CollisionRule) {
+export function renameCollisions(
+  a: SessionCopy,
+  b: SessionCopy,
+  rule: CollisionRule,
+  fields: ReferenceFields = referenceFieldsOf,
+) {
   const renamed: RenamedEntry[] = [];
   const assigned = new Set<string>();
   for (;;) {
@@ -149,24 +170,24 @@ export function renameCollisions(a: SessionCopy, b: SessionCopy, rule: Collision
     const byText = new Map<string, JsonRecord>();
     for (const id of colliding.keys()) for (const r of records(id)) byText.set(canonicalJson(r), r);
     const distinct = [...colliding.keys()].filter(
-      (id) => new Set(records(id).map(identityText)).size > 1,
+      (id) => new Set(records(id).map((r) => identityText(r, fields))).size > 1,
     );
     const renames = new Map<string, string>(); // canonical text of a version → its fresh id
     for (const id of distinct.length > 0 ? distinct : colliding.keys()) {
       const { sa, sb } = colliding.get(id) as { sa: Set<string>; sb: Set<string> };
-      const all = byContent([...new Set([...sa, ...sb])], byText);
+      const all = byContent([...new Set([...sa, ...sb])], byText, fields);
       const keep = rule === "keep-a" ? sa : new Set(all.slice(0, 1));
       for (const text of all) {
         if (keep.has(text)) continue;
-        const to = freshId(id, byText.get(text) as JsonRecord, records, assigned);
+        const to = freshId(id, byText.get(text) as JsonRecord, records, assigned, fields);
         assigned.add(to);
         renames.set(text, to);
         renamed.push({ from: id, to, copy: sa.has(text) ? (sb.has(text) ? "both" : "a") : "b" });
       }
     }
     const ids = new Set(renamed.map((r) => r.from));
-    applyRenames(a, la, ids, renames);
-    applyRenames(b, lb, ids, renames);
+    applyRenames(a, la, ids, renames, fields);
+    applyRenames(b, lb, ids, renames, fields);
   }
 }
 
@@ -179,6 +200,7 @@ function applyRenames(
   byId: ReadonlyMap<string, readonly CopyLine[]>,
   ids: ReadonlySet<string>,
   renames: ReadonlyMap<string, string>,
+  fields: ReferenceFields,
 ): void {
   // Resolved before any line changes: a reference names the version as the copy was read.
   const targets = new Map<string, string>();
@@ -192,7 +214,7 @@ function applyRenames(
     if (line.kind !== "entry" || !line.record) continue;
     const id = line.record.id as string;
     const own = ids.has(id) ? renames.get(canonicalJson(line.record)) : undefined;
-    let record = renameReferences(line.record, target);
+    let record = renameReferences(line.record, target, fields);
     if (own !== undefined) record = { ...record, id: own };
     if (record !== line.record) {
       line.record = record;

@@ -13,13 +13,13 @@
  */
 
 import type { JsonRecord } from "../format/parse.js";
-import { renameReferences } from "../schema/entry-references.js";
-import { identityText } from "./id-collisions.js";
+import { referenceFieldsOf, renameReferences } from "../schema/entry-references.js";
+import { identityText, type ReferenceFields } from "./id-collisions.js";
 import type { CopyLine, SessionCopy } from "./session-copy.js";
 
 /** Where an entry sits and what it holds, references apart: `parentId` and identity text. */
-const placeKey = (parentId: unknown, record: JsonRecord) =>
-  `${typeof parentId === "string" ? parentId : ""}\0${identityText(record)}`;
+const placeKey = (parentId: unknown, record: JsonRecord, fields: ReferenceFields) =>
+  `${typeof parentId === "string" ? parentId : ""}\0${identityText(record, fields)}`;
 
 /**
  * Gives the entries of `copy` whose ids our migration minted the ids `other` has for the same
@@ -27,7 +27,11 @@ const placeKey = (parentId: unknown, record: JsonRecord) =>
  * nothing unless `copy` has minted ids and `other` has none (two v1 copies mint the same ids
  * for the same lines already).
  */
-export function alignMintedIds(copy: SessionCopy, other: SessionCopy): number {
+export function alignMintedIds(
+  copy: SessionCopy,
+  other: SessionCopy,
+  fields: ReferenceFields = referenceFieldsOf,
+): number {
   const minted = copy.lines.filter((l) => l.minted && l.record);
   if (minted.length === 0 || other.lines.some((l) => l.minted)) return 0;
   // The other copy's entries by place; equal places (pi's lookup keeps the last) go to the
@@ -35,7 +39,7 @@ export function alignMintedIds(copy: SessionCopy, other: SessionCopy): number {
   const byPlace = new Map<string, JsonRecord>();
   for (const line of other.lines) {
     if (line.kind !== "entry" || !line.record) continue;
-    const key = placeKey(line.record.parentId, line.record);
+    const key = placeKey(line.record.parentId, line.record, fields);
     const known = byPlace.get(key);
     if (known === undefined || (line.record.id as string) < (known.id as string)) {
       byPlace.set(key, line.record);
@@ -50,7 +54,7 @@ export function alignMintedIds(copy: SessionCopy, other: SessionCopy): number {
     const record = line.record as JsonRecord;
     const parent = record.parentId;
     const mappedParent = typeof parent === "string" ? (ids.get(parent) ?? parent) : parent;
-    const match = byPlace.get(placeKey(mappedParent, record));
+    const match = byPlace.get(placeKey(mappedParent, record, fields));
     if (match === undefined || taken.has(match.id as string)) continue;
     taken.add(match.id as string);
     ids.set(record.id as string, match.id as string);
@@ -59,7 +63,7 @@ export function alignMintedIds(copy: SessionCopy, other: SessionCopy): number {
   if (ids.size === 0) return 0;
   for (const line of copy.lines) {
     if (line.kind !== "entry" || !line.record) continue;
-    const record = matched.get(line) ?? renameReferences(line.record, (id) => ids.get(id));
+    const record = matched.get(line) ?? renameReferences(line.record, (id) => ids.get(id), fields);
     if (record !== line.record) {
       line.record = record;
       line.changed = true;

@@ -5,6 +5,8 @@
  * the merge is a union of two logs. Pure: text or bytes in, bytes and a report out.
  */
 
+import { referenceFieldsOf } from "../schema/entry-references.js";
+import type { EntryTypeRegistry } from "../schema/entry-type-registry.js";
 import { canonicalJson } from "./canonical-json.js";
 import { type ChainLine, interleaveChains, type LineOrigin } from "./chain-order.js";
 import {
@@ -42,6 +44,8 @@ export interface MergeOptions {
    * log on a server), so only `b`'s entries get fresh ids.
    */
   readonly collisions?: CollisionRule;
+  /** The entry types whose references follow a rename (default the built-ins; add a plugin's). */
+  readonly entryTypes?: Pick<EntryTypeRegistry, "referenceFieldsOf">;
 }
 
 /** One line of the merged session. */
@@ -171,9 +175,10 @@ export function mergeSessions(
   const ca = readCopy(a, "a");
   const cb = readCopy(b, "b");
   if (ca.sessionId !== cb.sessionId) throw new SessionMismatchError(ca.sessionId, cb.sessionId);
-  alignMintedIds(ca, cb);
-  alignMintedIds(cb, ca);
-  const renamed = renameCollisions(ca, cb, options.collisions ?? "symmetric");
+  const fields = options.entryTypes?.referenceFieldsOf ?? referenceFieldsOf;
+  alignMintedIds(ca, cb, fields);
+  alignMintedIds(cb, ca, fields);
+  const renamed = renameCollisions(ca, cb, options.collisions ?? "symmetric", fields);
   const keys = new Keys();
   const chainA = toChain(ca, unchangedRaw(cb), keys);
   const chainB = toChain(cb, unchangedRaw(ca), keys);

@@ -55,15 +55,18 @@ export function referenceFieldsOf(type: unknown): readonly string[] {
 }
 
 /**
- * A copy of `record` with every reference field (per {@link referenceFieldsOf}) whose value is
- * a string that `rename` maps replaced by the new id; `record` itself when none changes.
+ * A copy of `record` with every reference field (per `fields`, by default
+ * {@link referenceFieldsOf}: the built-in types'; an `entryTypeRegistry`'s adds a plugin's)
+ * whose value is a string that `rename` maps replaced by the new id; `record` itself when none
+ * changes.
  */
 export function renameReferences<T extends Record<string, unknown>>(
   record: T,
   rename: (id: string) => string | undefined,
+  fields: (type: unknown) => readonly string[] = referenceFieldsOf,
 ): T {
   let out: Record<string, unknown> | undefined;
-  for (const field of referenceFieldsOf(record.type)) {
+  for (const field of fields(record.type)) {
     const value = record[field];
     if (typeof value !== "string") continue;
     const next = rename(value);

@@ -5,11 +5,14 @@
  * thinking settings). Typed `satisfies` a record over every built-in type, so adding a codec to
  * `ENTRY_CODECS` does not compile until the type is defined here; every per-type table in the
  * other packages is keyed by {@link SessionEntryType} through {@link EntryTypeTable} for the
- * same reason. A plugin's custom type (`createEntryCodec({ ...ENTRY_CODECS, x: codec })`) is an
- * unknown type here: it references only its parent, has no searchable text and feeds no state.
+ * same reason. A plugin's own wire type is declared the same way ({@link defineEntryType}) and
+ * joins the built-ins in an {@link entryTypeRegistry} (`entry-type-registry.ts`), which gives
+ * the codec and reference fields of them all; to a table keyed by built-in types it stays an
+ * unknown type, as a newer type is.
  */
 
-import { ENTRY_CODECS } from "./codecs/entries.js";
+import type * as t from "io-ts";
+import { ENTRY_CODECS, type SessionEntryBase } from "./codecs/entries.js";
 import { ENTRY_REFERENCES } from "./entry-references.js";
 import type { SessionEntryType } from "./types.js";
 
@@ -28,14 +31,26 @@ export type EntryTypeRole =
   /** Nothing beyond its own place in the log. */
   | "none";
 
-/** The definition of one built-in entry type `K`. */
-export interface EntryTypeDefinition<K extends SessionEntryType> {
+/**
+ * The definition of one entry type, a built-in's or a plugin's: the one shape both register
+ * through ({@link defineEntryType}). `K` is its wire name, `C` its codec, `R` its reference
+ * fields; a built-in's are typed exactly (see {@link ENTRY_TYPES}).
+ */
+export interface EntryTypeDefinition<
+  K extends string = SessionEntryType,
+  C extends t.Decoder<unknown, SessionEntryBase> = K extends SessionEntryType
+    ? (typeof ENTRY_CODECS)[K]
+    : t.Decoder<unknown, SessionEntryBase>,
+  R extends readonly string[] = K extends SessionEntryType
+    ? (typeof ENTRY_REFERENCES)[K]
+    : readonly string[],
+> {
   /** Its wire name, the `type` field. */
   readonly type: K;
-  /** Its codec in `ENTRY_CODECS`. */
-  readonly codec: (typeof ENTRY_CODECS)[K];
+  /** Its codec: checks an entry of this type (a built-in's is its codec in `ENTRY_CODECS`). */
+  readonly codec: C;
   /** The fields besides `parentId` that name another entry ({@link ENTRY_REFERENCES}). */
-  readonly references: (typeof ENTRY_REFERENCES)[K];
+  readonly references: R;
   /**
    * The field holding the text search looks in: `message` (a message, whose role decides),
    * `content` (user-style content), or none.
@@ -45,36 +60,78 @@ export interface EntryTypeDefinition<K extends SessionEntryType> {
   readonly role: EntryTypeRole;
 }
 
+const ROLES: readonly EntryTypeRole[] = ["tree-state", "context-setting", "none"];
+
+/**
+ * Defines an entry type: the one way a built-in's and a plugin's type are declared. Checks the
+ * definition (a non-empty wire name, an io-ts codec, string reference fields other than
+ * `parentId`, a known search field and role) and freezes it; a plugin's types then join the
+ * built-ins in an {@link entryTypeRegistry}. Throws a `TypeError` for a bad definition.
+ */
+export function defineEntryType<
+  const K extends string,
+  C extends t.Decoder<unknown, SessionEntryBase>,
+  const R extends readonly string[],
+>(definition: EntryTypeDefinition<K, C, R>): EntryTypeDefinition<K, C, R> {
+  const { type, codec, references, searchText, role } = definition;
+  const name = `entry type ${JSON.stringify(type)}`;
+  if (typeof type !== "string" || type === "") {
+    throw new TypeError("entry type: its wire name must be a non-empty string");
+  }
+  if (typeof (codec as { decode?: unknown } | null)?.decode !== "function") {
+    throw new TypeError(`${name}: codec must be an io-ts codec`);
+  }
+  if (!Array.isArray(references) || references.some((f) => typeof f !== "string" || f === "")) {
+    throw new TypeError(`${name}: references must be field names`);
+  }
+  if (references.includes("parentId")) {
+    throw new TypeError(`${name}: parentId is every entry's reference; list only the others`);
+  }
+  if (searchText !== null && searchText !== "message" && searchText !== "content") {
+    throw new TypeError(`${name}: searchText must be "message", "content" or null`);
+  }
+  if (!ROLES.includes(role))
+    throw new TypeError(`${name}: role must be one of ${ROLES.join(", ")}`);
+  return Object.freeze({
+    type,
+    codec,
+    references: Object.freeze([...references]) as R,
+    searchText,
+    role,
+  });
+}
+
 /** One definition per built-in type, in the order the codecs are listed. */
 function define<K extends SessionEntryType>(
   type: K,
   facts: Pick<EntryTypeDefinition<K>, "searchText" | "role">,
 ): EntryTypeDefinition<K> {
-  return Object.freeze({
+  return defineEntryType({
     type,
     codec: ENTRY_CODECS[type],
     references: ENTRY_REFERENCES[type],
     ...facts,
-  });
+  }) as EntryTypeDefinition<K>;
 }
 
 /** Every built-in entry type's definition, by wire name (SPEC §3.2 order). */
-export const ENTRY_TYPES = Object.freeze({
-  message: define("message", { searchText: "message", role: "none" }),
-  thinking_level_change: define("thinking_level_change", {
-    searchText: null,
-    role: "context-setting",
-  }),
-  model_change: define("model_change", { searchText: null, role: "context-setting" }),
-  compaction: define("compaction", { searchText: null, role: "none" }),
-  branch_summary: define("branch_summary", { searchText: null, role: "none" }),
-  custom: define("custom", { searchText: null, role: "none" }),
-  custom_message: define("custom_message", { searchText: "content", role: "none" }),
-  label: define("label", { searchText: null, role: "tree-state" }),
-  session_info: define("session_info", { searchText: null, role: "tree-state" }),
-  usage: define("usage", { searchText: null, role: "none" }),
-  context_edit: define("context_edit", { searchText: null, role: "none" }),
-} as const satisfies { readonly [K in SessionEntryType]: EntryTypeDefinition<K> });
+export const ENTRY_TYPES: { readonly [K in SessionEntryType]: EntryTypeDefinition<K> } =
+  Object.freeze({
+    message: define("message", { searchText: "message", role: "none" }),
+    thinking_level_change: define("thinking_level_change", {
+      searchText: null,
+      role: "context-setting",
+    }),
+    model_change: define("model_change", { searchText: null, role: "context-setting" }),
+    compaction: define("compaction", { searchText: null, role: "none" }),
+    branch_summary: define("branch_summary", { searchText: null, role: "none" }),
+    custom: define("custom", { searchText: null, role: "none" }),
+    custom_message: define("custom_message", { searchText: "content", role: "none" }),
+    label: define("label", { searchText: null, role: "tree-state" }),
+    session_info: define("session_info", { searchText: null, role: "tree-state" }),
+    usage: define("usage", { searchText: null, role: "none" }),
+    context_edit: define("context_edit", { searchText: null, role: "none" }),
+  });
 
 /** The wire names of the built-in entry types, in SPEC §3.2 order. */
 export const ENTRY_TYPE_NAMES: readonly SessionEntryType[] = Object.freeze(

@@ -48,7 +48,41 @@ export interface Projection<S> {
    * session then costs this projection nothing per entry.
    */
   replay?(log: LogView): S;
+  /**
+   * Optional, with {@link encode} and {@link decode}: the version of the rule `apply` (or
+   * `replay`) folds by, a whole number. A store that keeps the state across runs keeps it as
+   * `{ name, version, state }` and refolds a state saved under another version (SPEC §14 F2,
+   * a saved state is never reused under another rule). Bump it whenever the rule changes what
+   * a state means or holds; a test that folds fixed inputs (its fingerprint) catches a rule
+   * changed without a bump.
+   */
+  readonly version?: number;
+  /** The state as text, or `null` when text cannot hold it exactly (a store refolds then). */
+  encode?(state: S): string | null;
+  /** The state {@link encode} saved (text from `encode` of the same `version` only). */
+  decode?(text: string): S;
 }
+
+/**
+ * A fold whose state may be kept across runs: its name, the version of its rule and its
+ * state's encoding. A {@link Projection} that declares `version`, `encode` and `decode` is one
+ * ({@link VersionedProjection}); so are core's listing folds, which fold a file's raw records
+ * (header and damaged lines included) rather than its entries. A store keeps
+ * `{ name, version, state }` as the fold gives it and never reads inside the state.
+ */
+export interface VersionedFold<S> {
+  /** The fold's name: a store keeps one state per name. */
+  readonly name: string;
+  /** The version of the rule (and of this encoding); a whole number. */
+  readonly version: number;
+  /** The state as text, or `null` when text cannot hold it exactly (the caller refolds then). */
+  encode(state: S): string | null;
+  /** The state {@link encode} saved (text from `encode` of the same version only). */
+  decode(text: string): S;
+}
+
+/** A projection whose state a store may keep: it declares `version`, `encode` and `decode`. */
+export type VersionedProjection<S> = Projection<S> & VersionedFold<S>;
 
 /** A log as {@link Projection.replay} reads it: tree fields by position, entries on demand. */
 export interface LogView {
@@ -75,7 +109,19 @@ export function logView(log: EntryLog): LogView {
   };
 }
 
+/**
+ * Declares a projection that a store may save: it declares `version` with `encode` and `decode`
+ * (a `version` without both does not compile), and the result is a {@link VersionedProjection}.
+ */
+export function defineProjection<S>(projection: VersionedProjection<S>): VersionedProjection<S>;
 /** Declares a projection: fixes the state type, so a literal is checked where it is written. */
+export function defineProjection<S>(
+  projection: Projection<S> & {
+    readonly version?: undefined;
+    readonly encode?: undefined;
+    readonly decode?: undefined;
+  },
+): Projection<S>;
 export function defineProjection<S>(projection: Projection<S>): Projection<S> {
   return projection;
 }

@@ -1,26 +1,12 @@
 /**
  * Saved fold states (SPEC §14 F2): a state a fold saved carries the version of the rule that
  * made it, so a store that keeps states across runs (the session index, a database) refolds a
- * state of another version instead of reusing it. Each fold owns its rule's version and the
- * encoding of its state, next to the rule itself; a store keeps `{ name, version, state }` as
- * it is given and never reads inside the state.
+ * state of another version instead of reusing it. Each fold declares its rule's version and the
+ * encoding of its state as a {@link VersionedFold} (a projection declares them beside `apply`);
+ * a store keeps `{ name, version, state }` as it is given and never reads inside the state.
  */
 
-/**
- * How one fold's state is saved and restored. Bump `version` whenever the fold's rule changes
- * what a state means or holds: every state saved under another version is then refolded from
- * the log.
- */
-export interface FoldCodec<S> {
-  /** The fold's name: a store keeps one state per name. */
-  readonly name: string;
-  /** The version of the rule (and of this encoding); a whole number. */
-  readonly version: number;
-  /** The state as text, or `null` when text cannot hold it exactly (the caller refolds then). */
-  encode(state: S): string | null;
-  /** The state {@link encode} saved (text from `encode` of the same version only). */
-  decode(text: string): S;
-}
+import type { VersionedFold } from "../state/projection.js";
 
 /** A saved state as a store keeps it: opaque text with the fold's name and rule version. */
 export interface SavedFoldState {
@@ -29,24 +15,24 @@ export interface SavedFoldState {
   readonly state: string;
 }
 
-/** `state` saved by `codec`, or `null` when it cannot be saved exactly. */
-export function saveFoldState<S>(codec: FoldCodec<S>, state: S): SavedFoldState | null {
-  const text = codec.encode(state);
-  return text === null ? null : { name: codec.name, version: codec.version, state: text };
+/** `state` saved by `fold`, or `null` when it cannot be saved exactly. */
+export function saveFoldState<S>(fold: VersionedFold<S>, state: S): SavedFoldState | null {
+  const text = fold.encode(state);
+  return text === null ? null : { name: fold.name, version: fold.version, state: text };
 }
 
 /**
- * The state `saved` holds for `codec`; `undefined` when there is none, it is another fold's,
+ * The state `saved` holds for `fold`; `undefined` when there is none, it is another fold's,
  * or it was saved under another version of the rule (refold then).
  */
 export function restoreFoldState<S>(
-  codec: FoldCodec<S>,
+  fold: VersionedFold<S>,
   saved: SavedFoldState | undefined,
 ): S | undefined {
-  if (saved === undefined || saved.name !== codec.name || saved.version !== codec.version) {
+  if (saved === undefined || saved.name !== fold.name || saved.version !== fold.version) {
     return undefined;
   }
-  return codec.decode(saved.state);
+  return fold.decode(saved.state);
 }
 
 /**
@@ -54,8 +40,8 @@ export function restoreFoldState<S>(
  * `"session-info@1 session-shape@1"`: a store compares it with the one it saved to tell, in
  * one comparison, whether anything saved under it may be reused.
  */
-export function foldRulesKey(codecs: readonly Pick<FoldCodec<unknown>, "name" | "version">[]) {
-  return codecs.map((c) => `${c.name}@${c.version}`).join(" ");
+export function foldRulesKey(folds: readonly Pick<VersionedFold<unknown>, "name" | "version">[]) {
+  return folds.map((c) => `${c.name}@${c.version}`).join(" ");
 }
 
 /**

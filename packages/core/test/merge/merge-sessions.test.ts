@@ -1,16 +1,19 @@
 /**
  * `mergeSessions` on hand-made copies: every field that points at a colliding entry follows
- * its fresh id (the `ENTRY_REFERENCES` table), the fresh id is the same in either order and
+ * its fresh id (the `ENTRY_REFERENCES` table, or a registry's with a plugin's type), the fresh id is the same in either order and
  * when merging again, damaged lines and torn tails stay, and copies of different sessions or of
  * no session are refused.
  */
 
 import {
+  defineEntryType,
+  entryTypeRegistry,
   InvalidSessionError,
   mergeSessions,
   parseSessionEntries,
   SessionMismatchError,
 } from "@pi-sessions/core";
+import * as t from "io-ts";
 import { describe, expect, it } from "vitest";
 
 const HEADER = {
@@ -102,6 +105,31 @@ describe("mergeSessions", () => {
     expect(byId.get("bb000004")).toMatchObject({ targetId: to });
     // An unknown type is known to reference only its parent: its other fields pass through.
     expect(byId.get("bb000005")).toMatchObject({ parentId: to, targetId: "c0111de5" });
+  });
+
+  it("with a registry that defines a plugin's type, that type's references follow too", () => {
+    const futureType = defineEntryType({
+      type: "future_type",
+      codec: t.type({
+        type: t.literal("future_type"),
+        id: t.string,
+        parentId: t.string,
+        timestamp: t.string,
+      }),
+      references: ["targetId"],
+      searchText: null,
+      role: "none",
+    });
+    const entryTypes = entryTypeRegistry([futureType]);
+    const plain = mergeSessions(a, b);
+    const result = mergeSessions(a, b, { entryTypes });
+    const to = result.report.renamed[0]?.to;
+    // The same rename (a plugin type's references are not its content), now followed there too.
+    expect(result.report.renamed).toEqual(plain.report.renamed);
+    const byId = new Map(records(result.bytes).map((r) => [r.id, r]));
+    expect(byId.get("bb000005")).toMatchObject({ parentId: to, targetId: to });
+    expect(byId.get("bb000001")).toMatchObject({ parentId: to, targetId: to });
+    expect(mergeSessions(b, a, { entryTypes }).bytes.equals(result.bytes)).toBe(true);
   });
 
   it("mints the same fresh id in either order and recognises it when merging again", () => {

@@ -21,7 +21,7 @@ describe("entry-type definitions", () => {
       const def = ENTRY_TYPES[name];
       expect(def.type).toBe(name);
       expect(def.codec).toBe(ENTRY_CODECS[name]);
-      expect(def.references).toBe(ENTRY_REFERENCES[name]);
+      expect(def.references).toEqual(ENTRY_REFERENCES[name]);
     }
   });
 

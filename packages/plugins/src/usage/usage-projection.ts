@@ -17,7 +17,7 @@
  * whose parent comes later is walked again.
  */
 import { defineProjection, type SessionEntry } from "@pi-sessions/core";
-import { USAGE_TOTALS_PROJECTION_NAME } from "./usage-name.js";
+import { usageTotalsRule } from "./usage-name.js";
 import { type UsageDiagnostic, usageRecordOf } from "./usage-records.js";
 import { addToTotals, emptyUsageTotals, type UsageTotals } from "./usage-sums.js";
 
@@ -61,6 +61,52 @@ export interface UsageTotalsState {
   readonly diagnosticCount: number;
 }
 
+/**
+ * The saved JSON of a state (SPEC §14 F2), as {@link usageTotals} declares its `encode` and
+ * `decode`: the state without its caches of queries.
+ */
+interface SavedUsage {
+  readonly tree: UsageTotalsState["tree"];
+  readonly count: number;
+  readonly reusedIds: boolean;
+  readonly leaf: UsageTotalsState["leaf"] | null;
+  readonly diagnostics: readonly UsageDiagnostic[];
+}
+
+/**
+ * The state as JSON; `null` when JSON cannot hold it exactly (a sum overflowed to ±Infinity):
+ * such a state is refolded rather than kept wrong.
+ */
+function encodeUsageTotals(state: UsageTotalsState): string | null {
+  let exact = true;
+  const saved: SavedUsage = {
+    tree: state.tree,
+    count: state.count,
+    reusedIds: state.reusedIds,
+    leaf: state.leaf ?? null,
+    diagnostics: state.diagnosticLog.slice(0, state.diagnosticCount),
+  };
+  const json = JSON.stringify(saved, (_key, value: unknown) => {
+    if (typeof value === "number" && !Number.isFinite(value)) exact = false;
+    return value;
+  });
+  return exact ? json : null;
+}
+
+/** The state {@link encodeUsageTotals} saved, with empty query caches. */
+function decodeUsageTotals(text: string): UsageTotalsState {
+  const saved = JSON.parse(text) as SavedUsage;
+  return {
+    tree: saved.tree,
+    count: saved.count,
+    reusedIds: saved.reusedIds,
+    leaf: saved.leaf ?? undefined,
+    memo: { folded: saved.count, last: undefined },
+    diagnosticLog: [...saved.diagnostics],
+    diagnosticCount: saved.diagnostics.length,
+  };
+}
+
 function parentOf(entry: SessionEntry): string | null {
   const raw: unknown = (entry as { parentId?: unknown }).parentId;
   return typeof raw === "string" ? raw : null;
@@ -77,10 +123,18 @@ function cached(state: UsageTotalsState, id: string): UsageTotals | undefined {
 /**
  * Usage totals as a projection: install it with `SessionManager.inMemory(cwd, { projections:
  * [usageTotals] })` (or any fold runner) and read the state with {@link treeUsageTotals} and
- * {@link branchUsageTotals}.
+ * {@link branchUsageTotals}. It declares its rule's `version` and its state's encoding, so a
+ * store (the session index) keeps its state across runs and refolds one of another version.
  */
 export const usageTotals = defineProjection<UsageTotalsState>({
-  name: USAGE_TOTALS_PROJECTION_NAME,
+  name: usageTotalsRule.name,
+  // Read from {@link usageTotalsRule}, the one place it is written, which the index's rules
+  // key reads without loading this module.
+  get version() {
+    return usageTotalsRule.version;
+  },
+  encode: encodeUsageTotals,
+  decode: decodeUsageTotals,
   init: () => ({
     tree: emptyUsageTotals(),
     count: 0,
