@@ -68,9 +68,55 @@ export function roundStatement(s: string, groups: readonly AppendGroup[]): pg.Qu
   // A named statement: each connection parses and plans it once. The session rows are taken in
   // the order of `unnest` (sorted by id by the caller), so two rounds never wait on each other
   // in a cycle. No foreign key: the claim proves the session exists and holds its row.
+  const statement = roundText(s);
   return {
-    name: `pi-sessions-append-groups:${s}`,
-    text: `WITH g AS (
+    name: statement.name,
+    text: statement.text,
+    values: [
+      groups.map((g) => g.id),
+      groups.map((g) => g.rows[0]?.seq),
+      groups.map((g) => (g.rows.at(-1)?.seq ?? 0) + 1),
+      groups.map((g) => g.lease?.token ?? null),
+      groups.map((g) => g.lease?.ttlMs ?? 0),
+      groups.map((g) => g.state),
+      rows.map((r) => r.id),
+      rows.map((r) => r.row.seq),
+      // Lines and texts are JSON, which never holds a raw newline: joined by one, they go as
+      // one value each, split by the server, instead of array literals escaped quote by quote.
+      rows.map((r) => r.row.line).join("\n"),
+      ...keyArrays(rows.map((r) => r.row)),
+      rows.map((r) => r.texts ?? "").join("\n"),
+    ],
+  };
+}
+
+/** A named statement's name and text. */
+interface NamedText {
+  readonly name: string;
+  readonly text: string;
+}
+
+/**
+ * A schema's statement, built once per schema: a writer sends it for every append, and pg
+ * compares a named statement's text with the one it prepared on every call (the same string
+ * is one pointer compare; a string built again is a scan of it, and its garbage).
+ */
+function perSchema(make: (s: string) => NamedText): (s: string) => NamedText {
+  const made = new Map<string, NamedText>();
+  return (s) => {
+    let statement = made.get(s);
+    if (!statement) {
+      statement = make(s);
+      made.set(s, statement);
+    }
+    return statement;
+  };
+}
+
+/** The round statement (see `roundStatement`). */
+const roundText = perSchema((s) => ({
+  name: `pi-sessions-append-groups:${s}`,
+  text: `WITH g AS (
        SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::float8[],
                             $6::bytea[]) AS g(id, first_seq, next_seq, token, ttl, state)),
      claimed AS (
@@ -92,23 +138,7 @@ export function roundStatement(s: string, groups: readonly AppendGroup[]): pg.Qu
                 AS r(id, seq, line, ${KEY_COLUMNS}, texts)
         WHERE r.id IN (SELECT id FROM claimed))
      SELECT id FROM claimed`,
-    values: [
-      groups.map((g) => g.id),
-      groups.map((g) => g.rows[0]?.seq),
-      groups.map((g) => (g.rows.at(-1)?.seq ?? 0) + 1),
-      groups.map((g) => g.lease?.token ?? null),
-      groups.map((g) => g.lease?.ttlMs ?? 0),
-      groups.map((g) => g.state),
-      rows.map((r) => r.id),
-      rows.map((r) => r.row.seq),
-      // Lines and texts are JSON, which never holds a raw newline: joined by one, they go as
-      // one value each, split by the server, instead of array literals escaped quote by quote.
-      rows.map((r) => r.row.line).join("\n"),
-      ...keyArrays(rows.map((r) => r.row)),
-      rows.map((r) => r.texts ?? "").join("\n"),
-    ],
-  };
-}
+}));
 
 /**
  * The same for one group of one line (a writer alone, waiting for each append): scalar
@@ -116,19 +146,10 @@ export function roundStatement(s: string, groups: readonly AppendGroup[]): pg.Qu
  */
 async function claimOne(pool: pg.Pool, s: string, group: AppendGroup): Promise<string[]> {
   const row = group.rows[0] as LineRow;
+  const statement = oneStatement(s);
   const inserted = await pool.query({
-    name: `pi-sessions-append-one:${s}`,
-    text: `WITH claimed AS (
-       UPDATE ${s}.sessions
-          SET next_seq = $2 + 1, needs_newline = false, updated_at = now(),
-              lease_until = CASE WHEN $9::bigint IS NULL THEN lease_until
-                                 ELSE now() + $10 * interval '1 millisecond' END,
-              info_state = CASE WHEN $11::bytea IS NULL THEN info_state ELSE $11 END,
-              info_seq = CASE WHEN $11::bytea IS NULL THEN info_seq ELSE $2 + 1 END
-        WHERE id = $1 AND next_seq = $2 AND ($9::bigint IS NULL OR lease_token = $9)
-        RETURNING id)
-     INSERT INTO ${s}.entries (session_id, seq, line, ${KEY_COLUMNS}, info_texts)
-     SELECT id, $2, $3, $4, $5, $6, $7, $8, $12 FROM claimed`,
+    name: statement.name,
+    text: statement.text,
     values: [
       group.id,
       row.seq,
@@ -143,6 +164,22 @@ async function claimOne(pool: pg.Pool, s: string, group: AppendGroup): Promise<s
   // No RETURNING: the count says whether the line went in, without a row to describe and parse.
   return inserted.rowCount === 1 ? [group.id] : [];
 }
+
+/** The one-line statement (see `claimOne`). */
+const oneStatement = perSchema((s) => ({
+  name: `pi-sessions-append-one:${s}`,
+  text: `WITH claimed AS (
+       UPDATE ${s}.sessions
+          SET next_seq = $2 + 1, needs_newline = false, updated_at = now(),
+              lease_until = CASE WHEN $9::bigint IS NULL THEN lease_until
+                                 ELSE now() + $10 * interval '1 millisecond' END,
+              info_state = CASE WHEN $11::bytea IS NULL THEN info_state ELSE $11 END,
+              info_seq = CASE WHEN $11::bytea IS NULL THEN info_seq ELSE $2 + 1 END
+        WHERE id = $1 AND next_seq = $2 AND ($9::bigint IS NULL OR lease_token = $9)
+        RETURNING id)
+     INSERT INTO ${s}.entries (session_id, seq, line, ${KEY_COLUMNS}, info_texts)
+     SELECT id, $2, $3, $4, $5, $6, $7, $8, $12 FROM claimed`,
+}));
 
 /** Why each group was not claimed: none of ours when its own first line is there already. */
 async function whyNot(

@@ -16,6 +16,7 @@
 import type { SessionInfo } from "@pi-sessions/core";
 import {
   JsonlScanner,
+  type JsonRecord,
   restoreFoldState,
   type SavedFoldState,
   SessionInfoFold,
@@ -47,9 +48,27 @@ function restore(saved: Buffer) {
 export class LineFold {
   private readonly scanner: JsonlScanner;
   private stopped = false;
+  private parsed: JsonRecord | undefined;
 
   private constructor(private readonly fold: SessionInfoFold) {
-    this.scanner = new JsonlScanner(fold);
+    // The fold's visitor, keeping the record of the line it is handed: the writer reads its
+    // query columns from that record instead of parsing the line a second time.
+    this.scanner = new JsonlScanner({
+      record: (record) => {
+        this.parsed = record;
+        return fold.record(record);
+      },
+      issue: () => fold.issue(),
+    });
+  }
+
+  /**
+   * The record of the line `line` last folded, as the fold parsed it; undefined when that line
+   * is no JSON object or the fold had stopped (it parses nothing then). Read it right after
+   * `line`: the next line replaces it.
+   */
+  get lastRecord(): JsonRecord | undefined {
+    return this.parsed;
   }
 
   /** The fold at the start of a session. */
@@ -83,6 +102,7 @@ export class LineFold {
 
   /** Folds the next line, leaving what it collected among the fold's texts. */
   private feed(text: string): void {
+    this.parsed = undefined;
     if (this.stopped) return;
     // A stored line never holds `\n`, so each push hands the fold exactly this one line.
     if (!this.scanner.push(`${text}\n`)) this.stopped = true;

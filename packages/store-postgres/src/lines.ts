@@ -3,7 +3,7 @@
  * encodes back to the same bytes and holds no NUL, which PostgreSQL text cannot, else as
  * bytes), with the columns the queries need read from it when it is a JSON object.
  */
-import { isJsonRecord } from "@pi-sessions/core/internal";
+import { isJsonRecord, type JsonRecord } from "@pi-sessions/core/internal";
 
 /** One stored line of a session. */
 export interface LineRow {
@@ -118,10 +118,12 @@ export function splitFile(bytes: Buffer): SplitFile {
  * The row of an entry the manager serialised (`JSON.stringify`, so the text round-trips and
  * holds no raw NUL): its line as given, the query columns read back from it. Parsing the line
  * costs less than serialising the entry again (the manager's entry is a stand-in that would
- * decode the same line first).
+ * decode the same line first); `record`, when given, is that line parsed already (by the
+ * listing fold), read instead of parsing it again.
  */
-export function serialisedRow(seq: number, line: string): LineRow {
-  return { seq, line, raw: null, ...parsedColumns(line) };
+export function serialisedRow(seq: number, line: string, record?: JsonRecord): LineRow {
+  const columns = record === undefined ? parsedColumns(line) : lineColumns(record);
+  return { seq, line, raw: null, ...columns };
 }
 
 /** A stored line as it reads back: text, or bytes. */

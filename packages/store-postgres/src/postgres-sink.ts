@@ -17,7 +17,7 @@ import { sessionLines } from "@pi-sessions/core/internal";
 import type pg from "pg";
 import type { GroupCommitter } from "./group-commit.js";
 import { foldLines, LineFold, type WriterFold } from "./info-fold.js";
-import { serialisedRow, splitFile } from "./lines.js";
+import { type LineRow, serialisedRow, splitFile } from "./lines.js";
 import { insertSession, type Lease, type RetryPolicy, withRetry } from "./writes.js";
 
 /** The listing state is saved with a group once this many lines went unsaved... */
@@ -26,6 +26,18 @@ const SAVE_EVERY_LINES = 16;
 const SAVE_EVERY_BYTES = 32 * 1024;
 /** Appends sent as one group at most (the rest go in the next). */
 const MAX_GROUP = 500;
+
+/**
+ * What the queue carries for an append of a written session: nothing of it is read (the write
+ * sends the append's line from `unsent`), so no entry is made for it.
+ */
+const LINE_ONLY = Object.freeze({
+  type: "custom",
+  customType: "pi-sessions:line-only",
+  id: "",
+  parentId: null,
+  timestamp: "",
+}) as SessionEntry;
 
 /** The listing state a sink saves as it lets go of the session. */
 export interface FinalState {
@@ -79,8 +91,13 @@ export function postgresSink(c: SinkContext): SessionSink & {
   let groupLeft = 0;
 
   const sendGroup = async (lines: readonly string[]): Promise<void> => {
-    const rows = lines.map((line, i) => serialisedRow(next + i, line));
-    const texts = lines.map((line) => fold?.line(line) ?? null);
+    // Each line folded first: the fold parses it, and its query columns are read from that.
+    const rows: LineRow[] = [];
+    const texts: (string | null)[] = [];
+    for (const line of lines) {
+      texts.push(fold ? fold.line(line) : null);
+      rows.push(serialisedRow(next + rows.length, line, fold?.lastRecord));
+    }
     foldedTo = next + rows.length;
     for (const line of lines) unsavedBytes += line.length;
     const end = next + rows.length;
@@ -159,9 +176,14 @@ export function postgresSink(c: SinkContext): SessionSink & {
     entry: () => SessionEntry,
     session: () => StoredSessionContent,
   ): void => {
-    // Queued as an append (not a first write): the queue will reach it, unsent.
-    if (inner.written) unsent.push(line);
-    inner.append(entry(), session);
+    // Queued as an append (not a first write): the queue will reach it, unsent. Its entry is
+    // not asked for: the queue reads an entry only for a session not yet written (whether it
+    // starts the session), and the manager's entry is a handle made on first ask, kept for
+    // the session's life; the line is what is written.
+    if (inner.written) {
+      unsent.push(line);
+      inner.append(LINE_ONLY, session);
+    } else inner.append(entry(), session);
   };
   const append = (entry: SessionEntry, session: () => StoredSessionContent): void =>
     appendLine(JSON.stringify(entry), () => entry, session);
