@@ -61,6 +61,8 @@ export interface StoredWalk {
   readonly unmet: boolean;
   /** See {@link QuickListing.clean}. */
   readonly clean: boolean;
+  /** See {@link QuickListing.files}. */
+  readonly regularFiles: number;
 }
 
 /** A file's stat, `null` if it vanished or cannot be stated. */
@@ -98,6 +100,8 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 interface Met {
   /** Set when a folder could not be listed or a `*.jsonl` entry was not what it should be. */
   irregular: boolean;
+  /** How many of the `*.jsonl` entries met were regular files (a root's folders are not). */
+  regular: number;
 }
 
 /**
@@ -132,6 +136,7 @@ function rootCandidates(
       const stamp = statOrNull(path);
       if (!expected(stamp, false)) met.irregular = true;
       if (stamp === null) continue;
+      if (stamp.isFile()) met.regular++;
       const file = answered(path, stamp, rows);
       candidates.push({ name: path.slice(from), mtimeMs: stamp.mtimeMs, file });
     }
@@ -145,6 +150,7 @@ function ownCandidates(root: string, rows: Map<string, StampedRow>, met: Met): W
   return own.sort(compareDirCandidates).map(({ path }) => {
     const stamp = statOrNull(path);
     if (!expected(stamp, true)) met.irregular = true;
+    if (stamp?.isFile()) met.regular++;
     return answered(path, stamp, rows);
   });
 }
@@ -173,7 +179,7 @@ export function walkStored(
   const prefix = `${root}/`;
   const read = stamps.all(indexRules(), prefix, `${prefix}\u{10ffff}`);
   const rows = new Map(read.map((row) => [row[0], row]));
-  const met: Met = { irregular: false };
+  const met: Met = { irregular: false, regular: 0 };
   const nested = rootCandidates(root, rootEntries(root, met), rows, met);
   const files = [...nested, ...ownCandidates(root, rows, met)];
   let pending = 0;
@@ -197,6 +203,7 @@ export function walkStored(
     rows: new Set(rows.keys()),
     unmet,
     clean: !met.irregular,
+    regularFiles: met.regular,
   };
 }
 
@@ -205,7 +212,11 @@ export interface QuickListing {
   /** The sessions of the project directories, then of the files in the root, each newest first. */
   readonly nested: ListedSummary[];
   readonly flat: ListedSummary[];
-  /** The `*.jsonl` files met (sessions or not). */
+  /**
+   * The regular `*.jsonl` files met (sessions or not): what a scan of the folders counts, so a
+   * caller may say how many of them are no session. A FIFO, a dangling link or a project folder
+   * named `*.jsonl` is not one of them.
+   */
   readonly files: number;
   /** Files answered by their stat alone. */
   readonly statOnly: number;
@@ -240,7 +251,7 @@ export function vouchedListing(walk: StoredWalk): QuickListing {
   return {
     nested: sessionsOf(walk.files.slice(0, walk.nestedCount)),
     flat: sessionsOf(walk.files.slice(walk.nestedCount)),
-    files: walk.files.length,
+    files: walk.regularFiles,
     statOnly: walk.statOnly,
     counts: { unchanged: walk.statOnly, "caught-up": 0, indexed: 0, gone: 0 },
     clean: walk.clean,
