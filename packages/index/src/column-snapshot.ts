@@ -9,16 +9,9 @@
  * no parent that is not an earlier entry), types and roles as codes into small tables.
  */
 
-import type { VouchedLayout } from "@pi-sessions/core";
-import { decodeSnapshot, encodeSnapshot } from "./snapshot-codec.js";
+import { decodeSnapshot, encodeSnapshot, type LayoutRows } from "./snapshot-codec.js";
 import type { Database, Statement } from "./sqlite.js";
 import { prepare, prepareArrays } from "./sqlite.js";
-
-/** The rows' columns an open needs, in file order (core's layout but for the header's place). */
-export type LayoutRows = Omit<
-  VouchedLayout,
-  "size" | "headerLine" | "headerOffset" | "headerLength"
->;
 
 /** Raw row: rowid, line, offset, length, id, parent_id, type, role. */
 type RawRow = [number, number, number, number, string, string | null, string | null, string | null];

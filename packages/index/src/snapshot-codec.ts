@@ -5,7 +5,13 @@
  * as views over the bytes, nothing decoded per row until asked.
  */
 
-import type { LayoutRows } from "./column-snapshot.js";
+import type { VouchedLayout } from "@pi-sessions/core";
+
+/** The rows' columns an open needs, in file order (core's layout but for the header's place). */
+export type LayoutRows = Omit<
+  VouchedLayout,
+  "size" | "headerLine" | "headerOffset" | "headerLength"
+>;
 
 /** Bumped when the blob's layout changes: an older snapshot is not read (it is rebuilt). */
 const FORMAT = 1;
