@@ -9,27 +9,18 @@
  * no parent that is not an earlier entry), types and roles as codes into small tables.
  */
 
-import type { VouchedLayout } from "@pi-sessions/core";
+import { decodeSnapshot, encodeSnapshot, type LayoutRows } from "./snapshot-codec.js";
 import type { Database, Statement } from "./sqlite.js";
 import { prepare, prepareArrays } from "./sqlite.js";
 
-/** The rows' columns an open needs, in file order (core's layout but for the header's place). */
-export type LayoutRows = Omit<
-  VouchedLayout,
-  "size" | "headerLine" | "headerOffset" | "headerLength"
->;
-
 /** Raw row: rowid, line, offset, length, id, parent_id, type, role. */
 type RawRow = [number, number, number, number, string, string | null, string | null, string | null];
-
-/** Bumped when the blob's layout changes: an older snapshot is not read (it is rebuilt). */
-const FORMAT = 1;
 
 /** The statements of one connection. */
 interface SnapshotStatements {
   readonly span: Statement<[number], [number | null]>;
   readonly rowsAfter: Statement<[number, number, number], RawRow>;
-  readonly rowAt: Statement<[number], RawRow>;
+  readonly endAt: Statement<[number], [number, number, number, string | null]>;
   readonly load: Statement<[number], { last_rowid: number; rows: number; data: Uint8Array }>;
   readonly save: Statement<[number, number, number, Uint8Array], void>;
 }
@@ -50,7 +41,7 @@ function statements(db: Database): SnapshotStatements {
         db,
         `SELECT ${columns} FROM entries e WHERE e.rowid > ? AND e.rowid <= ? AND +e.file_id = ? ORDER BY e.rowid`,
       ),
-      rowAt: prepareArrays(db, `SELECT ${columns} FROM entries WHERE rowid = ?`),
+      endAt: prepareArrays(db, "SELECT file_id, line, offset, id FROM entries WHERE rowid = ?"),
       load: prepare(db, "SELECT last_rowid, rows, data FROM file_columns WHERE file_id = ?"),
       save: prepare(
         db,
@@ -62,6 +53,42 @@ function statements(db: Database): SnapshotStatements {
     prepared.set(db, st);
   }
   return st;
+}
+
+/** A file's stored snapshot: the last row it covers, its row count and the blob. */
+export interface StoredSnapshot {
+  readonly last_rowid: number;
+  readonly rows: number;
+  readonly data: Uint8Array;
+}
+
+/** The stored snapshot of file `fileId`, if it has one. */
+export function storedSnapshot(db: Database, fileId: number): StoredSnapshot | undefined {
+  return statements(db).load.get(fileId);
+}
+
+/**
+ * THE check that a stored snapshot is of file `fileId`'s rows now: the row it names as its last
+ * is still this file's, at the snapshot's last line, offset and id (`last`; none for a snapshot
+ * of no rows). A file's rows go only with its `files` row, and the snapshot with them, so rows
+ * that end where the snapshot ends are the rows it was made of — provided it was written in the
+ * transaction that read them ({@link ReadLayout.save}).
+ */
+export function snapshotEndMatches(
+  db: Database,
+  fileId: number,
+  stored: StoredSnapshot,
+  last: { readonly line: number; readonly offset: number; readonly id: string } | undefined,
+): boolean {
+  if (last === undefined) return true;
+  const end = statements(db).endAt.get(stored.last_rowid);
+  return (
+    end !== undefined &&
+    end[0] === fileId &&
+    end[1] === last.line &&
+    end[2] === last.offset &&
+    end[3] === last.id
+  );
 }
 
 /** `rows` with its number columns as arrays (a decoded snapshot's are typed arrays). */
@@ -94,134 +121,18 @@ function appendRows(
   return last;
 }
 
-/** Encodes `rows` (see the module comment), or undefined when they do not fit the format. */
-export function encodeSnapshot(rows: LayoutRows): Uint8Array | undefined {
-  const n = rows.ids.length;
-  const position = new Map<string, number>();
-  const parentAt = new Int32Array(n);
-  const typeTable: (string | null)[] = [];
-  const roleTable: string[] = [];
-  const typeCode = new Uint8Array(n);
-  const roleCode = new Uint8Array(n);
-  const code = <T>(table: T[], value: T) => {
-    let k = table.indexOf(value);
-    if (k < 0) k = table.push(value) - 1;
-    return k;
-  };
-  for (let i = 0; i < n; i++) {
-    const id = rows.ids[i] as string;
-    if (id.includes("\n")) return undefined;
-    const parent = rows.parents[i];
-    const at = parent === null ? -1 : position.get(parent as string);
-    if (at === undefined) return undefined;
-    parentAt[i] = at;
-    position.set(id, i);
-    typeCode[i] = code(typeTable, rows.types[i] as string | null);
-    const role = rows.roles[i];
-    roleCode[i] = role === undefined ? 0 : code(roleTable, role) + 1;
-    if (typeTable.length > 255 || roleTable.length > 254) return undefined;
-  }
-  const head = Buffer.from(JSON.stringify({ format: FORMAT, n, typeTable, roleTable }));
-  const ids = Buffer.from(rows.ids.join("\n"));
-  const parts = [
-    Buffer.from(new Uint32Array([head.length]).buffer),
-    head,
-    Buffer.alloc((8 - ((4 + head.length) % 8)) % 8),
-    Buffer.from(Float64Array.from(rows.offsets).buffer),
-    Buffer.from(Uint32Array.from(rows.lengths).buffer),
-    Buffer.from(Uint32Array.from(rows.lines).buffer),
-    Buffer.from(parentAt.buffer),
-    Buffer.from(typeCode.buffer),
-    Buffer.from(roleCode.buffer),
-    ids,
-  ];
-  return Buffer.concat(parts);
-}
-
-/**
- * A snapshot's number columns as typed arrays over its bytes, its code tables and its ids'
- * bytes (`\n`-joined), nothing decoded per row: undefined when it is of another format.
- */
-export interface SnapshotViews {
-  readonly n: number;
-  readonly offsets: Float64Array;
-  readonly lengths: Uint32Array;
-  readonly lines: Uint32Array;
-  /** Each entry's parent as a position (-1 for a root). */
-  readonly parentAt: Int32Array;
-  readonly typeCode: Uint8Array;
-  readonly roleCode: Uint8Array;
-  readonly typeTable: readonly (string | null)[];
-  readonly roleTable: readonly string[];
-  readonly idBytes: Buffer;
-}
-
-/** The views of a snapshot made by {@link encodeSnapshot} (see {@link SnapshotViews}). */
-export function snapshotViews(data: Uint8Array): SnapshotViews | undefined {
-  // Typed arrays over the blob need their alignment: a copy only when it is not aligned.
-  const bytes =
-    data.byteOffset % 8 === 0
-      ? Buffer.from(data.buffer, data.byteOffset, data.length)
-      : Buffer.from(data);
-  const buffer = bytes.buffer;
-  const base = bytes.byteOffset;
-  const headLength = bytes.readUInt32LE(0);
-  const head = JSON.parse(bytes.toString("utf8", 4, 4 + headLength)) as {
-    format: number;
-    n: number;
-    typeTable: (string | null)[];
-    roleTable: string[];
-  };
-  if (head.format !== FORMAT) return undefined;
-  const n = head.n;
-  let at = 4 + headLength;
-  at += (8 - (at % 8)) % 8;
-  const take = <T>(make: (offset: number) => T, size: number): T => {
-    const value = make(base + at);
-    at += size * n;
-    return value;
-  };
-  return {
-    n,
-    offsets: take((o) => new Float64Array(buffer, o, n), 8),
-    lengths: take((o) => new Uint32Array(buffer, o, n), 4),
-    lines: take((o) => new Uint32Array(buffer, o, n), 4),
-    parentAt: take((o) => new Int32Array(buffer, o, n), 4),
-    typeCode: take((o) => new Uint8Array(buffer, o, n), 1),
-    roleCode: take((o) => new Uint8Array(buffer, o, n), 1),
-    typeTable: head.typeTable,
-    roleTable: head.roleTable,
-    idBytes: bytes.subarray(at),
-  };
-}
-
-/** Decodes a snapshot made by {@link encodeSnapshot}; undefined when it is of another format. */
-export function decodeSnapshot(data: Uint8Array): LayoutRows | undefined {
-  const views = snapshotViews(data);
-  if (views === undefined) return undefined;
-  const { n, parentAt, typeCode, roleCode, typeTable, roleTable } = views;
-  const ids = n === 0 ? [] : views.idBytes.toString("utf8").split("\n");
-  if (ids.length !== n) return undefined;
-  const parents: (string | null)[] = new Array(n);
-  const types: (string | null)[] = new Array(n);
-  const roles: (string | undefined)[] = new Array(n);
-  for (let i = 0; i < n; i++) {
-    const p = parentAt[i] as number;
-    parents[i] = p < 0 ? null : (ids[p] as string);
-    types[i] = typeTable[typeCode[i] as number] as string | null;
-    const r = roleCode[i] as number;
-    roles[i] = r === 0 ? undefined : roleTable[r - 1];
-  }
-  const { lines, offsets, lengths } = views;
-  return { lines, offsets, lengths, ids, parents, types, roles };
-}
-
 /** The file's rows an open needs, how many came from the snapshot and after it. */
 export interface ReadLayout {
   readonly rows: LayoutRows;
   readonly fromSnapshot: number;
   readonly afterSnapshot: number;
-  /** Writes the snapshot of these rows when it is worth it (call after the read's transaction). */
+  /**
+   * Writes the snapshot of these rows when it is worth it — only inside the transaction the
+   * rows were read in (`inReadTransaction`), where a write fails if another process changed
+   * the index since the read: a snapshot saved after another process re-indexed the file under
+   * the same file id and rowids would pass every later check and keep the old parents. Outside
+   * a transaction it writes nothing.
+   */
   readonly save: () => void;
 }
 
@@ -250,19 +161,19 @@ export function readLayoutRows(db: Database, fileId: number): ReadLayout {
   let last = 0;
   if (stored !== undefined) {
     rows = decodeSnapshot(stored.data);
-    const end = st.rowAt.get(stored.last_rowid);
     const n = rows?.ids.length ?? 0;
+    const end =
+      rows === undefined || n === 0
+        ? undefined
+        : {
+            line: rows.lines[n - 1] as number,
+            offset: rows.offsets[n - 1] as number,
+            id: rows.ids[n - 1] as string,
+          };
     // The snapshot ends at the row it names, or it is not this file's rows: read them all.
-    const matches =
-      rows !== undefined &&
-      n === stored.rows &&
-      (n === 0 ||
-        (end !== undefined &&
-          end[4] === rows.ids[n - 1] &&
-          end[2] === rows.offsets[n - 1] &&
-          end[1] === rows.lines[n - 1]));
-    if (matches) last = stored.last_rowid;
-    else rows = undefined;
+    if (rows !== undefined && n === stored.rows && snapshotEndMatches(db, fileId, stored, end)) {
+      last = stored.last_rowid;
+    } else rows = undefined;
   }
   const fromSnapshot = rows?.ids.length ?? 0;
   let all: LayoutRows = rows ?? emptyRows();
@@ -276,11 +187,13 @@ export function readLayoutRows(db: Database, fileId: number): ReadLayout {
   const afterSnapshot = all.ids.length - fromSnapshot;
   const worth = afterSnapshot > 0 && (fromSnapshot === 0 || afterSnapshot >= RESNAPSHOT_ROWS);
   const save = () => {
-    const data = worth ? encodeSnapshot(all) : undefined;
+    const data = worth && db.isTransaction ? encodeSnapshot(all) : undefined;
+    if (data === undefined) return;
     try {
-      if (data !== undefined) st.save.run(fileId, last, all.ids.length, data);
+      st.save.run(fileId, last, all.ids.length, data);
     } catch {
-      // Busy, read-only or full: the next open reads the rows again.
+      // Busy, changed since the read (SQLITE_BUSY_SNAPSHOT), read-only or full: the next open
+      // reads the rows again.
     }
   };
   return { rows: all, fromSnapshot, afterSnapshot, save };

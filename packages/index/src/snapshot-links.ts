@@ -10,8 +10,14 @@
  * waiting for another process's lock.
  */
 
-import { RESNAPSHOT_ROWS, readLayoutRows, snapshotViews } from "./column-snapshot.js";
-import { type Database, prepare, prepareArrays, type Statement, withoutWaiting } from "./sqlite.js";
+import {
+  RESNAPSHOT_ROWS,
+  readLayoutRows,
+  snapshotEndMatches,
+  storedSnapshot,
+} from "./column-snapshot.js";
+import { snapshotViews } from "./snapshot-codec.js";
+import { type Database, inReadTransaction, withoutWaiting } from "./sqlite.js";
 
 /** Each row of a file, by position in file order: its rowid, line, and link (see `tree-top.ts`). */
 export interface LinkColumns {
@@ -45,25 +51,6 @@ function snapshotFromRows(env: NodeJS.ProcessEnv = process.env): number {
     : 4096;
 }
 
-interface SnapshotStatements {
-  readonly load: Statement<[number], { last_rowid: number; rows: number; data: Uint8Array }>;
-  readonly end: Statement<[number], [number, number, number, string | null]>;
-}
-
-const prepared = new WeakMap<Database, SnapshotStatements>();
-
-function statementsOf(db: Database): SnapshotStatements {
-  let st = prepared.get(db);
-  if (st === undefined) {
-    st = {
-      load: prepare(db, "SELECT last_rowid, rows, data FROM file_columns WHERE file_id = ?"),
-      end: prepareArrays(db, "SELECT file_id, line, offset, id FROM entries WHERE rowid = ?"),
-    };
-    prepared.set(db, st);
-  }
-  return st;
-}
-
 /**
  * The links the snapshot holds, and how many rows came after it; undefined without a snapshot
  * of these rows, null for one whose rowids are not consecutive (the rows are scanned).
@@ -74,24 +61,18 @@ function fromSnapshot(
   span: Span,
   tail: (after: number) => readonly LinkRow[],
 ): { columns: LinkColumns; after: number } | undefined | null {
-  const st = statementsOf(db);
-  const stored = st.load.get(fileId);
+  const stored = storedSnapshot(db, fileId);
   if (stored === undefined) return undefined;
   const views = snapshotViews(stored.data);
   const n = views?.n ?? 0;
   if (views === undefined || n === 0 || n !== stored.rows) return undefined;
-  const end = st.end.get(stored.last_rowid);
-  const lastId = views.idBytes.toString("utf8", views.idBytes.lastIndexOf(10) + 1);
   const at = n - 1;
-  if (
-    end === undefined ||
-    end[0] !== fileId ||
-    end[1] !== views.lines[at] ||
-    end[2] !== views.offsets[at] ||
-    end[3] !== lastId
-  ) {
-    return undefined;
-  }
+  const last = {
+    line: views.lines[at] as number,
+    offset: views.offsets[at] as number,
+    id: views.idBytes.toString("utf8", views.idBytes.lastIndexOf(10) + 1),
+  };
+  if (!snapshotEndMatches(db, fileId, stored, last)) return undefined;
   if (stored.last_rowid - span.first + 1 !== n) return null;
   const { lines, parentAt, typeCode } = views;
   const label = views.typeTable.indexOf("label");
@@ -127,7 +108,8 @@ export function snapshotLinks(
   if (found === null) return undefined;
   if (found !== undefined && found.after < RESNAPSHOT_ROWS) return found.columns;
   try {
-    withoutWaiting(db, () => readLayoutRows(db, fileId).save());
+    // Read and written in one transaction: see `ReadLayout.save`.
+    withoutWaiting(db, () => inReadTransaction(db, () => readLayoutRows(db, fileId).save()));
   } catch {
     // Busy, read-only or full (the save itself gives up quietly): the rows are scanned.
     return found?.columns;

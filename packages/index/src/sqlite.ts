@@ -120,6 +120,16 @@ export function inTransaction<T>(
   }
 }
 
+/**
+ * Runs `work` in one read transaction (one WAL snapshot for every statement inside): the open
+ * one if there is one, else a new `DEFERRED` transaction. A write inside it fails with
+ * SQLITE_BUSY_SNAPSHOT when another connection committed after the reads began, so what is
+ * written from the reads is never written over a newer state.
+ */
+export function inReadTransaction<T>(db: Database, work: () => T): T {
+  return db.isTransaction ? work() : inTransaction(db, work, "DEFERRED");
+}
+
 /** Rolls back the open transaction, if SQLite has not already (it does on SQLITE_FULL). */
 export function rollbackQuietly(db: Database): void {
   try {

@@ -21,7 +21,7 @@ import {
   toRow,
 } from "./session-rows.js";
 import { type LinkColumns, type LinkRow, snapshotLinks } from "./snapshot-links.js";
-import { type Database, prepareArrays, type Statement } from "./sqlite.js";
+import { type Database, inReadTransaction, prepareArrays, type Statement } from "./sqlite.js";
 
 /** A file's rowid span. */
 interface Span {
@@ -221,20 +221,23 @@ export function treeTop(
 ): TopRows {
   const st = statementsOf(db);
   const range = span ?? { first: 1, last: 0 };
-  const links = linksOf(db, st, fileId, range, count, path);
-  const shown: number[] = [];
-  for (let i = 0; i < links.levels.length; i++) {
-    if ((links.levels[i] as number) <= depth + 1) shown.push(i);
-  }
-  // One statement for all the rows wanted: a lookup per row inside SQLite, not per call.
-  const rowsAt = (positions: readonly number[]) => {
-    const rowids = positions.map((i) => links.rowids[i] as number);
-    const found = st.some.all(JSON.stringify(rowids));
-    if (found.length !== rowids.length) throw new StaleLineError(path, 0);
-    return found.map(toRow);
-  };
-  const rows = rowsAt(shown);
-  const labelRows = rowsAt(links.labels);
+  // The links and the rows they name read in one transaction (one state of the index, and a
+  // snapshot written in it only over the rows it was made of: `ReadLayout.save`).
+  const { links, shown, rows, labelRows } = inReadTransaction(db, () => {
+    const links = linksOf(db, st, fileId, range, count, path);
+    const shown: number[] = [];
+    for (let i = 0; i < links.levels.length; i++) {
+      if ((links.levels[i] as number) <= depth + 1) shown.push(i);
+    }
+    // One statement for all the rows wanted: a lookup per row inside SQLite, not per call.
+    const rowsAt = (positions: readonly number[]) => {
+      const rowids = positions.map((i) => links.rowids[i] as number);
+      const found = st.some.all(JSON.stringify(rowids));
+      if (found.length !== rowids.length) throw new StaleLineError(path, 0);
+      return found.map(toRow);
+    };
+    return { links, shown, rows: rowsAt(shown), labelRows: rowsAt(links.labels) };
+  });
   const records = new Map<number, SessionEntry>();
   for (const [row, record] of reader.records(labelRows)) records.set(row.rowid, record);
   const entries = rowEntries(rows, reader, records);

@@ -106,7 +106,11 @@ export function vouchedLayout(
         row.ino === stats.ino &&
         row.committed === shape.size &&
         row.committed === row.size;
-      return current ? { row, layout: readLayoutRows(db, row.id) } : undefined;
+      if (!current) return undefined;
+      const layout = readLayoutRows(db, row.id);
+      // Saved in the transaction that read the rows (see `ReadLayout.save`).
+      layout.save();
+      return { row, layout };
     },
     "DEFERRED",
   );
@@ -114,6 +118,5 @@ export function vouchedLayout(
   const { rows } = read.layout;
   const header = headerAt(path, rows.offsets[0] ?? read.row.committed);
   if (header === undefined) return undefined;
-  read.layout.save();
   return { size: read.row.committed, ...header, ...rows };
 }

@@ -18,7 +18,7 @@ import {
   treeOf,
 } from "@pi-sessions/core";
 import { computeUsageTotals, USAGE_TOTALS_PROJECTION_NAME } from "@pi-sessions/plugins";
-import { fcOptions, tempDir } from "@pi-sessions/test-utils";
+import { fcOptions, runWithEnv, tempDir } from "@pi-sessions/test-utils";
 import { sessionLogArb } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -228,9 +228,7 @@ describe("a session's tree top read from the column snapshot", () => {
   const PARAMS = fcOptions(40);
   it(`equals the whole file's: written, caught up after growth, after a damaged line and a rewrite (numRuns ${PARAMS.numRuns})`, () => {
     const arb = sessionLogArb({ minEntries: 1, maxEntries: 80, shape: "bushy", multiRoot: true });
-    const before = process.env[TREE_SNAPSHOT_FROM_ROWS_ENV];
-    process.env[TREE_SNAPSHOT_FROM_ROWS_ENV] = "0";
-    try {
+    runWithEnv(TREE_SNAPSHOT_FROM_ROWS_ENV, "0", () =>
       fc.assert(
         fc.property(
           arb,
@@ -265,10 +263,7 @@ describe("a session's tree top read from the column snapshot", () => {
           },
         ),
         PARAMS,
-      );
-    } finally {
-      if (before === undefined) delete process.env[TREE_SNAPSHOT_FROM_ROWS_ENV];
-      else process.env[TREE_SNAPSHOT_FROM_ROWS_ENV] = before;
-    }
+      ),
+    );
   });
 });

@@ -15,7 +15,7 @@ const [url, schema = "pi_sessions", name = "agent", id] = process.argv.slice(2);
 const store = await PostgresSessionStore.connect({ connectionString: url, schema, owner: name });
 const sm = id
   ? await store.openSession(id)
-  : SessionManager.withStore(store, "/work/shared-project");
+  : SessionManager.withStore(store, "/srv/team-project");
 const seen = sm
   .getEntries()
   .flatMap((e) => (e.type === "message" ? [(e.message as { content: unknown }).content] : []));

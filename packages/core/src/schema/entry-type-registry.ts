@@ -10,7 +10,12 @@ import type * as t from "io-ts";
 import type { IdCodec } from "./codecs/combinators.js";
 import { createEntryCodec, type SessionEntry, type SessionEntryBase } from "./codecs/entries.js";
 import { PARENT_REFERENCE } from "./entry-references.js";
-import { ENTRY_TYPE_NAMES, ENTRY_TYPES, type EntryTypeDefinition } from "./entry-types.js";
+import {
+  ENTRY_TYPE_NAMES,
+  ENTRY_TYPES,
+  type EntryTypeDefinition,
+  isDefinedEntryType,
+} from "./entry-types.js";
 
 /** Any entry type's definition, a built-in's or a plugin's. */
 export type AnyEntryTypeDefinition = EntryTypeDefinition<
@@ -47,7 +52,7 @@ export function entryTypeRegistry<const P extends readonly AnyEntryTypeDefinitio
     ENTRY_TYPE_NAMES.map((type) => [type, ENTRY_TYPES[type] as AnyEntryTypeDefinition]),
   );
   for (const definition of plugins) {
-    if (!Object.isFrozen(definition)) {
+    if (!isDefinedEntryType(definition)) {
       throw new TypeError(`entry type "${definition.type}": declare it with defineEntryType`);
     }
     if (definitions.has(definition.type)) {

@@ -62,6 +62,14 @@ export interface EntryTypeDefinition<
 
 const ROLES: readonly EntryTypeRole[] = ["tree-state", "context-setting", "none"];
 
+/** The definitions {@link defineEntryType} checked: a registry takes no other. */
+const DEFINED = new WeakSet<object>();
+
+/** Whether `definition` was made by {@link defineEntryType} (checked and frozen). */
+export function isDefinedEntryType(definition: object): boolean {
+  return DEFINED.has(definition);
+}
+
 /**
  * Defines an entry type: the one way a built-in's and a plugin's type are declared. Checks the
  * definition (a non-empty wire name, an io-ts codec, string reference fields other than
@@ -92,13 +100,15 @@ export function defineEntryType<
   }
   if (!ROLES.includes(role))
     throw new TypeError(`${name}: role must be one of ${ROLES.join(", ")}`);
-  return Object.freeze({
+  const checked = Object.freeze({
     type,
     codec,
     references: Object.freeze([...references]) as R,
     searchText,
     role,
   });
+  DEFINED.add(checked);
+  return checked;
 }
 
 /** One definition per built-in type, in the order the codecs are listed. */

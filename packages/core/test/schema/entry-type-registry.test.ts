@@ -110,5 +110,8 @@ describe("the entry type registry", () => {
       'entry type "pin" is already another',
     );
     expect(() => entryTypeRegistry([{ ...pinType }])).toThrow("declare it with defineEntryType");
+    // Frozen is not enough: only what defineEntryType checked is taken.
+    const frozen = Object.freeze({ ...pinType, references: Object.freeze(["anything"]) });
+    expect(() => entryTypeRegistry([frozen])).toThrow("declare it with defineEntryType");
   });
 });

@@ -25,6 +25,7 @@ import {
   type PluginHost,
   PluginRegistry,
 } from "../registry/registry.js";
+import { recordInstalledRenderers } from "../render/installed-renderers.js";
 import { BranchStateTracker } from "./branch-state-tracker.js";
 
 /** A diagnostics projection name not yet used on this manager. */
@@ -79,6 +80,8 @@ export function installPlugins(
       manager.addProjection(projection);
       undo.push(() => manager.removeProjection(projection.name));
     }
+    // renderBranch(manager)/renderTree(manager) use these unless given `renderers`.
+    undo.push(recordInstalledRenderers(manager, registry.renderers()));
   } catch (error) {
     rollback();
     throw error;

@@ -3,7 +3,7 @@
  */
 import { EntryNotFoundError, type FileEntry } from "@pi-sessions/core";
 import { fmtOf } from "./format.js";
-import { Renderers } from "./registry.js";
+import { installedRenderersOf } from "./installed-renderers.js";
 import { createRenderContext, type RenderOptions, renderEntryIn } from "./render-entry.js";
 import { indexSession, type RenderableSession, type SessionIndex } from "./session-index.js";
 import { formatInt } from "./text.js";
@@ -29,7 +29,8 @@ function resolveLeaf(index: SessionIndex, leafId: string | null | undefined): st
  * The transcript of the branch root → `leafId` (default: the manager's leaf, or the last
  * record), every entry rendered with {@link renderEntry}'s rules and labels shown under their
  * targets. Where the session branches off the path, a note counts the other branches.
- * `source` is a session manager or the records in file order (a header is skipped). Throws
+ * `source` is a session manager or the records in file order (a header is skipped); a
+ * manager's installed plugins' renderers apply unless `options.renderers` is given. Throws
  * core's `EntryNotFoundError` for an unknown `leafId`; never throws on damaged records.
  */
 export function renderBranch(
@@ -47,7 +48,7 @@ export function renderBranch(
     getEntry: options.getEntry ?? index.getEntry,
     getLabel: options.getLabel ?? index.getLabel,
   });
-  const renderers = options.renderers ?? Renderers.empty();
+  const renderers = options.renderers ?? installedRenderersOf(source);
   const fmt = fmtOf(ctx.format);
   const blocks = path.map((pos, i) => {
     const block = renderEntryIn(index.records[pos], ctx, renderers);

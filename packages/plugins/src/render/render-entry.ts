@@ -16,7 +16,10 @@ import type { RenderContext, RenderFormat } from "./types.js";
 export interface RenderOptions {
   /** Output flavour (default "markdown"). */
   readonly format?: RenderFormat;
-  /** Custom renderers (default: none, built-in defaults only). */
+  /**
+   * Custom renderers (default: built-in defaults only; for `renderBranch`/`renderTree` of a
+   * manager, the renderers of the plugins `installPlugins` installed into it).
+   */
   readonly renderers?: Renderers;
   /** Longest tool output / JSON excerpt (default 4,000 characters). Prose is never cut. */
   readonly maxTextLength?: number;

@@ -4,7 +4,7 @@
  */
 import type { FileEntry } from "@pi-sessions/core";
 import { fmtOf } from "./format.js";
-import { Renderers } from "./registry.js";
+import { installedRenderersOf } from "./installed-renderers.js";
 import { createRenderContext, type RenderOptions, renderEntryIn } from "./render-entry.js";
 import { indexSession, type RenderableSession } from "./session-index.js";
 import { formatInt, get, prefixLines } from "./text.js";
@@ -29,6 +29,7 @@ type Work =
  * Markdown). Entries caught in a parent cycle are shown from the cycle's first member; records
  * that are not in the tree (shadowed duplicate ids, records without an id) are listed at the
  * end, so nothing is silently dropped. Iterative: deep trees cannot overflow the stack.
+ * A manager's installed plugins' renderers apply unless `options.renderers` is given.
  * Never throws.
  */
 export function renderTree(
@@ -41,7 +42,7 @@ export function renderTree(
     getEntry: options.getEntry ?? index.getEntry,
     getLabel: options.getLabel ?? index.getLabel,
   });
-  const renderers = options.renderers ?? Renderers.empty();
+  const renderers = options.renderers ?? installedRenderersOf(source);
   const fmt = fmtOf(baseCtx.format);
   const maxIndent = Math.max(0, options.maxIndent ?? 8);
   const unit = baseCtx.format === "markdown" ? "> " : "| ";
