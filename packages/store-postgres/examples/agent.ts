@@ -13,9 +13,7 @@ import { PostgresSessionStore } from "@pi-sessions/store-postgres";
 
 const [url, schema = "pi_sessions", name = "agent", id] = process.argv.slice(2);
 const store = await PostgresSessionStore.connect({ connectionString: url, schema, owner: name });
-const sm = id
-  ? await store.openSession(id)
-  : SessionManager.withStore(store, "/srv/team-project");
+const sm = id ? await store.openSession(id) : SessionManager.withStore(store, "/srv/team-project");
 const seen = sm
   .getEntries()
   .flatMap((e) => (e.type === "message" ? [(e.message as { content: unknown }).content] : []));
