@@ -11,7 +11,9 @@
 //   <!-- snippet: uses PATH… -->         compiled and run with these repository files beside it
 //                                        (an example's own module it imports)
 //   <!-- snippet: output -->             before a fenced `text` block: the preceding snippet's
-//                                        stdout, compared line by line (trailing spaces aside)
+//                                        stdout, compared line by line (trailing spaces aside);
+//                                        after a continuation, what the added part prints (the
+//                                        whole run must print the blocks shown so far, in order)
 import { readFileSync } from "node:fs";
 
 const FENCE = /^(\s*)(`{3,}|~{3,})\s*([\w-]*)\s*$/;
@@ -67,7 +69,7 @@ export function extractSnippets(markdown, source = "") {
       const last = out[out.length - 1];
       if (last?.kind !== "run")
         throw new Error(`${where}: an output block follows no runnable snippet`);
-      last.output = body;
+      last.output = last.shownBefore === undefined ? body : `${last.shownBefore}\n${body}`;
     } else if (CODE_LANGS.has(lang)) {
       const snippet = { kind: "run", ext: CODE_LANGS.get(lang), code: body, line: i + 1 };
       if (marker === undefined) out.push(snippet);
@@ -75,6 +77,7 @@ export function extractSnippets(markdown, source = "") {
         const last = out[out.length - 1];
         if (!last) throw new Error(`${where}: "continues" but no snippet before it`);
         last.code += `\n${body}`;
+        last.shownBefore = last.output;
       } else if (marker === "vitest") out.push({ ...snippet, kind: "vitest" });
       else if (marker.startsWith("file "))
         out.push({ ...snippet, kind: "file", name: marker.slice(5).trim() });
