@@ -24,16 +24,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type IndexedSession, openSessionIndex } from "../src/index.js";
 import { TREE_SNAPSHOT_FROM_ROWS_ENV } from "../src/snapshot-links.js";
+import { HEADER } from "./session-header.js";
 import { openLook } from "./sqlite-look.js";
-
-/** The header of the hand-written sessions below. */
-const HEADER = {
-  type: "session",
-  version: 3,
-  id: "s1",
-  timestamp: "2026-01-01T00:00:00.000Z",
-  cwd: "/w",
-};
 
 /** Entries below a node of a whole tree. */
 function descendants(node: SessionTreeNode): number {

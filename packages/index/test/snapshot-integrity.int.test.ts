@@ -14,17 +14,21 @@ import { expect, it } from "vitest";
 import { readLayoutRows } from "../src/column-snapshot.js";
 import { openSessionIndex } from "../src/index.js";
 import { TREE_SNAPSHOT_FROM_ROWS_ENV } from "../src/snapshot-links.js";
-import { inReadTransaction, sqliteModule } from "../src/sqlite.js";
+import { type Database, inReadTransaction } from "../src/sqlite.js";
+import { HEADER } from "./session-header.js";
+import { openLook } from "./sqlite-look.js";
 
 withEnv(TREE_SNAPSHOT_FROM_ROWS_ENV, "0");
 
-const HEADER = {
-  type: "session",
-  version: 3,
-  id: "s1",
-  timestamp: "2026-01-01T00:00:00.000Z",
-  cwd: "/w",
-};
+/** Runs `look` on a second connection to the index file (as another process would). */
+function looking<T>(indexFile: string, look: (db: Database) => T): T {
+  const db = openLook(indexFile);
+  try {
+    return look(db);
+  } finally {
+    db.close();
+  }
+}
 const idOf = (i: number) => `a000000${i}`;
 
 /** A chain of `n` user messages. */
@@ -76,9 +80,7 @@ it("a snapshot of rows another process replaced meanwhile is not saved", () => {
   const indexFile = join(dir, "index.sqlite");
   writeFileSync(file, chain(8));
   indexAgain(indexFile, file);
-  const { DatabaseSync } = sqliteModule();
-  const a = new DatabaseSync(indexFile);
-  try {
+  looking(indexFile, (a) => {
     // Outside the transaction that read them, the rows are never saved.
     readLayoutRows(a, 1).save();
     expect(a.prepare("SELECT count(*) AS n FROM file_columns").get()).toEqual({ n: 0 });
@@ -96,19 +98,14 @@ it("a snapshot of rows another process replaced meanwhile is not saved", () => {
       indexAgain(indexFile, file);
       layout.save();
     });
-  } finally {
-    a.close();
-  }
+  });
   const { core, index } = trees(indexFile, file);
   expect(core).toContain(`${idOf(3)}(${idOf(4)}(${idOf(5)}()),${idOf(6)}(`);
   expect(index).toBe(core);
-  const b = new DatabaseSync(indexFile);
-  try {
-    const { parents } = inReadTransaction(b, () => readLayoutRows(b, 1).rows);
-    expect(parents[5]).toBe(idOf(3));
-  } finally {
-    b.close();
-  }
+  const { parents } = looking(indexFile, (b) =>
+    inReadTransaction(b, () => readLayoutRows(b, 1).rows),
+  );
+  expect(parents[5]).toBe(idOf(3));
 });
 
 it("a damaged snapshot is read as none: the tree is the file's, and a whole snapshot is written", () => {
@@ -117,18 +114,11 @@ it("a damaged snapshot is read as none: the tree is the file's, and a whole snap
   const indexFile = join(dir, "index.sqlite");
   writeFileSync(file, chain(3));
   expect(trees(indexFile, file).index).toBe(trees(indexFile, file).core);
-  const { DatabaseSync } = sqliteModule();
   for (const junk of [[200, 0, 0, 0, 1, 2], [2, 0, 0, 0, 123, 125, 9, 9], []]) {
-    const d = new DatabaseSync(indexFile);
-    d.prepare("UPDATE file_columns SET data = ?").run(Buffer.from(junk));
-    d.close();
+    looking(indexFile, (d) => d.prepare("UPDATE file_columns SET data = ?").run(Buffer.from(junk)));
     const { core, index } = trees(indexFile, file);
     expect(index).toBe(core);
-    const e = new DatabaseSync(indexFile);
-    const { rows } = e.prepare("SELECT rows, length(data) AS bytes FROM file_columns").get() as {
-      rows: number;
-    };
-    e.close();
-    expect(rows).toBe(3);
+    const stored = looking(indexFile, (d) => d.prepare("SELECT rows FROM file_columns").get());
+    expect(stored).toEqual({ rows: 3 });
   }
 });
