@@ -62,6 +62,8 @@ export {
 } from "./schema/entry-references.js";
 export {
   type AnyEntryTypeDefinition,
+  type DefinedEntryFields,
+  type EntryOfDefinition,
   type EntryTypeRegistry,
   entryTypeRegistry,
 } from "./schema/entry-type-registry.js";
@@ -74,6 +76,7 @@ export {
   type EntryTypeTable,
   entryTypesWithRole,
   isBuiltInEntryType,
+  isDefinedEntryType,
 } from "./schema/entry-types.js";
 export {
   isSearchedRole,
