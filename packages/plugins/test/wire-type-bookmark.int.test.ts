@@ -82,7 +82,7 @@ describe("a plugin's own wire type, defined once (the bookmark walk)", () => {
       `### Bookmark on \`${question}\` (user) · \`${id}\`\n\nstart *here*\n`,
     );
     expect(renderTree(sm, { format: "text", showIds: false })).toContain(
-      "Bookmark on " + question + " (user)\n  start *here*",
+      `Bookmark on ${question} (user)\n  start *here*`,
     );
     const renderers = host.registry.renderers();
     const html = renderEntryHtml(sm.getEntry(id), {
