@@ -158,13 +158,21 @@ describe("a plugin's own wire type, defined once (the bookmark walk)", () => {
       'Entry of type "bookmark" rejected by entry type "bookmark": it does not match its definition: note: expected string, got number 7',
     );
     expect((error as EntryRejectedError).issues.map((i) => i.path)).toEqual(["note"]);
-    // Fields the append fills in, a type not installed, a built-in name: refused as well.
+    // Fields the append fills in, a type not installed here: refused as well.
     const withId = { targetId: question, note: "x", id: "mine" } as never;
     expect(() => host.appendWireEntry(bookmark, withId)).toThrow('"id" is filled in by the append');
     const stranger = defineEntryType({ ...bookmark, type: "stranger" });
     expect(() => host.appendWireEntry(stranger, bad)).toThrow('"stranger" is not installed here');
     // Another definition of the installed name, looser, through core: the install refuses it.
-    const loose = defineEntryType({ ...bookmark, codec: t.type({ type: t.literal("bookmark") }) });
+    const loose = defineEntryType({
+      ...bookmark,
+      codec: t.type({
+        type: t.literal("bookmark"),
+        id: t.string,
+        parentId: t.union([t.string, t.null]),
+        timestamp: t.string,
+      }),
+    });
     expect(() => sm.appendDefinedEntry(loose, { note: 1 } as never)).toThrow(
       /rejected by plugin "bookmarks": entry type "bookmark" does not match its definition: .*targetId/,
     );
