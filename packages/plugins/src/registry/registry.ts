@@ -8,17 +8,17 @@
  * customTypes, wire type names, projection names, renderer keys — has exactly one owner; a
  * second claim is refused unless `override: true`, and then the newer plugin wins the key.
  */
-import {
-  type AnyEntryTypeDefinition,
-  type DefinedEntryFields,
-  type EntryTypeRegistry,
-  entryTypeRegistry,
-  type Projection,
-  type SessionEntry,
-  type SessionEventMap,
-  type SessionEventName,
-  type SessionManager,
+import type {
+  AnyEntryTypeDefinition,
+  DefinedEntryFields,
+  EntryTypeRegistry,
+  Projection,
+  SessionEntry,
+  SessionEventMap,
+  SessionEventName,
+  SessionManager,
 } from "@pi-sessions/core";
+import { entryTypeRegistry } from "@pi-sessions/core";
 import type { Either } from "fp-ts/lib/Either.js";
 import { isLeft, left, right } from "fp-ts/lib/Either.js";
 import type {

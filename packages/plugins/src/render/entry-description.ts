@@ -35,7 +35,9 @@ export type DescribedPart =
 
 /** How one entry reads: its title, and the parts under it (none: a one-line entry). */
 export interface EntryDescription {
+  /** The block's title (or the whole line, without parts); the entry id is added after it. */
   readonly title: InlineText;
+  /** What is shown under the title, in order (empty or absent: a one-line entry). */
   readonly parts?: readonly DescribedPart[];
 }
 

@@ -21,9 +21,9 @@ export interface RegisterRendererOptions {
  * same kind and `override` is unset.
  */
 export class DuplicateRendererError extends Error {
+  /** `customType` is the wire type's name for kind `"wire"`. */
   constructor(
     readonly kind: "entry" | "message" | "wire",
-    /** The customType, or the wire type's name for kind `"wire"`. */
     readonly customType: string,
   ) {
     const what =
@@ -45,8 +45,8 @@ function checkArgs(kind: string, customType: unknown, fn: unknown): void {
 }
 
 /**
- * Custom renderers by customType. Immutable: every `with…`/`merge` returns a new registry and
- * leaves this one unchanged.
+ * Custom renderers by customType, and the views of plugin wire types by wire name. Immutable:
+ * every `with…`/`merge` returns a new registry and leaves this one unchanged.
  */
 export class Renderers {
   private constructor(
