@@ -21,6 +21,7 @@ import {
   renderEntry,
   renderEntryHtml,
   renderTree,
+  wireType,
 } from "@pi-sessions/plugins";
 import { tempDir } from "@pi-sessions/test-utils";
 import * as t from "io-ts";
@@ -193,6 +194,21 @@ describe("a plugin's own wire type, defined once (the bookmark walk)", () => {
     expect(shown).toContain(
       '(view of entry type "bookmark" failed (it does not match its definition: note: expected string, got null); default rendering shown)',
     );
+  });
+
+  it("the compiler checks appends and views against the codec (each refused at run time too)", () => {
+    const sm = SessionManager.inMemory("/w");
+    const host = installPlugins(sm, [bookmarks]);
+    const q = sm.appendMessage(user("q"));
+    // @ts-expect-error `note` is missing
+    expect(() => host.appendWireEntry(bookmark, { targetId: q })).toThrow(EntryRejectedError);
+    // @ts-expect-error `targetId` is a string
+    const wrong = () => host.appendWireEntry(bookmark, { targetId: 1, note: "" });
+    expect(wrong).toThrow(EntryRejectedError);
+    // @ts-expect-error a bookmark has no `title`
+    const view = wireType(bookmark, { summary: (b) => b.title });
+    expect(view.definition).toBe(bookmark);
+    expect(sm.getEntries()).toHaveLength(1);
   });
 
   it("a plugin's definition is checked: a built-in name, a bare object, a name twice", () => {

@@ -29,7 +29,7 @@ import type {
 import type { PluginDiagnostic, ReadCustomEntry } from "../custom/decode.js";
 import { Renderers } from "../render/registry.js";
 import type { EntryRenderer, MessageRenderer } from "../render/types.js";
-import type { WireType } from "../render/wire-type.js";
+import { isWireType, type WireType } from "../render/wire-type.js";
 import type { BranchReducer } from "./branch-reducer.js";
 import { PluginRegistryError, type PluginRegistryErrorCode } from "./registry-error.js";
 
@@ -224,12 +224,11 @@ export class PluginRegistry {
   }
 
   /**
-   * The installed wire type that `type` (a definition or a `wireType`) is, for an append
-   * through a host: throws when this registry has no such type or holds another object under
-   * that name, so no type foreign to the installed plugins is ever written through it.
+   * The installed wire type `type` (a definition or a `wireType`) is, for a host's append;
+   * throws when there is none or another object holds its name, so nothing foreign is written.
    */
   ownWireType(type: AnyEntryTypeDefinition | WireType): WireType {
-    const definition = "definition" in type ? type.definition : type;
+    const definition = isWireType(type) ? type.definition : type;
     const owned = this.wireTypeIndex.get(definition?.type);
     if (!owned || (owned.type !== type && owned.type.definition !== type)) {
       throw new Error(`Entry type "${String(definition?.type)}" is not installed here`);
