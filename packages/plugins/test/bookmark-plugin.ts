@@ -3,21 +3,14 @@
  * reference field) and the plugin beside it with how a bookmark reads. Everything else a test
  * does with bookmarks goes through these two values.
  */
-import { defineEntryType } from "@pi-sessions/core";
+import { defineEntryType, entryCodec } from "@pi-sessions/core";
 import { definePlugin, wireType } from "@pi-sessions/plugins";
 import * as t from "io-ts";
 
 /** `{"type":"bookmark", …, "targetId", "note"}`: a bookmark on another entry. */
 export const bookmark = defineEntryType({
   type: "bookmark",
-  codec: t.type({
-    type: t.literal("bookmark"),
-    id: t.string,
-    parentId: t.union([t.string, t.null]),
-    timestamp: t.string,
-    targetId: t.string,
-    note: t.string,
-  }),
+  codec: entryCodec("bookmark", { targetId: t.string, note: t.string }),
   references: ["targetId"],
   searchText: null,
   role: "none",

@@ -3,7 +3,7 @@
  * escaped for each; the defaults of a bare definition; a view that throws; and the renderer
  * registry's rules (one view per wire name, `override`, `merge`).
  */
-import { defineEntryType } from "@pi-sessions/core";
+import { defineEntryType, entryCodec } from "@pi-sessions/core";
 import {
   createRenderers,
   DuplicateRendererError,
@@ -18,14 +18,7 @@ import { bookmark } from "./bookmark-plugin.js";
 
 const stamp = defineEntryType({
   type: "stamp",
-  codec: t.type({
-    type: t.literal("stamp"),
-    id: t.string,
-    parentId: t.union([t.string, t.null]),
-    timestamp: t.string,
-    by: t.string,
-    output: t.string,
-  }),
+  codec: entryCodec("stamp", { by: t.string, output: t.string }),
   references: [],
   searchText: null,
   role: "none",

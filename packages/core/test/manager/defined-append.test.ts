@@ -9,6 +9,7 @@ import {
   defineEntryType,
   ENTRY_TYPES,
   EntryRejectedError,
+  entryCodec,
   type SessionEntry,
   SessionManager,
 } from "@pi-sessions/core";
@@ -19,14 +20,7 @@ import { assistant, fresh, reload, user } from "./fixtures.js";
 
 const pin = defineEntryType({
   type: "pin",
-  codec: t.type({
-    type: t.literal("pin"),
-    id: t.string,
-    parentId: t.union([t.string, t.null]),
-    timestamp: t.string,
-    targetId: t.string,
-    weight: t.number,
-  }),
+  codec: entryCodec("pin", { targetId: t.string, weight: t.number }, { tag: t.string }),
   references: ["targetId"],
   searchText: null,
   role: "none",
@@ -107,6 +101,21 @@ describe("SessionManager.appendDefinedEntry", () => {
     }
     expect(() => sm.appendDefinedEntry(pin, null as never)).toThrow("must be an object");
     expect(sm.getEntries()).toEqual(before);
+  });
+
+  it("entryCodec: the literal type, the common fields, its own, optional ones, others kept", () => {
+    const base = { type: "pin", id: "p", parentId: null, timestamp: "t", targetId: "a", weight: 1 };
+    const ok = pin.codec.decode({ ...base, tag: "x", extra: [1] });
+    expect(ok).toEqual({ _tag: "Right", right: { ...base, tag: "x", extra: [1] } });
+    for (const bad of [
+      { ...base, type: "pen" },
+      { ...base, parentId: 3 },
+      { ...base, weight: "1" },
+      { ...base, tag: 2 },
+      { type: "pin", id: "p", parentId: null, targetId: "a", weight: 1 },
+    ]) {
+      expect(pin.codec.decode(bad)._tag).toBe("Left");
+    }
   });
 
   it("passes a strict manager's schema guard (an unknown type to the built-in codecs)", () => {
