@@ -9,6 +9,7 @@ import {
   createDeterministicEnv,
   defineEntryType,
   EntryRejectedError,
+  entryCodec,
   mergeSessions,
   SessionManager,
 } from "@pi-sessions/core";
@@ -24,7 +25,6 @@ import {
   wireType,
 } from "@pi-sessions/plugins";
 import { tempDir } from "@pi-sessions/test-utils";
-import * as t from "io-ts";
 import { describe, expect, it } from "vitest";
 import { bookmark, bookmarks } from "./bookmark-plugin.js";
 import { assistant, user } from "./plugin-fixtures.js";
@@ -167,12 +167,8 @@ describe("a plugin's own wire type, defined once (the bookmark walk)", () => {
     // Another definition of the installed name, looser, through core: the install refuses it.
     const loose = defineEntryType({
       ...bookmark,
-      codec: t.type({
-        type: t.literal("bookmark"),
-        id: t.string,
-        parentId: t.union([t.string, t.null]),
-        timestamp: t.string,
-      }),
+      codec: entryCodec("bookmark", {}),
+      references: [],
     });
     expect(() => sm.appendDefinedEntry(loose, { note: 1 } as never)).toThrow(
       /rejected by plugin "bookmarks": entry type "bookmark" does not match its definition: .*targetId/,
