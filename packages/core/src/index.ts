@@ -78,6 +78,7 @@ export {
   entryTypesWithRole,
   isBuiltInEntryType,
   isDefinedEntryType,
+  type ReferenceFieldOf,
 } from "./schema/entry-types.js";
 export {
   isSearchedRole,
