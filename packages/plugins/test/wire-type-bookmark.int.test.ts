@@ -178,6 +178,26 @@ describe("a plugin's own wire type, defined once (the bookmark walk)", () => {
     expect(sm.getLeafId()).toBe(leaf);
   });
 
+  it("uninstalling takes the append, the guard and the view away again", () => {
+    const sm = SessionManager.inMemory("/w", { env: env() });
+    const host = installPlugins(sm, [bookmarks]);
+    const q = sm.appendMessage(user("q"));
+    const id = host.appendWireEntry(bookmark, { targetId: q, note: "n" });
+    host.uninstall();
+    expect(() => host.appendWireEntry(bookmark, { targetId: q, note: "n" })).toThrow("uninstalled");
+    expect(renderBranch(sm, id, { format: "text" })).toContain("Entry of unknown type bookmark");
+    // Core's own check stays: the definition's codec, not the plugin's guard.
+    expect(() => sm.appendDefinedEntry(bookmark, { targetId: q } as never)).toThrow(
+      'rejected by entry type "bookmark"',
+    );
+    const loose = defineEntryType({
+      ...bookmark,
+      codec: entryCodec("bookmark", {}),
+      references: [],
+    });
+    expect(sm.getEntry(sm.appendDefinedEntry(loose, {}))).toMatchObject({ type: "bookmark" });
+  });
+
   it("a malformed bookmark in a file loads, and renders as unknown with the problem named", () => {
     const { file, id } = bookmarkedFile();
     const text = readFileSync(file, "utf8").replace('"note":"start *here*"', '"note":null');

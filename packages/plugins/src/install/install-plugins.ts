@@ -76,7 +76,10 @@ export function installPlugins(
       }),
     );
     undo.push(manager.addEntryValidator(customDataValidator(registry)));
-    undo.push(manager.addEntryValidator(wireTypeValidator(registry)));
+    // Only a registry with wire types needs their guard (one more call on every append).
+    if (registry.plugins.some((p) => (p.wireTypes?.length ?? 0) > 0)) {
+      undo.push(manager.addEntryValidator(wireTypeValidator(registry)));
+    }
     const folded = new Set(manager.getState().slots.map((s) => s.projection));
     for (const projection of [...registry.projections(), diagnostics]) {
       if (folded.has(projection)) continue;
