@@ -101,6 +101,8 @@ describe("defaults and failures", () => {
       /^stamp\n {2}\{\n {4}"type": "stamp",/,
     );
     expect(bare.summaryOf(entry)).toBe("stamp");
+    // Without `summary`, a described type's line is its title as plain text.
+    expect(renderers.summaryOf(entry)).toBe("Stamp by <b>*me*</b> x`y");
   });
 
   it("a view that throws gets the unknown-type default and a note; its summary is undefined", () => {

@@ -41,10 +41,16 @@ export interface EntryDescription {
   readonly parts?: readonly DescribedPart[];
 }
 
+/** The runs of inline text (one run is a list of one). */
+function runsOf(text: InlineText): readonly InlineRun[] {
+  return Array.isArray(text) ? text : [text as InlineRun];
+}
+
 /** Inline text in the flavour of `fmt`. */
 export function writeInline(fmt: Fmt, ctx: RenderContext, text: InlineText): string {
-  const runs: readonly InlineRun[] = Array.isArray(text) ? text : [text as InlineRun];
-  return runs.map((run) => writeRun(fmt, ctx, run)).join("");
+  return runsOf(text)
+    .map((run) => writeRun(fmt, ctx, run))
+    .join("");
 }
 
 /**
@@ -97,19 +103,12 @@ export function writeDescription(
 
 /** The title of a description as one plain line (what a summary defaults to). */
 export function plainTitle(description: EntryDescription): string {
-  const runs: readonly InlineRun[] = Array.isArray(description.title)
-    ? description.title
-    : [description.title as InlineRun];
-  const text = runs
-    .map((run) =>
-      typeof run === "string"
-        ? run
-        : safeString(
-            (run as { ref?: unknown; code?: unknown; strong?: unknown }).ref ??
-              (run as { code?: unknown }).code ??
-              (run as { strong?: unknown }).strong,
-          ),
-    )
+  const plain = (run: InlineRun): unknown =>
+    typeof run === "object" && run !== null
+      ? Object.values(run)[0] // a run object holds one field: the id, code or text
+      : run;
+  const text = runsOf(description.title)
+    .map((run) => safeString(plain(run)))
     .join("");
   return text.replace(/\s+/g, " ").trim();
 }
