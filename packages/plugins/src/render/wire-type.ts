@@ -25,6 +25,7 @@ export interface WireTypeView<A> {
 
 /** A wire type and its view, as a plugin's `wireTypes` lists it (see {@link wireType}). */
 export interface WireType<D extends AnyEntryTypeDefinition = AnyEntryTypeDefinition> {
+  /** Tells a `wireType` from a bare definition in a plugin's `wireTypes`. */
   readonly kind: "wire";
   /** Core's definition: wire name, codec, reference fields. */
   readonly definition: D;
