@@ -32,6 +32,7 @@ function bookmarkedSession() {
     timestamp: 1,
   });
   sm.appendCustomMessageEntry("note", "In src/parse.ts.", true);
+  sm.appendCustomEntry("todo", { title: "<b>ship</b>" });
   const mark = host.appendWireEntry(bookmark, { targetId: question, note: "start <b>here</b>" });
   return { root, file: sm.getSessionFile() as string, question, mark };
 }
@@ -125,6 +126,10 @@ describe("export --plugin", () => {
     const fallback = [...plain.stdout.matchAll(article)].find((m) => m[1] === mark)?.[0] ?? "";
     expect(fallback).toContain("Entry of unknown type");
     expect(fallback).not.toContain("Bookmark on");
+    // The module's named plugin renders pi's `custom` entries of its customType (as escaped text).
+    expect(r.stdout).toContain(`<pre class="text">☐ &lt;b&gt;ship&lt;/b&gt;</pre>`);
+    expect(plain.stdout).not.toContain("☐");
+    expect(plain.stdout).toContain("Custom entry · todo");
   });
 
   it("renders the plugin's view in Markdown (--tree too), and the unknown type without it", async () => {
