@@ -27,6 +27,7 @@ import { commitGroups } from "../src/append-groups.js";
 import { LineFold } from "../src/info-fold.js";
 import { KEY_COLUMNS, keyValues, serialisedRow } from "../src/lines.js";
 import type { PostgresSessionStore } from "../src/postgres-store.js";
+import { nextSeqSql } from "../src/session-head.js";
 import { userMessage } from "./bench-inputs.js";
 import { appendedRow, type Floor } from "./raw-floor.js";
 
@@ -116,7 +117,8 @@ export function storeStatementFloor(store: PostgresSessionStore, texts = true): 
         await sm.flush();
         const id = sm.getSessionId();
         const next = await pool.query<{ next_seq: string; lease_token: string; header: string }>(
-          `SELECT next_seq, lease_token, header FROM ${s}.sessions WHERE id = $1`,
+          `SELECT ${nextSeqSql(s, "s")} AS next_seq, lease_token, header FROM ${s}.sessions s
+            WHERE id = $1`,
           [id],
         );
         const head = next.rows[0];
@@ -134,6 +136,8 @@ export function storeStatementFloor(store: PostgresSessionStore, texts = true): 
             texts: [texts ? fold.line(line) : null],
             lease,
             state: null,
+            // As the sink sends a lone writer's line between its lease's renewals.
+            renew: false,
           };
           const [verdict] = await commitGroups(pool, s, [{ group, retrying: false }]);
           latencies.push(performance.now() - t);

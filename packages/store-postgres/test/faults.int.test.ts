@@ -110,7 +110,15 @@ describe("faults", () => {
       JSON.stringify({ type: "custom", id: "c0ffee00", parentId: null, timestamp: "t" }),
     );
     const location = store.locationOf({ id } as never);
-    const group = { id, location, rows: [row], texts: [null], lease: undefined, state: null };
+    const group = {
+      id,
+      location,
+      rows: [row],
+      texts: [null],
+      lease: undefined,
+      state: null,
+      renew: true,
+    };
     const commit = (retrying: boolean) => commitGroups(store.pool, store.s, [{ group, retrying }]);
     expect(await commit(false)).toEqual([undefined]);
     expect(await commit(true)).toEqual([undefined]);
