@@ -14,7 +14,9 @@
  *   fenced append needs.
  *
  * - `storeStatementFloor`: the store's own statement for a group of one line (`commitGroups`:
- *   its session row with the header and listing state, the line with its listing texts), sent
+ *   the line with its listing texts inserted under a share lock of its session row, as a lone
+ *   writer sends it between renewals of its lease; with `renew`, the claim's UPDATE of the
+ *   session row with the header and listing state, as it sends it to renew), sent
  *   as the store sends it but without the manager, its queue or the group committer: how much
  *   of the store's distance to the raw insert is the statement, and how much the rest; and
  *   the same without the listing texts (`texts: false`), to tell their price from the row's.
@@ -106,7 +108,11 @@ export const leaseLockFloor: Floor = checkedFloor("lease-lock", (s, id, i) => {
  * message, so the session row is as wide as a real one's), each line with the texts the
  * listing fold collects from it, the lease renewed by each, as the sink sends them.
  */
-export function storeStatementFloor(store: PostgresSessionStore, texts = true): Floor {
+export function storeStatementFloor(
+  store: PostgresSessionStore,
+  texts = true,
+  renew = false,
+): Floor {
   return async (pool, s, writers, appends) => {
     const each = Math.ceil(appends / writers);
     const latencies: number[] = [];
@@ -136,8 +142,9 @@ export function storeStatementFloor(store: PostgresSessionStore, texts = true): 
             texts: [texts ? fold.line(line) : null],
             lease,
             state: null,
-            // As the sink sends a lone writer's line between its lease's renewals.
-            renew: false,
+            // false: as the sink sends a lone writer's line between its lease's renewals (the
+            // fast path); true: the claim's UPDATE, as it renews the lease.
+            renew,
           };
           const [verdict] = await commitGroups(pool, s, [{ group, retrying: false }]);
           latencies.push(performance.now() - t);

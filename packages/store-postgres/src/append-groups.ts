@@ -62,9 +62,10 @@ export async function commitGroups(
     );
   } catch (error) {
     // A line of a group at a seq taken meanwhile (a leased writer's line inserted without
-    // updating the session row, beside a writer without the lease): the statement fails
-    // whole. A round is split by the committer (this is no transient fault), and a group
-    // alone gets its verdict as any refused group does.
+    // updating the session row, beside a writer without the lease; or a fast append's seq
+    // taken, our own earlier try's included): the statement fails whole. A round is split by
+    // the committer (this is no transient fault), and a group alone gets its verdict as any
+    // refused group does.
     if (!only || (error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
     won = new Set();
   }
@@ -230,7 +231,9 @@ const oneStatement = perSchema((s) => ({
  * A leased writer's lone line, without the claim's UPDATE (see the module notes): inserted
  * only while the session row holds the writer's lease token (under its share lock) and the
  * line's seq is the session's next: the row's next seq, or one past a stored line. A line at
- * that seq already (another writer's, or our own committed try) inserts nothing.
+ * that seq already (another writer's, or our own committed try) fails the statement on its
+ * key, which `commitGroups` answers as a refused group (no conflict clause: a speculative
+ * insert costs every append an extra WAL record, for a case that is rare).
  */
 async function insertLeased(pool: pg.Pool, s: string, group: AppendGroup): Promise<string[]> {
   const row = group.rows[0] as LineRow;
@@ -252,9 +255,9 @@ async function insertLeased(pool: pg.Pool, s: string, group: AppendGroup): Promi
 
 /**
  * The fast path's statement (see `insertLeased`). Its seq check reads the row's next seq or
- * the line before: lines are contiguous, so a line at seq - 1 and none at seq (the conflict
- * clause) makes seq the next; a seq past the last line (the session shortened under the
- * writer) finds neither and inserts nothing, so it never leaves a gap.
+ * the line before: lines are contiguous, so a line at seq - 1 and none at seq (the key) makes
+ * seq the next; a seq past the last line (the session shortened under the writer) finds
+ * neither and inserts nothing, so it never leaves a gap.
  */
 const leasedText = perSchema((s) => ({
   name: `pi-sessions-append-leased:${s}`,
@@ -263,8 +266,7 @@ const leasedText = perSchema((s) => ({
       WHERE s.id = $1 AND s.lease_token = $9
         AND ($2::bigint = s.next_seq
              OR EXISTS (SELECT 1 FROM ${s}.entries p WHERE p.session_id = $1 AND p.seq = $2 - 1))
-        FOR SHARE OF s
-     ON CONFLICT (session_id, seq) DO NOTHING`,
+        FOR SHARE OF s`,
 }));
 
 /** PostgreSQL's code for a unique violation: a line at a seq another statement took. */

@@ -8,9 +8,9 @@
 import { SessionConflictError, SessionManager, SessionStoreFailedError } from "@pi-sessions/core";
 import { fcOptions } from "@pi-sessions/test-utils";
 import fc from "fast-check";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresSessionStore } from "../src/index.js";
+import { blockedBy, heldClient } from "./support/row-locks.js";
 import { connectStore, pgUrl } from "./support/store.js";
 
 const CWD = "/work/group-commit";
@@ -69,30 +69,19 @@ async function commitsOfAppendsAtOnce(store: PostgresSessionStore, n: number): P
 /**
  * A line inserted at `seq` of session `id` as a leased writer's fast append inserts it (under
  * a share lock of the session row), its transaction held open; `commitOnceWaitedFor` commits
- * it once a statement of the store waits on that row's lock.
+ * it once a statement of the store waits on it (`pending`: the call that must wait).
  */
 async function strayHeld(id: string, seq: number) {
-  const client = new pg.Client({ connectionString: pgUrl() });
-  await client.connect();
-  await client.query("BEGIN");
-  await client.query(`SELECT 1 FROM ${a.s}.sessions WHERE id = $1 FOR SHARE`, [id]);
-  await client.query(
-    `INSERT INTO ${a.s}.entries (session_id, seq, line) VALUES ($1, $2, '{"stray":true}')`,
+  const held = await heldClient(
+    `WITH locked AS (SELECT id FROM ${a.s}.sessions WHERE id = $1 FOR SHARE)
+     INSERT INTO ${a.s}.entries (session_id, seq, line)
+     SELECT id, $2, '{"stray":true}' FROM locked`,
     [id, seq],
   );
-  const pid = (await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]?.pid;
   return {
-    async commitOnceWaitedFor() {
-      for (;;) {
-        const waiting = await a.pool.query(
-          "SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))",
-          [pid],
-        );
-        if (waiting.rows.length > 0) break;
-        await new Promise((r) => setTimeout(r, 5));
-      }
-      await client.query("COMMIT");
-      await client.end();
+    async commitOnceWaitedFor(pending: Promise<unknown>) {
+      await blockedBy(a, held.pid, pending);
+      await held.commit();
     },
   };
 }
@@ -179,7 +168,7 @@ describe("group commit", () => {
     taken.appendMessage(user("t 2"));
     z.appendMessage(user("z 2"));
     const flushed = Promise.allSettled([x.flush(), taken.flush(), z.flush()]);
-    await held.commitOnceWaitedFor();
+    await held.commitOnceWaitedFor(flushed);
     const [fx, ft, fz] = await flushed;
     expect([fx.status, ft.status, fz.status]).toEqual(["fulfilled", "rejected", "fulfilled"]);
     const reason = (ft as PromiseRejectedResult).reason;
@@ -198,7 +187,7 @@ describe("group commit", () => {
     const held = await strayHeld(taken.getSessionId(), 2);
     taken.appendMessage(user("t 2"));
     const flushed = taken.flush().catch((e: unknown) => e);
-    await held.commitOnceWaitedFor();
+    await held.commitOnceWaitedFor(flushed);
     const reason = await flushed;
     expect(reason).toBeInstanceOf(SessionConflictError);
     expect((reason as Error).message).toMatch(/another writer appended line 2 first/);
