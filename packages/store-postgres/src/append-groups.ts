@@ -12,8 +12,10 @@
  * so a fenced writer's line never lands after the lease passed.
  */
 import { SessionConflictError } from "@pi-sessions/core";
-import pg from "pg";
+import type pg from "pg";
+import { insertLeased } from "./leased-append.js";
 import { KEY_COLUMNS, keyArrays, keyValues, type LineRow } from "./lines.js";
+import { perSchema, sendNamed } from "./named-statement.js";
 import { nextSeqSql } from "./session-head.js";
 import type { Lease } from "./writes.js";
 
@@ -85,21 +87,6 @@ async function claimAll(
 }
 
 /**
- * Sends a named statement through the pool. Not as a config object: pg copies one (all its
- * property descriptors, about 3 µs) on every call; a query made from the text alone is not
- * copied, and its name is set on it. The pool answers a query object as it answers a config
- * (a promise of its result, the connection released either way).
- */
-async function sendNamed<R extends pg.QueryResultRow>(
-  pool: pg.Pool,
-  statement: { readonly name: string; readonly text: string; readonly values: unknown[] },
-): Promise<pg.QueryResult<R>> {
-  const query = new pg.Query(statement.text, statement.values) as pg.Query & { name: string };
-  query.name = statement.name;
-  return await (pool.query(query) as unknown as Promise<pg.QueryResult<R>>);
-}
-
-/**
  * The statement of a round of groups (exported for the bench's profile, which explains it):
  * it returns the ids of the sessions it claimed.
  */
@@ -135,30 +122,6 @@ export function roundStatement(
   };
 }
 
-/** A named statement's name and text. */
-interface NamedText {
-  readonly name: string;
-  readonly text: string;
-}
-
-/**
- * A schema's statement, built once per schema: a writer sends it for every append, and pg
- * compares a named statement's text with the one it prepared on every call (the same string
- * is one pointer compare; a string built again is a scan of it, and its garbage).
- */
-function perSchema(make: (s: string) => NamedText): (s: string) => NamedText {
-  const made = new Map<string, NamedText>();
-  return (s) => {
-    let statement = made.get(s);
-    if (!statement) {
-      statement = make(s);
-      made.set(s, statement);
-    }
-    return statement;
-  };
-}
-
-/** The round statement (see `roundStatement`). */
 const roundText = perSchema((s) => ({
   name: `pi-sessions-append-groups:${s}`,
   text: `WITH g AS (
@@ -225,48 +188,6 @@ const oneStatement = perSchema((s) => ({
         RETURNING id)
      INSERT INTO ${s}.entries (session_id, seq, line, ${KEY_COLUMNS}, info_texts)
      SELECT id, $2, $3, $4, $5, $6, $7, $8, $12 FROM claimed`,
-}));
-
-/**
- * A leased writer's lone line, without the claim's UPDATE (see the module notes): inserted
- * only while the session row holds the writer's lease token (under its share lock) and the
- * line's seq is the session's next: the row's next seq, or one past a stored line. A line at
- * that seq already (another writer's, or our own committed try) fails the statement on its
- * key, which `commitGroups` answers as a refused group (no conflict clause: a speculative
- * insert costs every append an extra WAL record, for a case that is rare).
- */
-async function insertLeased(pool: pg.Pool, s: string, group: AppendGroup): Promise<string[]> {
-  const row = group.rows[0] as LineRow;
-  const statement = leasedText(s);
-  const inserted = await sendNamed(pool, {
-    name: statement.name,
-    text: statement.text,
-    values: [
-      group.id,
-      row.seq,
-      row.line,
-      ...keyValues(row),
-      group.lease?.token ?? null,
-      group.texts[0] ?? null,
-    ],
-  });
-  return inserted.rowCount === 1 ? [group.id] : [];
-}
-
-/**
- * The fast path's statement (see `insertLeased`). Its seq check reads the row's next seq or
- * the line before: lines are contiguous, so a line at seq - 1 and none at seq (the key) makes
- * seq the next; a seq past the last line (the session shortened under the writer) finds
- * neither and inserts nothing, so it never leaves a gap.
- */
-const leasedText = perSchema((s) => ({
-  name: `pi-sessions-append-leased:${s}`,
-  text: `INSERT INTO ${s}.entries (session_id, seq, line, ${KEY_COLUMNS}, info_texts)
-     SELECT s.id, $2, $3, $4, $5, $6, $7, $8, $10 FROM ${s}.sessions s
-      WHERE s.id = $1 AND s.lease_token = $9
-        AND ($2::bigint = s.next_seq
-             OR EXISTS (SELECT 1 FROM ${s}.entries p WHERE p.session_id = $1 AND p.seq = $2 - 1))
-        FOR SHARE OF s`,
 }));
 
 /** PostgreSQL's code for a unique violation: a line at a seq another statement took. */
