@@ -13,8 +13,8 @@
  */
 import { SessionConflictError } from "@pi-sessions/core";
 import type pg from "pg";
-import { insertLeased } from "./leased-append.js";
-import { KEY_COLUMNS, keyArrays, keyValues, type LineRow } from "./lines.js";
+import { insertLeased, lineValues } from "./leased-append.js";
+import { KEY_COLUMNS, keyArrays, type LineRow } from "./lines.js";
 import { perSchema, sendNamed } from "./named-statement.js";
 import { nextSeqSql } from "./session-head.js";
 import type { Lease } from "./writes.js";
@@ -153,16 +153,12 @@ const roundText = perSchema((s) => ({
  * parameters and no `unnest`, which is half the server's work for a single row.
  */
 async function claimOne(pool: pg.Pool, s: string, group: AppendGroup): Promise<string[]> {
-  const row = group.rows[0] as LineRow;
   const statement = oneStatement(s);
   const inserted = await sendNamed(pool, {
     name: statement.name,
     text: statement.text,
     values: [
-      group.id,
-      row.seq,
-      row.line,
-      ...keyValues(row),
+      ...lineValues(group),
       group.lease?.token ?? null,
       group.lease?.ttlMs ?? 0,
       group.state,

@@ -15,6 +15,12 @@ export interface LeasedLine {
   readonly lease: Lease | undefined;
 }
 
+/** A one-line group's first parameters: session, seq, line and key columns ($1 to $8). */
+export function lineValues(group: LeasedLine): unknown[] {
+  const row = group.rows[0] as LineRow;
+  return [group.id, row.seq, row.line, ...keyValues(row)];
+}
+
 /**
  * A leased writer's lone line, without the claim's UPDATE (see the module notes): inserted
  * only while the session row holds the writer's lease token (under its share lock) and the
@@ -24,19 +30,11 @@ export interface LeasedLine {
  * insert costs every append an extra WAL record, for a case that is rare).
  */
 export async function insertLeased(pool: pg.Pool, s: string, group: LeasedLine): Promise<string[]> {
-  const row = group.rows[0] as LineRow;
   const statement = leasedText(s);
   const inserted = await sendNamed(pool, {
     name: statement.name,
     text: statement.text,
-    values: [
-      group.id,
-      row.seq,
-      row.line,
-      ...keyValues(row),
-      group.lease?.token ?? null,
-      group.texts[0] ?? null,
-    ],
+    values: [...lineValues(group), group.lease?.token ?? null, group.texts[0] ?? null],
   });
   return inserted.rowCount === 1 ? [group.id] : [];
 }
