@@ -34,18 +34,6 @@ const MAX_GROUP = 500;
  */
 const RENEW_AFTER_TTL_SHARE = 1 / 3;
 
-/**
- * What the queue carries for an append of a written session: nothing of it is read (the write
- * sends the append's line from `unsent`), so no entry is made for it.
- */
-const LINE_ONLY = Object.freeze({
-  type: "custom",
-  customType: "pi-sessions:line-only",
-  id: "",
-  parentId: null,
-  timestamp: "",
-}) as SessionEntry;
-
 /** The listing state a sink saves as it lets go of the session. */
 export interface FinalState {
   readonly state: Buffer;
@@ -196,26 +184,20 @@ export function postgresSink(c: SinkContext): SessionSink & {
   };
   // The manager hands each entry over as the line it serialised (`appendLine`): that line is
   // stored as it is. Only a first write needs entries (the whole session, from `session()`).
+  // An append of a written session is queued as its line (the queue never asks for its entry),
+  // and its write sends every line still unsent, so appends queued behind it go with it.
   const appendLine = (
     line: string,
     entry: () => SessionEntry,
     session: () => StoredSessionContent,
   ): void => {
-    // Queued as an append (not a first write): the queue will reach it, unsent. Its entry is
-    // not asked for: the queue reads an entry only for a session not yet written (whether it
-    // starts the session), and the manager's entry is a handle made on first ask, kept for
-    // the session's life; the line is what is written.
-    if (inner.written) {
-      unsent.push(line);
-      inner.append(LINE_ONLY, session);
-    } else inner.append(entry(), session);
+    if (inner.written) unsent.push(line);
+    inner.appendLine(line, entry, session);
   };
-  const append = (entry: SessionEntry, session: () => StoredSessionContent): void =>
-    appendLine(JSON.stringify(entry), () => entry, session);
-  // The queued sink's own getters and methods, with appends tracking what is unsent and
-  // release and close letting the session go.
+  // The queued sink's own getters and methods, with appends tracking what is unsent (its
+  // `append` serialises the entry and calls this `appendLine`) and release and close letting
+  // the session go.
   return Object.assign(Object.create(inner) as typeof inner, {
-    append,
     appendLine,
     release,
     close: release,

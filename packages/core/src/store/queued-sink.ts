@@ -6,8 +6,12 @@ import { isConversationEntry } from "./store-helpers.js";
 export type QueuedWrite =
   /** The session's first write: its header and every entry so far. */
   | { readonly kind: "create"; readonly content: StoredSessionContent }
-  /** One appended entry of a session already written. */
-  | { readonly kind: "append"; readonly entry: SessionEntry };
+  /**
+   * One appended entry of a session already written: `line` is its JSON text exactly as the
+   * manager serialised and folded it (write it as it is); `entry` is the same value as an entry,
+   * made only when read (a store that writes the line never pays for it).
+   */
+  | { readonly kind: "append"; readonly line: string; readonly entry: SessionEntry };
 
 /** Options of {@link queuedSink}. */
 export interface QueuedSinkOptions {
@@ -22,6 +26,23 @@ export interface QueuedSinkOptions {
 }
 
 /**
+ * The queued write of one appended line; its entry is decoded from the line once, on first
+ * read. Not from the manager's `entry()`: that answers for the entry appended last, valid only
+ * during the append call, and the queue reaches this write later.
+ */
+function appendWrite(line: string): QueuedWrite {
+  let made: SessionEntry | undefined;
+  return {
+    kind: "append",
+    line,
+    get entry() {
+      made ??= JSON.parse(line) as SessionEntry;
+      return made;
+    },
+  };
+}
+
+/**
  * The sink of an asynchronous store (a database): pi's API is synchronous, so each append is
  * folded at once and its write queued behind the previous ones (a new session's first write is
  * whole, SPEC §6.2). The first failed write sets `failure` (the manager then refuses every
@@ -30,6 +51,8 @@ export interface QueuedSinkOptions {
 export function queuedSink(options: QueuedSinkOptions): SessionSink & {
   /** Queues the first write of a session created with content (a fork, a branch). */
   createWith(content: StoredSessionContent): void;
+  /** Queues one appended entry as its line (see {@link SessionSink.appendLine}). */
+  appendLine(line: string, entry: () => SessionEntry, session: () => StoredSessionContent): void;
 } {
   let written = options.written ?? false;
   let failure: Error | undefined;
@@ -57,8 +80,11 @@ export function queuedSink(options: QueuedSinkOptions): SessionSink & {
       enqueue({ kind: "create", content });
     },
     append(entry, session) {
-      if (written) enqueue({ kind: "append", entry });
-      else if (isConversationEntry(entry)) this.createWith(session());
+      this.appendLine(JSON.stringify(entry), () => entry, session);
+    },
+    appendLine(line, entry, session) {
+      if (written) enqueue(appendWrite(line));
+      else if (isConversationEntry(entry())) this.createWith(session());
     },
     changedElsewhere: () => false,
     flush: () =>

@@ -115,6 +115,42 @@ describe("an asynchronous store through queuedSink", () => {
     );
   });
 
+  it("an append's write carries the manager's exact line, and its own entry when read late", async () => {
+    const dir = tempDir();
+    const writes: QueuedWrite[] = [];
+    const base = asyncJsonlStore(dir, () => 1);
+    const store: SessionStore = {
+      ...base,
+      create(header, entries, when) {
+        const sink = queuedSink({
+          location: join(dir, `${header.id}.jsonl`),
+          write: async (w) => {
+            writes.push(w);
+            if (w.kind === "create") {
+              const { header: h, entries: e } = w.content;
+              await writeFile(join(dir, `${h.id}.jsonl`), [h, ...e].map(line).join(""));
+            } else await appendFile(join(dir, `${header.id}.jsonl`), `${w.line}\n`);
+          },
+        });
+        if (when === "now") sink.createWith({ header, entries });
+        return sink;
+      },
+    };
+    const sm = SessionManager.withStore(store, "/tmp/p");
+    sm.appendMessage(user("first"));
+    for (let i = 0; i < 5; i++) sm.appendMessage(user(`m${i}`));
+    await sm.flush();
+    const appends = writes.filter((w) => w.kind === "append");
+    expect(appends).toHaveLength(5);
+    const fileLines = readFileSync(sm.getSessionFile() as string, "utf8")
+      .split("\n")
+      .slice(2, -1);
+    expect(appends.map((w) => w.line)).toEqual(fileLines);
+    // Each write's entry is read only now, after every append: it is still its own entry (the
+    // manager's `entry()` answers for the last append only, so a write must not keep that).
+    expect(appends.map((w) => w.entry)).toEqual(sm.getEntries().slice(1));
+  });
+
   it("a failed write fails flush(), then every write throws and changes nothing", async () => {
     const dir = tempDir();
     const sm = SessionManager.withStore(asyncJsonlStore(dir), "/tmp/p");
