@@ -122,6 +122,7 @@ export function roundStatement(
   };
 }
 
+/** The round statement (see `roundStatement`). */
 const roundText = perSchema((s) => ({
   name: `pi-sessions-append-groups:${s}`,
   text: `WITH g AS (
