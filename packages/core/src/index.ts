@@ -53,6 +53,7 @@ export { labelsOfRecords, type ResolvedLabel } from "./projections/labels.js";
 export type { ReadonlySessionManager } from "./readonly-session-manager.js";
 export type { ContentBlock } from "./schema/codecs/content-blocks.js";
 export { decodeEntry, decodeRecord, recordIssues } from "./schema/codecs/decode.js";
+export { entryCodec } from "./schema/codecs/entries.js";
 export { formatSchemaIssue, type SchemaIssue } from "./schema/codecs/issues.js";
 export {
   ENTRY_REFERENCES,
@@ -62,6 +63,8 @@ export {
 } from "./schema/entry-references.js";
 export {
   type AnyEntryTypeDefinition,
+  type DefinedEntryFields,
+  type EntryOfDefinition,
   type EntryTypeRegistry,
   entryTypeRegistry,
 } from "./schema/entry-type-registry.js";
@@ -74,6 +77,8 @@ export {
   type EntryTypeTable,
   entryTypesWithRole,
   isBuiltInEntryType,
+  isDefinedEntryType,
+  type ReferenceFieldOf,
 } from "./schema/entry-types.js";
 export {
   isSearchedRole,

@@ -12,6 +12,7 @@ import * as sessionListing from "./manager/session-listing.js";
 import type { SessionManagerOptions } from "./manager/session-manager-options.js";
 import * as sessionOpening from "./manager/session-opening.js";
 import * as builtinProjections from "./projections/builtins.js";
+import type { AnyEntryTypeDefinition, DefinedEntryFields } from "./schema/entry-type-registry.js";
 import type * as schema from "./schema/types.js";
 import type { LoadDiagnostic } from "./state/diagnostics.js";
 import type { Projection } from "./state/projection.js";
@@ -354,6 +355,18 @@ export class SessionManager {
     details?: D,
   ): string {
     return appends.appendCustomMessage(this.session, customType, content, display, details);
+  }
+  /**
+   * Our addition: appends an entry of a type of your own, made by `defineEntryType` (a
+   * plugin's wire type): `{ type, id, parentId, timestamp, ...fields }` at the leaf, checked
+   * by the definition's codec first. A mismatch throws `EntryRejectedError` and nothing is
+   * folded or written; a built-in type's name throws a `TypeError` (use its own method).
+   */
+  appendDefinedEntry<D extends AnyEntryTypeDefinition>(
+    definition: D,
+    fields: DefinedEntryFields<D>,
+  ): string {
+    return appends.appendDefined(this.session, definition, fields);
   }
   /** Sets (truthy) or clears (undefined, "", null: kept as given) an existing entry's label. */
   appendLabelChange(targetId: string, label: string | undefined): string {

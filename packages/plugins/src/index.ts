@@ -9,9 +9,17 @@ export * from "./plugin/branch-state.js";
 export * from "./plugin/custom-data.js";
 export * from "./plugin/define-plugin.js";
 export * from "./plugin/plugin-projections.js";
+export * from "./plugin/wire-entries.js";
+export * from "./registry/create-registry.js";
 export * from "./registry/registry.js";
 export * from "./registry/registry-error.js";
 export { renderDefaultEntry } from "./render/default-entries.js";
+export type {
+  DescribedPart,
+  EntryDescription,
+  InlineRun,
+  InlineText,
+} from "./render/entry-description.js";
 export { escapeHtml } from "./render/html.js";
 export {
   codeFence as markdownCodeFence,
@@ -32,6 +40,7 @@ export {
 export * from "./render/render-tree.js";
 export type { RenderableSession } from "./render/session-index.js";
 export * from "./render/types.js";
+export { isWireType, type WireType, type WireTypeView, wireType } from "./render/wire-type.js";
 export * from "./usage/compute-usage.js";
 export * from "./usage/sessions-usage.js";
 export { USAGE_TOTALS_PROJECTION_NAME, usageTotalsRule } from "./usage/usage-name.js";

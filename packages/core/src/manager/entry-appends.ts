@@ -1,9 +1,14 @@
+import { isLeft } from "fp-ts/lib/Either.js";
 import * as builtinProjections from "../projections/builtins.js";
 import { sanitizeSessionName } from "../projections/session-name.js";
+import { decodeWith } from "../schema/codecs/issues.js";
+import type { AnyEntryTypeDefinition } from "../schema/entry-type-registry.js";
+import { isBuiltInEntryType, isDefinedEntryType } from "../schema/entry-types.js";
 import type * as schema from "../schema/types.js";
 import { entryOf } from "../state/session-state.js";
 import { appendEntry } from "./append-path.js";
 import { contextEditReplacement, type EntryBase, EntryNotFoundError } from "./entry-builders.js";
+import { EntryRejectedError } from "./entry-validation.js";
 import type { ManagedSession } from "./managed-session.js";
 import { systemCheckpoint } from "./system-checkpoint.js";
 
@@ -146,4 +151,45 @@ export function appendBranchSummary(
   const make = (b: EntryBase) =>
     ({ type: "branch_summary", ...b, fromId, summary, details, usage, fromHook }) as const;
   return appendEntry(session, make, undefined, branchFromId);
+}
+
+/** The fields an append fills in, which a defined entry's own fields may not set. */
+const FILLED_IN = ["type", "id", "parentId", "timestamp"] as const;
+
+/**
+ * An entry of a type of one's own (made by `defineEntryType`, not a built-in's): `{ type, id,
+ * parentId, timestamp, ...fields }` at the leaf. The line about to be written is checked by the
+ * definition's codec before anything is folded or written; a mismatch throws
+ * `EntryRejectedError` with the codec's issues. A definition not made by `defineEntryType`, a
+ * built-in's name (each has its own append and rules) or fields setting a filled-in key throw
+ * a `TypeError`, also before anything changes.
+ */
+export function appendDefined(
+  session: ManagedSession,
+  definition: AnyEntryTypeDefinition,
+  fields: object,
+): string {
+  const name = `entry type ${JSON.stringify(String(definition?.type))}`;
+  if (typeof definition !== "object" || definition === null || !isDefinedEntryType(definition)) {
+    throw new TypeError(`${name}: declare it with defineEntryType`);
+  }
+  if (isBuiltInEntryType(definition.type)) {
+    throw new TypeError(`${name} is built in: append it with its own method`);
+  }
+  if (typeof fields !== "object" || fields === null || Array.isArray(fields)) {
+    throw new TypeError(`${name}: the fields must be an object`);
+  }
+  const taken = FILLED_IN.find((key) => Object.hasOwn(fields, key));
+  if (taken !== undefined) throw new TypeError(`${name}: "${taken}" is filled in by the append`);
+  return appendEntry(session, (b) => {
+    const entry = { type: definition.type, ...b, ...fields };
+    // The codec checks what the line will say (JSON drops undefined, turns dates to strings).
+    const written = JSON.parse(JSON.stringify(entry)) as schema.SessionEntry;
+    const decoded = decodeWith(definition.codec, written);
+    if (isLeft(decoded)) {
+      const rejection = { reason: "it does not match its definition", issues: decoded.left };
+      throw new EntryRejectedError(written, { ...rejection, source: name });
+    }
+    return entry as unknown as schema.SessionEntry;
+  });
 }

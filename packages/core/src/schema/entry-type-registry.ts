@@ -24,6 +24,20 @@ export type AnyEntryTypeDefinition = EntryTypeDefinition<
   readonly string[]
 >;
 
+/** The entry a definition's codec decodes (its type, the common fields and its own). */
+export type EntryOfDefinition<D> = D extends { readonly codec: t.Decoder<unknown, infer A> }
+  ? A
+  : never;
+
+/**
+ * What an author gives to append an entry of definition `D`: its own fields, without the
+ * `type`, `id`, `parentId` and `timestamp` the append fills in.
+ */
+export type DefinedEntryFields<D> = Omit<
+  EntryOfDefinition<D>,
+  "type" | "id" | "parentId" | "timestamp"
+>;
+
 /** The built-in types and a plugin's, and what is derived from their definitions. */
 export interface EntryTypeRegistry<E = SessionEntry> {
   /** Every definition by wire name: the built-ins' first, in SPEC §3.2 order. */

@@ -60,6 +60,15 @@ export interface EntryTypeDefinition<
   readonly role: EntryTypeRole;
 }
 
+/**
+ * The fields of the entries codec `C` decodes that may hold an entry id (string-valued): what
+ * a definition's `references` may name, so a misspelt or non-string field does not compile.
+ */
+export type ReferenceFieldOf<C> =
+  C extends t.Decoder<unknown, infer A>
+    ? { [F in keyof A]-?: string extends NonNullable<A[F]> ? F : never }[keyof A] & string
+    : never;
+
 const ROLES: readonly EntryTypeRole[] = ["tree-state", "context-setting", "none"];
 
 /** The definitions {@link defineEntryType} checked: a registry takes no other. */
@@ -71,7 +80,8 @@ export function isDefinedEntryType(definition: object): boolean {
 }
 
 /**
- * Defines an entry type: the one way a built-in's and a plugin's type are declared. Checks the
+ * Defines an entry type: the one way a built-in's and a plugin's type are declared. The
+ * compiler holds `references` to string fields of what the codec decodes. Checks the
  * definition (a non-empty wire name, an io-ts codec, string reference fields other than
  * `parentId`, a known search field and role) and freezes it; a plugin's types then join the
  * built-ins in an {@link entryTypeRegistry}. Throws a `TypeError` for a bad definition.
@@ -79,7 +89,7 @@ export function isDefinedEntryType(definition: object): boolean {
 export function defineEntryType<
   const K extends string,
   C extends t.Decoder<unknown, SessionEntryBase>,
-  const R extends readonly string[],
+  const R extends readonly ReferenceFieldOf<C>[],
 >(definition: EntryTypeDefinition<K, C, R>): EntryTypeDefinition<K, C, R> {
   const { type, codec, references, searchText, role } = definition;
   const name = `entry type ${JSON.stringify(type)}`;
@@ -119,7 +129,9 @@ function define<K extends SessionEntryType>(
   return defineEntryType({
     type,
     codec: ENTRY_CODECS[type],
-    references: ENTRY_REFERENCES[type],
+    // Checked against each type's string fields by ENTRY_REFERENCES' own `satisfies`; a
+    // generic `K` cannot resolve the field names here.
+    references: ENTRY_REFERENCES[type] as readonly ReferenceFieldOf<(typeof ENTRY_CODECS)[K]>[],
     ...facts,
   }) as EntryTypeDefinition<K>;
 }

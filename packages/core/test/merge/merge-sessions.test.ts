@@ -115,6 +115,7 @@ describe("mergeSessions", () => {
         id: t.string,
         parentId: t.string,
         timestamp: t.string,
+        targetId: t.string,
       }),
       references: ["targetId"],
       searchText: null,

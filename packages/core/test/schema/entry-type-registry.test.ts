@@ -10,6 +10,7 @@ import {
   defineEntryType,
   ENTRY_TYPES,
   type EntryTypeDefinition,
+  entryCodec,
   entryTypeRegistry,
 } from "../../src/index.js";
 import {
@@ -66,6 +67,20 @@ describe("entry type definitions", () => {
       expect(() => defineEntryType(definition as never)).toThrow(TypeError);
       expect(() => defineEntryType(definition as never)).toThrow(message);
     }
+  });
+
+  it("the compiler holds references to string fields of what the codec decodes", () => {
+    const codec = entryCodec("pin", { targetId: t.string, weight: t.number }, { via: t.string });
+    const facts = { type: "pin", codec, searchText: null, role: "none" } as const;
+    expect(defineEntryType({ ...facts, references: ["targetId", "via"] }).references).toEqual([
+      "targetId",
+      "via",
+    ]);
+    // Run time can only see strings; the field names are the compiler's to check.
+    // @ts-expect-error a misspelt field
+    expect(defineEntryType({ ...facts, references: ["targetID"] }).references).toHaveLength(1);
+    // @ts-expect-error a number field never holds an id
+    expect(defineEntryType({ ...facts, references: ["weight"] }).references).toHaveLength(1);
   });
 });
 

@@ -17,9 +17,10 @@ import {
   pluginDiagnosticsProjection,
   readCustomEntry,
 } from "../plugin/custom-data.js";
+import { wireTypeValidator } from "../plugin/wire-entries.js";
+import { createRegistry } from "../registry/create-registry.js";
 import {
   type AnyPlugin,
-  createRegistry,
   type HookContext,
   type Plugin,
   type PluginHost,
@@ -39,7 +40,8 @@ function freeDiagnosticsName(manager: SessionManager): string {
 
 /**
  * Installs plugins into a manager: from then on, appends of their customTypes with invalid
- * data are refused (`EntryRejectedError`, nothing written), their projections are folded
+ * data, and of their wire types not matching their codecs, are refused (`EntryRejectedError`,
+ * nothing written), `host.appendWireEntry` writes their wire types, their projections are folded
  * (replayed once now), their branch states are kept current, and their hooks receive bus
  * events. Projections the manager already folds (the same objects, e.g. passed as
  * `options.projections`) are used as they are. Throws, having changed nothing, when a
@@ -74,6 +76,10 @@ export function installPlugins(
       }),
     );
     undo.push(manager.addEntryValidator(customDataValidator(registry)));
+    // Only a registry with wire types needs their guard (one more call on every append).
+    if (registry.plugins.some((p) => (p.wireTypes?.length ?? 0) > 0)) {
+      undo.push(manager.addEntryValidator(wireTypeValidator(registry)));
+    }
     const folded = new Set(manager.getState().slots.map((s) => s.projection));
     for (const projection of [...registry.projections(), diagnostics]) {
       if (folded.has(projection)) continue;
@@ -130,6 +136,11 @@ export function installPlugins(
       const stamped = stampVersion(type, payload) as CustomMessagePayload<unknown, unknown>;
       const content = stamped.content as Parameters<SessionManager["appendCustomMessageEntry"]>[1];
       return manager.appendCustomMessageEntry(type.customType, content, display, stamped.details);
+    },
+    appendWireEntry(type, fields) {
+      live();
+      const wire = registry.ownWireType(type);
+      return manager.appendDefinedEntry(wire.definition, fields as never);
     },
     uninstall() {
       if (!installed) return;

@@ -30,7 +30,8 @@ import {
   pluginDiagnosticsProjection,
   readCustomEntry,
 } from "../plugin/custom-data.js";
-import { createRegistry, type Plugin } from "../registry/registry.js";
+import { createRegistry } from "../registry/create-registry.js";
+import type { Plugin } from "../registry/registry.js";
 import type {
   PiPluginFailure,
   PiPluginHost,

@@ -3,7 +3,8 @@
  * that is nothing but its plugins: `export default toPiExtension(todoPlugin)`.
  */
 import type { ExtensionAPI, ExtensionFactory } from "@earendil-works/pi-coding-agent";
-import { type AnyPlugin, createRegistry } from "../registry/registry.js";
+import { createRegistry } from "../registry/create-registry.js";
+import type { AnyPlugin } from "../registry/registry.js";
 import { installPiPlugin } from "./pi-host.js";
 import type { PiPluginOptions } from "./pi-host-types.js";
 

@@ -5,6 +5,7 @@
  * (`pluginProjections`, `foldBranchState`) is a separate, explicit step.
  */
 import type {
+  AnyEntryTypeDefinition,
   CustomEntry,
   CustomMessageEntry,
   Projection,
@@ -21,6 +22,7 @@ import {
 import { decodeCustomEntry, decodePayload } from "../custom/decode.js";
 import type { BranchReducer, Plugin, PluginHooks } from "../registry/registry.js";
 import type { EntryRenderer, MessageRenderer } from "../render/types.js";
+import { isWireType, type WireType, wireType } from "../render/wire-type.js";
 import { type BranchRecipe, recipeReducer } from "./branch-recipe.js";
 
 /** One of a plugin's entries on the branch, decoded and upcast, as its reducer receives it. */
@@ -51,8 +53,18 @@ export interface PluginSpec<
 > {
   /** Unique name among installed plugins. */
   readonly name: string;
-  /** `custom` entry types this plugin owns (see `customEntryType`). */
+  /**
+   * `custom` entry types this plugin owns (see `customEntryType`): payload types of pi's
+   * `custom` entries, whose `type` stays `"custom"`. Not {@link PluginSpec.wireTypes}.
+   */
   readonly entryTypes?: E;
+  /**
+   * Entry types of its own (`{"type": "bookmark", …}` lines), each made by core's
+   * `defineEntryType`, bare or paired with how it reads by `wireType(definition, view)`.
+   * Installing the plugin lets `host.appendWireEntry` write them and renders them by their
+   * views; a reader without the plugin keeps them as entries of an unknown type.
+   */
+  readonly wireTypes?: readonly (AnyEntryTypeDefinition | WireType)[];
   /** `custom_message` types this plugin owns (see `customMessageType`). */
   readonly messageTypes?: M;
   /**
@@ -114,6 +126,25 @@ function branchReducerOf<S, I>(
     : recipeReducer(spec as BranchRecipe<S, I>);
 }
 
+/** The spec's wire types, each as a `wireType` (a bare definition gets the default view). */
+function wireTypesOf(plugin: string, spec: PluginSpec<never, never, unknown>): WireType[] {
+  const out: WireType[] = [];
+  for (const item of spec.wireTypes ?? []) {
+    try {
+      out.push(isWireType(item) ? wireType(item.definition, item.view) : wireType(item));
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      throw new PluginDefinitionError(`plugin "${plugin}": wireTypes: ${why}`);
+    }
+  }
+  uniqueOrThrow(
+    plugin,
+    "wire type",
+    out.map((w) => w.definition.type),
+  );
+  return out;
+}
+
 /** A renderer of a custom entry type: decodes, then calls the typed `render`. */
 function typedEntryRenderer(type: CustomEntryType<string, unknown>): EntryRenderer | undefined {
   const render = type.render;
@@ -166,7 +197,8 @@ function mergeRenderers<R>(
 
 /**
  * Declares a plugin. Checks the definition and throws {@link PluginDefinitionError} for a
- * mistake (no name, a customType or projection declared twice, an unknown hook). The result
+ * mistake (no name, a customType, wire type or projection declared twice, a wire type not made
+ * by `defineEntryType` or named as a built-in, an unknown hook). The result
  * is frozen; the reducer's item type is the union of the plugin's decoded types.
  */
 export function definePlugin<
@@ -231,6 +263,7 @@ export function definePlugin<
     }
   }
   const reducer = branchReducerOf(name, spec.branchState);
+  const wireTypes = wireTypesOf(name, spec as PluginSpec<never, never, unknown>);
   return Object.freeze({
     name,
     entryTypes: Object.freeze([...entryTypes]),
@@ -250,5 +283,6 @@ export function definePlugin<
       messageTypes.map((t) => [t.customType, typedMessageRenderer(t)] as const),
     ),
     hooks: Object.freeze({ ...hooks }),
+    wireTypes: Object.freeze(wireTypes),
   });
 }

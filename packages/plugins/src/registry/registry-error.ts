@@ -11,7 +11,8 @@ export type PluginRegistryErrorCode =
   | "duplicate-message-type"
   | "duplicate-projection"
   | "duplicate-entry-renderer"
-  | "duplicate-message-renderer";
+  | "duplicate-message-renderer"
+  | "duplicate-wire-type";
 
 /** A registration the registry refused; names the key and the plugin that already owns it. */
 export class PluginRegistryError extends Error {
@@ -41,4 +42,5 @@ const KEY_NAMES: Record<PluginRegistryErrorCode, string> = {
   "duplicate-projection": "projection",
   "duplicate-entry-renderer": "entry renderer",
   "duplicate-message-renderer": "message renderer",
+  "duplicate-wire-type": "entry type",
 };

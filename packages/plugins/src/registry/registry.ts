@@ -1,23 +1,24 @@
 /**
  * The plugin model: a defined plugin, the context its hooks get, the host an install returns,
- * and the registry that holds plugins. They refer to one another (a plugin's hooks get the
- * host, the host holds its registry, the registry its plugins), so they are declared in this
- * one module and every other module builds on it: `definePlugin` makes plugins, the folds and
- * `installPlugins` use them, and nothing here imports those back.
+ * and the registry that holds plugins. They refer to one another, so they are declared in this
+ * one module; `definePlugin` makes plugins, the folds and `installPlugins` use them.
  *
- * The registry is an immutable value. `register` returns a new registry (or throws a
- * {@link PluginRegistryError}); the registry it was called on never changes. Every key a
- * plugin claims — its name, entry and message customTypes, projection names, renderer keys —
- * has exactly one owner; a second claim is refused unless `override: true`, in which case
- * the newer plugin wins that key (and replaces a plugin of the same name).
+ * The registry is an immutable value: `register` returns a new registry (or throws a
+ * {@link PluginRegistryError}). Every key a plugin claims — its name, entry and message
+ * customTypes, wire type names, projection names, renderer keys — has exactly one owner; a
+ * second claim is refused unless `override: true`, and then the newer plugin wins the key.
  */
 import type {
+  AnyEntryTypeDefinition,
+  DefinedEntryFields,
+  EntryTypeRegistry,
   Projection,
   SessionEntry,
   SessionEventMap,
   SessionEventName,
   SessionManager,
 } from "@pi-sessions/core";
+import { entryTypeRegistry } from "@pi-sessions/core";
 import type { Either } from "fp-ts/lib/Either.js";
 import { isLeft, left, right } from "fp-ts/lib/Either.js";
 import type {
@@ -28,20 +29,11 @@ import type {
 import type { PluginDiagnostic, ReadCustomEntry } from "../custom/decode.js";
 import { Renderers } from "../render/registry.js";
 import type { EntryRenderer, MessageRenderer } from "../render/types.js";
+import { isWireType, type WireType } from "../render/wire-type.js";
+import type { BranchReducer } from "./branch-reducer.js";
 import { PluginRegistryError, type PluginRegistryErrorCode } from "./registry-error.js";
 
-/**
- * Folds a plugin's state from its own entries along the current branch (root → leaf), the
- * way pi extensions rebuild state from `getBranch()`. `apply` must return a new state and
- * leave the old one unchanged. Entries whose data cannot be read are skipped (and reported
- * as plugin diagnostics).
- */
-export interface BranchReducer<S, I> {
-  /** The state of an empty branch. */
-  init(): S;
-  /** The state after one more of the plugin's entries. */
-  apply(state: S, item: I): S;
-}
+export type { BranchReducer } from "./branch-reducer.js";
 
 /** What a hook gets besides the event: the manager and the install it belongs to. */
 export interface HookContext {
@@ -69,6 +61,8 @@ export interface Plugin<S = unknown, I = unknown> {
   /** Every message renderer, typed `render`s of its own message types included. */
   readonly messageRenderers: Readonly<Record<string, MessageRenderer>>;
   readonly hooks: PluginHooks;
+  /** Its own wire types with their views (filled by `definePlugin`; absent in older objects). */
+  readonly wireTypes?: readonly WireType[];
 }
 
 /** Any plugin, whatever its state and item types (for lists and registries). */
@@ -100,6 +94,15 @@ export interface PluginHost {
     payload: CustomMessagePayload<D, C>,
     display: boolean,
   ): string;
+  /**
+   * Appends an entry of an installed plugin's own wire type (`type`: its definition or its
+   * `wireType`): `{ type, id, parentId, timestamp, ...fields }`, checked by the codec first
+   * (core's `appendDefinedEntry`; a mismatch throws `EntryRejectedError`, nothing written).
+   */
+  appendWireEntry<D extends AnyEntryTypeDefinition>(
+    type: D | WireType<D>,
+    fields: DefinedEntryFields<D>,
+  ): string;
   /** Removes everything the install added (guard, projections, hooks). Idempotent. */
   uninstall(): void;
 }
@@ -125,6 +128,7 @@ function claimsOf(p: AnyPlugin): Claim[] {
     ...p.entryTypes.map((t): Claim => ["duplicate-entry-type", t.customType]),
     ...p.messageTypes.map((t): Claim => ["duplicate-message-type", t.customType]),
     ...p.projections.map((x): Claim => ["duplicate-projection", x.name]),
+    ...(p.wireTypes ?? []).map((w): Claim => ["duplicate-wire-type", w.definition.type]),
     ...Object.keys(p.entryRenderers).map((k): Claim => ["duplicate-entry-renderer", k]),
     ...Object.keys(p.messageRenderers).map((k): Claim => ["duplicate-message-renderer", k]),
   ];
@@ -150,6 +154,7 @@ export class PluginRegistry {
   private readonly projectionIndex = new Map<string, Projection<unknown>>();
   private readonly entryRendererIndex = new Map<string, EntryRenderer>();
   private readonly messageRendererIndex = new Map<string, MessageRenderer>();
+  private readonly wireTypeIndex = new Map<string, OwnedType<WireType>>();
 
   private constructor(plugins: readonly AnyPlugin[]) {
     this.plugins = Object.freeze([...plugins]);
@@ -160,6 +165,8 @@ export class PluginRegistry {
       for (const type of p.messageTypes)
         this.messageTypes.set(type.customType, { plugin: p, type });
       for (const x of p.projections) this.projectionIndex.set(x.name, x);
+      for (const w of p.wireTypes ?? [])
+        this.wireTypeIndex.set(w.definition.type, { plugin: p, type: w });
       for (const [k, r] of Object.entries(p.entryRenderers)) this.entryRendererIndex.set(k, r);
       for (const [k, r] of Object.entries(p.messageRenderers)) this.messageRendererIndex.set(k, r);
     }
@@ -211,6 +218,30 @@ export class PluginRegistry {
     return owned.type as T;
   }
 
+  /** The wire type (a plugin's own entry type) named `type`, with its plugin. O(1). */
+  wireType(type: string): OwnedType<WireType> | undefined {
+    return this.wireTypeIndex.get(type);
+  }
+
+  /**
+   * The installed wire type `type` (a definition or a `wireType`) is, for a host's append;
+   * throws when there is none or another object holds its name, so nothing foreign is written.
+   */
+  ownWireType(type: AnyEntryTypeDefinition | WireType): WireType {
+    const definition = isWireType(type) ? type.definition : type;
+    const owned = this.wireTypeIndex.get(definition?.type);
+    if (!owned || (owned.type !== type && owned.type.definition !== type)) {
+      throw new Error(`Entry type "${String(definition?.type)}" is not installed here`);
+    }
+    return owned.type;
+  }
+
+  /** Core's registry of the built-in and every plugin wire type (for `mergeSessions`). */
+  entryTypeRegistry(): EntryTypeRegistry {
+    const definitions = [...this.wireTypeIndex.values()].map((o) => o.type.definition);
+    return entryTypeRegistry(definitions) as EntryTypeRegistry;
+  }
+
   /** The entry renderer for `customType`. O(1). */
   entryRenderer(customType: string): EntryRenderer | undefined {
     return this.entryRendererIndex.get(customType);
@@ -230,6 +261,7 @@ export class PluginRegistry {
     // The indexes already hold one renderer per key, so nothing can collide here.
     for (const [k, r] of this.entryRendererIndex) out = out.withEntryRenderer(k, r);
     for (const [k, r] of this.messageRendererIndex) out = out.withMessageRenderer(k, r);
+    for (const { type } of this.wireTypeIndex.values()) out = out.withWireType(type);
     return out;
   }
 
@@ -271,17 +303,4 @@ export class PluginRegistry {
     if (!this.plugins.some((p) => p.name === name)) return this;
     return new PluginRegistry(this.plugins.filter((p) => p.name !== name));
   }
-}
-
-/**
- * A registry of `plugins`, registered in order; throws {@link PluginRegistryError} on the
- * first collision unless `override` is set.
- */
-export function createRegistry(
-  plugins: readonly AnyPlugin[] = [],
-  options: RegisterOptions = {},
-): PluginRegistry {
-  let registry = PluginRegistry.empty();
-  for (const p of plugins) registry = registry.register(p, options);
-  return registry;
 }

@@ -7,25 +7,11 @@ import { asString } from "@pi-sessions/core/internal";
 import { renderDefaultMessage } from "./default-messages.js";
 import { type Fmt, fmtFor } from "./format.js";
 import { contentParts, jsonBlock, usagePart } from "./parts.js";
+import { referenceTo } from "./reference.js";
 import { formatInt, get, safeString } from "./text.js";
 import type { RenderContext } from "./types.js";
 
 type EntryFn = (fmt: Fmt, ctx: RenderContext, entry: unknown, id?: string) => string;
-
-/** `target` as code, with a short hint of what it points at when the entry is known. */
-function target(fmt: Fmt, ctx: RenderContext, id: unknown): string {
-  if (typeof id !== "string") return fmt.inline("(no target)");
-  let known: unknown;
-  try {
-    known = ctx.getEntry(id);
-  } catch {
-    known = undefined; // A caller's lookup failing only costs the hint.
-  }
-  const type = get(known, "type");
-  const role = get(get(known, "message"), "role");
-  const hint = typeof role === "string" ? role : typeof type === "string" ? type : undefined;
-  return hint === undefined ? fmt.ref(id) : `${fmt.ref(id)} (${fmt.inline(hint)})`;
-}
 
 function compaction(fmt: Fmt, ctx: RenderContext, e: unknown, id?: string): string {
   const kept = get(e, "firstKeptEntryId");
@@ -33,7 +19,7 @@ function compaction(fmt: Fmt, ctx: RenderContext, e: unknown, id?: string): stri
   const facts: string[] = [];
   if (typeof tokens === "number") facts.push(`${formatInt(tokens)} tokens summarised`);
   if (typeof kept === "string") {
-    facts.push(kept === id ? "nothing kept" : `kept from ${target(fmt, ctx, kept)}`);
+    facts.push(kept === id ? "nothing kept" : `kept from ${referenceTo(fmt, ctx, kept)}`);
   }
   if (get(e, "fromHook") === true) facts.push("by an extension");
   const parts = [
@@ -46,7 +32,7 @@ function compaction(fmt: Fmt, ctx: RenderContext, e: unknown, id?: string): stri
 
 function branchSummary(fmt: Fmt, ctx: RenderContext, e: unknown, id?: string): string {
   const from = get(e, "fromId");
-  const facts = [`left branch at ${from === "root" ? "the root" : target(fmt, ctx, from)}`];
+  const facts = [`left branch at ${from === "root" ? "the root" : referenceTo(fmt, ctx, from)}`];
   if (get(e, "fromHook") === true) facts.push("by an extension");
   const parts = [
     fmt.note(facts.join(" · ")),
@@ -76,7 +62,7 @@ function customMessage(fmt: Fmt, ctx: RenderContext, e: unknown, id?: string): s
 
 function label(fmt: Fmt, ctx: RenderContext, e: unknown, id?: string): string {
   const text = get(e, "label");
-  const on = target(fmt, ctx, get(e, "targetId"));
+  const on = referenceTo(fmt, ctx, get(e, "targetId"));
   return text
     ? fmt.line(`Label ${fmt.inline(`"${safeString(text)}"`)} on ${on}`, id)
     : fmt.line(`Label cleared on ${on}`, id);
@@ -100,7 +86,7 @@ function usage(fmt: Fmt, _ctx: RenderContext, e: unknown, id?: string): string {
 }
 
 function contextEdit(fmt: Fmt, ctx: RenderContext, e: unknown, id?: string): string {
-  const on = target(fmt, ctx, get(e, "targetId"));
+  const on = referenceTo(fmt, ctx, get(e, "targetId"));
   const replacement = get(e, "replacement");
   if (replacement === null || typeof replacement !== "object") {
     return fmt.line(`Context edit: ${on} removed from context`, id);

@@ -3,7 +3,9 @@
  * and `registerMessageRenderer`, but each registration returns a new registry, so a plugin
  * definition can carry its renderers and combining plugins is a pure merge.
  */
+import { get } from "./text.js";
 import type { EntryRenderer, MessageRenderer } from "./types.js";
+import { type WireType, wireSummary } from "./wire-type.js";
 
 /** The shared empty registry (registries are immutable, so one instance serves everyone). */
 let EMPTY: Renderers | undefined;
@@ -14,15 +16,21 @@ export interface RegisterRendererOptions {
   readonly override?: boolean;
 }
 
-/** Thrown when a customType already has a renderer of the same kind and `override` is unset. */
+/**
+ * Thrown when a customType (or, for kind `"wire"`, a wire type) already has a renderer of the
+ * same kind and `override` is unset.
+ */
 export class DuplicateRendererError extends Error {
+  /** `customType` is the wire type's name for kind `"wire"`. */
   constructor(
-    readonly kind: "entry" | "message",
+    readonly kind: "entry" | "message" | "wire",
     readonly customType: string,
   ) {
-    super(
-      `A ${kind} renderer for customType "${customType}" is already registered (pass { override: true } to replace it)`,
-    );
+    const what =
+      kind === "wire"
+        ? `A view of entry type "${customType}"`
+        : `A ${kind} renderer for customType "${customType}"`;
+    super(`${what} is already registered (pass { override: true } to replace it)`);
     this.name = "DuplicateRendererError";
   }
 }
@@ -37,13 +45,14 @@ function checkArgs(kind: string, customType: unknown, fn: unknown): void {
 }
 
 /**
- * Custom renderers by customType. Immutable: every `with…`/`merge` returns a new registry and
- * leaves this one unchanged.
+ * Custom renderers by customType, and the views of plugin wire types by wire name. Immutable:
+ * every `with…`/`merge` returns a new registry and leaves this one unchanged.
  */
 export class Renderers {
   private constructor(
     private readonly entryMap: ReadonlyMap<string, EntryRenderer>,
     private readonly messageMap: ReadonlyMap<string, MessageRenderer>,
+    private readonly wireMap: ReadonlyMap<string, WireType> = new Map(),
   ) {
     Object.freeze(this);
   }
@@ -62,6 +71,32 @@ export class Renderers {
   /** The renderer of custom messages of this customType, if any. */
   messageRenderer(customType: string): MessageRenderer | undefined {
     return this.messageMap.get(customType);
+  }
+
+  /** The plugin wire type (with its view) of entries whose `type` is `type`, if any. */
+  wireType(type: string): WireType | undefined {
+    return this.wireMap.get(type);
+  }
+
+  /** Wire type names with a view, in registration order. */
+  wireTypes(): string[] {
+    return [...this.wireMap.keys()];
+  }
+
+  /**
+   * The one-line summary a plugin's wire type gives `entry` (its view's `summary`, else its
+   * title as text); undefined for any other record, or when the entry fails its codec or the
+   * view throws, so the caller's own line applies. Never throws.
+   */
+  summaryOf(entry: unknown): string | undefined {
+    const type = get(entry, "type");
+    const wire = typeof type === "string" ? this.wireMap.get(type) : undefined;
+    if (wire === undefined) return undefined;
+    try {
+      return wireSummary(wire, entry);
+    } catch {
+      return undefined; // Rendering shows the problem; a summary line falls back quietly.
+    }
   }
 
   /** customTypes with an entry renderer, in registration order. */
@@ -87,7 +122,8 @@ export class Renderers {
     if (this.entryMap.has(customType) && options?.override !== true) {
       throw new DuplicateRendererError("entry", customType);
     }
-    return new Renderers(new Map(this.entryMap).set(customType, fn), this.messageMap);
+    const entries = new Map(this.entryMap).set(customType, fn);
+    return new Renderers(entries, this.messageMap, this.wireMap);
   }
 
   /**
@@ -103,7 +139,23 @@ export class Renderers {
     if (this.messageMap.has(customType) && options?.override !== true) {
       throw new DuplicateRendererError("message", customType);
     }
-    return new Renderers(this.entryMap, new Map(this.messageMap).set(customType, fn));
+    const messages = new Map(this.messageMap).set(customType, fn);
+    return new Renderers(this.entryMap, messages, this.wireMap);
+  }
+
+  /**
+   * A registry that also renders entries of a plugin's wire type (see `wireType`) by its
+   * view. Same duplicate rule as {@link withEntryRenderer}, keyed by the wire name.
+   */
+  withWireType(wire: WireType, options?: RegisterRendererOptions): Renderers {
+    const type = wire?.definition?.type;
+    if (wire?.kind !== "wire" || typeof type !== "string") {
+      throw new TypeError("withWireType takes a wireType(...) value");
+    }
+    if (this.wireMap.has(type) && options?.override !== true) {
+      throw new DuplicateRendererError("wire", type);
+    }
+    return new Renderers(this.entryMap, this.messageMap, new Map(this.wireMap).set(type, wire));
   }
 
   /** Both registries' renderers; `other` wins a clash only with `override`, else it throws. */
@@ -114,6 +166,9 @@ export class Renderers {
     }
     for (const type of other.messageTypes()) {
       out = out.withMessageRenderer(type, other.messageRenderer(type) as MessageRenderer, options);
+    }
+    for (const type of other.wireTypes()) {
+      out = out.withWireType(other.wireType(type) as WireType, options);
     }
     return out;
   }

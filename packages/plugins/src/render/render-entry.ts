@@ -5,12 +5,14 @@
 import type { CustomMessage, SessionEntry } from "@pi-sessions/core";
 import { asString } from "@pi-sessions/core/internal";
 import { renderDefaultEntryAs } from "./default-entries.js";
+import { writeDescription } from "./entry-description.js";
 import { type Fmt, fmtOf } from "./format.js";
 import { escapeHtml, htmlFmt } from "./html.js";
 import { escapeInline } from "./markdown.js";
 import { Renderers } from "./registry.js";
 import { errorMessage, get, safeString, sanitize } from "./text.js";
 import type { RenderContext, RenderFormat } from "./types.js";
+import { describeWireEntry } from "./wire-type.js";
 
 /** Options shared by every render function. */
 export interface RenderOptions {
@@ -63,11 +65,25 @@ function messageOfCustomEntry(entry: unknown): CustomMessage {
   };
 }
 
-type Custom = { kind: "entry" | "message"; type: string; run: () => unknown };
+/**
+ * A renderer that applies to an entry, ready to run. `run` writes `ctx.format`, except a wire
+ * type's, which writes in the flavour it is given (a description is written in every one).
+ */
+type Custom = {
+  kind: "entry" | "message" | "wire type";
+  type: string;
+  run: (fmt: Fmt, id: string | undefined) => unknown;
+};
 
-/** The custom renderer that applies to an entry, ready to run, if any. */
+/** The custom renderer (or a plugin wire type's view) that applies to an entry, if any. */
 function customFor(entry: unknown, renderers: Renderers, ctx: RenderContext): Custom | undefined {
   const type = get(entry, "type");
+  const wire = typeof type === "string" ? renderers.wireType(type) : undefined;
+  if (wire && typeof type === "string") {
+    const run = (fmt: Fmt, id: string | undefined) =>
+      writeDescription(fmt, ctx, describeWireEntry(wire, entry), id);
+    return { kind: "wire type", type, run };
+  }
   if (type === "custom") {
     const customType = asString(get(entry, "customType"));
     const fn = customType === undefined ? undefined : renderers.entryRenderer(customType);
@@ -114,14 +130,20 @@ export function renderEntryIn(
     const custom = customFor(entry, renderers, ctx);
     if (custom) {
       try {
-        const out = custom.run();
+        const rawId = get(entry, "id");
+        const out = custom.run(fmt, ctx.showIds && typeof rawId === "string" ? rawId : undefined);
         if (typeof out === "string") {
-          const shown = fmt.kind === ctx.format ? out : fmt.prose(out);
+          const native = fmt.kind === ctx.format || custom.kind === "wire type";
+          const shown = native ? out : fmt.prose(out);
           return withLabel(fmt, shown, entry, ctx);
         }
         if (out !== undefined) throw new TypeError(`returned ${typeof out}, not a string`);
       } catch (error) {
-        const what = `${custom.kind} renderer for ${fmt.inline(`"${custom.type}"`)}`;
+        const named = fmt.inline(`"${custom.type}"`);
+        const what =
+          custom.kind === "wire type"
+            ? `view of entry type ${named}`
+            : `${custom.kind} renderer for ${named}`;
         note = fmt.note(
           `${what} failed (${fmt.inline(errorMessage(error))}); default rendering shown`,
         );

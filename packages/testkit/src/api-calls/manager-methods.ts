@@ -61,6 +61,8 @@ export const NOT_DRIVEN = {
   addEntryValidator: "core's extension point, not part of pi's API",
   addProjection: "core's extension point, not part of pi's API",
   removeProjection: "core's extension point, not part of pi's API",
+  appendDefinedEntry:
+    "a plugin's own entry type, not part of pi's API; the plugins' tests drive it",
 } as const satisfies Record<Exclude<MethodNames<SessionManager>, keyof SessionManagerLike>, string>;
 
 /** Core's manager must have every method the testkit drives, with compatible signatures. */

@@ -42,6 +42,30 @@ function entry<
   return objectCodec(name, { type: t.literal(type), ...common, ...required }, optional, missingOk);
 }
 
+/**
+ * The codec of an entry type of one's own, made as the built-ins' are: `type` the literal
+ * `type`, the fields every entry has (`id`, `parentId`, `timestamp`), then `required` and
+ * `optional` fields, unknown fields kept — the codec a `defineEntryType` usually takes, so a
+ * definition names only what is its own.
+ */
+export function entryCodec<
+  K extends string,
+  R extends t.Props,
+  O extends t.Props = Record<never, never>,
+>(
+  type: K,
+  required: R,
+  optional?: O,
+): t.Type<
+  { type: K; id: string; parentId: string | null; timestamp: string } & t.TypeOfProps<R> &
+    t.TypeOfPartialProps<O>,
+  { type: K; id: string; parentId: string | null; timestamp: string } & t.TypeOfProps<R> &
+    t.TypeOfPartialProps<O>,
+  unknown
+> {
+  return entry(`${type} entry`, type, required, optional);
+}
+
 /** What both summary entries may carry besides the summary. */
 const summaryExtras = { details: t.unknown, usage: UsageCodec, fromHook: t.boolean };
 
