@@ -17,6 +17,7 @@ import { commitGroups } from "../src/append-groups.js";
 import { PostgresSessionStore } from "../src/index.js";
 import { serialisedRow } from "../src/lines.js";
 import { nextSeqSql } from "../src/session-head.js";
+import { unleasedGroup } from "./support/groups.js";
 import { comparable, fileListing } from "./support/listing.js";
 import { connectStore, pgUrl } from "./support/store.js";
 
@@ -142,15 +143,7 @@ describe("the listing fold's saved state", () => {
     const message = { type: "message", id: "a1b2c3d4", parentId: null, timestamp: "t" };
     const entry = { ...message, message: user("unsaved", 1_700_000_200_000) };
     const row = serialisedRow(Number(next.rows[0]?.next_seq), JSON.stringify(entry));
-    const group = {
-      id,
-      location,
-      rows: [row],
-      texts: [null],
-      lease: undefined,
-      state: null,
-      renew: true,
-    };
+    const group = unleasedGroup(id, location, row);
     expect(await commitGroups(store.pool, store.s, [{ group, retrying: false }])).toEqual([
       undefined,
     ]);
