@@ -14,7 +14,9 @@
  *   fenced append needs.
  *
  * - `storeStatementFloor`: the store's own statement for a group of one line (`commitGroups`:
- *   its session row with the header and listing state, the line with its listing texts), sent
+ *   the line with its listing texts inserted under a share lock of its session row, as a lone
+ *   writer sends it between renewals of its lease; with `renew`, the claim's UPDATE of the
+ *   session row with the header and listing state, as it sends it to renew), sent
  *   as the store sends it but without the manager, its queue or the group committer: how much
  *   of the store's distance to the raw insert is the statement, and how much the rest; and
  *   the same without the listing texts (`texts: false`), to tell their price from the row's.
@@ -27,6 +29,7 @@ import { commitGroups } from "../src/append-groups.js";
 import { LineFold } from "../src/info-fold.js";
 import { KEY_COLUMNS, keyValues, serialisedRow } from "../src/lines.js";
 import type { PostgresSessionStore } from "../src/postgres-store.js";
+import { nextSeqSql } from "../src/session-head.js";
 import { userMessage } from "./bench-inputs.js";
 import { appendedRow, type Floor } from "./raw-floor.js";
 
@@ -105,7 +108,11 @@ export const leaseLockFloor: Floor = checkedFloor("lease-lock", (s, id, i) => {
  * message, so the session row is as wide as a real one's), each line with the texts the
  * listing fold collects from it, the lease renewed by each, as the sink sends them.
  */
-export function storeStatementFloor(store: PostgresSessionStore, texts = true): Floor {
+export function storeStatementFloor(
+  store: PostgresSessionStore,
+  texts = true,
+  renew = false,
+): Floor {
   return async (pool, s, writers, appends) => {
     const each = Math.ceil(appends / writers);
     const latencies: number[] = [];
@@ -116,7 +123,8 @@ export function storeStatementFloor(store: PostgresSessionStore, texts = true): 
         await sm.flush();
         const id = sm.getSessionId();
         const next = await pool.query<{ next_seq: string; lease_token: string; header: string }>(
-          `SELECT next_seq, lease_token, header FROM ${s}.sessions WHERE id = $1`,
+          `SELECT ${nextSeqSql(s, "s")} AS next_seq, lease_token, header FROM ${s}.sessions s
+            WHERE id = $1`,
           [id],
         );
         const head = next.rows[0];
@@ -134,6 +142,9 @@ export function storeStatementFloor(store: PostgresSessionStore, texts = true): 
             texts: [texts ? fold.line(line) : null],
             lease,
             state: null,
+            // false: as the sink sends a lone writer's line between its lease's renewals (the
+            // fast path); true: the claim's UPDATE, as it renews the lease.
+            renew,
           };
           const [verdict] = await commitGroups(pool, s, [{ group, retrying: false }]);
           latencies.push(performance.now() - t);

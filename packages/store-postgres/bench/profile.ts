@@ -20,6 +20,7 @@ import pg from "pg";
 import { type AppendGroup, roundStatement } from "../src/append-groups.js";
 import { PostgresSessionStore } from "../src/index.js";
 import { serialisedRow } from "../src/lines.js";
+import { nextSeqSql } from "../src/session-head.js";
 import { flag, userMessage as message, textFlag } from "./bench-inputs.js";
 import { measure } from "./cpu.js";
 
@@ -141,7 +142,8 @@ async function explainRound(url: string, s: string, n: number): Promise<void> {
   await client.connect();
   try {
     const sessions = await client.query<{ id: string; next_seq: string; lease_token: string }>(
-      `SELECT id, next_seq, lease_token FROM ${s}.sessions ORDER BY id LIMIT $1`,
+      `SELECT id, ${nextSeqSql(s, "s")} AS next_seq, lease_token FROM ${s}.sessions s
+        ORDER BY id LIMIT $1`,
       [n],
     );
     const groups: AppendGroup[] = sessions.rows.map((r, i) => {
@@ -159,6 +161,7 @@ async function explainRound(url: string, s: string, n: number): Promise<void> {
         texts: [null],
         lease: { owner: "x", token: Number(r.lease_token), ttlMs: 30_000 },
         state: null,
+        renew: true,
       };
     });
     const statement = roundStatement(s, groups);

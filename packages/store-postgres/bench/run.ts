@@ -169,6 +169,10 @@ async function main(): Promise<void> {
             "store statement, no texts",
             () => storeStatementFloor(store, false)(floorPool, store.s, writers, APPENDS),
           ],
+          [
+            "store UPDATE claim, no manager",
+            () => storeStatementFloor(store, true, true)(floorPool, store.s, writers, APPENDS),
+          ],
         );
       }
       if (writers > 1) {

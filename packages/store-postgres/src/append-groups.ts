@@ -3,10 +3,20 @@
  * the claimed groups' lines, in one statement (one commit), and why a group was not claimed.
  * Each group keeps its own checks: the session's next seq is the group's first, the lease
  * token is the writer's; a group whose check fails changes nothing.
+ *
+ * A lone writer's lone line that needs nothing of the session row (`AppendGroup.renew`
+ * false: the lease renewed lately, no listing state due, no newline owed) skips the claim's
+ * UPDATE: its line is inserted under a share lock of the session row whose lease token is
+ * the writer's, at the next seq (`session-head.ts`). The share lock, not a key-share one: a
+ * take of the lease (an UPDATE of the row) waits for the insert and the insert for the take,
+ * so a fenced writer's line never lands after the lease passed.
  */
 import { SessionConflictError } from "@pi-sessions/core";
-import pg from "pg";
-import { KEY_COLUMNS, keyArrays, keyValues, type LineRow } from "./lines.js";
+import type pg from "pg";
+import { insertLeased, lineValues } from "./leased-append.js";
+import { KEY_COLUMNS, keyArrays, type LineRow } from "./lines.js";
+import { perSchema, sendNamed } from "./named-statement.js";
+import { nextSeqSql } from "./session-head.js";
 import type { Lease } from "./writes.js";
 
 /** One session's lines to append, in order, at consecutive seqs from the first row's. */
@@ -19,6 +29,12 @@ export interface AppendGroup {
   readonly lease: Lease | undefined;
   /** The listing fold's state after the rows, when it is saved with them (else kept as is). */
   readonly state: Buffer | null;
+  /**
+   * Whether the session row must be updated with the rows (the lease renewed, the state
+   * saved, a newline owed); false lets a lone one-line group skip the UPDATE (the fast path).
+   * A leased writer only: without a lease the row's seq check is the only fence.
+   */
+  readonly renew: boolean;
 }
 
 /** A group as a round sends it: whether an earlier try may have committed it. */
@@ -39,9 +55,22 @@ export async function commitGroups(
 ): Promise<(SessionConflictError | undefined)[]> {
   const groups = round.map((r) => r.group);
   const only = groups.length === 1 ? groups[0] : undefined;
-  const won = new Set(
-    only?.rows.length === 1 ? await claimOne(pool, s, only) : await claimAll(pool, s, groups),
-  );
+  let won: Set<string>;
+  try {
+    won = new Set(
+      only?.rows.length === 1
+        ? await (only.renew || !only.lease ? claimOne : insertLeased)(pool, s, only)
+        : await claimAll(pool, s, groups),
+    );
+  } catch (error) {
+    // A line of a group at a seq taken meanwhile (a leased writer's line inserted without
+    // updating the session row, beside a writer without the lease; or a fast append's seq
+    // taken, our own earlier try's included): the statement fails whole. A round is split by
+    // the committer (this is no transient fault), and a group alone gets its verdict as any
+    // refused group does.
+    if (!only || (error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
+    won = new Set();
+  }
   const lost = round.filter((r) => !won.has(r.group.id));
   const verdicts = lost.length === 0 ? new Map() : await whyNot(pool, s, lost);
   return groups.map((g) => (won.has(g.id) ? undefined : verdicts.get(g.id)));
@@ -55,21 +84,6 @@ async function claimAll(
 ): Promise<string[]> {
   const claimed = await sendNamed<{ id: string }>(pool, roundStatement(s, groups));
   return claimed.rows.map((r) => r.id);
-}
-
-/**
- * Sends a named statement through the pool. Not as a config object: pg copies one (all its
- * property descriptors, about 3 µs) on every call; a query made from the text alone is not
- * copied, and its name is set on it. The pool answers a query object as it answers a config
- * (a promise of its result, the connection released either way).
- */
-async function sendNamed<R extends pg.QueryResultRow>(
-  pool: pg.Pool,
-  statement: { readonly name: string; readonly text: string; readonly values: unknown[] },
-): Promise<pg.QueryResult<R>> {
-  const query = new pg.Query(statement.text, statement.values) as pg.Query & { name: string };
-  query.name = statement.name;
-  return await (pool.query(query) as unknown as Promise<pg.QueryResult<R>>);
 }
 
 /**
@@ -108,29 +122,6 @@ export function roundStatement(
   };
 }
 
-/** A named statement's name and text. */
-interface NamedText {
-  readonly name: string;
-  readonly text: string;
-}
-
-/**
- * A schema's statement, built once per schema: a writer sends it for every append, and pg
- * compares a named statement's text with the one it prepared on every call (the same string
- * is one pointer compare; a string built again is a scan of it, and its garbage).
- */
-function perSchema(make: (s: string) => NamedText): (s: string) => NamedText {
-  const made = new Map<string, NamedText>();
-  return (s) => {
-    let statement = made.get(s);
-    if (!statement) {
-      statement = make(s);
-      made.set(s, statement);
-    }
-    return statement;
-  };
-}
-
 /** The round statement (see `roundStatement`). */
 const roundText = perSchema((s) => ({
   name: `pi-sessions-append-groups:${s}`,
@@ -145,7 +136,7 @@ const roundText = perSchema((s) => ({
               info_state = CASE WHEN g.state IS NULL THEN s.info_state ELSE g.state END,
               info_seq = CASE WHEN g.state IS NULL THEN s.info_seq ELSE g.next_seq END
          FROM g
-        WHERE s.id = g.id AND s.next_seq = g.first_seq
+        WHERE s.id = g.id AND ${nextSeqSql(s, "s")} = g.first_seq
           AND (g.token IS NULL OR s.lease_token = g.token)
         RETURNING s.id),
      inserted AS (
@@ -163,16 +154,12 @@ const roundText = perSchema((s) => ({
  * parameters and no `unnest`, which is half the server's work for a single row.
  */
 async function claimOne(pool: pg.Pool, s: string, group: AppendGroup): Promise<string[]> {
-  const row = group.rows[0] as LineRow;
   const statement = oneStatement(s);
   const inserted = await sendNamed(pool, {
     name: statement.name,
     text: statement.text,
     values: [
-      group.id,
-      row.seq,
-      row.line,
-      ...keyValues(row),
+      ...lineValues(group),
       group.lease?.token ?? null,
       group.lease?.ttlMs ?? 0,
       group.state,
@@ -187,17 +174,21 @@ async function claimOne(pool: pg.Pool, s: string, group: AppendGroup): Promise<s
 const oneStatement = perSchema((s) => ({
   name: `pi-sessions-append-one:${s}`,
   text: `WITH claimed AS (
-       UPDATE ${s}.sessions
+       UPDATE ${s}.sessions s
           SET next_seq = $2 + 1, needs_newline = false, updated_at = now(),
               lease_until = CASE WHEN $9::bigint IS NULL THEN lease_until
                                  ELSE now() + $10 * interval '1 millisecond' END,
               info_state = CASE WHEN $11::bytea IS NULL THEN info_state ELSE $11 END,
               info_seq = CASE WHEN $11::bytea IS NULL THEN info_seq ELSE $2 + 1 END
-        WHERE id = $1 AND next_seq = $2 AND ($9::bigint IS NULL OR lease_token = $9)
+        WHERE id = $1 AND ${nextSeqSql(s, "s")} = $2::bigint
+          AND ($9::bigint IS NULL OR lease_token = $9)
         RETURNING id)
      INSERT INTO ${s}.entries (session_id, seq, line, ${KEY_COLUMNS}, info_texts)
      SELECT id, $2, $3, $4, $5, $6, $7, $8, $12 FROM claimed`,
 }));
+
+/** PostgreSQL's code for a unique violation: a line at a seq another statement took. */
+const UNIQUE_VIOLATION = "23505";
 
 /** Why each group was not claimed: none of ours when its own first line is there already. */
 async function whyNot(
@@ -209,10 +200,11 @@ async function whyNot(
     id: string;
     exists: boolean;
     line: string | null;
+    raw: Buffer | null;
     lease_owner: string | null;
     lease_token: string | null;
   }>(
-    `SELECT g.id, s.id IS NOT NULL AS exists, e.line, s.lease_owner, s.lease_token
+    `SELECT g.id, s.id IS NOT NULL AS exists, e.line, e.raw, s.lease_owner, s.lease_token
        FROM unnest($1::text[], $2::bigint[]) AS g(id, seq)
        LEFT JOIN ${s}.sessions s ON s.id = g.id
        LEFT JOIN ${s}.entries e ON e.session_id = g.id AND e.seq = g.seq`,
@@ -235,6 +227,10 @@ async function whyNot(
     } else if (group.lease && Number(current.lease_token) !== group.lease.token) {
       const holder = current.lease_owner ?? "another writer";
       verdict = new SessionConflictError(group.location, `the writer lease passed to ${holder}`);
+    } else if (current.line === null && current.raw === null) {
+      // No line at its seq: the session has fewer lines than the writer knows of.
+      const why = `the session has no line ${first.seq - 1} any more (rewritten or shortened)`;
+      verdict = new SessionConflictError(group.location, why);
     } else {
       const why = `another writer appended line ${first.seq} first`;
       verdict = new SessionConflictError(group.location, why);

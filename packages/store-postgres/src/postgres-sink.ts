@@ -18,6 +18,7 @@ import type pg from "pg";
 import type { GroupCommitter } from "./group-commit.js";
 import { foldLines, LineFold, type WriterFold } from "./info-fold.js";
 import { type LineRow, serialisedRow, splitFile } from "./lines.js";
+import { nextSeqSql } from "./session-head.js";
 import { insertSession, type Lease, type RetryPolicy, withRetry } from "./writes.js";
 
 /** The listing state is saved with a group once this many lines went unsaved... */
@@ -26,6 +27,12 @@ const SAVE_EVERY_LINES = 16;
 const SAVE_EVERY_BYTES = 32 * 1024;
 /** Appends sent as one group at most (the rest go in the next). */
 const MAX_GROUP = 500;
+/**
+ * A lease is renewed by an append once this share of its ttl passed since the writer last
+ * renewed it (by its own clock, from before it sent the renewing statement, so never later
+ * than the server's renewal); appends between go without touching the session row.
+ */
+const RENEW_AFTER_TTL_SHARE = 1 / 3;
 
 /** The listing state a sink saves as it lets go of the session. */
 export interface FinalState {
@@ -47,6 +54,10 @@ export interface SinkContext {
   readonly lease: Lease | undefined;
   /** The seq of the session's next line, when it exists already (opened, not created). */
   readonly nextSeq?: number;
+  /** Whether the opened session's last line has no `\n` (its next append writes one). */
+  readonly needsNewline?: boolean;
+  /** When the lease of an opened session was taken (`performance.now()` before its load). */
+  readonly leaseTakenAt?: number;
   /** The listing fold after the opened session's lines (absent: this sink keeps none). */
   readonly fold?: WriterFold;
   /**
@@ -65,6 +76,11 @@ export function postgresSink(c: SinkContext): SessionSink & {
   createWith(content: StoredSessionContent): void;
 } {
   let next = c.nextSeq ?? 0;
+  // What the session row needs from the next append, as this writer knows it: a newline
+  // owed, and when the writer last renewed its lease (never: renew with the first append).
+  let needsNewline = c.needsNewline ?? false;
+  let renewedAt = c.leaseTakenAt ?? Number.NEGATIVE_INFINITY;
+  const renewEvery = (c.lease?.ttlMs ?? 0) * RENEW_AFTER_TTL_SHARE;
   // The listing fold after every line written so far (none: the stored state is left as is),
   // and how far the stored state is behind it.
   let fold = c.fold?.fold;
@@ -91,9 +107,15 @@ export function postgresSink(c: SinkContext): SessionSink & {
     const end = next + rows.length;
     const due = end - savedSeq >= SAVE_EVERY_LINES || unsavedBytes >= SAVE_EVERY_BYTES;
     const state = fold && due ? fold.save() : null;
-    const group = { id: c.id, location: c.location, rows, texts, lease: c.lease, state };
+    const sentAt = performance.now();
+    const renew = state !== null || needsNewline || !(sentAt - renewedAt < renewEvery);
+    const group = { id: c.id, location: c.location, rows, texts, lease: c.lease, state, renew };
     await c.committer.submit(group);
     next = end;
+    needsNewline = false;
+    // A group that needs no renewal may still have been claimed with the UPDATE (in a round
+    // with others): the writer's clock then counts from its last renewal it asked for.
+    if (renew) renewedAt = sentAt;
     if (state) {
       savedSeq = end;
       unsavedBytes = 0;
@@ -131,9 +153,12 @@ export function postgresSink(c: SinkContext): SessionSink & {
       rows,
       folded,
     };
+    const sentAt = performance.now();
     await withRetry(c.retry, (retrying) =>
       insertSession(c.pool, c.s, session, c.lease, c.location, retrying),
     );
+    renewedAt = sentAt;
+    needsNewline = false;
     next = rows.length;
     foldedTo = next;
     fold = created;
@@ -199,12 +224,12 @@ export async function letGo(
     const state = final();
     if (!lease && !state) return;
     await pool.query(
-      `UPDATE ${s}.sessions
+      `UPDATE ${s}.sessions s
           SET lease_owner = CASE WHEN lease_token = $2 THEN NULL ELSE lease_owner END,
               lease_until = CASE WHEN lease_token = $2 THEN NULL ELSE lease_until END,
-              info_state = CASE WHEN next_seq = $4 THEN $3 ELSE info_state END,
-              info_seq = CASE WHEN next_seq = $4 THEN $4 ELSE info_seq END
-        WHERE id = $1 AND (lease_token = $2 OR next_seq = $4)`,
+              info_state = CASE WHEN ${nextSeqSql(s, "s")} = $4 THEN $3 ELSE info_state END,
+              info_seq = CASE WHEN ${nextSeqSql(s, "s")} = $4 THEN $4 ELSE info_seq END
+        WHERE id = $1 AND (lease_token = $2 OR ${nextSeqSql(s, "s")} = $4)`,
       [id, lease?.token ?? null, state?.state ?? null, state?.nextSeq ?? null],
     );
   } catch {

@@ -261,7 +261,7 @@ export class PostgresSessionStore implements SessionStore {
   private sinkOf(
     location: string,
     lease: Lease | undefined,
-    opened: Pick<LoadedSession, "nextSeq" | "fold"> | undefined,
+    opened: Pick<LoadedSession, "nextSeq" | "needsNewline" | "leaseTakenAt" | "fold"> | undefined,
   ) {
     return postgresSink({
       pool: this.pool,
@@ -271,7 +271,13 @@ export class PostgresSessionStore implements SessionStore {
       location,
       retry: this.retry,
       lease,
-      ...(opened === undefined ? {} : { nextSeq: opened.nextSeq }),
+      ...(opened === undefined
+        ? {}
+        : {
+            nextSeq: opened.nextSeq,
+            needsNewline: opened.needsNewline,
+            leaseTakenAt: opened.leaseTakenAt,
+          }),
       ...(opened?.fold === undefined ? {} : { fold: opened.fold }),
       letGo: (l, after, final) => this.letGo(location, l, after, final),
     });

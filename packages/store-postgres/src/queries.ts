@@ -13,6 +13,7 @@ import { cwdMatches, resolveCwd } from "@pi-sessions/core/internal";
 import type pg from "pg";
 import { LineFold, parseTexts } from "./info-fold.js";
 import type { StoredLine } from "./lines.js";
+import { lastWriteSql, nextSeqSql } from "./session-head.js";
 
 /** Where the store's tables are and how a location is formed. */
 export interface QueryContext {
@@ -25,9 +26,13 @@ export interface QueryContext {
 /** The infos of sessions without a usable state, folded from their lines as stored. */
 async function foldedInfos(c: QueryContext, ids: readonly string[]): Promise<SessionInfo[]> {
   const result = await c.pool.query<StoredLine & { id: string; updated_at: Date }>(
-    `SELECT s.id, s.updated_at, e.line, e.raw
-       FROM ${c.s}.sessions s JOIN ${c.s}.entries e ON e.session_id = s.id
-      WHERE s.id = ANY($1) ORDER BY s.id, e.seq`,
+    // Each session's last write found once (materialised: not once per line of the join).
+    `WITH s AS MATERIALIZED (
+       SELECT s.id, ${lastWriteSql(c.s, "s")} AS updated_at
+         FROM ${c.s}.sessions s WHERE s.id = ANY($1))
+     SELECT s.id, s.updated_at, e.line, e.raw
+       FROM s JOIN ${c.s}.entries e ON e.session_id = s.id
+      ORDER BY s.id, e.seq`,
     [ids],
   );
   const sessions = new Map<string, { updatedAt: Date; lines: StoredLine[] }>();
@@ -56,19 +61,19 @@ async function infos(c: QueryContext, where: string, params: unknown[]): Promise
     texts: string | null;
     tail: (string | null)[] | null;
   }>(
-    `SELECT s.id, s.updated_at, s.info_state,
+    `SELECT s.id, ${lastWriteSql(c.s, "s")} AS updated_at, s.info_state,
             (SELECT string_agg(e.info_texts, ',' ORDER BY e.seq) FROM ${c.s}.entries e
               WHERE e.session_id = s.id AND e.seq < s.info_seq
                 AND e.info_texts IS NOT NULL) AS texts,
             (SELECT array_agg(e.line ORDER BY e.seq) FROM ${c.s}.entries e
               WHERE e.session_id = s.id AND e.seq >= s.info_seq) AS tail
        FROM ${c.s}.sessions s
-      WHERE (${where}) AND s.info_state IS NOT NULL AND s.info_seq <= s.next_seq
+      WHERE (${where}) AND s.info_state IS NOT NULL AND s.info_seq <= ${nextSeqSql(c.s, "s")}
      UNION ALL
-     SELECT s.id, s.updated_at, NULL, NULL, NULL
+     SELECT s.id, NULL, NULL, NULL, NULL
        FROM ${c.s}.sessions s
       WHERE (${where}) AND (s.info_state IS NULL OR s.info_seq IS NULL
-                            OR s.info_seq > s.next_seq)`,
+                            OR s.info_seq > ${nextSeqSql(c.s, "s")})`,
     params,
   );
   const out: SessionInfo[] = [];

@@ -6,6 +6,7 @@
 import type pg from "pg";
 import { foldLines } from "./info-fold.js";
 import type { StoredLine } from "./lines.js";
+import { nextSeqSql } from "./session-head.js";
 import { inTransaction } from "./transaction.js";
 
 /** One step of the schema: its version and the SQL that takes the previous one to it. */
@@ -28,7 +29,7 @@ async function fillInfoStates(client: pg.PoolClient, s: string): Promise<void> {
   const ids = await client.query<{ id: string }>(`SELECT id FROM ${s}.sessions`);
   for (const { id } of ids.rows) {
     const locked = await client.query<{ next_seq: string }>(
-      `SELECT next_seq FROM ${s}.sessions WHERE id = $1 FOR UPDATE`,
+      `SELECT ${nextSeqSql(s, "s")} AS next_seq FROM ${s}.sessions s WHERE id = $1 FOR UPDATE`,
       [id],
     );
     const lines = await client.query<StoredLine & { seq: string }>(
@@ -61,7 +62,9 @@ async function fillInfoStates(client: pg.PoolClient, s: string): Promise<void> {
  * (left NULL; rows written before keep their values, which nothing reads). Since version 2
  * each session keeps that fold's state (`info_state`, see `LineFold`) as of its first
  * `info_seq` lines, and each line the texts the fold collected from it (`info_texts`). Since
- * version 3 no foreign key ties a line to its session (see the migration).
+ * version 3 no foreign key ties a line to its session (see the migration). Since version 4 a
+ * line keeps when it was written (`written_at`) and the row's `next_seq` and `updated_at` are
+ * as of its last update, not its last line (see `session-head.ts`).
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -127,6 +130,18 @@ export const MIGRATIONS: readonly Migration[] = [
         END $$;
       CREATE TRIGGER sessions_delete_entries AFTER DELETE ON ${s}.sessions
         FOR EACH ROW EXECUTE FUNCTION ${s}.delete_session_entries();
+    `,
+  },
+  {
+    version: 4,
+    description: "when each line was written; the session row's next seq a lower bound",
+    // A lone writer's append no longer updates its session row (see `session-head.ts`), so
+    // the line keeps its own write time. Added without a default first, which changes no
+    // stored row (their writers updated `updated_at` with each line: NULL says so), then
+    // defaulted for new lines; both steps are catalog changes only, whatever the table's size.
+    sql: (s) => `
+      ALTER TABLE ${s}.entries ADD COLUMN written_at timestamptz;
+      ALTER TABLE ${s}.entries ALTER COLUMN written_at SET DEFAULT now();
     `,
   },
 ];

@@ -1,7 +1,7 @@
 /**
  * Loading a session from PostgreSQL before the manager opens it: the writer lease is taken
- * and every line read in one transaction (appenders wait on the session row meanwhile, so
- * the lines and the next seq agree), then the lines go through core's own loader as the file
+ * and every line read in one transaction (appenders wait on the session row's lock meanwhile,
+ * so the lines and the next seq agree), then the lines go through core's own loader as the file
  * store's reader would give them. A legacy session is migrated and written back whole, as
  * the file store rewrites a legacy file when it opens it.
  */
@@ -17,6 +17,7 @@ import {
   type WriterFold,
 } from "./info-fold.js";
 import { fileText, type LineRow, type StoredLine, splitFile } from "./lines.js";
+import { nextSeqSql } from "./session-head.js";
 import { inTransaction } from "./transaction.js";
 import { insertRows, type Lease } from "./writes.js";
 
@@ -52,7 +53,11 @@ export class SessionNotFoundError extends Error {
 export interface LoadedSession {
   readonly loaded: LoadedText;
   readonly nextSeq: number;
+  /** Whether its last line has no `\n` (the next append's statement writes one). */
+  readonly needsNewline: boolean;
   readonly lease: Lease | undefined;
+  /** When the lease was taken, by `performance.now()` before the statement that took it. */
+  readonly leaseTakenAt: number;
   /**
    * The listing fold after all its lines, and the seq up to which the stored state and texts
    * agree with it (undefined: the writer keeps no fold; the stored state stays as it is).
@@ -140,11 +145,15 @@ async function takeLease(
 
 /** Loads a session (taking the lease when asked); throws when it is missing or leased. */
 export async function loadSession(r: LoadRequest): Promise<LoadedSession> {
+  const leaseTakenAt = performance.now();
   const read = await inTransaction(r.pool, async (client) => {
     const lease = r.lease && !r.readOnly ? await takeLease(client, r, r.lease) : undefined;
+    // A load for writing locks the row against every append (a leased writer's line takes a
+    // share lock of it, see `append-groups.ts`) until its lines are read, so that its next
+    // seq and its lines agree; a read-only load needs no next seq and lets appends go on.
     const found = await client.query<SessionRow>(
-      `SELECT next_seq, needs_newline, info_state, info_seq FROM ${r.s}.sessions
-        WHERE id = $1 FOR SHARE`,
+      `SELECT ${nextSeqSql(r.s, "s")} AS next_seq, needs_newline, info_state, info_seq
+         FROM ${r.s}.sessions s WHERE id = $1 FOR ${r.readOnly ? "SHARE" : "NO KEY UPDATE"}`,
       [r.id],
     );
     const session = found.rows[0];
@@ -163,22 +172,27 @@ export async function loadSession(r: LoadRequest): Promise<LoadedSession> {
   const { lease, session, lines } = read;
   const loaded = loadText(fileText(lines, session.needs_newline), r.env, r.location);
   const nextSeq = Number(session.next_seq);
+  const needsNewline = session.needs_newline;
   const readOnly = r.readOnly ?? false;
   if (loaded.rewrite && !readOnly) {
     return {
       loaded,
       lease,
+      leaseTakenAt,
       readOnly,
+      needsNewline: false,
       ...(await rewriteSession(r, loaded.rewrite, nextSeq, lease)),
     };
   }
   // A legacy session read only is migrated in memory (its ids drawn here): never written on.
-  if (readOnly || loaded.rewrite) return { loaded, nextSeq, lease, fold: undefined, readOnly };
+  if (readOnly || loaded.rewrite) {
+    return { loaded, nextSeq, needsNewline, lease, leaseTakenAt, fold: undefined, readOnly };
+  }
   const caught = catchUp(read.resumed, read.from, lines);
   const fold = caught.repair
     ? await repairFold(r, nextSeq, lease, caught.fold, caught.repair)
     : { fold: caught.fold, savedSeq: read.from };
-  return { loaded, nextSeq, lease, fold, readOnly };
+  return { loaded, nextSeq, needsNewline, lease, leaseTakenAt, fold, readOnly };
 }
 
 /**
@@ -197,9 +211,10 @@ async function rewriteSession(
   const folded = foldLines(rows, fold);
   return inTransaction(r.pool, async (client) => {
     const claimed = await client.query(
-      `UPDATE ${r.s}.sessions SET header = $3, header_seq = 0, next_seq = $4,
+      `UPDATE ${r.s}.sessions s SET header = $3, header_seq = 0, next_seq = $4,
               needs_newline = false, updated_at = now(), info_state = $6, info_seq = $4
-        WHERE id = $1 AND next_seq = $2 AND ($5::bigint IS NULL OR lease_token = $5)`,
+        WHERE id = $1 AND ${nextSeqSql(r.s, "s")} = $2
+          AND ($5::bigint IS NULL OR lease_token = $5)`,
       [r.id, loadedNext, header.line, rows.length, lease?.token ?? null, folded.state],
     );
     if (claimed.rowCount !== 1) {
@@ -225,8 +240,9 @@ async function repairFold(
   try {
     await inTransaction(r.pool, async (client) => {
       const claimed = await client.query(
-        `UPDATE ${r.s}.sessions SET info_state = $3, info_seq = $2
-          WHERE id = $1 AND next_seq = $2 AND ($4::bigint IS NULL OR lease_token = $4)`,
+        `UPDATE ${r.s}.sessions s SET info_state = $3, info_seq = $2
+          WHERE id = $1 AND ${nextSeqSql(r.s, "s")} = $2
+            AND ($4::bigint IS NULL OR lease_token = $4)`,
         [r.id, nextSeq, fold.save(), lease?.token ?? null],
       );
       if (claimed.rowCount !== 1) throw new SessionConflictError(r.location, "appended meanwhile");

@@ -10,6 +10,7 @@ import { SessionConflictError } from "@pi-sessions/core";
 import type pg from "pg";
 import type { FoldedLines } from "./info-fold.js";
 import { KEY_COLUMNS, keyArrays, type LineRow } from "./lines.js";
+import { nextSeqSql } from "./session-head.js";
 import { inTransaction, isTransient } from "./transaction.js";
 
 /** How a write that failed for a transient reason is tried again. */
@@ -127,7 +128,7 @@ export async function insertSession(
     if (inserted.rowCount === 0) {
       // The row that won is committed, so this transaction sees it; it wrote nothing itself.
       const existing = await client.query<{ header: string; next_seq: string }>(
-        `SELECT header, next_seq FROM ${s}.sessions WHERE id = $1`,
+        `SELECT header, ${nextSeqSql(s, "s")} AS next_seq FROM ${s}.sessions s WHERE id = $1`,
         [session.id],
       );
       const row = existing.rows[0];

@@ -249,5 +249,5 @@ describe("connections dropped inside a transaction, hosts as processes", () => {
 });
 
 /** The last statement of a backend inside a load (lease, session row, lines) or a first write. */
-const LOAD = /lease_token = lease_token \+ 1|FOR SHARE|SELECT line, raw/;
+const LOAD = /lease_token = lease_token \+ 1|FOR NO KEY UPDATE|SELECT line, raw/;
 const CREATE = /INSERT INTO \S+\.(sessions|entries)/;

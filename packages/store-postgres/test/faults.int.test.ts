@@ -13,6 +13,7 @@ import { commitGroups } from "../src/append-groups.js";
 import { PostgresSessionStore, type PostgresStoreOptions } from "../src/index.js";
 import { serialisedRow } from "../src/lines.js";
 import { startFaultProxy } from "./support/fault-proxy.js";
+import { unleasedGroup } from "./support/groups.js";
 import { freshSchema, pgUrl } from "./support/store.js";
 
 const CWD = "/work/project";
@@ -110,7 +111,7 @@ describe("faults", () => {
       JSON.stringify({ type: "custom", id: "c0ffee00", parentId: null, timestamp: "t" }),
     );
     const location = store.locationOf({ id } as never);
-    const group = { id, location, rows: [row], texts: [null], lease: undefined, state: null };
+    const group = unleasedGroup(id, location, row);
     const commit = (retrying: boolean) => commitGroups(store.pool, store.s, [{ group, retrying }]);
     expect(await commit(false)).toEqual([undefined]);
     expect(await commit(true)).toEqual([undefined]);

@@ -10,6 +10,7 @@ import { fcOptions } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresSessionStore } from "../src/index.js";
+import { blockedBy, heldClient } from "./support/row-locks.js";
 import { connectStore, pgUrl } from "./support/store.js";
 
 const CWD = "/work/group-commit";
@@ -65,6 +66,26 @@ async function commitsOfAppendsAtOnce(store: PostgresSessionStore, n: number): P
   return xmins.size;
 }
 
+/**
+ * A line inserted at `seq` of session `id` as a leased writer's fast append inserts it (under
+ * a share lock of the session row), its transaction held open; `commitOnceWaitedFor` commits
+ * it once a statement of the store waits on it (`pending`: the call that must wait).
+ */
+async function strayHeld(id: string, seq: number) {
+  const held = await heldClient(
+    `WITH locked AS (SELECT id FROM ${a.s}.sessions WHERE id = $1 FOR SHARE)
+     INSERT INTO ${a.s}.entries (session_id, seq, line)
+     SELECT id, $2, '{"stray":true}' FROM locked`,
+    [id, seq],
+  );
+  return {
+    async commitOnceWaitedFor(pending: Promise<unknown>) {
+      await blockedBy(a, held.pid, pending);
+      await held.commit();
+    },
+  };
+}
+
 describe("group commit", () => {
   it("appends of several sessions made at once go in one statement and one commit", async () => {
     expect(await commitsOfAppendsAtOnce(a, 3)).toBe(1);
@@ -115,26 +136,63 @@ describe("group commit", () => {
 
   it("a group the server refuses for another reason fails alone: the round is split, the others are stored", async () => {
     const [x, damaged, z] = [await written(a, "x"), await written(a, "d"), await written(a, "z")];
-    // A line already where the damaged session's next one goes (a row written around the
-    // store): the statement fails on its key, for the whole round.
+    // A rule the damaged session's next line breaks (an operator's constraint, a row around
+    // the store): the statement fails on it, for the whole round.
+    const rule = `damaged_${Date.now()}`;
     await a.pool.query(
-      `INSERT INTO ${a.s}.entries (session_id, seq, line) VALUES ($1, 2, '{"stray":true}')`,
-      [damaged.getSessionId()],
+      `ALTER TABLE ${a.s}.entries ADD CONSTRAINT ${rule}
+         CHECK (session_id <> '${damaged.getSessionId()}' OR seq < 2) NOT VALID`,
     );
-    x.appendMessage(user("x 2"));
-    damaged.appendMessage(user("d 2"));
-    z.appendMessage(user("z 2"));
-    const [fx, fd, fz] = await Promise.allSettled([x.flush(), damaged.flush(), z.flush()]);
-    expect([fx.status, fd.status, fz.status]).toEqual(["fulfilled", "rejected", "fulfilled"]);
-    expect((fd as PromiseRejectedResult).reason.message).toMatch(/duplicate key/);
+    try {
+      x.appendMessage(user("x 2"));
+      damaged.appendMessage(user("d 2"));
+      z.appendMessage(user("z 2"));
+      const [fx, fd, fz] = await Promise.allSettled([x.flush(), damaged.flush(), z.flush()]);
+      expect([fx.status, fd.status, fz.status]).toEqual(["fulfilled", "rejected", "fulfilled"]);
+      expect((fd as PromiseRejectedResult).reason.message).toMatch(/violates check constraint/);
+    } finally {
+      await a.pool.query(`ALTER TABLE ${a.s}.entries DROP CONSTRAINT ${rule}`);
+    }
     expect((await stored(x)).texts).toEqual(["x", "x 2"]);
     expect((await stored(z)).texts).toEqual(["z", "z 2"]);
-    const next = await a.pool.query<{ next_seq: string }>(
-      `SELECT next_seq FROM ${a.s}.sessions WHERE id = $1`,
-      [damaged.getSessionId()],
-    );
-    expect(next.rows[0]?.next_seq).toBe("2");
+    expect((await stored(damaged)).texts).toEqual(["d"]);
     for (const sm of [x, damaged, z]) sm.close();
+  });
+
+  it("a line inserted at a group's seq after its round began (unique violation): the round is split, that group gets a conflict, the others are stored", async () => {
+    const [x, taken, z] = [await written(a, "x"), await written(a, "t"), await written(a, "z")];
+    // A leased writer's line goes in under a share lock of its session row, without updating
+    // it: held open here, the round waits on that row, then finds the line's key taken.
+    const held = await strayHeld(taken.getSessionId(), 2);
+    x.appendMessage(user("x 2"));
+    taken.appendMessage(user("t 2"));
+    z.appendMessage(user("z 2"));
+    const flushed = Promise.allSettled([x.flush(), taken.flush(), z.flush()]);
+    await held.commitOnceWaitedFor(flushed);
+    const [fx, ft, fz] = await flushed;
+    expect([fx.status, ft.status, fz.status]).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    const reason = (ft as PromiseRejectedResult).reason;
+    expect(reason).toBeInstanceOf(SessionConflictError);
+    expect(reason.message).toMatch(/another writer appended line 2 first/);
+    expect((await stored(x)).texts).toEqual(["x", "x 2"]);
+    expect((await stored(z)).texts).toEqual(["z", "z 2"]);
+    // Split: the two stored groups went in commits of their own, not in the failed round's.
+    const both = new Set([...(await stored(x, 2)).xmins, ...(await stored(z, 2)).xmins]);
+    expect(both.size).toBe(2);
+    for (const sm of [x, taken, z]) sm.close();
+  });
+
+  it("a lone group whose line's seq is taken after its statement began gets a conflict, not the server's error", async () => {
+    const taken = await written(a, "t");
+    const held = await strayHeld(taken.getSessionId(), 2);
+    taken.appendMessage(user("t 2"));
+    const flushed = taken.flush().catch((e: unknown) => e);
+    await held.commitOnceWaitedFor(flushed);
+    const reason = await flushed;
+    expect(reason).toBeInstanceOf(SessionConflictError);
+    expect((reason as Error).message).toMatch(/another writer appended line 2 first/);
+    expect((await stored(taken)).texts).toEqual(["t"]);
+    taken.close();
   });
 
   it("any interleaving of two writers over shared sessions: every acknowledged append stored once, nothing rejected stored, one chain each (numRuns 15)", async () => {

@@ -16,6 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commitGroups } from "../src/append-groups.js";
 import { PostgresSessionStore } from "../src/index.js";
 import { serialisedRow } from "../src/lines.js";
+import { nextSeqSql } from "../src/session-head.js";
+import { unleasedGroup } from "./support/groups.js";
 import { comparable, fileListing } from "./support/listing.js";
 import { connectStore, pgUrl } from "./support/store.js";
 
@@ -30,8 +32,8 @@ const CWD = "/work/info-state";
 /** The sessions whose saved state is missing or older than their last line. */
 async function withoutState(s: PostgresSessionStore): Promise<string[]> {
   const rows = await s.pool.query<{ id: string }>(
-    `SELECT id FROM ${s.s}.sessions
-      WHERE info_state IS NULL OR info_seq IS DISTINCT FROM next_seq ORDER BY id`,
+    `SELECT id FROM ${s.s}.sessions s
+      WHERE info_state IS NULL OR info_seq IS DISTINCT FROM ${nextSeqSql(s.s, "s")} ORDER BY id`,
   );
   return rows.rows.map((r) => r.id);
 }
@@ -135,13 +137,13 @@ describe("the listing fold's saved state", () => {
     sm.close();
     const id = store.idOf(location);
     const next = await store.pool.query<{ next_seq: string }>(
-      `SELECT next_seq FROM ${store.s}.sessions WHERE id = $1`,
+      `SELECT ${nextSeqSql(store.s, "s")} AS next_seq FROM ${store.s}.sessions s WHERE id = $1`,
       [id],
     );
     const message = { type: "message", id: "a1b2c3d4", parentId: null, timestamp: "t" };
     const entry = { ...message, message: user("unsaved", 1_700_000_200_000) };
     const row = serialisedRow(Number(next.rows[0]?.next_seq), JSON.stringify(entry));
-    const group = { id, location, rows: [row], texts: [null], lease: undefined, state: null };
+    const group = unleasedGroup(id, location, row);
     expect(await commitGroups(store.pool, store.s, [{ group, retrying: false }])).toEqual([
       undefined,
     ]);

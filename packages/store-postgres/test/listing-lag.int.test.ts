@@ -10,6 +10,7 @@ import { fcOptions } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PostgresSessionStore } from "../src/index.js";
+import { nextSeqSql } from "../src/session-head.js";
 import { comparable, fileListing } from "./support/listing.js";
 import { connectStore } from "./support/store.js";
 
@@ -22,7 +23,7 @@ afterAll(() => store.close());
 /** How many sessions have a saved state behind their last line. */
 async function behind(): Promise<number> {
   const r = await store.pool.query<{ n: string }>(
-    `SELECT count(*) AS n FROM ${store.s}.sessions WHERE info_seq < next_seq`,
+    `SELECT count(*) AS n FROM ${store.s}.sessions s WHERE info_seq < ${nextSeqSql(store.s, "s")}`,
   );
   return Number(r.rows[0]?.n);
 }

@@ -15,6 +15,7 @@ import {
 import { CORPUS_DIR } from "@pi-sessions/test-utils/corpus";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { PostgresSessionStore } from "../src/index.js";
+import { nextSeqSql } from "../src/session-head.js";
 import { comparable, fileListing } from "./support/listing.js";
 import { connectStore } from "./support/store.js";
 
@@ -39,7 +40,8 @@ async function withBumped(fold: VersionedFold<unknown>, use: () => Promise<void>
 /** Every session's saved state as stored (parsed), by id. */
 async function savedStates(): Promise<Map<string, SavedFoldState | null>> {
   const rows = await store.pool.query<{ id: string; info_state: Buffer | null; fresh: boolean }>(
-    `SELECT id, info_state, info_seq = next_seq AS fresh FROM ${store.s}.sessions ORDER BY id`,
+    `SELECT id, info_state, info_seq = ${nextSeqSql(store.s, "s")} AS fresh
+       FROM ${store.s}.sessions s ORDER BY id`,
   );
   return new Map(
     rows.rows.map((r) => [

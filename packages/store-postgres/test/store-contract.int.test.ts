@@ -7,13 +7,15 @@ import { fcOptions } from "@pi-sessions/test-utils";
 import { type StoreContractTarget, storeContract } from "@pi-sessions/testkit";
 import { describe, it } from "vitest";
 import type { PostgresSessionStore } from "../src/index.js";
+import { nextSeqSql } from "../src/session-head.js";
 import { connectStore } from "./support/store.js";
 
 /** The session's row and lines as stored, or undefined when it has no row. */
 async function persistedAt(store: PostgresSessionStore, location: string) {
   const id = store.idOf(location);
   const session = await store.pool.query(
-    `SELECT header, header_seq, next_seq FROM ${store.s}.sessions WHERE id = $1`,
+    `SELECT header, header_seq, ${nextSeqSql(store.s, "s")} AS next_seq
+       FROM ${store.s}.sessions s WHERE id = $1`,
     [id],
   );
   if (session.rowCount === 0) return undefined;
