@@ -1,6 +1,8 @@
 /**
  * `pi-sessions export <session> [--leaf ID] [--tree] --format md|html|jsonl [-o FILE]` — a
  * readable transcript of one branch (default: the current leaf's) or of the whole tree.
+ * `--plugin M` (repeatable) renders the entry types of plugin module M by its renderers (md,
+ * html; a jsonl export copies entries as they are).
  *
  * - `md`: Markdown from the plugins' headless renderers;
  * - `html`: one self-contained page (inline CSS, no scripts, everything escaped) with branches
@@ -20,6 +22,7 @@
 import { resolve } from "node:path";
 import { systemEnv } from "@pi-sessions/core";
 import { serializeRecords } from "@pi-sessions/core/internal";
+import type { Renderers } from "@pi-sessions/plugins";
 import { formatReport } from "@pi-sessions/redact";
 import { type Command, Option } from "commander";
 import { renderHtmlPage } from "../export/html-page.js";
@@ -29,6 +32,11 @@ import { type SessionView, viewOf } from "../export/session-view.js";
 import { type CliRuntime, type CommonOptions, withCommonOptions } from "../io/runtime.js";
 import { jsonForTerminal } from "../io/terminal-text.js";
 import { outputTargetOf, programDescriptors, writeOutput } from "../output/output-target.js";
+import {
+  type PluginOptions,
+  pluginRenderersOf,
+  withPluginOption,
+} from "../plugins/plugin-option.js";
 import { loadRedacted, redactOptionsOf } from "../redact/redact-input.js";
 import { resolveEntryRef } from "../session/entry-ref.js";
 import { loadSession, longLineNotes } from "../session/load-session.js";
@@ -38,7 +46,7 @@ import { resolveSessionArg } from "../session/resolve-session.js";
 type ExportFormat = "md" | "html" | "jsonl";
 
 /** Options of `export`. */
-interface ExportOptions extends CommonOptions {
+interface ExportOptions extends CommonOptions, PluginOptions {
   format: ExportFormat;
   leaf?: string;
   tree?: boolean;
@@ -61,6 +69,7 @@ function render(
   scope: "branch" | "tree",
   leafId: string | null,
   cwd: string,
+  renderers: Renderers | undefined,
 ): Rendered {
   const path = s.branch(leafId);
   if (format === "jsonl") {
@@ -86,38 +95,43 @@ function render(
       leafIsCurrent: leafId === s.leafId,
       source: s.path,
       getLabel: s.label,
+      ...(renderers === undefined ? {} : { renderers }),
     });
     return { content, entries };
   }
-  return { content: renderMarkdownTranscript(s, scope, leafId), entries };
+  return { content: renderMarkdownTranscript(s, scope, leafId, renderers), entries };
 }
 
 /** Registers `export` on the program. */
 export function registerExport(program: Command, runtime: CliRuntime): void {
   withCommonOptions(
-    program
-      .command("export")
-      .description(
-        "a readable transcript of one branch (default: the current one) or the whole tree",
-      )
-      .argument("<session>", "a session file path, id, id prefix or name")
-      .addOption(
-        new Option("--format <format>", "md, html or jsonl")
-          .choices(["md", "html", "jsonl"])
-          .default("md"),
-      )
-      .option("--leaf <id>", "export the branch ending at this entry (id or unique prefix)")
-      .option("--tree", "export every branch of the session, not just one")
-      .option(
-        "-o, --output <file>",
-        "write to this file (or FIFO, device, /dev/stdout) instead of stdout",
-      )
-      .option("--force", "with -o, replace an existing file (never a session file)")
-      .option("--redact", "replace secrets with placeholders first (as `redact` does)")
-      .option("--redact-paths", "with --redact, also the working and home directories")
-      .option("--redact-config <file>", "with --redact, a redaction config file"),
+    withPluginOption(
+      program
+        .command("export")
+        .description(
+          "a readable transcript of one branch (default: the current one) or the whole tree",
+        )
+        .argument("<session>", "a session file path, id, id prefix or name")
+        .addOption(
+          new Option("--format <format>", "md, html or jsonl")
+            .choices(["md", "html", "jsonl"])
+            .default("md"),
+        )
+        .option("--leaf <id>", "export the branch ending at this entry (id or unique prefix)")
+        .option("--tree", "export every branch of the session, not just one")
+        .option(
+          "-o, --output <file>",
+          "write to this file (or FIFO, device, /dev/stdout) instead of stdout",
+        )
+        .option("--force", "with -o, replace an existing file (never a session file)")
+        .option("--redact", "replace secrets with placeholders first (as `redact` does)")
+        .option("--redact-paths", "with --redact, also the working and home directories")
+        .option("--redact-config <file>", "with --redact, a redaction config file"),
+    ),
   ).action(async (session: string, options: ExportOptions) => {
     const ctx = runtime.context(options);
+    // The plugins first: a module that cannot be loaded is a bad argument, said before any read.
+    const renderers = await pluginRenderersOf(ctx.io, options);
     const path = resolveSessionArg(ctx, session);
     const redacting =
       options.redact === true || options.redactPaths === true || options.redactConfig !== undefined;
@@ -139,7 +153,7 @@ export function registerExport(program: Command, runtime: CliRuntime): void {
       );
     }
     const scope = options.tree ? "tree" : "branch";
-    const rendered = render(s, options.format, scope, leafId, ctx.io.cwd);
+    const rendered = render(s, options.format, scope, leafId, ctx.io.cwd, renderers);
     // What the renderers add beside the session (its file path, `parentSession`) gets this
     // file's placeholders too.
     const content =

@@ -1,11 +1,12 @@
 /**
- * `pi-sessions tree <session> [--depth N] [--leaf ID] [--no-index | --index FILE]` — the entry
- * tree with labels, the current leaf and its path, and compaction and branch-summary markers.
+ * `pi-sessions tree <session> [--depth N] [--leaf ID] [--no-index | --index FILE] [--plugin M]…` —
+ * the entry tree with labels, the current leaf and its path, and compaction and branch-summary markers.
  * With `--depth` the tree comes from the session index, which reads only the lines of the
  * rows shown (and the labels) and counts the entries cut off from its rows; the whole tree
  * reads the file.
  */
 
+import type { Renderers } from "@pi-sessions/plugins";
 import type { Command } from "commander";
 import { type IndexOption, indexFileOf } from "../io/index-file.js";
 import { truncate } from "../io/output.js";
@@ -16,14 +17,20 @@ import {
   type CommonOptions,
   withCommonOptions,
 } from "../io/runtime.js";
+import {
+  type PluginOptions,
+  pluginRenderersOf,
+  withPluginOption,
+} from "../plugins/plugin-option.js";
 import { resolveEntryId } from "../session/entry-ref.js";
+import { entrySummary } from "../session/entry-summary.js";
 import { type QuerySource, withQuerySource } from "../session/query-source.js";
 import { resolveSessionArg } from "../session/resolve-session.js";
 import { printSessionHeader } from "../session/session-header.js";
 import { type TreeRow, treeRows } from "../session/tree-view.js";
 
 /** Options of `tree`. */
-interface TreeOptions extends CommonOptions {
+interface TreeOptions extends CommonOptions, PluginOptions {
   depth?: number;
   leaf?: string;
   /** `--index FILE`, `--no-index` (false), or neither (the default index). */
@@ -50,9 +57,24 @@ function rowLine(ctx: CommandContext, row: TreeRow, width: number): string {
   return `${row.prefix}${id} ${summary}${label}${leaf}`;
 }
 
+/**
+ * An entry's one line: a plugin's summary of its own entry type first (`--plugin`), else the
+ * built-in one (which reads an unknown type as its name).
+ */
+function summarizeWith(renderers: Renderers | undefined): (entry: unknown) => string {
+  if (renderers === undefined) return entrySummary;
+  return (entry) => renderers.summaryOf(entry) ?? entrySummary(entry);
+}
+
 /** Runs `tree`. */
-function runTree(runtime: CliRuntime, sessionArg: string, options: TreeOptions): void {
+async function runTree(
+  runtime: CliRuntime,
+  sessionArg: string,
+  options: TreeOptions,
+): Promise<void> {
   const ctx = runtime.context(options);
+  // The plugins first: a module that cannot be loaded is a bad argument, said before any read.
+  const renderers = await pluginRenderersOf(ctx.io, options);
   const path = resolveSessionArg(ctx, sessionArg);
   // Without --depth every row is shown, so every line is read for its summary: one pass over
   // the file is cheaper than the index's rows plus the same lines read by place.
@@ -60,7 +82,7 @@ function runTree(runtime: CliRuntime, sessionArg: string, options: TreeOptions):
   // Unused without --depth, a named index is still checked, not silently ignored.
   if (index === false && typeof options.index === "string") indexFileOf(ctx, options.index);
   const { facts, problems, leafId, rows, notes } = withQuerySource(ctx, path, index, (source) =>
-    treeOfSource(source, options),
+    treeOfSource(source, options, summarizeWith(renderers)),
   );
   for (const note of notes) ctx.err(note);
   if (ctx.json) {
@@ -90,13 +112,17 @@ function runTree(runtime: CliRuntime, sessionArg: string, options: TreeOptions):
 }
 
 /** The rows of the tree, every summary computed (nothing is printed yet). */
-function treeOfSource(source: QuerySource, options: TreeOptions) {
+function treeOfSource(
+  source: QuerySource,
+  options: TreeOptions,
+  summarize: (entry: unknown) => string,
+) {
   const { facts, problems } = source;
   const leafId =
     options.leaf !== undefined
       ? resolveEntryId(source.ids, options.leaf, facts.path)
       : source.leafId;
-  const { roots, onPath, summaryOf, hiddenBelow } = source.tree(leafId, options.depth);
+  const { roots, onPath, summaryOf, hiddenBelow } = source.tree(leafId, options.depth, summarize);
   return {
     facts,
     problems,
@@ -109,16 +135,18 @@ function treeOfSource(source: QuerySource, options: TreeOptions) {
 /** Registers `tree` on the program. */
 export function registerTree(program: Command, runtime: CliRuntime): void {
   withCommonOptions(
-    program
-      .command("tree")
-      .description("show a session's entry tree: labels, leaf, compactions, branch summaries")
-      .argument("<session>", "a session file, id, id prefix or name")
-      .option("--depth <n>", "show entries at most n levels below the roots", parsePositiveInt)
-      .option("--leaf <id>", "mark this entry (id or unique prefix) as the leaf and its path")
-      .option(
-        "--index <file>",
-        "session index file (default: $PI_SESSIONS_INDEX, else the cache dir)",
-      )
-      .option("--no-index", "read the whole session file instead of through the index (--depth)"),
+    withPluginOption(
+      program
+        .command("tree")
+        .description("show a session's entry tree: labels, leaf, compactions, branch summaries")
+        .argument("<session>", "a session file, id, id prefix or name")
+        .option("--depth <n>", "show entries at most n levels below the roots", parsePositiveInt)
+        .option("--leaf <id>", "mark this entry (id or unique prefix) as the leaf and its path")
+        .option(
+          "--index <file>",
+          "session index file (default: $PI_SESSIONS_INDEX, else the cache dir)",
+        )
+        .option("--no-index", "read the whole session file instead of through the index (--depth)"),
+    ),
   ).action((session: string, options: TreeOptions) => runTree(runtime, session, options));
 }

@@ -4,14 +4,23 @@
  * which session, file and leaf it shows.
  */
 import type { SessionEntry } from "@pi-sessions/core";
-import { createRenderContext, renderBranch, renderTree } from "@pi-sessions/plugins";
+import {
+  createRenderContext,
+  type Renderers,
+  renderBranch,
+  renderTree,
+} from "@pi-sessions/plugins";
 import type { SessionView } from "./session-view.js";
 
-/** The Markdown transcript of `s`: the branch to `leafId`, or (`tree`) the whole tree. */
+/**
+ * The Markdown transcript of `s`: the branch to `leafId`, or (`tree`) the whole tree; a
+ * plugin's entry types by `renderers` (`--plugin`), the rest by the defaults.
+ */
 export function renderMarkdownTranscript(
   s: SessionView,
   scope: "branch" | "tree",
   leafId: string | null,
+  renderers?: Renderers,
 ): string {
   const { escape: md } = createRenderContext({ format: "markdown" });
   const entries = s.entries as SessionEntry[];
@@ -30,7 +39,7 @@ export function renderMarkdownTranscript(
   ].filter((line): line is string => line !== undefined);
   const body =
     scope === "tree"
-      ? renderTree(session, { format: "markdown" })
-      : renderBranch(session, leafId, { format: "markdown" });
+      ? renderTree(session, { format: "markdown", renderers })
+      : renderBranch(session, leafId, { format: "markdown", renderers });
   return `# ${md(s.name ?? h.id)}\n\n${facts.join("\n")}\n\n${body}`;
 }

@@ -40,8 +40,11 @@ export interface QuerySource {
   readonly diagnostics: number;
   /** Lines the read left unread (over the line bound), one stderr line each to print. */
   readonly notes: readonly string[];
-  /** Core's tree down to `depth` levels (all without it), with what `treeRows` asks. */
-  tree(leafId: string | null, depth: number | undefined): SourceTree;
+  /**
+   * Core's tree down to `depth` levels (all without it), with what `treeRows` asks; each row's
+   * summary is `summarize` of the entry's record as the file holds it (default: `entrySummary`).
+   */
+  tree(leafId: string | null, depth: number | undefined, summarize?: Summarize): SourceTree;
   /** Entries that give core's context builder, from `leafId`, what the whole file gives. */
   contextEntries(leafId: string | null): SessionEntry[];
   /**
@@ -54,6 +57,9 @@ export interface QuerySource {
     branch(): readonly SessionEntry[];
   };
 }
+
+/** The one-line summary of an entry's record (`entrySummary`, or a plugin's first). */
+export type Summarize = (record: SessionEntry) => string;
 
 /** A session's tree as `treeRows` takes it. */
 export interface SourceTree {
@@ -80,10 +86,10 @@ export function fileSource(path: string, options: ReadSessionOptions = {}): Quer
     problems: problemsOf(session).length,
     diagnostics: session.diagnostics.length,
     notes: longLineNotes(path, session.diagnostics),
-    tree: (leafId) => ({
+    tree: (leafId, _depth, summarize = entrySummary) => ({
       roots: treeOf(session.state),
       onPath: pathIds(session.state, leafId),
-      summaryOf: entrySummary,
+      summaryOf: summarize,
     }),
     contextEntries: () => session.entries as SessionEntry[],
     usage: (leafId) => ({
@@ -112,8 +118,10 @@ function indexSource(indexed: IndexedSession): QuerySource {
     problems: 0,
     diagnostics: 0,
     notes: [],
-    tree: (leafId, depth) =>
-      depth === undefined ? wholeTree(indexed, leafId) : topOfTree(indexed, leafId, depth),
+    tree: (leafId, depth, summarize = entrySummary) =>
+      depth === undefined
+        ? wholeTree(indexed, leafId, summarize)
+        : topOfTree(indexed, leafId, depth, summarize),
     contextEntries: (leafId) => indexed.contextPath(leafId),
     usage: (leafId) => {
       // `computeUsageTotals` walks a branch over an entry list itself when the leaf id is ""
@@ -130,24 +138,33 @@ function indexSource(indexed: IndexedSession): QuerySource {
 }
 
 /** The whole tree through the index: entries read when read, records read for summaries. */
-function wholeTree(indexed: IndexedSession, leafId: string | null): SourceTree {
+function wholeTree(
+  indexed: IndexedSession,
+  leafId: string | null,
+  summarize: Summarize,
+): SourceTree {
   const entries = indexed.entries();
   const state = replayState(indexed.header, entries);
   const positions = new Map(entries.map((e, i) => [e, i]));
   const summaryOf = (entry: SessionEntry) => {
     const position = positions.get(entry);
-    return entrySummary(position === undefined ? entry : indexed.entryAt(position));
+    return summarize(position === undefined ? entry : indexed.entryAt(position));
   };
   return { roots: treeOf(state), onPath: pathIds(state, leafId), summaryOf };
 }
 
 /** The tree's top `depth` levels through the index, with its counts of what is left out. */
-function topOfTree(indexed: IndexedSession, leafId: string | null, depth: number): SourceTree {
+function topOfTree(
+  indexed: IndexedSession,
+  leafId: string | null,
+  depth: number,
+  summarize: Summarize,
+): SourceTree {
   const top = indexed.treeTop(depth);
   return {
     roots: top.roots,
     onPath: top.pathIds(leafId),
-    summaryOf: (entry) => entrySummary(top.recordOf(entry)),
+    summaryOf: (entry) => summarize(top.recordOf(entry)),
     hiddenBelow: (node) => top.below(node),
   };
 }
