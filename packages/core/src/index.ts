@@ -78,6 +78,7 @@ export {
   entryTypesWithRole,
   isBuiltInEntryType,
   isDefinedEntryType,
+  ownEntryTypeProblem,
   type ReferenceFieldOf,
 } from "./schema/entry-types.js";
 export {

@@ -3,11 +3,13 @@
  * escaped for each; the defaults of a bare definition; a view that throws; and the renderer
  * registry's rules (one view per wire name, `override`, `merge`).
  */
-import { defineEntryType, entryCodec } from "@pi-sessions/core";
+import { defineEntryType, entryCodec, SessionManager } from "@pi-sessions/core";
 import {
+  createRegistry,
   createRenderers,
   DuplicateRendererError,
   definePlugin,
+  installPlugins,
   renderEntry,
   renderEntryHtml,
   wireType,
@@ -124,10 +126,34 @@ describe("defaults and failures", () => {
   });
 
   it("wireType refuses what is not a defined, non-built-in type", () => {
-    expect(() => wireType({ ...stamp })).toThrow("declare it with core's defineEntryType");
+    expect(() => wireType({ ...stamp })).toThrow("declare it with defineEntryType");
     const model = defineEntryType({ ...stamp, type: "model_change" });
     expect(() => wireType(model)).toThrow('entry type "model_change" is built in');
     expect(() => wireType(stamp, { describe: 3 as never })).toThrow("describe must be a function");
+  });
+});
+
+describe("a plugin made by hand with a built-in's wire type", () => {
+  // definePlugin and wireType refuse a built-in's name; a frozen object of a plugin's shape
+  // must not get past the registry either: its guard would refuse every user message, and its
+  // view would render them.
+  const message = defineEntryType({ ...stamp, type: "message" });
+  const base = definePlugin({ name: "shadow" });
+  const hijack = { kind: "wire", definition: message, view: { describe: () => ({ title: "X" }) } };
+  const shadow = Object.freeze({ ...base, wireTypes: Object.freeze([hijack]) });
+
+  it("is refused by the registry and by installPlugins; nothing is installed", () => {
+    expect(() => createRegistry([shadow as never])).toThrow("Not a plugin");
+    const sm = SessionManager.inMemory("/tmp/p");
+    expect(() => installPlugins(sm, [shadow as never])).toThrow("Not a plugin");
+    sm.appendMessage({ role: "user", content: "hi", timestamp: 1 });
+    expect(sm.getEntries().map((e) => e.type)).toEqual(["message"]);
+  });
+
+  it("is refused by the renderers' withWireType", () => {
+    expect(() => createRenderers().withWireType(hijack as never)).toThrow(
+      'withWireType: entry type "message" is built in',
+    );
   });
 });
 

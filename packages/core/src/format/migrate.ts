@@ -9,6 +9,7 @@
 import { right } from "fp-ts/lib/Either.js";
 import { type SessionEnv, systemEnv } from "../env/env.js";
 import { generateEntryId } from "../env/ids.js";
+import { HEADER_TYPE } from "../schema/header-type.js";
 import type { FileEntry } from "../schema/types.js";
 import type { DocLine, JsonRecord, ParsedDocument } from "./parse.js";
 import { documentRecords, isJsonRecord } from "./parse.js";
@@ -63,7 +64,7 @@ function linkRecords(out: unknown[], env: SessionEnv, diagnostics: MigrationDiag
   for (let i = 0; i < out.length; i++) {
     const record = out[i];
     // Every `session` record is header-like: R1.6 gives none an id or a place in the chain.
-    if (!isJsonRecord(record) || record.type === "session") continue;
+    if (!isJsonRecord(record) || record.type === HEADER_TYPE) continue;
     let copy: JsonRecord | undefined;
     let id: string;
     if (typeof record.id === "string") id = record.id;
@@ -117,7 +118,7 @@ function upgradeToV3(out: unknown[]): void {
     const record = out[i];
     if (!isJsonRecord(record)) continue;
     const m = record.message;
-    if (record.type === "session") {
+    if (record.type === HEADER_TYPE) {
       out[i] = { ...record, version: CURRENT_SESSION_VERSION };
     } else if (record.type === "message" && isJsonRecord(m) && m.role === "hookMessage") {
       out[i] = { ...record, message: { ...m, role: "custom" } };

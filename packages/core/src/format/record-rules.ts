@@ -5,6 +5,7 @@
  */
 
 import { type Either, left, right } from "fp-ts/lib/Either.js";
+import { HEADER_TYPE } from "../schema/header-type.js";
 import type { SessionHeader } from "../schema/types.js";
 import type { LoadDiagnostic } from "../state/diagnostics.js";
 import type { JsonRecord, ParsedDocument } from "./parse.js";
@@ -15,12 +16,12 @@ export const CURRENT_SESSION_VERSION = 3;
 /** A valid header: `type: "session"` with a string `id` (SPEC §2.2); readers tolerate the rest. */
 export function isValidHeader(record: unknown): record is SessionHeader {
   const r = record as JsonRecord | null | undefined;
-  return r?.type === "session" && typeof r.id === "string";
+  return r?.type === HEADER_TYPE && typeof r.id === "string";
 }
 
 /** Index of migration's header, the first `session` record wherever it is (SPEC §2.4), or -1. */
 export function findHeaderIndex(records: readonly unknown[]): number {
-  return records.findIndex((r) => (r as JsonRecord | null | undefined)?.type === "session");
+  return records.findIndex((r) => (r as JsonRecord | null | undefined)?.type === HEADER_TYPE);
 }
 
 /**
@@ -44,7 +45,7 @@ export function recordKind(
   record: JsonRecord,
   headerSeen: boolean,
 ): "header" | "extra-header" | "missing-id" | "entry" {
-  if (record.type === "session") return headerSeen ? "extra-header" : "header";
+  if (record.type === HEADER_TYPE) return headerSeen ? "extra-header" : "header";
   return typeof record.id === "string" ? "entry" : "missing-id";
 }
 

@@ -3,7 +3,7 @@ import * as builtinProjections from "../projections/builtins.js";
 import { sanitizeSessionName } from "../projections/session-name.js";
 import { decodeWith } from "../schema/codecs/issues.js";
 import type { AnyEntryTypeDefinition } from "../schema/entry-type-registry.js";
-import { isBuiltInEntryType, isDefinedEntryType } from "../schema/entry-types.js";
+import { isBuiltInEntryType, ownEntryTypeProblem } from "../schema/entry-types.js";
 import type * as schema from "../schema/types.js";
 import { entryOf } from "../state/session-state.js";
 import { appendEntry } from "./append-path.js";
@@ -170,11 +170,11 @@ export function appendDefined(
   fields: object,
 ): string {
   const name = `entry type ${JSON.stringify(String(definition?.type))}`;
-  if (typeof definition !== "object" || definition === null || !isDefinedEntryType(definition)) {
-    throw new TypeError(`${name}: declare it with defineEntryType`);
-  }
-  if (isBuiltInEntryType(definition.type)) {
-    throw new TypeError(`${name} is built in: append it with its own method`);
+  const problem = ownEntryTypeProblem(definition);
+  if (problem !== undefined) {
+    // A built-in type has its own append and rules; anything else is not a checked definition.
+    const hint = isBuiltInEntryType(definition?.type) ? ": append it with its own method" : "";
+    throw new TypeError(`${problem}${hint}`);
   }
   if (typeof fields !== "object" || fields === null || Array.isArray(fields)) {
     throw new TypeError(`${name}: the fields must be an object`);

@@ -14,6 +14,7 @@
 import type * as t from "io-ts";
 import { ENTRY_CODECS, type SessionEntryBase } from "./codecs/entries.js";
 import { ENTRY_REFERENCES } from "./entry-references.js";
+import { HEADER_TYPE } from "./header-type.js";
 import type { SessionEntryType } from "./types.js";
 
 /**
@@ -96,6 +97,9 @@ export function defineEntryType<
   if (typeof type !== "string" || type === "") {
     throw new TypeError("entry type: its wire name must be a non-empty string");
   }
+  if (type === HEADER_TYPE) {
+    throw new TypeError(`${name} is the header's type: a line of it is read as a header`);
+  }
   if (typeof (codec as { decode?: unknown } | null)?.decode !== "function") {
     throw new TypeError(`${name}: codec must be an io-ts codec`);
   }
@@ -163,6 +167,22 @@ export const ENTRY_TYPE_NAMES: readonly SessionEntryType[] = Object.freeze(
 /** The built-in types whose definition has `role`. */
 export function entryTypesWithRole(role: EntryTypeRole): readonly SessionEntryType[] {
   return ENTRY_TYPE_NAMES.filter((type) => ENTRY_TYPES[type].role === role);
+}
+
+/**
+ * Why `definition` cannot be an entry type of one's own (a plugin's), or `undefined` when it can:
+ * it must be made by {@link defineEntryType} (which refuses the header's type) and must not take
+ * a built-in type's name. The one rule every path that accepts such a type applies (core's
+ * append, the plugins' wire types, their registry and renderers).
+ */
+export function ownEntryTypeProblem(definition: unknown): string | undefined {
+  const type = (definition as { type?: unknown } | null)?.type;
+  const name = `entry type ${JSON.stringify(String(type))}`;
+  if (typeof definition !== "object" || definition === null || !isDefinedEntryType(definition)) {
+    return `${name}: declare it with defineEntryType`;
+  }
+  if (isBuiltInEntryType(type)) return `${name} is built in`;
+  return undefined;
 }
 
 /** Whether `type` is the wire name of a built-in entry type (a plugin's or a newer one is not). */

@@ -83,6 +83,18 @@ describe("SessionManager.appendDefinedEntry", () => {
     expect(SessionManager.open(file).getEntry(id)).toEqual(sm.getEntry(id));
   });
 
+  it("no entry type may take the header's type: a line of it would be read back as a header", () => {
+    expect(() =>
+      defineEntryType({
+        type: "session",
+        codec: entryCodec("session", { note: t.string }),
+        references: [],
+        searchText: null,
+        role: "none",
+      }),
+    ).toThrow(`entry type "session" is the header's type: a line of it is read as a header`);
+  });
+
   it("refuses a definition defineEntryType did not make, a built-in, and filled-in fields", () => {
     const sm = fresh();
     sm.appendMessage(user("hi"));

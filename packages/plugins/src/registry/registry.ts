@@ -18,7 +18,7 @@ import type {
   SessionEventName,
   SessionManager,
 } from "@pi-sessions/core";
-import { entryTypeRegistry } from "@pi-sessions/core";
+import { entryTypeRegistry, ownEntryTypeProblem } from "@pi-sessions/core";
 import type { Either } from "fp-ts/lib/Either.js";
 import { isLeft, left, right } from "fp-ts/lib/Either.js";
 import type {
@@ -134,12 +134,20 @@ function claimsOf(p: AnyPlugin): Claim[] {
   ];
 }
 
+/**
+ * Whether `p` has a plugin's shape, and each of its wire types passes core's rule for a type of
+ * one's own (`ownEntryTypeProblem`): `definePlugin` checks that too, but a plugin object made by
+ * hand must not take a built-in type's checking or rendering over, nor the header's type.
+ */
 const isPlugin = (p: unknown): p is AnyPlugin =>
   typeof p === "object" &&
   p !== null &&
   typeof (p as AnyPlugin).name === "string" &&
   Array.isArray((p as AnyPlugin).entryTypes) &&
-  Array.isArray((p as AnyPlugin).projections);
+  Array.isArray((p as AnyPlugin).projections) &&
+  ((p as AnyPlugin).wireTypes ?? []).every(
+    (w) => isWireType(w) && ownEntryTypeProblem(w.definition) === undefined,
+  );
 
 /** An immutable set of plugins with O(1) lookups by every key they claim. */
 export class PluginRegistry {

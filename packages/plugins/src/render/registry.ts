@@ -3,6 +3,7 @@
  * and `registerMessageRenderer`, but each registration returns a new registry, so a plugin
  * definition can carry its renderers and combining plugins is a pure merge.
  */
+import { ownEntryTypeProblem } from "@pi-sessions/core";
 import { get } from "./text.js";
 import type { EntryRenderer, MessageRenderer } from "./types.js";
 import { type WireType, wireSummary } from "./wire-type.js";
@@ -152,6 +153,9 @@ export class Renderers {
     if (wire?.kind !== "wire" || typeof type !== "string") {
       throw new TypeError("withWireType takes a wireType(...) value");
     }
+    // The rule `wireType` applies, for a value made by hand: a built-in keeps its rendering.
+    const problem = ownEntryTypeProblem(wire.definition);
+    if (problem !== undefined) throw new TypeError(`withWireType: ${problem}`);
     if (this.wireMap.has(type) && options?.override !== true) {
       throw new DuplicateRendererError("wire", type);
     }

@@ -9,7 +9,7 @@ import {
   type EntryOfDefinition,
   formatSchemaIssue,
   isBuiltInEntryType,
-  isDefinedEntryType,
+  ownEntryTypeProblem,
 } from "@pi-sessions/core";
 import { decodeWith } from "@pi-sessions/core/internal";
 import { isLeft } from "fp-ts/lib/Either.js";
@@ -43,11 +43,10 @@ export function wireType<const D extends AnyEntryTypeDefinition>(
   view: WireTypeView<EntryOfDefinition<D>> = {},
 ): WireType<D> {
   const name = `entry type ${JSON.stringify(String(definition?.type))}`;
-  if (typeof definition !== "object" || definition === null || !isDefinedEntryType(definition)) {
-    throw new TypeError(`${name}: declare it with core's defineEntryType`);
-  }
-  if (isBuiltInEntryType(definition.type)) {
-    throw new TypeError(`${name} is built in: its rendering is the default one`);
+  const problem = ownEntryTypeProblem(definition);
+  if (problem !== undefined) {
+    const hint = isBuiltInEntryType(definition?.type) ? ": its rendering is the default one" : "";
+    throw new TypeError(`${problem}${hint}`);
   }
   for (const key of ["summary", "describe"] as const) {
     if (view[key] !== undefined && typeof view[key] !== "function") {
