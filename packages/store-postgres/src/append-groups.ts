@@ -16,7 +16,7 @@ import type pg from "pg";
 import { insertLeased, lineValues } from "./leased-append.js";
 import { KEY_COLUMNS, keyArrays, type LineRow } from "./lines.js";
 import { perSchema, sendNamed } from "./named-statement.js";
-import { nextSeqSql } from "./session-head.js";
+import { NEXT_SEQ_FLOOR, nextSeqSql } from "./session-head.js";
 import type { Lease } from "./writes.js";
 
 /** One session's lines to append, in order, at consecutive seqs from the first row's. */
@@ -67,8 +67,9 @@ export async function commitGroups(
     // updating the session row, beside a writer without the lease; or a fast append's seq
     // taken, our own earlier try's included): the statement fails whole. A round is split by
     // the committer (this is no transient fault), and a group alone gets its verdict as any
-    // refused group does.
-    if (!only || (error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
+    // refused group does. Only the entries' key says a seq is taken: a unique index of the
+    // operator's own refuses the line for another reason, which reaches the caller as it is.
+    if (!only || !isSeqTaken(error)) throw error;
     won = new Set();
   }
   const lost = round.filter((r) => !won.has(r.group.id));
@@ -130,7 +131,7 @@ const roundText = perSchema((s) => ({
                             $6::bytea[]) AS g(id, first_seq, next_seq, token, ttl, state)),
      claimed AS (
        UPDATE ${s}.sessions s
-          SET next_seq = g.next_seq, needs_newline = false, updated_at = now(),
+          SET ${NEXT_SEQ_FLOOR} = g.next_seq, needs_newline = false, updated_at = now(),
               lease_until = CASE WHEN g.token IS NULL THEN s.lease_until
                                  ELSE now() + g.ttl * interval '1 millisecond' END,
               info_state = CASE WHEN g.state IS NULL THEN s.info_state ELSE g.state END,
@@ -175,7 +176,7 @@ const oneStatement = perSchema((s) => ({
   name: `pi-sessions-append-one:${s}`,
   text: `WITH claimed AS (
        UPDATE ${s}.sessions s
-          SET next_seq = $2 + 1, needs_newline = false, updated_at = now(),
+          SET ${NEXT_SEQ_FLOOR} = $2 + 1, needs_newline = false, updated_at = now(),
               lease_until = CASE WHEN $9::bigint IS NULL THEN lease_until
                                  ELSE now() + $10 * interval '1 millisecond' END,
               info_state = CASE WHEN $11::bytea IS NULL THEN info_state ELSE $11 END,
@@ -187,8 +188,17 @@ const oneStatement = perSchema((s) => ({
      SELECT id, $2, $3, $4, $5, $6, $7, $8, $12 FROM claimed`,
 }));
 
-/** PostgreSQL's code for a unique violation: a line at a seq another statement took. */
+/** PostgreSQL's code for a unique violation. */
 const UNIQUE_VIOLATION = "23505";
+
+/** The entries' primary key (session, seq), as migration 1 named it by default. */
+const ENTRIES_KEY = "entries_pkey";
+
+/** Whether `error` is a line at a seq another statement took (the entries' key, no other). */
+function isSeqTaken(error: unknown): boolean {
+  const e = error as { code?: unknown; constraint?: unknown } | null;
+  return e?.code === UNIQUE_VIOLATION && e.constraint === ENTRIES_KEY;
+}
 
 /** Why each group was not claimed: none of ours when its own first line is there already. */
 async function whyNot(

@@ -5,6 +5,7 @@
 import type pg from "pg";
 import { KEY_COLUMNS, keyValues, type LineRow } from "./lines.js";
 import { perSchema, sendNamed } from "./named-statement.js";
+import { NEXT_SEQ_FLOOR } from "./session-head.js";
 import type { Lease } from "./writes.js";
 
 /** What the fast path reads of a group (an `AppendGroup` of one line). */
@@ -50,7 +51,7 @@ const leasedText = perSchema((s) => ({
   text: `INSERT INTO ${s}.entries (session_id, seq, line, ${KEY_COLUMNS}, info_texts)
      SELECT s.id, $2, $3, $4, $5, $6, $7, $8, $10 FROM ${s}.sessions s
       WHERE s.id = $1 AND s.lease_token = $9
-        AND ($2::bigint = s.next_seq
+        AND ($2::bigint = s.${NEXT_SEQ_FLOOR}
              OR EXISTS (SELECT 1 FROM ${s}.entries p WHERE p.session_id = $1 AND p.seq = $2 - 1))
         FOR SHARE OF s`,
 }));

@@ -40,5 +40,3 @@ export function perSchema(make: (s: string) => NamedText): (s: string) => NamedT
     return statement;
   };
 }
-
-/** The round statement (see `roundStatement`). */

@@ -6,7 +6,6 @@
 import type pg from "pg";
 import { foldLines } from "./info-fold.js";
 import type { StoredLine } from "./lines.js";
-import { nextSeqSql } from "./session-head.js";
 import { inTransaction } from "./transaction.js";
 
 /** One step of the schema: its version and the SQL that takes the previous one to it. */
@@ -24,12 +23,14 @@ export interface Migration {
 /**
  * Folds every session's stored lines, each under its row's lock (a writer of an older
  * version may still be appending), and saves the texts of each line and the fold's state.
+ * It runs at version 1, whose `next_seq` is exact (every append updated it; migration 4
+ * renames it), so it reads that column by its name then, not through `session-head.ts`.
  */
 async function fillInfoStates(client: pg.PoolClient, s: string): Promise<void> {
   const ids = await client.query<{ id: string }>(`SELECT id FROM ${s}.sessions`);
   for (const { id } of ids.rows) {
     const locked = await client.query<{ next_seq: string }>(
-      `SELECT ${nextSeqSql(s, "s")} AS next_seq FROM ${s}.sessions s WHERE id = $1 FOR UPDATE`,
+      `SELECT next_seq FROM ${s}.sessions WHERE id = $1 FOR UPDATE`,
       [id],
     );
     const lines = await client.query<StoredLine & { seq: string }>(
@@ -63,8 +64,9 @@ async function fillInfoStates(client: pg.PoolClient, s: string): Promise<void> {
  * each session keeps that fold's state (`info_state`, see `LineFold`) as of its first
  * `info_seq` lines, and each line the texts the fold collected from it (`info_texts`). Since
  * version 3 no foreign key ties a line to its session (see the migration). Since version 4 a
- * line keeps when it was written (`written_at`) and the row's `next_seq` and `updated_at` are
- * as of its last update, not its last line (see `session-head.ts`).
+ * line keeps when it was written (`written_at`) and the row's next seq (renamed
+ * `next_seq_floor`) and `updated_at` are as of its last update, not its last line (see
+ * `session-head.ts`).
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -139,9 +141,14 @@ export const MIGRATIONS: readonly Migration[] = [
     // the line keeps its own write time. Added without a default first, which changes no
     // stored row (their writers updated `updated_at` with each line: NULL says so), then
     // defaulted for new lines; both steps are catalog changes only, whatever the table's size.
+    // The row's next seq is renamed, also in the catalog only: code before this version read
+    // it as exact (its append would claim a seq a fast append took, its close save a listing
+    // state over lines it never read), so every statement of that code fails instead, loudly,
+    // changing nothing.
     sql: (s) => `
       ALTER TABLE ${s}.entries ADD COLUMN written_at timestamptz;
       ALTER TABLE ${s}.entries ALTER COLUMN written_at SET DEFAULT now();
+      ALTER TABLE ${s}.sessions RENAME COLUMN next_seq TO next_seq_floor;
     `,
   },
 ];
@@ -154,7 +161,23 @@ export function quoteSchema(schema: string): string {
   return `"${schema}"`;
 }
 
-/** Brings `schema` to the newest version; returns the versions it applied (none if current). */
+/**
+ * How long a migration waits for a table's lock (`lock_timeout`). A schema change's lock
+ * request waits behind every open transaction on its table, and every statement on that table
+ * queues behind the request: on a live database a long reader would stall every append for as
+ * long as it reads. Past this wait the migration fails (`55P03`, nothing changed) and
+ * `connect` tries it again (a transient fault), so appends go on between the tries.
+ */
+export const MIGRATION_LOCK_TIMEOUT_MS = 2000;
+
+/** The newest version this code knows (its last migration's). */
+const NEWEST = MIGRATIONS.reduce((v, m) => Math.max(v, m.version), 0);
+
+/**
+ * Brings `schema` to the newest version; returns the versions it applied (none if current).
+ * A schema migrated by newer code (a version this code does not know) is refused with an
+ * error and left as it is: this code's statements may no longer say what that schema means.
+ */
 export async function migrate(pool: pg.Pool, schema: string): Promise<number[]> {
   const s = quoteSchema(schema);
   return inTransaction(pool, async (client) => {
@@ -173,6 +196,15 @@ export async function migrate(pool: pg.Pool, schema: string): Promise<number[]> 
       `SELECT version FROM ${s}.schema_migrations`,
     );
     const have = new Set(done.rows.map((r) => r.version));
+    const newer = [...have].filter((v) => v > NEWEST).sort((a, b) => a - b);
+    if (newer.length > 0) {
+      throw new Error(
+        `The schema ${schema} was migrated by newer code (version ${newer.join(", ")}; this ` +
+          `code knows up to ${NEWEST}): upgrade this host to a release that knows it.`,
+      );
+    }
+    // Taken after the advisory lock, whose wait (another host migrating) is not bounded.
+    await client.query(`SET LOCAL lock_timeout = ${MIGRATION_LOCK_TIMEOUT_MS}`);
     for (const m of MIGRATIONS) {
       if (have.has(m.version)) continue;
       await client.query(m.sql(s));

@@ -3,8 +3,8 @@
  * that every statement reading it uses (one definition of each rule).
  *
  * A lone writer's append (`append-groups.ts`, the fast path) inserts its line under a share
- * lock of the session row without updating that row, so the row's `next_seq` is a lower
- * bound (the next seq as of the last statement that updated the row) and its `updated_at` is
+ * lock of the session row without updating that row, so the row's next seq is a lower bound
+ * (`next_seq_floor`: the next seq as of the last statement that updated the row) and its `updated_at` is
  * the time of that statement. The lines say the rest: the session's next seq is one past its
  * last line (the primary key's backward scan, one index probe), and its last write is the
  * later of the row's update and its last line's `written_at`. Lines are contiguous from seq 0,
@@ -12,11 +12,19 @@
  */
 
 /**
- * The session's next seq: `next_seq` of the row aliased `alias`, or one past its last line
+ * The column of the session row that holds its next seq's lower bound. Migration 4 renamed it
+ * from `next_seq`, which code before it read as exact: every statement of that code now fails
+ * (the column does not exist) instead of claiming a taken seq or saving a listing state over
+ * lines it never saw. Every statement of ours names it through this constant.
+ */
+export const NEXT_SEQ_FLOOR = "next_seq_floor";
+
+/**
+ * The session's next seq: `next_seq_floor` of the row aliased `alias`, or one past its last line
  * when lines were appended after the row's last update. `s` is the quoted schema.
  */
 export function nextSeqSql(s: string, alias: string): string {
-  return `GREATEST(${alias}.next_seq,
+  return `GREATEST(${alias}.${NEXT_SEQ_FLOOR},
     (SELECT max(e_n.seq) + 1 FROM ${s}.entries e_n WHERE e_n.session_id = ${alias}.id))`;
 }
 

@@ -17,7 +17,7 @@ import {
   type WriterFold,
 } from "./info-fold.js";
 import { fileText, type LineRow, type StoredLine, splitFile } from "./lines.js";
-import { nextSeqSql } from "./session-head.js";
+import { NEXT_SEQ_FLOOR, nextSeqSql } from "./session-head.js";
 import { inTransaction } from "./transaction.js";
 import { insertRows, type Lease } from "./writes.js";
 
@@ -211,7 +211,7 @@ async function rewriteSession(
   const folded = foldLines(rows, fold);
   return inTransaction(r.pool, async (client) => {
     const claimed = await client.query(
-      `UPDATE ${r.s}.sessions s SET header = $3, header_seq = 0, next_seq = $4,
+      `UPDATE ${r.s}.sessions s SET header = $3, header_seq = 0, ${NEXT_SEQ_FLOOR} = $4,
               needs_newline = false, updated_at = now(), info_state = $6, info_seq = $4
         WHERE id = $1 AND ${nextSeqSql(r.s, "s")} = $2
           AND ($5::bigint IS NULL OR lease_token = $5)`,

@@ -19,6 +19,7 @@ const TRANSIENT_CODES = new Set([
   "57014", // query_canceled: a statement timeout, pg_cancel_backend
   "53300", // too_many_connections
   "40P01", // deadlock_detected: the victim's transaction is rolled back, a retry may pass
+  "55P03", // lock_not_available: a lock_timeout (a migration's, behind a long transaction)
   "08000",
   "08003",
   "08006",

@@ -10,7 +10,7 @@ import { SessionConflictError } from "@pi-sessions/core";
 import type pg from "pg";
 import type { FoldedLines } from "./info-fold.js";
 import { KEY_COLUMNS, keyArrays, type LineRow } from "./lines.js";
-import { nextSeqSql } from "./session-head.js";
+import { NEXT_SEQ_FLOOR, nextSeqSql } from "./session-head.js";
 import { inTransaction, isTransient } from "./transaction.js";
 
 /** How a write that failed for a transient reason is tried again. */
@@ -105,8 +105,9 @@ export async function insertSession(
 ): Promise<void> {
   await inTransaction(pool, async (client) => {
     const inserted = await client.query(
-      `INSERT INTO ${s}.sessions (id, cwd, parent_session, created, header, header_seq, next_seq,
-         needs_newline, lease_owner, lease_token, lease_until, info_state, info_seq)
+      `INSERT INTO ${s}.sessions (id, cwd, parent_session, created, header, header_seq,
+         ${NEXT_SEQ_FLOOR}, needs_newline, lease_owner, lease_token, lease_until, info_state,
+         info_seq)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now() + $11 * interval '1 millisecond',
                $12, $7)
        ON CONFLICT (id) DO NOTHING`,

@@ -13,6 +13,9 @@ import { PostgresSessionStore } from "../src/index.js";
 import { blockedBy, heldClient } from "./support/row-locks.js";
 import { connectStore, pgUrl } from "./support/store.js";
 
+/** The property's run count (`FC_RUNS` honoured), named in its title. */
+const RUNS = fcOptions(15);
+
 const CWD = "/work/group-commit";
 const user = (content: string) => ({ role: "user" as const, content, timestamp: 1 });
 let a: PostgresSessionStore;
@@ -195,7 +198,7 @@ describe("group commit", () => {
     taken.close();
   });
 
-  it("any interleaving of two writers over shared sessions: every acknowledged append stored once, nothing rejected stored, one chain each (numRuns 15)", async () => {
+  it(`any interleaving of two writers over shared sessions: every acknowledged append stored once, nothing rejected stored, one chain each (numRuns ${RUNS.numRuns})`, async () => {
     // A step: one writer appends a burst to one session; steps of one turn flush together.
     const step = fc.record({
       writer: fc.constantFrom(0, 1),
@@ -268,7 +271,7 @@ describe("group commit", () => {
         for (const r of rejected) expect(all).not.toContain(r);
         refused += rejected.length;
       }),
-      fcOptions(15),
+      RUNS,
     );
     // The writers did meet: some appends lost their place to the other writer.
     expect(refused).toBeGreaterThan(0);

@@ -13,6 +13,9 @@ import { PostgresSessionStore } from "../src/index.js";
 import { comparable, fileListing } from "./support/listing.js";
 import { connectStore, pgUrl } from "./support/store.js";
 
+/** The property's run count (`FC_RUNS` honoured), named in its title. */
+const RUNS = fcOptions(15);
+
 /** A short ttl, so that a pause of a third of it makes the next append renew the lease. */
 const TTL = 300;
 let p: PostgresSessionStore;
@@ -52,7 +55,7 @@ const messageTexts = (sm: SessionManager) =>
       e.type === "message" && e.message.role === "user" ? [String(e.message.content)] : [],
     );
 
-test("fast appends, renewals, state saves, lease takes and reopens in any order: each acknowledged append stored once, one chain, reopen equals, listing equals (numRuns 15)", async () => {
+test(`fast appends, renewals, state saves, lease takes and reopens in any order: each acknowledged append stored once, one chain, reopen equals, listing equals (numRuns ${RUNS.numRuns})`, async () => {
   await fc.assert(
     fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 10 }), async (steps) => {
       await p.pool.query(`DELETE FROM ${p.s}.sessions`);
@@ -118,6 +121,6 @@ test("fast appends, renewals, state saves, lease takes and reopens in any order:
       await p.released();
       expect(comparable(await p.listAll())).toEqual(await fileListing(p));
     }),
-    fcOptions(15),
+    RUNS,
   );
 });

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppendGroup, commitGroups } from "../src/append-groups.js";
 import { PostgresSessionStore, SessionLeasedError } from "../src/index.js";
 import { serialisedRow } from "../src/lines.js";
-import { lastWriteSql, nextSeqSql } from "../src/session-head.js";
+import { lastWriteSql, NEXT_SEQ_FLOOR, nextSeqSql } from "../src/session-head.js";
 import { blockedBy, heldClient, rowVersion } from "./support/row-locks.js";
 import { connectStore, pgUrl } from "./support/store.js";
 
@@ -82,15 +82,37 @@ describe("the writer lease with the fast path", () => {
     const short = await host("host-s", 1_000);
     const b = await host("host-b");
     const busy = await opened(short);
-    // Two and a half ttls, slowly enough that no listing state falls due (that would renew
-    // the lease with it): 12 lines, one every 200 ms; only the renewal rule keeps the lease.
-    for (let n = 0; n < 12; n++) {
+    // Past three ttls, slowly enough that no listing state falls due (that would
+    // renew the lease with it: fewer than 16 lines); only the renewal rule keeps the lease.
+    // Waits are read from the database, not slept: whatever the scheduling delays, the other
+    // host asks right after a renewal the server made (a ttl ahead of it), and the loop ends
+    // only once a renewal put the lease two ttls past its first until.
+    const id = busy.getSessionId();
+    const until = async () =>
+      (
+        await short.pool.query<{ ms: number }>(
+          `SELECT extract(epoch FROM lease_until) * 1000 AS ms FROM ${short.s}.sessions
+            WHERE id = $1`,
+          [id],
+        )
+      ).rows[0]?.ms as number;
+    const firstUntil = await until();
+    let last = firstUntil;
+    let renewals = 0;
+    for (let n = 0; n < 14; n++) {
       busy.appendMessage(user(`busy ${n}`));
       await busy.flush();
+      const now = await until();
+      const renewed = now > last;
+      last = now;
+      if (renewed) renewals++;
+      if (renewed && now - firstUntil >= 2_000) break;
       await new Promise((r) => setTimeout(r, 200));
     }
+    expect(renewals).toBeGreaterThanOrEqual(3);
+    expect(last - firstUntil).toBeGreaterThanOrEqual(2_000);
     // Renewed along the way (by its own appends only): still live, so the other host waits.
-    await expect(b.load(busy.getSessionId())).rejects.toBeInstanceOf(SessionLeasedError);
+    await expect(b.load(id)).rejects.toBeInstanceOf(SessionLeasedError);
     busy.appendMessage(user("still mine"));
     await busy.flush();
     expect((await texts(busy.getSessionId())).at(-1)).toBe("still mine");
@@ -99,7 +121,17 @@ describe("the writer lease with the fast path", () => {
     const idle = await opened(short);
     idle.appendMessage(user("once"));
     await idle.flush();
-    await new Promise((r) => setTimeout(r, 1_300));
+    // Idle until its lease has run out by the server's clock (polled, not slept).
+    while (
+      (
+        await short.pool.query(
+          `SELECT 1 FROM ${short.s}.sessions WHERE id = $1 AND lease_until >= now()`,
+          [idle.getSessionId()],
+        )
+      ).rows.length > 0
+    ) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
     const taken = await b.openSession(idle.getSessionId());
     idle.appendMessage(user("too late"));
     await expect(idle.flush()).rejects.toThrow(/the writer lease passed to host-b/);
@@ -186,7 +218,7 @@ describe("the writer lease with the fast path", () => {
       await sm.flush();
     }
     await a.pool.query(`DELETE FROM ${a.s}.entries WHERE session_id = $1 AND seq >= 3`, [id]);
-    await a.pool.query(`UPDATE ${a.s}.sessions SET next_seq = 3 WHERE id = $1`, [id]);
+    await a.pool.query(`UPDATE ${a.s}.sessions SET ${NEXT_SEQ_FLOOR} = 3 WHERE id = $1`, [id]);
     sm.appendMessage(user("past the end"));
     const failure = await sm.flush().catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(SessionConflictError);
@@ -210,7 +242,7 @@ describe("the writer lease with the fast path", () => {
     const after = new Date();
     const info = await a.findById("undated-fast");
     const last = await a.pool.query<{ at: Date; row: Date; next: string; stored: string }>(
-      `SELECT ${lastWriteSql(a.s, "s")} AS at, updated_at AS row, next_seq AS stored,
+      `SELECT ${lastWriteSql(a.s, "s")} AS at, updated_at AS row, ${NEXT_SEQ_FLOOR} AS stored,
               ${nextSeqSql(a.s, "s")} AS next
          FROM ${a.s}.sessions s WHERE id = 'undated-fast'`,
     );

@@ -14,6 +14,9 @@ import { nextSeqSql } from "../src/session-head.js";
 import { comparable, fileListing } from "./support/listing.js";
 import { connectStore } from "./support/store.js";
 
+/** The property's run count (`FC_RUNS` honoured), named in its title. */
+const RUNS = fcOptions(15);
+
 let store: PostgresSessionStore;
 beforeAll(async () => {
   store = await connectStore();
@@ -59,7 +62,7 @@ describe("a listing state behind the log", () => {
     expect(comparable(await store.listAll())).toEqual(await fileListing(store));
   });
 
-  it("lists as the file store lists the files, whatever the writers did (numRuns 15)", async () => {
+  it(`lists as the file store lists the files, whatever the writers did (numRuns ${RUNS.numRuns})`, async () => {
     let laggingListings = 0;
     let at = 1_700_000_000_000;
     await fc.assert(
@@ -102,7 +105,7 @@ describe("a listing state behind the log", () => {
           expect(comparable(await store.listAll())).toEqual(await fileListing(store));
         },
       ),
-      fcOptions(15),
+      RUNS,
     );
     // The tail of the log past a saved state was folded by listings, not only fresh states.
     expect(laggingListings).toBeGreaterThan(0);

@@ -9,8 +9,8 @@ import { SessionManager } from "@pi-sessions/core";
 import { CORPUS_DIR } from "@pi-sessions/test-utils/corpus";
 import { expect, test } from "vitest";
 import { migrate, PostgresSessionStore } from "../src/index.js";
-import { lastWriteSql, nextSeqSql } from "../src/session-head.js";
 import { comparable, fileListing } from "./support/listing.js";
+import { toVersion3 } from "./support/older-code.js";
 import { freshSchema, pgUrl } from "./support/store.js";
 
 const user = (content: string, timestamp: number) =>
@@ -35,12 +35,7 @@ test("a version 3 database written by the code before migration 4 opens, lists a
   const undatedBefore = (await before.findById("undated-m4"))?.modified;
   expect(undatedBefore).toBeInstanceOf(Date);
   // The rows as the code before kept them (exact next seq and last write), and version 3.
-  await before.pool.query(
-    `UPDATE ${before.s}.sessions s
-        SET next_seq = ${nextSeqSql(before.s, "s")}, updated_at = ${lastWriteSql(before.s, "s")};
-     ALTER TABLE ${before.s}.entries DROP COLUMN written_at;
-     DELETE FROM ${before.s}.schema_migrations WHERE version = 4`,
-  );
+  await toVersion3(before.pool, before.s);
   // The undated session's modified time is its last write here and the export's mtime there.
   const dated = <T extends { id: string }>(infos: T[]) =>
     infos.filter((i) => i.id !== "undated-m4");

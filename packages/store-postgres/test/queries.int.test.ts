@@ -14,6 +14,9 @@ import type { PostgresSessionStore } from "../src/index.js";
 import { comparable } from "./support/listing.js";
 import { connectStore } from "./support/store.js";
 
+/** The property's run count (`FC_RUNS` honoured), named in its title. */
+const RUNS = fcOptions(20);
+
 let store: PostgresSessionStore;
 beforeAll(async () => {
   store = await connectStore();
@@ -66,7 +69,7 @@ describe("queries by SQL", () => {
     );
   });
 
-  it("list(cwd) keeps the sessions core's list keeps, however the directory is spelled (numRuns 20)", async () => {
+  it(`list(cwd) keeps the sessions core's list keeps, however the directory is spelled (numRuns ${RUNS.numRuns})`, async () => {
     // Spellings of one directory and of others, in headers and in the question: core resolves
     // both sides (`cwdMatches`), so `/p/` and `/p` are one directory; no cwd belongs to none.
     const spellings = ["/p", "/p/", "/p//", "/p/./", "/q/../p", "/q", "/p/r", "", "rel", "~"];
@@ -95,7 +98,7 @@ describe("queries by SQL", () => {
           expect(listed).toEqual(comparable(await SessionManager.list(asked, dir)));
         },
       ),
-      fcOptions(20),
+      RUNS,
     );
     await store.pool.query(`DELETE FROM ${store.s}.sessions`);
     const sm = SessionManager.withStore(store, "/p/");

@@ -9,6 +9,9 @@ import { describe, expect, it } from "vitest";
 import { LineFold } from "../src/info-fold.js";
 import { serialisedRow } from "../src/lines.js";
 
+/** The property's run count (`FC_RUNS` honoured), named in its title. */
+const RUNS = fcOptions(300);
+
 /** Texts with what a key column cannot hold (NUL, lone surrogates) among ordinary ones. */
 const text = fc.oneof(
   fc.string(),
@@ -40,7 +43,7 @@ const header = JSON.stringify({
 });
 
 describe("the columns of an appended row", () => {
-  it("are the parsed line's, read from the fold's record (numRuns 300)", () => {
+  it(`are the parsed line's, read from the fold's record (numRuns ${RUNS.numRuns})`, () => {
     fc.assert(
       fc.property(fc.boolean(), fc.array(entryLine, { maxLength: 12 }), (valid, lines) => {
         // A fold whose first record is no header stops there: it parses nothing after it.
@@ -53,7 +56,7 @@ describe("the columns of an appended row", () => {
           expect(serialisedRow(i + 1, line, record)).toEqual(serialisedRow(i + 1, line));
         });
       }),
-      fcOptions(300),
+      RUNS,
     );
   });
 });
