@@ -195,6 +195,18 @@ describe("a plugin module that cannot be used is exit 2 with one line", () => {
     );
   });
 
+  it("a plugin object the registry refuses: its reason, not a silent skip", async () => {
+    const { file } = bookmarkedSession();
+    // Made by hand, with a wire type that takes a built-in's name without defineEntryType.
+    const hijack = moduleFile(
+      "hijack.mjs",
+      "export default Object.freeze({ name: 'hijack', entryTypes: [], messageTypes: [], projections: [], entryRenderers: {}, messageRenderers: {}, wireTypes: [{ kind: 'wire', definition: { type: 'message' }, view: {} }] });\n",
+    );
+    expect(expectUsageError(await runBin(["tree", file, "--plugin", hijack]))).toBe(
+      `pi-sessions: plugin module ${hijack}: Not a plugin (use definePlugin): "hijack" (wireTypes: entry type "message": declare it with defineEntryType)`,
+    );
+  });
+
   it("two plugins claiming one entry type: the registry's refusal, naming both", async () => {
     const { file } = bookmarkedSession();
     const rival = join(MODULES, "rival-bookmark-plugin.mjs");

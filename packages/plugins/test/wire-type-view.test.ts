@@ -143,7 +143,14 @@ describe("a plugin made by hand with a built-in's wire type", () => {
   const shadow = Object.freeze({ ...base, wireTypes: Object.freeze([hijack]) });
 
   it("is refused by the registry and by installPlugins; nothing is installed", () => {
-    expect(() => createRegistry([shadow as never])).toThrow("Not a plugin");
+    expect(() => createRegistry([shadow as never])).toThrow(
+      'Not a plugin (use definePlugin): "shadow" (wireTypes: entry type "message" is built in)',
+    );
+    // A wireTypes that is not an array is a refusal too, not a crash of the registry.
+    const odd = Object.freeze({ ...base, wireTypes: "bookmark" });
+    expect(() => createRegistry([odd as never])).toThrow(
+      'Not a plugin (use definePlugin): "shadow" (its wireTypes is not an array)',
+    );
     const sm = SessionManager.inMemory("/tmp/p");
     expect(() => installPlugins(sm, [shadow as never])).toThrow("Not a plugin");
     sm.appendMessage({ role: "user", content: "hi", timestamp: 1 });

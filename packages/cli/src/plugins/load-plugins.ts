@@ -17,16 +17,19 @@ import { oneLine, usageError } from "../io/errors.js";
 import { pluginModuleUrl } from "./resolve-module.js";
 
 /**
- * Whether `value` is a plugin `definePlugin` made: frozen (as every one it returns) and of the
- * shape the registry takes. The registry's own check decides, so the two cannot disagree.
+ * Whether `value` is a plugin `definePlugin` made: frozen (as every one it returns) and taken by
+ * the registry's own check, so the two cannot disagree. A plugin's shape the registry refuses
+ * for a reason (a wire type not made by `defineEntryType`, a built-in type's name) is said as
+ * that reason, with the module, instead of skipped as if it were any other export.
  */
-function isPlugin(value: unknown): value is AnyPlugin {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    Object.isFrozen(value) &&
-    PluginRegistry.empty().tryRegister(value as AnyPlugin)._tag === "Right"
-  );
+function isPlugin(spec: string, value: unknown): value is AnyPlugin {
+  if (typeof value !== "object" || value === null || !Object.isFrozen(value)) return false;
+  const result = PluginRegistry.empty().tryRegister(value as AnyPlugin);
+  if (result._tag === "Right") return true;
+  if (result.left.code === "not-a-plugin" && result.left.key !== "") {
+    throw usageError(`plugin module ${spec}: ${oneLine(result.left)}`);
+  }
+  return false;
 }
 
 /** What an export is, for the message that says a module has no plugin. */
@@ -44,7 +47,7 @@ function pluginsOf(spec: string, namespace: Record<string, unknown>): AnyPlugin[
   const plugins: AnyPlugin[] = [];
   for (const name of names) {
     const value = namespace[name];
-    if (isPlugin(value) && !plugins.includes(value)) plugins.push(value);
+    if (isPlugin(spec, value) && !plugins.includes(value)) plugins.push(value);
   }
   if (plugins.length > 0) return plugins;
   const found =

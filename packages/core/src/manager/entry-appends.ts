@@ -3,7 +3,11 @@ import * as builtinProjections from "../projections/builtins.js";
 import { sanitizeSessionName } from "../projections/session-name.js";
 import { decodeWith } from "../schema/codecs/issues.js";
 import type { AnyEntryTypeDefinition } from "../schema/entry-type-registry.js";
-import { isBuiltInEntryType, ownEntryTypeProblem } from "../schema/entry-types.js";
+import {
+  isBuiltInEntryType,
+  isDefinedEntryType,
+  ownEntryTypeProblem,
+} from "../schema/entry-types.js";
 import type * as schema from "../schema/types.js";
 import { entryOf } from "../state/session-state.js";
 import { appendEntry } from "./append-path.js";
@@ -173,7 +177,8 @@ export function appendDefined(
   const problem = ownEntryTypeProblem(definition);
   if (problem !== undefined) {
     // A built-in type has its own append and rules; anything else is not a checked definition.
-    const hint = isBuiltInEntryType(definition?.type) ? ": append it with its own method" : "";
+    const builtIn = isDefinedEntryType(definition) && isBuiltInEntryType(definition.type);
+    const hint = builtIn ? ": append it with its own method" : "";
     throw new TypeError(`${problem}${hint}`);
   }
   if (typeof fields !== "object" || fields === null || Array.isArray(fields)) {

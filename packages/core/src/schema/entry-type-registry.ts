@@ -14,7 +14,9 @@ import {
   ENTRY_TYPE_NAMES,
   ENTRY_TYPES,
   type EntryTypeDefinition,
+  isBuiltInEntryType,
   isDefinedEntryType,
+  ownEntryTypeProblem,
 } from "./entry-types.js";
 
 /** Any entry type's definition, a built-in's or a plugin's. */
@@ -66,12 +68,17 @@ export function entryTypeRegistry<const P extends readonly AnyEntryTypeDefinitio
     ENTRY_TYPE_NAMES.map((type) => [type, ENTRY_TYPES[type] as AnyEntryTypeDefinition]),
   );
   for (const definition of plugins) {
-    if (!isDefinedEntryType(definition)) {
-      throw new TypeError(`entry type "${definition.type}": declare it with defineEntryType`);
+    // The one rule for a type of one's own (a checked definition, not a built-in's name), then
+    // a name another plugin's type took.
+    const problem = ownEntryTypeProblem(definition);
+    if (problem !== undefined) {
+      const builtIn = isDefinedEntryType(definition) && isBuiltInEntryType(definition.type);
+      throw new TypeError(
+        builtIn ? `entry type "${definition.type}" is already a built-in type's name` : problem,
+      );
     }
     if (definitions.has(definition.type)) {
-      const whose = Object.hasOwn(ENTRY_TYPES, definition.type) ? "a built-in" : "another";
-      throw new TypeError(`entry type "${definition.type}" is already ${whose} type's name`);
+      throw new TypeError(`entry type "${definition.type}" is already another type's name`);
     }
     definitions.set(definition.type, definition);
   }

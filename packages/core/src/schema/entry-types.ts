@@ -72,8 +72,18 @@ export type ReferenceFieldOf<C> =
 
 const ROLES: readonly EntryTypeRole[] = ["tree-state", "context-setting", "none"];
 
-/** The definitions {@link defineEntryType} checked: a registry takes no other. */
-const DEFINED = new WeakSet<object>();
+/** Where the process keeps the set of checked definitions (see `DEFINED`). */
+const DEFINED_KEY = Symbol.for("@pi-sessions/core:defined-entry-types");
+
+/**
+ * The definitions {@link defineEntryType} checked: a registry takes no other. One set for every
+ * copy of this package loaded in the process, not one per copy: a plugin module imports core
+ * from its own project while the bundled CLI carries its own copy, and a definition made by
+ * either must be recognised by both (a per-copy set refused every plugin the CLI loaded).
+ */
+const shared = globalThis as { [DEFINED_KEY]?: WeakSet<object> };
+shared[DEFINED_KEY] ??= new WeakSet<object>();
+const DEFINED: WeakSet<object> = shared[DEFINED_KEY];
 
 /** Whether `definition` was made by {@link defineEntryType} (checked and frozen). */
 export function isDefinedEntryType(definition: object): boolean {

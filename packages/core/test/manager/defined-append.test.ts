@@ -10,12 +10,14 @@ import {
   ENTRY_TYPES,
   EntryRejectedError,
   entryCodec,
+  isDefinedEntryType,
+  ownEntryTypeProblem,
   type SessionEntry,
   SessionManager,
 } from "@pi-sessions/core";
 import { tempDir } from "@pi-sessions/test-utils";
 import * as t from "io-ts";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { assistant, fresh, reload, user } from "./fixtures.js";
 
 const pin = defineEntryType({
@@ -81,6 +83,27 @@ describe("SessionManager.appendDefinedEntry", () => {
     expect(sm.getEntries()).toEqual(entries);
     const id = sm.appendDefinedEntry(pin, { targetId: q, weight: 1 });
     expect(SessionManager.open(file).getEntry(id)).toEqual(sm.getEntry(id));
+  });
+
+  it("a definition made by another copy of core is recognised (a plugin's core beside a bundled CLI's)", async () => {
+    // A second instance of the module, as a second copy of the package loaded in the process.
+    vi.resetModules();
+    const other = await import("../../src/schema/entry-types.js");
+    expect(other.defineEntryType).not.toBe(defineEntryType);
+    const theirs = other.defineEntryType({
+      type: "stamp",
+      codec: entryCodec("stamp", { at: t.string }),
+      references: [],
+      searchText: null,
+      role: "none",
+    });
+    expect(isDefinedEntryType(theirs)).toBe(true);
+    expect(ownEntryTypeProblem(theirs)).toBeUndefined();
+    const sm = fresh();
+    sm.appendMessage(user("hi"));
+    const id = sm.appendDefinedEntry(theirs, { at: "noon" });
+    expect(sm.getEntry(id)).toMatchObject({ type: "stamp", at: "noon" });
+    expect(other.isDefinedEntryType(pin)).toBe(true);
   });
 
   it("no entry type may take the header's type: a line of it would be read back as a header", () => {

@@ -20,14 +20,14 @@ export class PluginRegistryError extends Error {
     readonly code: PluginRegistryErrorCode,
     /** The plugin being registered. */
     readonly plugin: string,
-    /** The contested key (plugin name, customType, projection name). */
+    /** The contested key (plugin name, customType, projection name); for `not-a-plugin`, why. */
     readonly key: string,
     /** The plugin that owns the key already. */
     readonly owner: string | undefined,
   ) {
     super(
       code === "not-a-plugin"
-        ? `Not a plugin (use definePlugin): ${plugin}`
+        ? `Not a plugin (use definePlugin): ${plugin}${key === "" ? "" : ` (${key})`}`
         : `Plugin "${plugin}": ${KEY_NAMES[code]} "${key}" is already registered by plugin "${owner}" (pass { override: true } to replace it)`,
     );
     this.name = "PluginRegistryError";

@@ -135,19 +135,31 @@ function claimsOf(p: AnyPlugin): Claim[] {
 }
 
 /**
- * Whether `p` has a plugin's shape, and each of its wire types passes core's rule for a type of
- * one's own (`ownEntryTypeProblem`): `definePlugin` checks that too, but a plugin object made by
- * hand must not take a built-in type's checking or rendering over, nor the header's type.
+ * Why `p` is not a plugin the registry takes, or `undefined` when it is: a plugin's shape, and
+ * each of its wire types passing core's rule for a type of one's own (`ownEntryTypeProblem`).
+ * `definePlugin` checks that too, but a plugin object made by hand must not take a built-in
+ * type's checking or rendering over, nor the header's type.
  */
-const isPlugin = (p: unknown): p is AnyPlugin =>
-  typeof p === "object" &&
-  p !== null &&
-  typeof (p as AnyPlugin).name === "string" &&
-  Array.isArray((p as AnyPlugin).entryTypes) &&
-  Array.isArray((p as AnyPlugin).projections) &&
-  ((p as AnyPlugin).wireTypes ?? []).every(
-    (w) => isWireType(w) && ownEntryTypeProblem(w.definition) === undefined,
-  );
+function notAPlugin(p: unknown): string | undefined {
+  const plugin = p as Partial<AnyPlugin> | null;
+  if (
+    typeof plugin !== "object" ||
+    plugin === null ||
+    typeof plugin.name !== "string" ||
+    !Array.isArray(plugin.entryTypes) ||
+    !Array.isArray(plugin.projections)
+  ) {
+    return "";
+  }
+  const wires: unknown = plugin.wireTypes ?? [];
+  if (!Array.isArray(wires)) return "its wireTypes is not an array";
+  for (const w of wires) {
+    if (!isWireType(w)) return "an item of its wireTypes is not a wireType(...)";
+    const problem = ownEntryTypeProblem(w.definition);
+    if (problem !== undefined) return `wireTypes: ${problem}`;
+  }
+  return undefined;
+}
 
 /** An immutable set of plugins with O(1) lookups by every key they claim. */
 export class PluginRegistry {
@@ -285,8 +297,12 @@ export class PluginRegistry {
     plugin: AnyPlugin,
     options: RegisterOptions = {},
   ): Either<PluginRegistryError, PluginRegistry> {
-    if (!isPlugin(plugin))
-      return left(new PluginRegistryError("not-a-plugin", String(plugin), "", undefined));
+    const why = notAPlugin(plugin);
+    if (why !== undefined) {
+      const name = (plugin as { name?: unknown } | null)?.name;
+      const named = typeof name === "string" ? `"${name}"` : String(plugin);
+      return left(new PluginRegistryError("not-a-plugin", named, why, undefined));
+    }
     if (options.override) {
       return right(
         new PluginRegistry([...this.plugins.filter((p) => p.name !== plugin.name), plugin]),

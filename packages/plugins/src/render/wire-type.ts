@@ -9,6 +9,7 @@ import {
   type EntryOfDefinition,
   formatSchemaIssue,
   isBuiltInEntryType,
+  isDefinedEntryType,
   ownEntryTypeProblem,
 } from "@pi-sessions/core";
 import { decodeWith } from "@pi-sessions/core/internal";
@@ -45,7 +46,8 @@ export function wireType<const D extends AnyEntryTypeDefinition>(
   const name = `entry type ${JSON.stringify(String(definition?.type))}`;
   const problem = ownEntryTypeProblem(definition);
   if (problem !== undefined) {
-    const hint = isBuiltInEntryType(definition?.type) ? ": its rendering is the default one" : "";
+    const builtIn = isDefinedEntryType(definition) && isBuiltInEntryType(definition.type);
+    const hint = builtIn ? ": its rendering is the default one" : "";
     throw new TypeError(`${problem}${hint}`);
   }
   for (const key of ["summary", "describe"] as const) {
