@@ -3,11 +3,7 @@ import * as builtinProjections from "../projections/builtins.js";
 import { sanitizeSessionName } from "../projections/session-name.js";
 import { decodeWith } from "../schema/codecs/issues.js";
 import type { AnyEntryTypeDefinition } from "../schema/entry-type-registry.js";
-import {
-  isBuiltInEntryType,
-  isDefinedEntryType,
-  ownEntryTypeProblem,
-} from "../schema/entry-types.js";
+import { ownEntryTypeProblem } from "../schema/entry-types.js";
 import type * as schema from "../schema/types.js";
 import { entryOf } from "../state/session-state.js";
 import { appendEntry } from "./append-path.js";
@@ -174,13 +170,9 @@ export function appendDefined(
   fields: object,
 ): string {
   const name = `entry type ${JSON.stringify(String(definition?.type))}`;
-  const problem = ownEntryTypeProblem(definition);
-  if (problem !== undefined) {
-    // A built-in type has its own append and rules; anything else is not a checked definition.
-    const builtIn = isDefinedEntryType(definition) && isBuiltInEntryType(definition.type);
-    const hint = builtIn ? ": append it with its own method" : "";
-    throw new TypeError(`${problem}${hint}`);
-  }
+  // A built-in type has its own append and rules; anything else is not a checked definition.
+  const problem = ownEntryTypeProblem(definition, "append it with its own method");
+  if (problem !== undefined) throw new TypeError(problem);
   if (typeof fields !== "object" || fields === null || Array.isArray(fields)) {
     throw new TypeError(`${name}: the fields must be an object`);
   }

@@ -14,8 +14,6 @@ import {
   ENTRY_TYPE_NAMES,
   ENTRY_TYPES,
   type EntryTypeDefinition,
-  isBuiltInEntryType,
-  isDefinedEntryType,
   ownEntryTypeProblem,
 } from "./entry-types.js";
 
@@ -70,13 +68,8 @@ export function entryTypeRegistry<const P extends readonly AnyEntryTypeDefinitio
   for (const definition of plugins) {
     // The one rule for a type of one's own (a checked definition, not a built-in's name), then
     // a name another plugin's type took.
-    const problem = ownEntryTypeProblem(definition);
-    if (problem !== undefined) {
-      const builtIn = isDefinedEntryType(definition) && isBuiltInEntryType(definition.type);
-      throw new TypeError(
-        builtIn ? `entry type "${definition.type}" is already a built-in type's name` : problem,
-      );
-    }
+    const problem = ownEntryTypeProblem(definition, "a plugin's type cannot take its name");
+    if (problem !== undefined) throw new TypeError(problem);
     if (definitions.has(definition.type)) {
       throw new TypeError(`entry type "${definition.type}" is already another type's name`);
     }

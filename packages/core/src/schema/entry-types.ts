@@ -183,15 +183,18 @@ export function entryTypesWithRole(role: EntryTypeRole): readonly SessionEntryTy
  * Why `definition` cannot be an entry type of one's own (a plugin's), or `undefined` when it can:
  * it must be made by {@link defineEntryType} (which refuses the header's type) and must not take
  * a built-in type's name. The one rule every path that accepts such a type applies (core's
- * append, the plugins' wire types, their registry and renderers).
+ * append and registry, the plugins' wire types, their registry and renderers); `builtInHint`
+ * is added to the reason when the definition is a checked one of a built-in's name (what the
+ * caller offers instead: its own append, the default rendering).
  */
-export function ownEntryTypeProblem(definition: unknown): string | undefined {
+export function ownEntryTypeProblem(definition: unknown, builtInHint?: string): string | undefined {
   const type = (definition as { type?: unknown } | null)?.type;
   const name = `entry type ${JSON.stringify(String(type))}`;
   if (typeof definition !== "object" || definition === null || !isDefinedEntryType(definition)) {
     return `${name}: declare it with defineEntryType`;
   }
-  if (isBuiltInEntryType(type)) return `${name} is built in`;
+  if (isBuiltInEntryType(type))
+    return `${name} is built in${builtInHint ? `: ${builtInHint}` : ""}`;
   return undefined;
 }
 

@@ -120,7 +120,9 @@ describe("the entry type registry", () => {
 
   it("refuses a plugin's type that takes a built-in's or another's name, or was not defined", () => {
     const label = defineEntryType({ ...pinType, type: "label" });
-    expect(() => entryTypeRegistry([label])).toThrow('entry type "label" is already a built-in');
+    expect(() => entryTypeRegistry([label])).toThrow(
+      'entry type "label" is built in: a plugin\'s type cannot take its name',
+    );
     expect(() => entryTypeRegistry([pinType, pinType])).toThrow(
       'entry type "pin" is already another',
     );

@@ -8,8 +8,6 @@ import {
   type AnyEntryTypeDefinition,
   type EntryOfDefinition,
   formatSchemaIssue,
-  isBuiltInEntryType,
-  isDefinedEntryType,
   ownEntryTypeProblem,
 } from "@pi-sessions/core";
 import { decodeWith } from "@pi-sessions/core/internal";
@@ -44,12 +42,8 @@ export function wireType<const D extends AnyEntryTypeDefinition>(
   view: WireTypeView<EntryOfDefinition<D>> = {},
 ): WireType<D> {
   const name = `entry type ${JSON.stringify(String(definition?.type))}`;
-  const problem = ownEntryTypeProblem(definition);
-  if (problem !== undefined) {
-    const builtIn = isDefinedEntryType(definition) && isBuiltInEntryType(definition.type);
-    const hint = builtIn ? ": its rendering is the default one" : "";
-    throw new TypeError(`${problem}${hint}`);
-  }
+  const problem = ownEntryTypeProblem(definition, "its rendering is the default one");
+  if (problem !== undefined) throw new TypeError(problem);
   for (const key of ["summary", "describe"] as const) {
     if (view[key] !== undefined && typeof view[key] !== "function") {
       throw new TypeError(`${name}: ${key} must be a function`);
