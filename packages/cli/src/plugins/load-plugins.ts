@@ -17,19 +17,20 @@ import { oneLine, usageError } from "../io/errors.js";
 import { pluginModuleUrl } from "./resolve-module.js";
 
 /**
- * Whether `value` is a plugin `definePlugin` made: frozen (as every one it returns) and taken by
- * the registry's own check, so the two cannot disagree. A plugin's shape the registry refuses
- * for a reason (a wire type not made by `defineEntryType`, a built-in type's name) is said as
- * that reason, with the module, instead of skipped as if it were any other export.
+ * The plugin `value` is, when `definePlugin` made it: frozen (as every one it returns) and taken
+ * by the registry's own check, so the two cannot disagree; `undefined` for any other export. A
+ * plugin's shape the registry refuses for a reason (a wire type not made by `defineEntryType`,
+ * a built-in type's name: the refusal's `key`) is a usage error with that reason and the
+ * module, not skipped as if it were any other export.
  */
-function isPlugin(spec: string, value: unknown): value is AnyPlugin {
-  if (typeof value !== "object" || value === null || !Object.isFrozen(value)) return false;
+function pluginOf(spec: string, value: unknown): AnyPlugin | undefined {
+  if (typeof value !== "object" || value === null || !Object.isFrozen(value)) return undefined;
   const result = PluginRegistry.empty().tryRegister(value as AnyPlugin);
-  if (result._tag === "Right") return true;
+  if (result._tag === "Right") return value as AnyPlugin;
   if (result.left.code === "not-a-plugin" && result.left.key !== "") {
     throw usageError(`plugin module ${spec}: ${oneLine(result.left)}`);
   }
-  return false;
+  return undefined;
 }
 
 /** What an export is, for the message that says a module has no plugin. */
@@ -46,8 +47,8 @@ function pluginsOf(spec: string, namespace: Record<string, unknown>): AnyPlugin[
   );
   const plugins: AnyPlugin[] = [];
   for (const name of names) {
-    const value = namespace[name];
-    if (isPlugin(spec, value) && !plugins.includes(value)) plugins.push(value);
+    const plugin = pluginOf(spec, namespace[name]);
+    if (plugin !== undefined && !plugins.includes(plugin)) plugins.push(plugin);
   }
   if (plugins.length > 0) return plugins;
   const found =
