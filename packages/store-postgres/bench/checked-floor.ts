@@ -18,12 +18,16 @@
  *   writer sends it between renewals of its lease; with `renew`, the claim's UPDATE of the
  *   session row with the header and listing state, as it sends it to renew), sent
  *   as the store sends it but without the manager, its queue or the group committer: how much
- *   of the store's distance to the raw insert is the statement, and how much the rest; and
- *   the same without the listing texts (`texts: false`), to tell their price from the row's.
+ *   of the store's distance to the raw insert is the statement, and how much the rest; the
+ *   same without the listing texts (`texts: false`), to tell their price from the row's; and
+ *   with each line made by a manager's append first (`manager: true`): the work a lone
+ *   durable append cannot skip, in sequence, with nothing of the store's queue, group
+ *   committer or flush between them (the store's own floor).
  *
  * Each statement must insert its row (a refused check fails the run): the floor does the work.
  */
-import { SessionManager } from "@pi-sessions/core";
+import { memoryStore, SessionManager } from "@pi-sessions/core";
+import { memorySink } from "@pi-sessions/core/internal";
 import type pg from "pg";
 import { commitGroups } from "../src/append-groups.js";
 import { LineFold } from "../src/info-fold.js";
@@ -103,16 +107,46 @@ export const leaseLockFloor: Floor = checkedFloor("lease-lock", (s, id, i) => {
   };
 });
 
+/** What {@link storeStatementFloor} sends and does beside the statement. */
+export interface StatementFloorOptions {
+  /** The listing texts with each line (default true). */
+  readonly texts?: boolean;
+  /** The claim's UPDATE, as the sink sends it to renew the lease (default false). */
+  readonly renew?: boolean;
+  /**
+   * Each line made by a manager's append first, kept in memory (default false): the work no
+   * store can skip (pi's API folds every append into the session's state), then the statement.
+   */
+  readonly manager?: boolean;
+}
+
+/**
+ * A manager kept in memory whose appends hand their line over: `appended()` is the line of the
+ * manager's last append, exactly as it serialised it.
+ */
+function lineCatcher(): { readonly sm: SessionManager; appended(): string } {
+  let line = "";
+  const sink = {
+    ...memorySink,
+    appendLine: (l: string) => {
+      line = l;
+    },
+  };
+  const store = { ...memoryStore, create: () => sink };
+  return { sm: SessionManager.withStore(store, "/work/bench"), appended: () => line };
+}
+
 /**
  * The store's statement for one line at a time, on sessions the store wrote (header and first
  * message, so the session row is as wide as a real one's), each line with the texts the
- * listing fold collects from it, the lease renewed by each, as the sink sends them.
+ * listing fold collects from it, as the sink sends them; with `manager`, after the manager's
+ * append that made the line (no queue, no group committer between them).
  */
 export function storeStatementFloor(
   store: PostgresSessionStore,
-  texts = true,
-  renew = false,
+  options: StatementFloorOptions = {},
 ): Floor {
+  const { texts = true, renew = false, manager = false } = options;
   return async (pool, s, writers, appends) => {
     const each = Math.ceil(appends / writers);
     const latencies: number[] = [];
@@ -132,14 +166,27 @@ export function storeStatementFloor(
         const fold = LineFold.fresh();
         fold.line(head.header);
         const lease = { owner: "floor", token: Number(head.lease_token), ttlMs: 30_000 };
+        // Without the manager, the lines are made before the appends: only the statement's
+        // own work (the listing fold, the row, the round trip) is between one and the next.
+        const catcher = manager ? lineCatcher() : undefined;
+        const made = catcher
+          ? []
+          : Array.from({ length: each }, (_, i) => appendedRow(id, i).line as string);
         for (let i = 0; i < each; i++) {
-          const line = appendedRow(id, i).line as string;
           const t = performance.now();
+          let line = made[i] as string;
+          if (catcher) {
+            catcher.sm.appendMessage(userMessage(i));
+            line = catcher.appended();
+          }
+          // As the sink does: the listing fold parses the line, its columns read from that.
+          const collected = texts ? fold.line(line) : null;
+          const row = serialisedRow(Number(head.next_seq) + i, line, fold.lastRecord);
           const group = {
             id,
             location: id,
-            rows: [serialisedRow(Number(head.next_seq) + i, line)],
-            texts: [texts ? fold.line(line) : null],
+            rows: [row],
+            texts: [collected],
             lease,
             state: null,
             // false: as the sink sends a lone writer's line between its lease's renewals (the

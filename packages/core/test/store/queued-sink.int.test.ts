@@ -154,6 +154,29 @@ describe("an asynchronous store through queuedSink", () => {
     expect(appends.map((w) => w.entry)).toEqual(sm.getEntries().slice(1));
   });
 
+  it("a write that throws instead of rejecting fails flush() and the next append, not the append that queued it", async () => {
+    const base = asyncJsonlStore(tempDir());
+    let calls = 0;
+    const store: SessionStore = {
+      ...base,
+      create(header) {
+        return queuedSink({
+          location: `throws/${header.id}`,
+          write: () => {
+            calls++;
+            throw new Error("the connection is gone");
+          },
+        });
+      },
+    };
+    const sm = SessionManager.withStore(store, "/tmp/p");
+    expect(sm.appendMessage(user("first"))).toBeTypeOf("string");
+    await expect(sm.flush()).rejects.toThrow("the connection is gone");
+    expect(calls).toBe(1);
+    expect(() => sm.appendMessage(user("refused"))).toThrow(SessionStoreFailedError);
+    expect(calls).toBe(1);
+  });
+
   it("a failed write fails flush(), then every write throws and changes nothing", async () => {
     const dir = tempDir();
     const sm = SessionManager.withStore(asyncJsonlStore(dir), "/tmp/p");
