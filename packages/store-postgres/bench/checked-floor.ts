@@ -30,8 +30,8 @@ import { memoryStore, SessionManager } from "@pi-sessions/core";
 import { memorySink } from "@pi-sessions/core/internal";
 import type pg from "pg";
 import { commitGroups } from "../src/append-groups.js";
-import { LineFold } from "../src/info-fold.js";
-import { KEY_COLUMNS, keyValues, serialisedRow } from "../src/lines.js";
+import { appendedRows, LineFold } from "../src/info-fold.js";
+import { KEY_COLUMNS, keyValues, type LineRow, serialisedRow } from "../src/lines.js";
 import type { PostgresSessionStore } from "../src/postgres-store.js";
 import { nextSeqSql } from "../src/session-head.js";
 import { userMessage } from "./bench-inputs.js";
@@ -120,6 +120,14 @@ export interface StatementFloorOptions {
   readonly manager?: boolean;
 }
 
+/** Fails the floor when a row's query columns are not its own line's (the floor must do the work). */
+function sameColumns(row: LineRow | undefined, own: LineRow): void {
+  const columns = (r: LineRow | undefined) => (r ? keyValues(r).join("\u0001") : "");
+  if (columns(row) !== columns(own)) {
+    throw new Error(`store statement floor: a row with another line's columns (${columns(row)})`);
+  }
+}
+
 /**
  * A manager kept in memory whose appends hand their line over: `appended()` is the line of the
  * manager's last append, exactly as it serialised it.
@@ -169,24 +177,23 @@ export function storeStatementFloor(
         // Without the manager, the lines are made before the appends: only the statement's
         // own work (the listing fold, the row, the round trip) is between one and the next.
         const catcher = manager ? lineCatcher() : undefined;
-        const made = catcher
+        const lines = catcher
           ? []
           : Array.from({ length: each }, (_, i) => appendedRow(id, i).line as string);
         for (let i = 0; i < each; i++) {
           const t = performance.now();
-          let line = made[i] as string;
+          let line = lines[i] as string;
           if (catcher) {
             catcher.sm.appendMessage(userMessage(i));
             line = catcher.appended();
           }
-          // As the sink does: the listing fold parses the line, its columns read from that.
-          const collected = texts ? fold.line(line) : null;
-          const row = serialisedRow(Number(head.next_seq) + i, line, fold.lastRecord);
+          // The sink's own rows: folded for their listing texts, or (no texts) parsed alone.
+          const made = appendedRows(texts ? fold : undefined, Number(head.next_seq) + i, [line]);
           const group = {
             id,
             location: id,
-            rows: [row],
-            texts: [collected],
+            rows: made.rows,
+            texts: made.texts,
             lease,
             state: null,
             // false: as the sink sends a lone writer's line between its lease's renewals (the
@@ -196,6 +203,8 @@ export function storeStatementFloor(
           const [verdict] = await commitGroups(pool, s, [{ group, retrying: false }]);
           latencies.push(performance.now() - t);
           if (verdict) throw verdict;
+          // Once, outside the timing: the row holds its own line's columns, as the sink's does.
+          if (i === 0) sameColumns(made.rows[0], serialisedRow(0, line));
         }
         sm.close();
       }),

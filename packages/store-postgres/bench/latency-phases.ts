@@ -1,11 +1,12 @@
 /**
  * Where a lone durable writer's append latency goes, phase by phase (a diagnostic, not a
- * target): from the call until the store's group committer is handed the group (the manager's
- * append, the queue, the sink's listing fold of the line), until its round starts (the committer's
- * next tick when nothing is on the wire, else its turn of the event loop), until the statement is sent, the statement itself (sent
- * to the server until its answer), and from the answer until `flush()` resolves; beside it, in
- * the same process and on the same pool, a bare named single-row INSERT. Medians of `--appends`
- * appends per round, each round printed (the machine is shared: read the phases side by side).
+ * target): from the call until the store's group committer is handed the group (the
+ * manager's append, the queue, the sink's listing fold of the line), until its round starts
+ * (the committer's next tick when nothing is on the wire, else its turn of the event loop),
+ * until the statement is sent, the statement itself (sent to the server until its answer),
+ * and from the answer until `flush()` resolves; beside it, in the same process and on the
+ * same pool, a bare named single-row INSERT. Medians of `--appends` appends per round, each
+ * round printed (the machine is shared: read the phases side by side).
  *
  *   pnpm --filter @pi-sessions/store-postgres exec node --conditions=@pi-sessions/source \
  *     --import tsx bench/latency-phases.ts [-- --appends=N --rounds=N]

@@ -55,17 +55,24 @@ export class GroupCommitter {
     });
   }
 
-  /** Starts rounds after the current turn of the event loop, so that its submits join them. */
-  private schedule(): void {
+  /**
+   * Starts rounds once the promise callbacks now running are done (nothing on the wire), or
+   * after the current turn of the event loop (rounds out, or `afterTurn`), so that the groups
+   * submitted meanwhile join them.
+   */
+  private schedule(afterTurn = false): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    // With nothing on the wire, no answer can bring more groups before the next turn: the
-    // round starts as soon as this turn's promise callbacks are done (`nextTick` runs after
-    // them), so every group submitted in the turn joins it, and a lone writer's append does
-    // not wait for the event loop's next phase (measured: 6-13 µs of its latency, 2-5 after).
-    // With rounds out, the next one waits for the turn's end, so that the answers of several
-    // rounds, read in one pass of the loop, bring their groups into one round.
-    const start = this.inFlight === 0 ? process.nextTick : setImmediate;
+    // With nothing on the wire, a round starts on `nextTick`, which runs once the promise
+    // callbacks that follow the current callback (a manager's append, an answer, a timer) are
+    // done: every group they submit joins it, and a lone writer's append does not wait for
+    // the loop's next phase (measured: submit to round 6-14 µs, 2-5 after). Groups submitted
+    // from separate callbacks of one phase (two timers, two sockets) do not meet that way: the
+    // first goes alone, the others together in the next round. With rounds out, and for
+    // retries (each group's timer is its own callback), the round waits for `setImmediate`,
+    // after the whole phase, so the answers of several rounds, or the retries of one, go in
+    // one round.
+    const start = this.inFlight === 0 && !afterTurn ? process.nextTick : setImmediate;
     start(() => {
       this.scheduled = false;
       while (this.inFlight < this.options.maxInFlight && this.waiting.length > 0) {
@@ -132,7 +139,7 @@ export class GroupCommitter {
       w.retrying = true;
       setTimeout(() => {
         this.waiting.push(w);
-        this.schedule();
+        this.schedule(true);
       }, delay);
       return;
     }

@@ -23,7 +23,7 @@ import {
   saveFoldState,
   sessionInfoCodec,
 } from "@pi-sessions/core/internal";
-import type { StoredLine } from "./lines.js";
+import { type LineRow, type StoredLine, serialisedRow } from "./lines.js";
 
 /**
  * The fold's state as the column keeps it, or undefined when this code cannot resume it:
@@ -177,6 +177,32 @@ export interface FoldedLines {
 export function foldLines(lines: readonly StoredLine[], fold = LineFold.fresh()): FoldedLines {
   const texts = lines.map((l) => fold.line(lineText(l)));
   return { texts, state: fold.save() };
+}
+
+/** Appended lines as a group sends them: their rows, and the listing texts of each. */
+export interface AppendedRows {
+  readonly rows: LineRow[];
+  /** What the fold collected from each line (`LineFold.line`); all null without a fold. */
+  readonly texts: (string | null)[];
+}
+
+/**
+ * The rows of lines appended at `firstSeq` on, each folded first when there is a fold: the
+ * fold parses the line, and the row's query columns are read from that record instead of
+ * parsing it again; without a fold each line is parsed for its columns alone.
+ */
+export function appendedRows(
+  fold: LineFold | undefined,
+  firstSeq: number,
+  lines: readonly string[],
+): AppendedRows {
+  const rows: LineRow[] = [];
+  const texts: (string | null)[] = [];
+  for (const line of lines) {
+    texts.push(fold ? fold.line(line) : null);
+    rows.push(serialisedRow(firstSeq + rows.length, line, fold?.lastRecord));
+  }
+  return { rows, texts };
 }
 
 /** The fold a writer goes on with, and the seq up to which the stored state agrees with it. */

@@ -16,8 +16,8 @@ import {
 import { sessionLines } from "@pi-sessions/core/internal";
 import type pg from "pg";
 import type { GroupCommitter } from "./group-commit.js";
-import { foldLines, LineFold, type WriterFold } from "./info-fold.js";
-import { type LineRow, serialisedRow, splitFile } from "./lines.js";
+import { appendedRows, foldLines, LineFold, type WriterFold } from "./info-fold.js";
+import { splitFile } from "./lines.js";
 import { nextSeqSql } from "./session-head.js";
 import { insertSession, type Lease, type RetryPolicy, withRetry } from "./writes.js";
 
@@ -95,13 +95,7 @@ export function postgresSink(c: SinkContext): SessionSink & {
   let groupLeft = 0;
 
   const sendGroup = async (lines: readonly string[]): Promise<void> => {
-    // Each line folded first: the fold parses it, and its query columns are read from that.
-    const rows: LineRow[] = [];
-    const texts: (string | null)[] = [];
-    for (const line of lines) {
-      texts.push(fold ? fold.line(line) : null);
-      rows.push(serialisedRow(next + rows.length, line, fold?.lastRecord));
-    }
+    const { rows, texts } = appendedRows(fold, next, lines);
     foldedTo = next + rows.length;
     for (const line of lines) unsavedBytes += line.length;
     const end = next + rows.length;

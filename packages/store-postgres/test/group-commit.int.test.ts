@@ -100,6 +100,30 @@ describe("group commit", () => {
     expect(await commitsOfAppendsAtOnce(b, 4)).toBe(1);
   });
 
+  it("a round cut off by a transient fault is tried again as one round, not one per group", async () => {
+    const [x, y, z] = [await written(a, "x"), await written(a, "y"), await written(a, "z")];
+    // y's session row held: the round's statement waits on it, and its backend is ended there.
+    const held = await heldClient(`SELECT 1 FROM ${a.s}.sessions WHERE id = $1 FOR UPDATE`, [
+      y.getSessionId(),
+    ]);
+    x.appendMessage(user("x 2"));
+    y.appendMessage(user("y 2"));
+    z.appendMessage(user("z 2"));
+    const flushed = Promise.allSettled([x.flush(), y.flush(), z.flush()]);
+    await blockedBy(a, held.pid, flushed);
+    await b.pool.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))",
+      [held.pid],
+    );
+    await held.commit();
+    expect((await flushed).map((o) => o.status)).toEqual(["fulfilled", "fulfilled", "fulfilled"]);
+    // Each group waited on a timer of its own; the retry went as one round all the same.
+    const xmins = new Set<string>();
+    for (const sm of [x, y, z]) for (const v of (await stored(sm, 2)).xmins) xmins.add(v);
+    expect(xmins.size).toBe(1);
+    for (const sm of [x, y, z]) sm.close();
+  });
+
   it("a session's queued burst of ten appends is one commit", async () => {
     const sm = await written(a);
     for (let i = 0; i < 10; i++) sm.appendMessage(user(`burst ${i}`));

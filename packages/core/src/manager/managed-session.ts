@@ -28,7 +28,8 @@ import type { SessionManagerOptions } from "./session-manager-options.js";
 export const outcomeOf = (sink: SessionSink): Promise<Error | undefined> =>
   sink.flush().then(
     () => undefined,
-    (e: Error) => e,
+    // A sink of someone else's may reject with anything; undefined must not read as durable.
+    (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
   );
 
 /**

@@ -177,6 +177,71 @@ describe("an asynchronous store through queuedSink", () => {
     expect(calls).toBe(1);
   });
 
+  it("an append's write reads as { kind, line, entry } in JSON, and keeps nothing else among its keys", async () => {
+    const writes: QueuedWrite[] = [];
+    const base = asyncJsonlStore(tempDir());
+    const store: SessionStore = {
+      ...base,
+      create(header) {
+        return queuedSink({
+          location: `json/${header.id}`,
+          write: async (w) => {
+            writes.push(w);
+          },
+        });
+      },
+    };
+    const sm = SessionManager.withStore(store, "/tmp/p");
+    sm.appendMessage(user("first"));
+    sm.appendMessage(user("second"));
+    await sm.flush();
+    const w = writes.find((x) => x.kind === "append") as QueuedWrite;
+    expect(Object.keys(w).sort()).toEqual(["kind", "line"]);
+    const entry = sm.getEntries().at(-1);
+    expect(JSON.parse(JSON.stringify(w))).toEqual({
+      kind: "append",
+      line: w.kind === "append" && w.line,
+      entry,
+    });
+  });
+
+  it("flush() rejects, never throws, when the sink's flush throws or rejects with a non-error", async () => {
+    const sinkFlush: { current: () => Promise<void> } = { current: () => Promise.resolve() };
+    const store: SessionStore = {
+      ...asyncJsonlStore(tempDir()),
+      create: (header) => ({
+        location: `odd/${header.id}`,
+        written: false,
+        failure: undefined,
+        append() {},
+        changedElsewhere: () => false,
+        flush: () => sinkFlush.current(),
+        release() {},
+        close() {},
+      }),
+    };
+    const sm = SessionManager.withStore(store, "/tmp/p");
+    sm.appendMessage(user("first"));
+    for (const odd of [
+      () => {
+        throw new Error("flush threw");
+      },
+      () => Promise.reject(undefined),
+    ]) {
+      sinkFlush.current = odd;
+      // At once (a first sink's outcome may still be gathered) and a turn later (its own
+      // flush alone): a promise each time, and it rejects.
+      const settled = (p: Promise<void>) =>
+        p.then(
+          () => "resolved",
+          () => "rejected",
+        );
+      expect(await settled(sm.flush())).toBe("rejected");
+      await sleep(1);
+      expect(await settled(sm.flush())).toBe("rejected");
+    }
+  });
+
   it("a failed write fails flush(), then every write throws and changes nothing", async () => {
     const dir = tempDir();
     const sm = SessionManager.withStore(asyncJsonlStore(dir), "/tmp/p");
