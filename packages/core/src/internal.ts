@@ -10,6 +10,7 @@
  */
 
 export type { HandlerErrorEvent } from "./bus/session-events.js";
+export { asError } from "./env/as-error.js";
 export type { SessionEnv } from "./env/env.js";
 export { systemEnv, uuidv7From } from "./env/env.js";
 export { assertValidSessionId, generateEntryId } from "./env/ids.js";

@@ -120,7 +120,7 @@ export interface StatementFloorOptions {
   readonly manager?: boolean;
 }
 
-/** Fails the floor when a row's query columns are not its own line's (the floor must do the work). */
+/** Fails the floor when a row's query columns are not its own line's (it must do the work). */
 function sameColumns(row: LineRow | undefined, own: LineRow): void {
   const columns = (r: LineRow | undefined) => (r ? keyValues(r).join("\u0001") : "");
   if (columns(row) !== columns(own)) {

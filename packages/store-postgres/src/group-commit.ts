@@ -10,6 +10,8 @@
  * at its seq committed before (only its answer was lost). A round that fails for another
  * reason is split: each group is tried alone, so the one that cannot be written fails alone.
  */
+
+import { asError } from "@pi-sessions/core/internal";
 import type pg from "pg";
 import { type AppendGroup, commitGroups } from "./append-groups.js";
 import { isTransient } from "./transaction.js";
@@ -57,8 +59,8 @@ export class GroupCommitter {
 
   /**
    * Starts rounds once the promise callbacks now running are done (nothing on the wire), or
-   * after the current turn of the event loop (rounds out, or `afterTurn`), so that the groups
-   * submitted meanwhile join them.
+   * on `setImmediate`, after the loop's current I/O phase (rounds out, or `afterTurn`), so that
+   * the groups submitted meanwhile join them.
    */
   private schedule(afterTurn = false): void {
     if (this.scheduled) return;
@@ -122,7 +124,7 @@ export class GroupCommitter {
         else w.resolve();
       });
     } catch (error) {
-      const failure = error instanceof Error ? error : new Error(String(error));
+      const failure = asError(error);
       for (const w of round) this.failed(w, failure, round.length);
     }
   }

@@ -6,7 +6,7 @@
 import { fcOptions } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { LineFold } from "../src/info-fold.js";
+import { appendedRows, LineFold } from "../src/info-fold.js";
 import { serialisedRow } from "../src/lines.js";
 
 /** The property's run count (`FC_RUNS` honoured), named in its title. */
@@ -55,6 +55,20 @@ describe("the columns of an appended row", () => {
           expect(record === undefined).toBe(!valid);
           expect(serialisedRow(i + 1, line, record)).toEqual(serialisedRow(i + 1, line));
         });
+      }),
+      RUNS,
+    );
+  });
+
+  it(`are the parsed line's as the sink and the bench floor make them, with a fold or without (numRuns ${RUNS.numRuns})`, () => {
+    fc.assert(
+      fc.property(fc.boolean(), fc.array(entryLine, { maxLength: 12 }), (folded, lines) => {
+        const fold = folded ? LineFold.fresh() : undefined;
+        fold?.line(header);
+        const made = appendedRows(fold, 1, lines);
+        expect(made.rows).toEqual(lines.map((line, i) => serialisedRow(i + 1, line)));
+        expect(made.texts.length).toBe(lines.length);
+        if (!fold) expect(made.texts.every((t) => t === null)).toBe(true);
       }),
       RUNS,
     );

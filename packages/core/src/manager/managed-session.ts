@@ -1,6 +1,7 @@
 import { dirname } from "node:path";
 import { SessionBus } from "../bus/session-bus.js";
 import type { SessionSwitchReason } from "../bus/session-events.js";
+import { asError } from "../env/as-error.js";
 import { type SessionEnv, systemEnv } from "../env/env.js";
 import { assertValidSessionId } from "../env/ids.js";
 import { resolveCwd } from "../env/paths.js";
@@ -24,13 +25,20 @@ import { branchedEntries } from "./branched-session.js";
 import type { EntryValidator } from "./entry-validation.js";
 import type { SessionManagerOptions } from "./session-manager-options.js";
 
-/** A sink's flush as a value: undefined once durable, or the failure (never rejects). */
-export const outcomeOf = (sink: SessionSink): Promise<Error | undefined> =>
-  sink.flush().then(
-    () => undefined,
-    // A sink of someone else's may reject with anything; undefined must not read as durable.
-    (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
-  );
+/**
+ * A sink's flush as a value: undefined once durable, or the failure. Never rejects, and never
+ * throws: a sink of someone else's may throw from `flush()` instead of rejecting, and a switch
+ * of session must not fail half-way for it.
+ */
+export const outcomeOf = (sink: SessionSink): Promise<Error | undefined> => {
+  let flushed: Promise<void>;
+  try {
+    flushed = sink.flush();
+  } catch (error) {
+    return Promise.resolve(asError(error));
+  }
+  return flushed.then(() => undefined, asError);
+};
 
 /**
  * The mutable half of a `SessionManager`: the current immutable state, the store and sink it is

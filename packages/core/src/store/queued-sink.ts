@@ -1,3 +1,4 @@
+import { asError } from "../env/as-error.js";
 import type { SessionEntry } from "../schema/types.js";
 import type { SessionSink, StoredSessionContent } from "./session-store.js";
 import { isConversationEntry } from "./store-helpers.js";
@@ -32,7 +33,10 @@ export interface QueuedSinkOptions {
  * read. Not from the manager's `entry()`: that answers for the entry appended last, valid only
  * during the append call, and the queue reaches this write later.
  */
-class AppendWrite {
+/** The append member of {@link QueuedWrite}: the shape the class below is checked against. */
+type AppendedLineWrite = Extract<QueuedWrite, { kind: "append" }>;
+
+class AppendWrite implements AppendedLineWrite {
   readonly kind = "append";
   #made: SessionEntry | undefined;
 
@@ -47,7 +51,7 @@ class AppendWrite {
   }
 
   /** As JSON (a store forwarding its writes): `{ kind, line, entry }`, as the type says. */
-  toJSON(): { kind: "append"; line: string; entry: SessionEntry } {
+  toJSON(): AppendedLineWrite {
     return { kind: this.kind, line: this.line, entry: this.entry };
   }
 }
@@ -73,7 +77,7 @@ export function queuedSink(options: QueuedSinkOptions): SessionSink & {
       try {
         await options.write(w);
       } catch (error) {
-        failure = error instanceof Error ? error : new Error(String(error));
+        failure = asError(error);
       }
     });
   };

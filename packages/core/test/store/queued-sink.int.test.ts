@@ -205,41 +205,63 @@ describe("an asynchronous store through queuedSink", () => {
     });
   });
 
-  it("flush() rejects, never throws, when the sink's flush throws or rejects with a non-error", async () => {
-    const sinkFlush: { current: () => Promise<void> } = { current: () => Promise.resolve() };
-    const store: SessionStore = {
-      ...asyncJsonlStore(tempDir()),
-      create: (header) => ({
-        location: `odd/${header.id}`,
-        written: false,
-        failure: undefined,
-        append() {},
-        changedElsewhere: () => false,
-        flush: () => sinkFlush.current(),
-        release() {},
-        close() {},
-      }),
-    };
-    const sm = SessionManager.withStore(store, "/tmp/p");
-    sm.appendMessage(user("first"));
-    for (const odd of [
-      () => {
-        throw new Error("flush threw");
-      },
-      () => Promise.reject(undefined),
-    ]) {
-      sinkFlush.current = odd;
-      // At once (a first sink's outcome may still be gathered) and a turn later (its own
-      // flush alone): a promise each time, and it rejects.
-      const settled = (p: Promise<void>) =>
-        p.then(
-          () => "resolved",
-          () => "rejected",
-        );
-      expect(await settled(sm.flush())).toBe("rejected");
-      await sleep(1);
-      expect(await settled(sm.flush())).toBe("rejected");
+  describe("a sink whose flush throws, or rejects with a non-error", () => {
+    /** A store whose sinks all flush with `flush.current`; written, so nothing is queued. */
+    function oddStore(flush: { current: () => Promise<void> }): SessionStore {
+      return {
+        ...asyncJsonlStore(tempDir()),
+        create: (header) => ({
+          location: `odd/${header.id}`,
+          written: false,
+          failure: undefined,
+          append() {},
+          changedElsewhere: () => false,
+          flush: () => flush.current(),
+          release() {},
+          close() {},
+        }),
+      };
     }
+    const throws = () => {
+      throw new Error("flush threw");
+    };
+    const rejectsUndefined = () => Promise.reject(undefined);
+    const settled = (p: Promise<void>) =>
+      p.then(
+        () => "resolved",
+        () => "rejected",
+      );
+
+    it("flush() of its manager rejects, and never throws", async () => {
+      const flush = { current: () => Promise.resolve() };
+      const sm = SessionManager.withStore(oddStore(flush), "/tmp/p");
+      sm.appendMessage(user("first"));
+      await sleep(1);
+      for (const odd of [throws, rejectsUndefined]) {
+        flush.current = odd;
+        expect(await settled(sm.flush())).toBe("rejected");
+      }
+    });
+
+    it("switching away from it neither throws nor counts its writes as durable", async () => {
+      for (const odd of [throws, rejectsUndefined]) {
+        const flush = { current: () => Promise.resolve() };
+        const sm = SessionManager.withStore(oddStore(flush), "/tmp/p");
+        sm.appendMessage(user("first"));
+        await sleep(1);
+        flush.current = odd;
+        // The old sink's outcome is kept for the next flush(): it failed, so that rejects.
+        expect(() => sm.newSession()).not.toThrow();
+        flush.current = () => Promise.resolve();
+        sm.appendMessage(user("in the new session"));
+        const outcome = await sm.flush().then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(outcome).toBeInstanceOf(Error);
+        if (odd === rejectsUndefined) expect((outcome as Error).message).toMatch(/non-error/);
+      }
+    });
   });
 
   it("a failed write fails flush(), then every write throws and changes nothing", async () => {

@@ -1,6 +1,7 @@
 /** How the store contract reads a store back and waits on managers. */
 import { deepStrictEqual, throws } from "node:assert/strict";
 import { SessionManager } from "@pi-sessions/core";
+import { asError } from "@pi-sessions/core/internal";
 import { applyCommand } from "./contract-commands.js";
 import type { ContractStore, StoreContractTarget } from "./contract-target.js";
 
@@ -36,7 +37,7 @@ export async function settle(sm: SessionManager): Promise<Error | undefined> {
     await sm.flush();
     return undefined;
   } catch (error) {
-    return error instanceof Error ? error : new Error(String(error));
+    return asError(error);
   }
 }
 
