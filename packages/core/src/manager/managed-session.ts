@@ -180,7 +180,7 @@ export class ManagedSession {
       try {
         return this.sink.flush();
       } catch (error) {
-        return Promise.reject(error);
+        return Promise.reject(asError(error));
       }
     }
     return this.flushAll();

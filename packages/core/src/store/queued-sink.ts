@@ -28,14 +28,14 @@ export interface QueuedSinkOptions {
   readonly close?: () => void;
 }
 
+/** The append member of {@link QueuedWrite}: the shape the class below is checked against. */
+type AppendedLineWrite = Extract<QueuedWrite, { kind: "append" }>;
+
 /**
  * The queued write of one appended line; its entry is decoded from the line once, on first
  * read. Not from the manager's `entry()`: that answers for the entry appended last, valid only
  * during the append call, and the queue reaches this write later.
  */
-/** The append member of {@link QueuedWrite}: the shape the class below is checked against. */
-type AppendedLineWrite = Extract<QueuedWrite, { kind: "append" }>;
-
 class AppendWrite implements AppendedLineWrite {
   readonly kind = "append";
   #made: SessionEntry | undefined;

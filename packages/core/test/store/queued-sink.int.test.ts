@@ -20,7 +20,7 @@ import {
 import { fcOptions } from "@pi-sessions/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { loadText } from "../core-parts.js";
+import { loadText, memorySink } from "../core-parts.js";
 import { tempDir } from "./helpers.js";
 
 const PARAMS = fcOptions(40);
@@ -206,19 +206,14 @@ describe("an asynchronous store through queuedSink", () => {
   });
 
   describe("a sink whose flush throws, or rejects with a non-error", () => {
-    /** A store whose sinks all flush with `flush.current`; written, so nothing is queued. */
+    /** A store whose sinks keep nothing (the memory sink's) and flush with `flush.current`. */
     function oddStore(flush: { current: () => Promise<void> }): SessionStore {
       return {
         ...asyncJsonlStore(tempDir()),
         create: (header) => ({
+          ...memorySink,
           location: `odd/${header.id}`,
-          written: false,
-          failure: undefined,
-          append() {},
-          changedElsewhere: () => false,
           flush: () => flush.current(),
-          release() {},
-          close() {},
         }),
       };
     }
