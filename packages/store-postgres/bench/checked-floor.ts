@@ -32,10 +32,12 @@ import type pg from "pg";
 import { commitGroups } from "../src/append-groups.js";
 import { appendedRows, LineFold } from "../src/info-fold.js";
 import { KEY_COLUMNS, keyValues, type LineRow, serialisedRow } from "../src/lines.js";
+import { sendNamed } from "../src/named-statement.js";
 import type { PostgresSessionStore } from "../src/postgres-store.js";
 import { nextSeqSql } from "../src/session-head.js";
 import { userMessage } from "./bench-inputs.js";
-import { appendedRow, type Floor } from "./raw-floor.js";
+import { startingGate } from "./cpu.js";
+import { appendedRow, type Floor, onConnection } from "./raw-floor.js";
 
 const COLUMNS = `session_id, seq, line, ${KEY_COLUMNS}, info_texts`;
 /** The lease token every floor session holds. */
@@ -52,30 +54,41 @@ export async function createHeadsTable(pool: pg.Pool, s: string): Promise<void> 
 
 let runs = 0;
 
+/** A floor's statement, sent by name. */
+interface NamedStatement {
+  readonly name: string;
+  readonly text: string;
+  readonly values: unknown[];
+}
+
 /** One connection per writer, each with its session row; `statement` appends row `i`. */
 function checkedFloor(
   name: string,
-  statement: (s: string, id: string, i: number) => pg.QueryConfig,
+  statement: (s: string, id: string, i: number) => NamedStatement,
 ): Floor {
-  return async (pool, s, writers, appends) => {
+  return async (pool, s, writers, appends, start = () => {}) => {
     const run = runs++;
     const each = Math.ceil(appends / writers);
     const latencies: number[] = [];
+    const ready = startingGate(writers, start);
     await Promise.all(
-      Array.from({ length: writers }, async (_, w) => {
-        const id = `${name}-${process.pid}-${run}-${w}`;
-        await pool.query(
-          `INSERT INTO ${s}.floor_heads (id, next_seq, lease_token, lease_until)
-           VALUES ($1, 1, $2, now() + interval '30 seconds')`,
-          [id, TOKEN],
-        );
-        for (let i = 0; i < each; i++) {
-          const t = performance.now();
-          const done = await pool.query(statement(s, id, i));
-          latencies.push(performance.now() - t);
-          if (done.rowCount !== 1) throw new Error(`${name}: the check refused append ${i}`);
-        }
-      }),
+      Array.from({ length: writers }, (_, w) =>
+        onConnection(pool, async (client) => {
+          const id = `${name}-${process.pid}-${run}-${w}`;
+          await client.query(
+            `INSERT INTO ${s}.floor_heads (id, next_seq, lease_token, lease_until)
+             VALUES ($1, 1, $2, now() + interval '30 seconds')`,
+            [id, TOKEN],
+          );
+          await ready();
+          for (let i = 0; i < each; i++) {
+            const t = performance.now();
+            const done = await sendNamed(client, statement(s, id, i));
+            latencies.push(performance.now() - t);
+            if (done.rowCount !== 1) throw new Error(`${name}: the check refused append ${i}`);
+          }
+        }),
+      ),
     );
     return latencies;
   };
@@ -155,9 +168,10 @@ export function storeStatementFloor(
   options: StatementFloorOptions = {},
 ): Floor {
   const { texts = true, renew = false, manager = false } = options;
-  return async (pool, s, writers, appends) => {
+  return async (pool, s, writers, appends, start = () => {}) => {
     const each = Math.ceil(appends / writers);
     const latencies: number[] = [];
+    const ready = startingGate(writers, start);
     await Promise.all(
       Array.from({ length: writers }, async () => {
         const sm = SessionManager.withStore(store, "/work/bench");
@@ -180,32 +194,36 @@ export function storeStatementFloor(
         const lines = catcher
           ? []
           : Array.from({ length: each }, (_, i) => appendedRow(id, i).line as string);
-        for (let i = 0; i < each; i++) {
-          const t = performance.now();
-          let line = lines[i] as string;
-          if (catcher) {
-            catcher.sm.appendMessage(userMessage(i));
-            line = catcher.appended();
+        // One connection held for every statement, as the store's group committer keeps one.
+        await onConnection(pool, async (client) => {
+          await ready();
+          for (let i = 0; i < each; i++) {
+            const t = performance.now();
+            let line = lines[i] as string;
+            if (catcher) {
+              catcher.sm.appendMessage(userMessage(i));
+              line = catcher.appended();
+            }
+            // The sink's own rows: folded for their listing texts, or (no texts) parsed alone.
+            const made = appendedRows(texts ? fold : undefined, Number(head.next_seq) + i, [line]);
+            const group = {
+              id,
+              location: id,
+              rows: made.rows,
+              texts: made.texts,
+              lease,
+              state: null,
+              // false: as the sink sends a lone writer's line between its lease's renewals (the
+              // fast path); true: the claim's UPDATE, as it renews the lease.
+              renew,
+            };
+            const [verdict] = await commitGroups(client, s, [{ group, retrying: false }]);
+            latencies.push(performance.now() - t);
+            if (verdict) throw verdict;
+            // Once, outside the timing: the row holds its own line's columns, as the sink's does.
+            if (i === 0) sameColumns(made.rows[0], serialisedRow(0, line));
           }
-          // The sink's own rows: folded for their listing texts, or (no texts) parsed alone.
-          const made = appendedRows(texts ? fold : undefined, Number(head.next_seq) + i, [line]);
-          const group = {
-            id,
-            location: id,
-            rows: made.rows,
-            texts: made.texts,
-            lease,
-            state: null,
-            // false: as the sink sends a lone writer's line between its lease's renewals (the
-            // fast path); true: the claim's UPDATE, as it renews the lease.
-            renew,
-          };
-          const [verdict] = await commitGroups(pool, s, [{ group, retrying: false }]);
-          latencies.push(performance.now() - t);
-          if (verdict) throw verdict;
-          // Once, outside the timing: the row holds its own line's columns, as the sink's does.
-          if (i === 0) sameColumns(made.rows[0], serialisedRow(0, line));
-        }
+        });
         sm.close();
       }),
     );

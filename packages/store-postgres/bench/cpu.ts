@@ -65,18 +65,47 @@ export interface Spent {
   readonly serverMs: number | undefined;
 }
 
-/** Measures the wall, client and server time of `run`. */
+/**
+ * Measures the wall, client and server time of `run`: from its start, or from its last call of
+ * `start()` (its set-up done: sessions written, connections checked out; see `startingGate`).
+ */
 export async function measure<T>(
   postmaster: number | undefined,
-  run: () => Promise<T>,
+  run: (start: () => void) => Promise<T>,
 ): Promise<{ result: T; spent: Spent }> {
-  const s0 = serverCpuMs(postmaster);
-  const c0 = clientCpuMs();
-  const t0 = performance.now();
-  const result = await run();
+  let s0 = serverCpuMs(postmaster);
+  let c0 = clientCpuMs();
+  let t0 = performance.now();
+  const start = () => {
+    s0 = serverCpuMs(postmaster);
+    c0 = clientCpuMs();
+    t0 = performance.now();
+  };
+  const result = await run(start);
   const wallMs = performance.now() - t0;
   const clientMs = clientCpuMs() - c0;
   const s1 = serverCpuMs(postmaster);
   const serverMs = s0 === undefined || s1 === undefined ? undefined : s1 - s0;
   return { result, spent: { wallMs, clientMs, serverMs } };
+}
+
+/**
+ * The start of `writers` writers' measured work: each awaits the returned `ready()` once, set
+ * up; the last one in calls `start` (the clocks of `measure`) and lets them all go at once. A
+ * writer's set-up (its session's first write, a connection) is then no part of what is measured.
+ */
+export function startingGate(writers: number, start: () => void): () => Promise<void> {
+  let waiting = writers;
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return () => {
+    waiting--;
+    if (waiting === 0) {
+      start();
+      open();
+    }
+    return opened;
+  };
 }

@@ -2,11 +2,16 @@
  * Appends of the PostgreSQL store against the floor of the same work on the same server, in
  * one run (`bench/raw-floor.ts`): W writers (1, 8, 32), each with its own session and manager,
  * append user messages one after another; an append's latency is from the call to its
- * `flush()` resolving (durable: committed). Each row is the median of `--rounds` runs
+ * `flush()` resolving (durable: committed). A run is measured from the moment all its writers
+ * are set up (each session's first write done, each floor's connection checked out: the
+ * floors hold one connection per writer, as the store's group committer keeps one), to its
+ * last append. Each row is the median of `--rounds` runs
  * (interleaved, so a noisy minute hits every row alike): appends/s, the ratio to the raw
  * single-row floor of its commit mode, p50/p99 latency, and CPU per append of this process
  * (managers, store, protocol) and of the server (every PostgreSQL process), with wall time.
- * With one writer, more floors (`bench/checked-floor.ts`): the raw insert with a session
+ * With one writer, more floors (`bench/checked-floor.ts`): the raw insert through `pool.query`
+ * (a checkout per statement, the floor as measured before the store kept its connection); the
+ * raw insert with a session
  * row's seq and lease check (an UPDATE), with the lease checked under a row lock only, and
  * the store's own statement sent without the manager and its queue (with and without the
  * listing texts of the line), the same statement after a manager's append made its line (the
@@ -40,7 +45,7 @@ import {
   storeStatementFloor,
 } from "./checked-floor.js";
 import { measure, type Spent } from "./cpu.js";
-import { batchFloor, createFloorTable, rawFloor } from "./raw-floor.js";
+import { batchFloor, createFloorTable, pooledRawFloor, rawFloor } from "./raw-floor.js";
 
 const APPENDS = flag("appends", 4000);
 const ENTRIES = flag("entries", 100_000);
@@ -55,12 +60,20 @@ const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
-/** `writers` managers append `APPENDS` messages between them, each awaiting its flush. */
-async function appendRun(writers: number, make: () => SessionManager): Promise<number[]> {
+/**
+ * `writers` managers append `APPENDS` messages between them, each awaiting its flush; measured
+ * (`start`) once every session is written.
+ */
+async function appendRun(
+  writers: number,
+  make: () => SessionManager,
+  start: () => void,
+): Promise<number[]> {
   const managers = Array.from({ length: writers }, make);
   // The first message writes each session whole; it is not part of what is measured.
   for (const sm of managers) sm.appendMessage(message(-1));
   await Promise.all(managers.map((sm) => sm.flush()));
+  start();
   const each = Math.ceil(APPENDS / writers);
   const latencies: number[] = [];
   await Promise.all(
@@ -144,45 +157,84 @@ async function main(): Promise<void> {
       "writers  what                          appends/s  × floor   p50 ms   p99 ms  client µs  server µs   wall s",
     );
     for (const writers of WRITERS) {
-      const kinds: [string, () => Promise<number[]>][] = [
-        ["raw INSERT floor (durable)", () => rawFloor(floorPool, store.s, writers, APPENDS)],
-        ["store (durable)", () => appendRun(writers, () => SessionManager.withStore(store, CWD))],
-        ["raw INSERT floor (async)", () => rawFloor(asyncFloorPool, store.s, writers, APPENDS)],
+      const kinds: [string, (start: () => void) => Promise<number[]>][] = [
+        [
+          "raw INSERT floor (durable)",
+          (start) => rawFloor(floorPool, store.s, writers, APPENDS, start),
+        ],
+        [
+          "store (durable)",
+          (start) => appendRun(writers, () => SessionManager.withStore(store, CWD), start),
+        ],
+        [
+          "raw INSERT floor (async)",
+          (start) => rawFloor(asyncFloorPool, store.s, writers, APPENDS, start),
+        ],
         [
           "store (async commit)",
-          () => appendRun(writers, () => SessionManager.withStore(asyncStore, CWD)),
+          (start) => appendRun(writers, () => SessionManager.withStore(asyncStore, CWD), start),
         ],
       ];
       if (writers === 1) {
         // What one fenced append must do at least, beside the raw insert (`checked-floor.ts`).
         kinds.push(
-          ["seq+lease checked floor", () => seqLeaseFloor(floorPool, store.s, writers, APPENDS)],
-          ["lease-lock checked floor", () => leaseLockFloor(floorPool, store.s, writers, APPENDS)],
+          // The raw insert as this bench measured it until the store kept its connection.
+          [
+            "raw INSERT, pool checkout each",
+            (start) => pooledRawFloor(floorPool, store.s, writers, APPENDS, start),
+          ],
+          [
+            "seq+lease checked floor",
+            (start) => seqLeaseFloor(floorPool, store.s, writers, APPENDS, start),
+          ],
+          [
+            "lease-lock checked floor",
+            (start) => leaseLockFloor(floorPool, store.s, writers, APPENDS, start),
+          ],
           [
             "store statement, no manager",
-            () => storeStatementFloor(store)(floorPool, store.s, writers, APPENDS),
+            (start) => storeStatementFloor(store)(floorPool, store.s, writers, APPENDS, start),
           ],
           // The work no lone durable append can skip, in sequence: the manager's append (in
           // memory), the listing fold of its line and the store's statement; the store's
           // distance to this row is its queue, group committer and promises.
           [
             "manager + store statement",
-            () =>
-              storeStatementFloor(store, { manager: true })(floorPool, store.s, writers, APPENDS),
+            (start) =>
+              storeStatementFloor(store, { manager: true })(
+                floorPool,
+                store.s,
+                writers,
+                APPENDS,
+                start,
+              ),
           ],
           // The manager's own part: the same appends and flushes, kept in memory, no I/O.
           [
             "manager alone (in memory)",
-            () => appendRun(writers, () => SessionManager.inMemory(CWD)),
+            (start) => appendRun(writers, () => SessionManager.inMemory(CWD), start),
           ],
           [
             "store statement, no texts",
-            () =>
-              storeStatementFloor(store, { texts: false })(floorPool, store.s, writers, APPENDS),
+            (start) =>
+              storeStatementFloor(store, { texts: false })(
+                floorPool,
+                store.s,
+                writers,
+                APPENDS,
+                start,
+              ),
           ],
           [
             "store UPDATE claim, no manager",
-            () => storeStatementFloor(store, { renew: true })(floorPool, store.s, writers, APPENDS),
+            (start) =>
+              storeStatementFloor(store, { renew: true })(
+                floorPool,
+                store.s,
+                writers,
+                APPENDS,
+                start,
+              ),
           ],
         );
       }
@@ -190,18 +242,23 @@ async function main(): Promise<void> {
         kinds.push(
           [
             "batched INSERT floor (durable)",
-            () => batchFloor(floorPool, store.s, writers, APPENDS),
+            (start) => batchFloor(floorPool, store.s, writers, APPENDS, start),
           ],
           [
             "batched INSERT floor (async)",
-            () => batchFloor(asyncFloorPool, store.s, writers, APPENDS),
+            (start) => batchFloor(asyncFloorPool, store.s, writers, APPENDS, start),
           ],
         );
       }
       if (FILE) {
         kinds.push([
           "file store (durability always)",
-          () => appendRun(writers, () => SessionManager.create(CWD, dir, { durability: "always" })),
+          (start) =>
+            appendRun(
+              writers,
+              () => SessionManager.create(CWD, dir, { durability: "always" }),
+              start,
+            ),
         ]);
       }
       // `--only=a,b`: the rows whose name holds one of these (each floor is kept for the ratios).

@@ -45,11 +45,11 @@ export interface RoundGroup {
 
 /**
  * Claims every group's session row and inserts the rows of the claimed ones, in one statement
- * (one commit); returns each group's verdict: undefined when its rows are stored (now, or by
+ * (one commit) on `client`, a connection outside any transaction; returns each group's verdict: undefined when its rows are stored (now, or by
  * an earlier try), else the conflict that refused it. Groups must name distinct sessions.
  */
 export async function commitGroups(
-  pool: pg.Pool,
+  client: pg.ClientBase,
   s: string,
   round: readonly RoundGroup[],
 ): Promise<(SessionConflictError | undefined)[]> {
@@ -59,8 +59,8 @@ export async function commitGroups(
   try {
     won = new Set(
       only?.rows.length === 1
-        ? await (only.renew || !only.lease ? claimOne : insertLeased)(pool, s, only)
-        : await claimAll(pool, s, groups),
+        ? await (only.renew || !only.lease ? claimOne : insertLeased)(client, s, only)
+        : await claimAll(client, s, groups),
     );
   } catch (error) {
     // A line of a group at a seq taken meanwhile (a leased writer's line inserted without
@@ -73,17 +73,17 @@ export async function commitGroups(
     won = new Set();
   }
   const lost = round.filter((r) => !won.has(r.group.id));
-  const verdicts = lost.length === 0 ? new Map() : await whyNot(pool, s, lost);
+  const verdicts = lost.length === 0 ? new Map() : await whyNot(client, s, lost);
   return groups.map((g) => (won.has(g.id) ? undefined : verdicts.get(g.id)));
 }
 
 /** The claim and insert of a round of groups, as one statement; the ids of the claimed. */
 async function claimAll(
-  pool: pg.Pool,
+  client: pg.ClientBase,
   s: string,
   groups: readonly AppendGroup[],
 ): Promise<string[]> {
-  const claimed = await sendNamed<{ id: string }>(pool, roundStatement(s, groups));
+  const claimed = await sendNamed<{ id: string }>(client, roundStatement(s, groups));
   return claimed.rows.map((r) => r.id);
 }
 
@@ -154,9 +154,9 @@ const roundText = perSchema((s) => ({
  * The same for one group of one line (a writer alone, waiting for each append): scalar
  * parameters and no `unnest`, which is half the server's work for a single row.
  */
-async function claimOne(pool: pg.Pool, s: string, group: AppendGroup): Promise<string[]> {
+async function claimOne(client: pg.ClientBase, s: string, group: AppendGroup): Promise<string[]> {
   const statement = oneStatement(s);
-  const inserted = await sendNamed(pool, {
+  const inserted = await sendNamed(client, {
     name: statement.name,
     text: statement.text,
     values: [
@@ -202,11 +202,11 @@ function isSeqTaken(error: unknown): boolean {
 
 /** Why each group was not claimed: none of ours when its own first line is there already. */
 async function whyNot(
-  pool: pg.Pool,
+  client: pg.ClientBase,
   s: string,
   lost: readonly RoundGroup[],
 ): Promise<Map<string, SessionConflictError | undefined>> {
-  const found = await pool.query<{
+  const found = await client.query<{
     id: string;
     exists: boolean;
     line: string | null;

@@ -30,14 +30,17 @@ export function lineValues(group: LeasedLine): unknown[] {
  * key, which `commitGroups` answers as a refused group (no conflict clause: a speculative
  * insert costs every append an extra WAL record, for a case that is rare).
  */
-export async function insertLeased(pool: pg.Pool, s: string, group: LeasedLine): Promise<string[]> {
+export function insertLeased(
+  client: pg.ClientBase,
+  s: string,
+  group: LeasedLine,
+): Promise<string[]> {
   const statement = leasedText(s);
-  const inserted = await sendNamed(pool, {
+  return sendNamed(client, {
     name: statement.name,
     text: statement.text,
     values: [...lineValues(group), group.lease?.token ?? null, group.texts[0] ?? null],
-  });
-  return inserted.rowCount === 1 ? [group.id] : [];
+  }).then((inserted) => (inserted.rowCount === 1 ? [group.id] : []));
 }
 
 /**

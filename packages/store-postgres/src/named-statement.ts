@@ -4,19 +4,24 @@
 import pg from "pg";
 
 /**
- * Sends a named statement through the pool. Not as a config object: pg copies one (all its
- * property descriptors, about 3 µs) on every call; a query made from the text alone is not
- * copied, and its name is set on it. The pool answers a query object as it answers a config
- * (a promise of its result, the connection released either way).
+ * Sends a named statement on a connection the caller holds (the group committer keeps one
+ * between rounds, `group-commit.ts`). As a query made from the text alone, answered through its
+ * own callback: a config object is copied by pg on every call (all its property descriptors,
+ * about 3 µs), and a config without a callback gets a promise whose stack trace pg rewrites
+ * when it rejects. A connection that is not queryable (it ended) fails the query on pg's next
+ * tick, as any failed statement does.
  */
 export function sendNamed<R extends pg.QueryResultRow>(
-  pool: pg.Pool,
+  client: pg.ClientBase,
   statement: { readonly name: string; readonly text: string; readonly values: unknown[] },
 ): Promise<pg.QueryResult<R>> {
-  const query = new pg.Query(statement.text, statement.values) as pg.Query & { name: string };
-  query.name = statement.name;
-  // The pool's own promise, not awaited here: a lone writer waits on every hop to its answer.
-  return pool.query(query) as unknown as Promise<pg.QueryResult<R>>;
+  return new Promise((resolve, reject) => {
+    const query = new pg.Query(statement.text, statement.values, (error, result) =>
+      error ? reject(error) : resolve(result as unknown as pg.QueryResult<R>),
+    ) as pg.Query & { name: string };
+    query.name = statement.name;
+    client.query(query);
+  });
 }
 
 /** A named statement's name and text. */

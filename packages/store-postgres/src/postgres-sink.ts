@@ -21,8 +21,15 @@ import { splitFile } from "./lines.js";
 import { nextSeqSql } from "./session-head.js";
 import { insertSession, type Lease, type RetryPolicy, withRetry } from "./writes.js";
 
-/** The listing state is saved with a group once this many lines went unsaved... */
-const SAVE_EVERY_LINES = 16;
+/**
+ * The listing state is saved with a group once this many lines went unsaved... A save makes
+ * its append claim the session row (an UPDATE with the state) instead of the fast path's
+ * insert, and encodes the fold's state first: measured, one writer, about 70-90 µs more for
+ * that append, so every 16 lines cost a lone writer 1-5 % of its appends (interleaved runs,
+ * 16/64/256 lines: 0.89/0.93/0.95 of the raw insert). A listing folds the lines after the
+ * state of a session whose writer is still at it (one that lets go saves the state then).
+ */
+const SAVE_EVERY_LINES = 64;
 /** ...or this many bytes of lines (a listing folds at most about this much of a session). */
 const SAVE_EVERY_BYTES = 32 * 1024;
 /** Appends sent as one group at most (the rest go in the next). */

@@ -254,6 +254,7 @@ export class PostgresSessionStore implements SessionStore {
   /** Waits for every lease being given up, and ends the pool when the store made it. */
   async close(): Promise<void> {
     await Promise.all([...this.releases]);
+    this.committer.close();
     if (this.ownsPool) await this.pool.end();
     else this.unhear();
   }

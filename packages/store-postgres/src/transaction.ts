@@ -43,6 +43,21 @@ export function isTransient(error: unknown): boolean {
 
 /** How each connection ended, when it did: the first error it raised. */
 const ended = new WeakMap<pg.ClientBase, Error>();
+/** The connections {@link hear} listens to. */
+const heard = new WeakSet<pg.ClientBase>();
+
+/**
+ * Listens to `client`'s `'error'` event for as long as it lives (once per connection): the
+ * first error is recorded (`hasEnded`), none ends the process. For a connection held outside
+ * a transaction, such as the group committer's: the pool listens only to its idle ones.
+ */
+export function hear(client: pg.ClientBase): void {
+  if (heard.has(client)) return;
+  heard.add(client);
+  client.on("error", (error: Error) => {
+    if (!ended.has(client)) ended.set(client, error);
+  });
+}
 
 /**
  * Makes every connection of `pool` heard: the pool's own `'error'` (an idle connection that
@@ -54,17 +69,18 @@ const ended = new WeakMap<pg.ClientBase, Error>();
  */
 export function hearConnectionErrors(pool: pg.Pool): () => void {
   const quiet = () => {};
-  const onConnect = (client: pg.PoolClient) => {
-    client.on("error", (error: Error) => {
-      if (!ended.has(client)) ended.set(client, error);
-    });
-  };
+  const onConnect = (client: pg.PoolClient) => hear(client);
   pool.on("error", quiet);
   pool.on("connect", onConnect);
   return () => {
     pool.off("error", quiet);
     pool.off("connect", onConnect);
   };
+}
+
+/** Whether `client`'s connection ended (it raised an error since the pool handed it out). */
+export function hasEnded(client: pg.ClientBase): boolean {
+  return ended.has(client);
 }
 
 /** Runs `work` in one transaction on a connection of `pool`; rolls back when it throws. */

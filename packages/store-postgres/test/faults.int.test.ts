@@ -9,11 +9,10 @@ import { SessionManager, SessionStoreFailedError } from "@pi-sessions/core";
 import { type PostgresServer, startPostgres } from "@pi-sessions/test-utils/pg-server";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { commitGroups } from "../src/append-groups.js";
 import { PostgresSessionStore, type PostgresStoreOptions } from "../src/index.js";
 import { serialisedRow } from "../src/lines.js";
 import { startFaultProxy } from "./support/fault-proxy.js";
-import { unleasedGroup } from "./support/groups.js";
+import { commitOnPool, unleasedGroup } from "./support/groups.js";
 import { freshSchema, pgUrl } from "./support/store.js";
 
 const CWD = "/work/project";
@@ -112,7 +111,7 @@ describe("faults", () => {
     );
     const location = store.locationOf({ id } as never);
     const group = unleasedGroup(id, location, row);
-    const commit = (retrying: boolean) => commitGroups(store.pool, store.s, [{ group, retrying }]);
+    const commit = (retrying: boolean) => commitOnPool(store.pool, store.s, [{ group, retrying }]);
     expect(await commit(false)).toEqual([undefined]);
     expect(await commit(true)).toEqual([undefined]);
     const [verdict] = await commit(false);

@@ -13,11 +13,10 @@ import { CORPUS_DIR } from "@pi-sessions/test-utils/corpus";
 import { legacySessionArb } from "@pi-sessions/testkit";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { commitGroups } from "../src/append-groups.js";
 import { PostgresSessionStore } from "../src/index.js";
 import { serialisedRow } from "../src/lines.js";
 import { nextSeqSql } from "../src/session-head.js";
-import { unleasedGroup } from "./support/groups.js";
+import { commitOnPool, unleasedGroup } from "./support/groups.js";
 import { comparable, fileListing } from "./support/listing.js";
 import { toVersion3 } from "./support/older-code.js";
 import { connectStore, pgUrl } from "./support/store.js";
@@ -147,7 +146,7 @@ describe("the listing fold's saved state", () => {
     const entry = { ...message, message: user("unsaved", 1_700_000_200_000) };
     const row = serialisedRow(Number(next.rows[0]?.next_seq), JSON.stringify(entry));
     const group = unleasedGroup(id, location, row);
-    expect(await commitGroups(store.pool, store.s, [{ group, retrying: false }])).toEqual([
+    expect(await commitOnPool(store.pool, store.s, [{ group, retrying: false }])).toEqual([
       undefined,
     ]);
     expect(await withoutState(store)).toEqual([id]);

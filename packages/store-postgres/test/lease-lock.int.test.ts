@@ -83,7 +83,7 @@ describe("the writer lease with the fast path", () => {
     const b = await host("host-b");
     const busy = await opened(short);
     // Past three ttls, slowly enough that no listing state falls due (that would
-    // renew the lease with it: fewer than 16 lines); only the renewal rule keeps the lease.
+    // renew the lease with it: fewer than 64 lines); only the renewal rule keeps the lease.
     // Waits are read from the database, not slept: whatever the scheduling delays, the other
     // host asks right after a renewal the server made (a ttl ahead of it), and the loop ends
     // only once a renewal put the lease two ttls past its first until.
@@ -197,7 +197,7 @@ describe("the writer lease with the fast path", () => {
     };
     // The fast path's statement, on a connection whose transaction stays open after it.
     const append = await heldClient("SELECT 1", []);
-    const sent = await commitGroups(append.asPool, a.s, [{ group, retrying: false }]);
+    const sent = await commitGroups(append.client, a.s, [{ group, retrying: false }]);
     expect(sent).toEqual([undefined]);
     const restarted = await host("host-a");
     const loading = restarted.load(id);

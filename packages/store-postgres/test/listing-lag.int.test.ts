@@ -1,5 +1,5 @@
 /**
- * The listing state is saved lazily (every 16 lines or 32 KiB, and when a writer lets go), so
+ * The listing state is saved lazily (every 64 lines or 32 KiB, and when a writer lets go), so
  * a listing may find it some lines behind the log; it folds those lines itself. Whatever the
  * writers did (bursts across the saving threshold, renames after the last save, sessions let
  * go and opened again), every listing equals the file store's listing of the same sessions'
@@ -36,7 +36,7 @@ const user = (content: string, timestamp: number) =>
 
 /** What a writer does to one of the sessions. */
 const op = fc.oneof(
-  fc.record({ kind: fc.constant("append" as const), count: fc.integer({ min: 1, max: 40 }) }),
+  fc.record({ kind: fc.constant("append" as const), count: fc.integer({ min: 1, max: 90 }) }),
   fc.record({ kind: fc.constant("rename" as const), name: fc.string({ maxLength: 8 }) }),
   fc.record({ kind: fc.constant("let go" as const) }),
   fc.record({ kind: fc.constant("list" as const) }),

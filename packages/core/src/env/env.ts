@@ -59,22 +59,40 @@ export function randomIdPrefix(env: SessionEnv): string {
   return hex;
 }
 
-/** The last millisecond {@link nowIso} formatted for the system env, and its text. */
-let isoMs = Number.NaN;
-let isoText = "";
-
 /**
- * `env.now().toISOString()`: for the system env the text is formatted once per millisecond
- * (appends come many to a millisecond, and formatting cost as much as a quarter of what an
- * in-memory append costs); any other env is asked every time.
+ * `env.now().toISOString()`: for the system env the text is made by {@link isoOfMs} (appends
+ * come many to a millisecond, and formatting cost as much as a quarter of what an in-memory
+ * append costs); any other env is asked every time.
  */
 export function nowIso(env: SessionEnv): string {
-  if (env !== systemEnv) return env.now().toISOString();
-  const ms = Date.now();
-  if (ms !== isoMs) {
-    isoText = new Date(ms).toISOString();
-    isoMs = ms;
+  return env === systemEnv ? isoOfMs(Date.now()) : env.now().toISOString();
+}
+
+/** The last millisecond {@link isoOfMs} was given, and its text. */
+let isoMs = Number.NaN;
+let isoText = "";
+/** The second of that millisecond, and its text up to the milliseconds' digits. */
+let isoSecond = Number.NaN;
+let isoPrefix = "";
+
+/**
+ * `new Date(ms).toISOString()` for a whole number of milliseconds: the same millisecond's text
+ * again, else the same second's with the milliseconds' digits put in; the date is formatted
+ * once per second. A writer waiting for each append (a database's round trip, about half a
+ * millisecond) appends in a new millisecond every time, and formats cold: measured in such a
+ * loop, formatting was 2-3 µs of a 20-30 µs append.
+ */
+export function isoOfMs(ms: number): string {
+  if (ms === isoMs) return isoText;
+  const second = Math.floor(ms / 1000);
+  if (second !== isoSecond) {
+    // The text always ends with ".sssZ", whatever the year's width.
+    isoPrefix = new Date(second * 1000).toISOString().slice(0, -4);
+    isoSecond = second;
   }
+  const milli = ms - second * 1000;
+  isoText = `${isoPrefix}${milli < 10 ? "00" : milli < 100 ? "0" : ""}${milli}Z`;
+  isoMs = ms;
   return isoText;
 }
 

@@ -71,15 +71,23 @@ export function queuedSink(options: QueuedSinkOptions): SessionSink & {
   let written = options.written ?? false;
   let failure: Error | undefined;
   let tail: Promise<void> = Promise.resolve();
+  const failed = (error: unknown): void => {
+    failure ??= asError(error);
+  };
+  // Each write starts once the one before settled, unless one failed. Not an async function:
+  // the write's own promise is what the queue waits for (a lone writer waits for every hop).
+  const start = (w: QueuedWrite): Promise<void> | undefined => {
+    if (failure) return undefined;
+    try {
+      return options.write(w).then(undefined, failed);
+    } catch (error) {
+      // A write that throws instead of rejecting fails the queue all the same.
+      failed(error);
+      return undefined;
+    }
+  };
   const enqueue = (w: QueuedWrite): void => {
-    tail = tail.then(async () => {
-      if (failure) return;
-      try {
-        await options.write(w);
-      } catch (error) {
-        failure = asError(error);
-      }
-    });
+    tail = tail.then(() => start(w));
   };
   return {
     location: options.location,

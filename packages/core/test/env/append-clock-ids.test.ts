@@ -4,8 +4,19 @@
  * the slow way gives; any other env (a test's deterministic one) is asked every time, unchanged.
  */
 
+import { fcOptions } from "@pi-sessions/test-utils";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createDeterministicEnv, nowIso, randomIdPrefix, systemEnv } from "../../src/env/env.js";
+import {
+  createDeterministicEnv,
+  isoOfMs,
+  nowIso,
+  randomIdPrefix,
+  systemEnv,
+} from "../../src/env/env.js";
+
+/** The property's run count (`FC_RUNS` honoured), named in its title. */
+const RUNS = fcOptions(300);
 
 describe("append clock and ids", () => {
   it("the system env's timestamp is the current millisecond's ISO text", () => {
@@ -17,6 +28,28 @@ describe("append clock and ids", () => {
       expect(Date.parse(text)).toBeGreaterThanOrEqual(before);
       expect(Date.parse(text)).toBeLessThanOrEqual(after);
     }
+  });
+
+  it(`isoOfMs is toISOString for any walk of milliseconds, back and forth across seconds and years (numRuns ${RUNS.numRuns})`, () => {
+    // Steps within a millisecond, a second, a day and a century, from anywhere Date can
+    // hold (years before 0 and after 9999 are written with six digits and a sign).
+    const step = fc.oneof(
+      fc.constant(0),
+      fc.integer({ min: -1_500, max: 1_500 }),
+      fc.integer({ min: -90_000_000, max: 90_000_000 }),
+      fc.integer({ min: -4e12, max: 4e12 }),
+    );
+    const start = fc.integer({ min: -8.6e15, max: 8.6e15 });
+    fc.assert(
+      fc.property(start, fc.array(step, { maxLength: 40 }), (from, steps) => {
+        let ms = from;
+        for (const d of [0, ...steps]) {
+          ms = Math.max(-8.64e15, Math.min(8.64e15, ms + d));
+          expect(isoOfMs(ms)).toBe(new Date(ms).toISOString());
+        }
+      }),
+      RUNS,
+    );
   });
 
   it("another env's clock is read on every call (a stepping clock steps)", () => {

@@ -10,8 +10,8 @@ import { pgUrl } from "./store.js";
 export interface HeldTransaction {
   /** Its backend's pid (what `pg_blocking_pids` names). */
   readonly pid: number;
-  /** The connection as a pool to hand the store's statements (they join the transaction). */
-  readonly asPool: pg.Pool;
+  /** The connection, to hand the store's statements (they join the transaction). */
+  readonly client: pg.ClientBase;
   /** Commits it and closes the connection. */
   commit(): Promise<void>;
 }
@@ -24,15 +24,9 @@ export async function heldClient(sql: string, params: unknown[]): Promise<HeldTr
   await client.query(sql, params);
   const pid = (await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]
     ?.pid as number;
-  const query = (text: unknown, values?: unknown) =>
-    new Promise((resolve, reject) => {
-      client.query(text as string, values as unknown[], (error, result) =>
-        error ? reject(error) : resolve(result),
-      );
-    });
   return {
     pid,
-    asPool: { query } as unknown as pg.Pool,
+    client,
     async commit() {
       await client.query("COMMIT");
       await client.end();
