@@ -9,8 +9,9 @@
  * on it: a lone writer's every statement would otherwise check a connection out of the pool
  * and give it back (a tick, timers and events, measured at about 6 µs of CPU per statement),
  * and a lone writer waits for each. It is kept only while the pool has room for another
- * connection and nobody waits for one (a pool of one connection is never held), and given
- * back once no round took it for a second, so a quiet store holds nothing of the pool.
+ * connection and nobody waits for one (a pool of one connection is never held), given back
+ * within `SWEEP_MS` once a caller waits for the pool (it filled up meanwhile), and after a
+ * second without a round, so a quiet store holds nothing of the pool.
  *
  * A round that fails for a transient reason (a dropped connection, a restart) is tried again,
  * each group on its own budget (`RetryPolicy`); a retried group that finds its own first line
@@ -34,8 +35,13 @@ function heard(client: pg.PoolClient): pg.PoolClient {
   return client;
 }
 
-/** How long the kept connection may go unused before it goes back to the pool, at least. */
-const KEPT_IDLE_MS = 1_000;
+/**
+ * How often the kept connection is looked at: given back as soon as the pool has a caller
+ * waiting (the pool filled up after it was kept), so nobody waits on it longer than this.
+ */
+const SWEEP_MS = 50;
+/** Sweeps without a round before the kept connection goes back to the pool (about 1 s). */
+const KEPT_IDLE_SWEEPS = 20;
 
 /** How rounds are formed. */
 export interface GroupCommitOptions {
@@ -63,9 +69,9 @@ export class GroupCommitter {
   private scheduled = false;
   /** The connection of the last round, idle (see the module notes). */
   private kept: pg.PoolClient | undefined;
-  /** Whether a round took the kept connection since the last sweep. */
-  private keptUsed = false;
-  /** The sweep giving back a kept connection unused for `KEPT_IDLE_MS` (while one is kept). */
+  /** Sweeps since a round last took the kept connection. */
+  private idleSweeps = 0;
+  /** The sweep of the kept connection (see `SWEEP_MS`), running while one is kept. */
   private sweep: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -177,7 +183,6 @@ export class GroupCommitter {
   private takeKept(): pg.PoolClient | undefined {
     const client = this.kept;
     this.kept = undefined;
-    this.keptUsed = true;
     if (client && hasEnded(client)) {
       // A round on it would fail, and spend a try of each of its groups.
       client.release(true);
@@ -205,14 +210,15 @@ export class GroupCommitter {
       return;
     }
     this.kept = client;
+    this.idleSweeps = 0;
     // One timer per busy spell, not per round: a round that reads a clock costs a lone writer.
-    this.sweep ??= setInterval(() => this.sweepKept(), KEPT_IDLE_MS).unref();
+    this.sweep ??= setInterval(() => this.sweepKept(), SWEEP_MS).unref();
   }
 
-  /** Gives the kept connection back when no round took it since the last sweep. */
+  /** Gives the kept connection back once the pool has a caller waiting, or after an idle spell. */
   private sweepKept(): void {
-    if (!this.keptUsed) this.letKeptGo();
-    this.keptUsed = false;
+    this.idleSweeps++;
+    if (this.pool.waitingCount > 0 || this.idleSweeps >= KEPT_IDLE_SWEEPS) this.letKeptGo();
   }
 
   /** Gives the kept connection back to the pool, and stops the sweep. */

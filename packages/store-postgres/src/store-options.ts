@@ -12,9 +12,13 @@ export interface PostgresStoreOptions {
   /** A `postgres://` URL (ignored when `pool` is given). */
   readonly connectionString?: string;
   /**
-   * A pool to use instead of making one; the store then leaves it open on `close()`. The store
-   * listens to the `'error'` event of the pool and of each connection it opens from then on
+   * A pool to use instead of making one; the store then leaves it open on `close()` (end it
+   * yourself after). The store listens to the `'error'` event of the pool and of each
+   * connection it opens from then on, and of each connection its group committer checks out
    * (a dropped connection must not end the process; the call that used it rejects instead).
+   * While appends flow, the committer keeps one of its connections between rounds, never the
+   * last one the pool may open. The connections' settings are the pool's: `applicationName`,
+   * `statementTimeoutMs` and `synchronousCommit` are refused beside it (set them on your pool).
    */
   readonly pool?: pg.Pool;
   /** The schema of the store's tables (default `pi_sessions`), created and migrated. */
@@ -37,9 +41,15 @@ export interface PostgresStoreOptions {
    * round at most (default 1000).
    */
   readonly groupCommit?: Partial<GroupCommitOptions>;
-  /** The connections' `application_name` (default `pi-sessions`), to find them on the server. */
+  /**
+   * The connections' `application_name` (default `pi-sessions`), to find them on the server.
+   * Only for a pool the store makes (a pool of yours: its `application_name` option).
+   */
   readonly applicationName?: string;
-  /** A server-side limit for every statement, in ms (default: none). */
+  /**
+   * A server-side limit for every statement, in ms (default: none). Only for a pool the store
+   * makes (a pool of yours: its `statement_timeout` option).
+   */
   readonly statementTimeoutMs?: number;
   /**
    * The server's `synchronous_commit` for the store's connections (default: the server's,
@@ -53,13 +63,25 @@ export interface PostgresStoreOptions {
   readonly env?: SessionEnv;
 }
 
+/**
+ * The options that set up the connections of a pool the store makes, each with what to set on
+ * a pool of yours instead: given beside `pool`, they would do nothing, so they are refused.
+ */
+const POOL_SETTINGS = {
+  applicationName: "application_name: …",
+  statementTimeoutMs: "statement_timeout: …",
+  synchronousCommit: 'options: "-c synchronous_commit=…"',
+} as const satisfies { [K in keyof PostgresStoreOptions]?: string };
+
 /** The pool `options` name, or a new one made from them. */
 export function poolOf(options: PostgresStoreOptions): pg.Pool {
   if (options.pool) {
-    if (options.synchronousCommit) {
-      throw new Error(
-        'synchronousCommit applies to the pool the store makes; set it on your pool (options: "-c synchronous_commit=…")',
-      );
+    for (const [option, instead] of Object.entries(POOL_SETTINGS)) {
+      if (options[option as keyof typeof POOL_SETTINGS] !== undefined) {
+        throw new Error(
+          `${option} applies to the pool the store makes; set it on your pool (${instead})`,
+        );
+      }
     }
     return options.pool;
   }

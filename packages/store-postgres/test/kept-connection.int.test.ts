@@ -139,6 +139,38 @@ describe("the committer's kept connection", () => {
     await pool.end();
   });
 
+  it("a pool that fills up after the committer kept a connection: callers wait for it no longer than a sweep", async () => {
+    // Two connections; a caller waiting longer than 300 ms for one fails.
+    const pool = new pg.Pool({ connectionString: pgUrl(), max: 2, connectionTimeoutMillis: 300 });
+    const s = await store({ pool });
+    const sm = SessionManager.withStore(s, CWD);
+    sm.appendMessage(user("first"));
+    await sm.flush();
+    sm.appendMessage(user("kept"));
+    await sm.flush();
+    // The application takes the pool's other connection: the pool is full, nobody waits yet.
+    const mine = await pool.connect();
+    expect(checkedOut(pool)).toBe(2);
+    // A query of the application's, and the store's own transactions, get the kept one.
+    expect((await pool.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+    const two = SessionManager.withStore(s, CWD);
+    two.appendMessage(user("two"));
+    await two.flush();
+    const location = sm.getSessionFile() as string;
+    sm.close();
+    await s.released();
+    const reopened = await s.openSession(location);
+    reopened.appendMessage(user("reopened"));
+    await reopened.flush();
+    expect(await texts(s, reopened)).toEqual(["first", "kept", "reopened"]);
+    mine.release();
+    reopened.close();
+    two.close();
+    await s.close();
+    expect(checkedOut(pool)).toBe(0);
+    await pool.end();
+  });
+
   it("a kept connection the server ended is not used: without retries, the next append is stored once, the process lives", async () => {
     const name = `kept-${process.pid}-${Date.now().toString(36)}`;
     // No retries: an append sent on the dead connection would fail the manager.
@@ -160,6 +192,8 @@ describe("the committer's kept connection", () => {
     // Heard (not an unhandled 'error' ending the worker), so the next round leaves it.
     await endKeptThenAppend(s, name, () => early);
     await s.close();
+    // The store's close gave the kept connection back at once: nothing of the pool is out.
+    expect(checkedOut(pool)).toBe(0);
     await pool.end();
   });
 });

@@ -177,6 +177,25 @@ describe("an asynchronous store through queuedSink", () => {
     expect(calls).toBe(1);
   });
 
+  it("the first failed write stops the queue: the writes queued behind it are never made", async () => {
+    const made: string[] = [];
+    const sink = queuedSink({
+      location: "stops",
+      written: true,
+      write: async (w) => {
+        made.push(w.kind === "append" ? w.line : "create");
+        if (made.length === 1) throw new Error("the first write failed");
+      },
+    });
+    // Three appends queued at once, before the first write's failure is known.
+    const entry = () => ({}) as SessionEntry;
+    const session = () => ({}) as never;
+    for (const l of ["a", "b", "c"]) sink.appendLine?.(`"${l}"`, entry, session);
+    await expect(sink.flush()).rejects.toThrow("the first write failed");
+    expect(made).toEqual(['"a"']);
+    expect(sink.failure?.message).toBe("the first write failed");
+  });
+
   it("an append's write reads as { kind, line, entry } in JSON, and keeps nothing else among its keys", async () => {
     const writes: QueuedWrite[] = [];
     const base = asyncJsonlStore(tempDir());
