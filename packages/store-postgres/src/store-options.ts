@@ -88,7 +88,10 @@ export function poolOf(options: PostgresStoreOptions): pg.Pool {
   return new pg.Pool({
     connectionString: options.connectionString,
     application_name: options.applicationName ?? "pi-sessions",
-    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    // 0 is the server's own "no limit", as leaving it out is.
+    ...(options.statementTimeoutMs !== undefined
+      ? { statement_timeout: options.statementTimeoutMs }
+      : {}),
     ...(options.synchronousCommit
       ? { options: `-c synchronous_commit=${options.synchronousCommit}` }
       : {}),

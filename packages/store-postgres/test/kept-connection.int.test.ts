@@ -140,8 +140,9 @@ describe("the committer's kept connection", () => {
   });
 
   it("a pool that fills up after the committer kept a connection: callers wait for it no longer than a sweep", async () => {
-    // Two connections; a caller waiting longer than 300 ms for one fails.
-    const pool = new pg.Pool({ connectionString: pgUrl(), max: 2, connectionTimeoutMillis: 300 });
+    // Two connections; a caller waiting longer than 1 s for one fails (before the sweep looked
+    // for waiting callers, the kept connection came back after 1-2 s).
+    const pool = new pg.Pool({ connectionString: pgUrl(), max: 2, connectionTimeoutMillis: 1_000 });
     const s = await store({ pool });
     const sm = SessionManager.withStore(s, CWD);
     sm.appendMessage(user("first"));
