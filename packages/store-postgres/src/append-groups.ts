@@ -45,8 +45,9 @@ export interface RoundGroup {
 
 /**
  * Claims every group's session row and inserts the rows of the claimed ones, in one statement
- * (one commit) on `client`, a connection outside any transaction; returns each group's verdict: undefined when its rows are stored (now, or by
- * an earlier try), else the conflict that refused it. Groups must name distinct sessions.
+ * (one commit) on `client`, a connection outside any transaction; returns each group's
+ * verdict: undefined when its rows are stored (now, or by an earlier try), else the conflict
+ * that refused it. Groups must name distinct sessions.
  */
 export async function commitGroups(
   client: pg.ClientBase,

@@ -26,16 +26,6 @@ import { hasEnded, hear, isTransient } from "./transaction.js";
 import type { RetryPolicy } from "./writes.js";
 
 /**
- * `client`, listened to: a connection the pool had before the store listened to its new ones
- * (a pool of the caller's) would otherwise end the process when it ends while the committer
- * holds it (a round on it, or kept).
- */
-function heard(client: pg.PoolClient): pg.PoolClient {
-  hear(client);
-  return client;
-}
-
-/**
  * How often the kept connection is looked at: given back as soon as the pool has a caller
  * waiting (the pool filled up after it was kept), so nobody waits on it longer than this.
  */
@@ -136,8 +126,6 @@ export class GroupCommitter {
 
   /** The next round: the waiting groups in order, one per session, up to `maxRows` rows. */
   private take(): Waiting[] {
-    // The usual case of a lone writer: one group waiting, the round is that group.
-    if (this.waiting.length === 1) return this.waiting.splice(0, 1);
     const round: Waiting[] = [];
     const sessions = new Set<string>();
     let rows = 0;
@@ -160,7 +148,7 @@ export class GroupCommitter {
     let client: pg.PoolClient | undefined;
     let broken = false;
     try {
-      client = this.takeKept() ?? heard(await this.pool.connect());
+      client = this.takeKept() ?? hear(await this.pool.connect());
       const verdicts = await commitGroups(client, this.s, round);
       round.forEach((w, i) => {
         const verdict = verdicts[i];

@@ -47,16 +47,19 @@ const ended = new WeakMap<pg.ClientBase, Error>();
 const heard = new WeakSet<pg.ClientBase>();
 
 /**
- * Listens to `client`'s `'error'` event for as long as it lives (once per connection): the
- * first error is recorded (`hasEnded`), none ends the process. For a connection held outside
- * a transaction, such as the group committer's: the pool listens only to its idle ones.
+ * Listens to `client`'s `'error'` event for as long as it lives (once per connection), and
+ * returns it: the first error is recorded (`hasEnded`), none ends the process. For every
+ * connection the pool opens, and for one held outside a transaction, such as the group
+ * committer's (the pool listens only to its idle ones, and a pool of the caller's may hold
+ * connections it opened before the store listened to it).
  */
-export function hear(client: pg.ClientBase): void {
-  if (heard.has(client)) return;
+export function hear<C extends pg.ClientBase>(client: C): C {
+  if (heard.has(client)) return client;
   heard.add(client);
   client.on("error", (error: Error) => {
     if (!ended.has(client)) ended.set(client, error);
   });
+  return client;
 }
 
 /**
@@ -69,7 +72,7 @@ export function hear(client: pg.ClientBase): void {
  */
 export function hearConnectionErrors(pool: pg.Pool): () => void {
   const quiet = () => {};
-  const onConnect = (client: pg.PoolClient) => hear(client);
+  const onConnect = (client: pg.PoolClient) => void hear(client);
   pool.on("error", quiet);
   pool.on("connect", onConnect);
   return () => {

@@ -30,15 +30,17 @@ import type { SessionManagerOptions } from "./session-manager-options.js";
  * throws: a sink of someone else's may throw from `flush()` instead of rejecting, and a switch
  * of session must not fail half-way for it.
  */
-export const outcomeOf = (sink: SessionSink): Promise<Error | undefined> => {
-  let flushed: Promise<void>;
+export const outcomeOf = (sink: SessionSink): Promise<Error | undefined> =>
+  flushOf(sink).then(() => undefined, asError);
+
+/** A sink's flush, rejecting (never throwing) when the sink's `flush()` throws. */
+function flushOf(sink: SessionSink): Promise<void> {
   try {
-    flushed = sink.flush();
+    return sink.flush();
   } catch (error) {
-    return Promise.resolve(asError(error));
+    return Promise.reject(asError(error));
   }
-  return flushed.then(() => undefined, asError);
-};
+}
 
 /**
  * The mutable half of a `SessionManager`: the current immutable state, the store and sink it is
@@ -176,14 +178,7 @@ export class ManagedSession {
   flush(): Promise<void> {
     // The usual case, one sink and none switched away from: its own flush, without the
     // promises of gathering outcomes (a writer that awaits each append pays them every time).
-    if (this.retired.size === 0) {
-      try {
-        return this.sink.flush();
-      } catch (error) {
-        return Promise.reject(asError(error));
-      }
-    }
-    return this.flushAll();
+    return this.retired.size === 0 ? flushOf(this.sink) : this.flushAll();
   }
 
   /** `flush()` over the sinks switched away from and the current one. */
